@@ -1,0 +1,22 @@
+/*
+ * cli.h - the command-line subcommands of puzzled. Each returns the
+ * process exit status: 0 success, 1 unsolvable, 2 bad usage or input,
+ * 3 a limit stopped the solve.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stddef.h>
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_UNSOLVABLE 1
+#define CLI_EXIT_USAGE 2
+#define CLI_EXIT_LIMIT 3
+
+int cli_solve_main(int argc, char **argv);
+int cli_random_main(int argc, char **argv);
+
+/* Join argv[first..argc) with spaces into buf; PUZ_ERANGE if too long. */
+int cli_join_args(int argc, char **argv, int first, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * puz_arena.h - per-request bump allocator.
+ *
+ * Memory is carved from chunks that grow geometrically; nothing is freed
+ * individually. puz_arena_reset() keeps the first chunk for reuse by the
+ * next request on the same worker; puz_arena_destroy() frees everything.
+ * An optional byte budget makes allocations fail (return NULL) instead of
+ * growing without bound, which the solver reports as a memory limit.
+ */
+#ifndef PUZ_ARENA_H
+#define PUZ_ARENA_H
+
+#include <stddef.h>
+
+typedef struct puz_arena puz_arena;
+
+/* Create an arena whose first chunk holds at least first_chunk bytes.
+ * Returns NULL when the system is out of memory. */
+puz_arena *puz_arena_create(size_t first_chunk);
+void puz_arena_destroy(puz_arena *a);
+
+/* Release all allocations but keep the first chunk; resets the peak. */
+void puz_arena_reset(puz_arena *a);
+
+/* 16-byte aligned block of n bytes owned by the arena, or NULL when the
+ * budget is exceeded or the system is out of memory. */
+void *puz_arena_alloc(puz_arena *a, size_t n);
+/* As puz_arena_alloc, zero-filled. */
+void *puz_arena_calloc(puz_arena *a, size_t count, size_t size);
+/* Copy of the NUL-terminated string s in the arena. */
+char *puz_arena_strdup(puz_arena *a, const char *s);
+
+/* Limit the bytes handed out (0 = unlimited). Applies to later allocations. */
+void puz_arena_set_budget(puz_arena *a, size_t max_bytes);
+size_t puz_arena_budget(const puz_arena *a);
+
+/* Bytes handed out since create/reset, and the high-water mark. */
+size_t puz_arena_used(const puz_arena *a);
+size_t puz_arena_peak(const puz_arena *a);
+/* Bytes obtained from the system (chunks), for metrics. */
+size_t puz_arena_reserved(const puz_arena *a);
+
+/* Whether p points into memory this arena handed out. */
+int puz_arena_owns(const puz_arena *a, const void *p);
+
+#endif

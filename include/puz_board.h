@@ -1,0 +1,86 @@
+/*
+ * puz_board.h - N x N sliding-tile boards: parsing, validation, moves,
+ * formatting and solvability.
+ *
+ * A board is plain data: cells[] in row-major order, tile numbers
+ * 1..N*N-1 and 0 for the blank. Moves are named by the direction the
+ * BLANK travels: "up" moves the blank one row up, i.e. the tile above the
+ * blank slides down into the hole.
+ */
+#ifndef PUZ_BOARD_H
+#define PUZ_BOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "puz_err.h"
+
+#define PUZ_MIN_SIZE 2
+#define PUZ_MAX_SIZE 8
+#define PUZ_MAX_CELLS (PUZ_MAX_SIZE * PUZ_MAX_SIZE)
+/* Room for any message the board module writes. */
+#define PUZ_MSG_MAX 256
+
+struct puz_board {
+    uint8_t n;                     /* side length, 2..8 */
+    uint8_t blank;                 /* index of the 0 cell */
+    uint8_t cells[PUZ_MAX_CELLS];  /* row-major; only n*n are used */
+};
+
+enum puz_dir { PUZ_UP = 0, PUZ_DOWN = 1, PUZ_LEFT = 2, PUZ_RIGHT = 3 };
+#define PUZ_NO_DIR 4
+
+/* "up", "down", "left", "right"; NULL for an invalid value. */
+const char *puz_dir_name(enum puz_dir d);
+/* Parse a direction name (also accepts "u"/"d"/"l"/"r", any case). */
+puz_err puz_dir_parse(const char *s, enum puz_dir *out);
+enum puz_dir puz_dir_opposite(enum puz_dir d);
+
+/*
+ * Build a board from count integer values in row-major order. The side is
+ * sqrt(count). On PUZ_EINVAL msg (if not NULL, PUZ_MSG_MAX bytes) says
+ * exactly what is wrong: which tile, which position.
+ */
+puz_err puz_board_from_values(const long long *values, size_t count,
+                              struct puz_board *out, char *msg);
+
+/*
+ * Parse a string: numbers separated by spaces, commas, semicolons, slashes
+ * or newlines ("1 2 3 4 5 6 7 8 0", "1,2,3,...", "1 2 3 / 4 5 6 / 7 8 0"),
+ * or the compact digit form "123456780" for N <= 3.
+ */
+puz_err puz_board_parse(const char *s, struct puz_board *out, char *msg);
+
+/* The default goal of side n: 1..n*n-1 in order, blank last. */
+puz_err puz_board_goal(unsigned n, struct puz_board *out);
+
+bool puz_board_equal(const struct puz_board *a, const struct puz_board *b);
+
+/* Whether the blank can move in direction d. */
+bool puz_board_can_move(const struct puz_board *b, enum puz_dir d);
+/* Move the blank; returns the tile that slid, or 0 if the move is illegal
+ * (board unchanged). */
+unsigned puz_board_move(struct puz_board *b, enum puz_dir d);
+/* Direction the blank moves to slide tile t into the hole, or PUZ_EINVAL
+ * when t is not next to the blank. */
+puz_err puz_board_dir_of_tile(const struct puz_board *b, unsigned tile,
+                              enum puz_dir *out);
+
+/*
+ * Solvability of b against goal (same side) by permutation parity: the
+ * inversions of b with tiles relabelled by their goal position, plus for
+ * even N the distance between the blank's row and the goal blank's row.
+ * O(N^2 log N). why (PUZ_MSG_MAX bytes, may be NULL) gets an explanation
+ * either way. Returns PUZ_EINVAL if the sizes differ.
+ */
+puz_err puz_board_solvable(const struct puz_board *b,
+                           const struct puz_board *goal,
+                           bool *solvable, char *why);
+
+/* Write "1 2 3 4 5 6 7 8 0" into buf (size >= 3 * PUZ_MAX_CELLS). */
+void puz_board_format(const struct puz_board *b, char *buf, size_t size);
+/* Write a grid with one row per line and "." for the blank. */
+void puz_board_format_grid(const struct puz_board *b, char *buf, size_t size);
+
+#endif

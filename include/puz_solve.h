@@ -1,0 +1,113 @@
+/*
+ * puz_solve.h - one entry point for every search puzzled offers.
+ *
+ * puz_solve() checks solvability first (instant, with an explanation),
+ * then runs the chosen algorithm within the caller's limits. All memory a
+ * solve needs, including the returned move arrays, comes from the arena
+ * passed in; the caller releases it by resetting or destroying the arena.
+ * No globals, no threads, no I/O: safe to call from many threads at once
+ * with distinct arenas.
+ */
+#ifndef PUZ_SOLVE_H
+#define PUZ_SOLVE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "puz_arena.h"
+#include "puz_board.h"
+#include "puz_err.h"
+#include "puz_heuristic.h"
+
+enum puz_algorithm {
+    PUZ_ALG_AUTO = 0,   /* pick by board size (astar for N<=3, ...) */
+    PUZ_ALG_ASTAR,      /* optimal; goal tested when popped */
+    PUZ_ALG_IDASTAR,    /* optimal; memory O(depth) */
+    PUZ_ALG_BFS,        /* optimal; no heuristic */
+    PUZ_ALG_DFS,        /* depth-limited; not optimal */
+    PUZ_ALG_BNB,        /* branch and bound: min-heap on g + misplaced */
+    PUZ_ALG_GREEDY,     /* best-first on h alone; fast, not optimal */
+    PUZ_ALG_CONSTRUCTIVE, /* row/column placement by hand method; any N */
+    PUZ_ALG_COUNT_
+};
+
+/* "astar", "idastar", "bfs", "dfs", "bnb", "greedy", "constructive"
+ * ("auto" for AUTO). */
+const char *puz_algorithm_name(enum puz_algorithm a);
+puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out);
+/* Whether the algorithm returns optimal paths given an admissible h. */
+bool puz_algorithm_optimal(enum puz_algorithm a);
+
+/* Default depth limit of dfs when limits.max_depth is 0. */
+#define PUZ_DFS_DEFAULT_DEPTH 80u
+
+enum puz_status {
+    PUZ_SOLVED = 0,
+    PUZ_UNSOLVABLE,
+    PUZ_LIMIT_NODES,
+    PUZ_LIMIT_MEMORY,
+    PUZ_LIMIT_DEPTH,    /* dfs exhausted its depth limit without a path */
+    PUZ_TIMEOUT,
+    PUZ_CANCELLED,
+};
+/* "solved", "unsolvable", "limit_nodes", "limit_memory", "limit_depth",
+ * "timeout", "cancelled". */
+const char *puz_status_name(enum puz_status s);
+
+struct puz_limits {
+    uint64_t max_nodes;        /* nodes expanded; 0 = unlimited */
+    size_t max_bytes;          /* arena bytes for this solve; 0 = unlimited */
+    uint64_t deadline_us;      /* absolute puz_now_us() value; 0 = none */
+    const atomic_int *cancel;  /* solve stops soon after *cancel != 0 */
+    unsigned max_depth;        /* dfs only; 0 = PUZ_DFS_DEFAULT_DEPTH */
+};
+
+struct puz_solve_opts {
+    enum puz_algorithm algorithm;
+    const puz_heuristic *heuristic;   /* NULL = default for the size */
+    const struct puz_board *goal;     /* NULL = default goal */
+    const struct puz_tables *tables;  /* shared tables; may be NULL */
+    struct puz_limits limits;
+};
+
+struct puz_stats {
+    uint64_t expanded;      /* nodes whose children were generated */
+    uint64_t generated;     /* children created */
+    uint64_t duplicates;    /* children dropped as already seen */
+    uint64_t max_frontier;  /* peak open-list size */
+    size_t arena_peak;      /* peak arena bytes during the solve */
+    uint64_t time_us;       /* wall clock */
+};
+
+struct puz_result {
+    enum puz_status status;
+    enum puz_algorithm algorithm;     /* the one that ran (AUTO resolved) */
+    const puz_heuristic *heuristic;   /* the one used; NULL for bfs/dfs */
+    bool optimal;       /* guaranteed shortest and search completed */
+    unsigned length;
+    uint8_t *moves;     /* length blank directions (enum puz_dir) */
+    uint8_t *tiles;     /* length numbers of the tiles that slid */
+    struct puz_stats stats;
+    char reason[PUZ_MSG_MAX];  /* why unsolvable / which limit; or "" */
+};
+
+/* Monotonic clock in microseconds, for deadlines. */
+uint64_t puz_now_us(void);
+
+/*
+ * Solve start towards opts->goal. Returns PUZ_OK whenever a result was
+ * produced (solved, unsolvable or a limit hit: see out->status), and
+ * PUZ_EINVAL with out->reason set when the options do not fit the board
+ * (size mismatch, unknown heuristic for this size, ...).
+ */
+puz_err puz_solve(const struct puz_board *start,
+                  const struct puz_solve_opts *opts, puz_arena *a,
+                  struct puz_result *out);
+
+/* Replay moves from start; PUZ_EINVAL if one is illegal. Used by the
+ * scorer and the tests to check a path honestly. */
+puz_err puz_replay(const struct puz_board *start, const uint8_t *moves,
+                   unsigned count, struct puz_board *end);
+
+#endif

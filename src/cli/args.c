@@ -1,0 +1,25 @@
+/*
+ * args.c - small helpers the subcommands share.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+int cli_join_args(int argc, char **argv, int first, char *buf, size_t size)
+{
+    size_t off = 0;
+
+    if (size == 0)
+        return -1;
+    buf[0] = '\0';
+    for (int i = first; i < argc; i++) {
+        size_t len = strlen(argv[i]);
+        if (off + len + 2 > size)
+            return -1;
+        if (off > 0)
+            buf[off++] = ' ';
+        memcpy(buf + off, argv[i], len + 1);
+        off += len;
+    }
+    return 0;
+}

@@ -1,0 +1,138 @@
+/*
+ * random_cmd.c - `puzzled random`: print a random solvable board, of an
+ * exact optimal distance on 3x3, for game levels and test inputs.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "puz_random.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: puzzled random [--size N] [--moves K] [--seed S] "
+        "[--goal G]\n"
+        "  -s, --size N    side of the board, 2..8 (default 3)\n"
+        "  -k, --moves K   3x3: optimal distance exactly K (0..31 for the "
+        "default goal);\n"
+        "                  other sizes: a random walk of K moves "
+        "(default 20)\n"
+        "  -S, --seed S    seed for a repeatable board (default: time)\n"
+        "  -g, --goal G    goal board (default: 1..N*N-1, blank last)\n");
+}
+
+static int number(const char *opt, const char *s, unsigned long long max,
+                  unsigned long long *v)
+{
+    char *end;
+
+    *v = strtoull(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || *s == '-' || *v > max) {
+        fprintf(stderr, "puzzled: %s needs an integer 0..%llu, got '%s'\n",
+                opt, max, s);
+        return -1;
+    }
+    return 0;
+}
+
+struct random_args {
+    unsigned long long size, moves, seed;
+    struct puz_board goal;
+    bool has_goal;
+};
+
+static int parse_args(int argc, char **argv, struct random_args *ra)
+{
+    static const struct option longopts[] = {
+        { "size", required_argument, NULL, 's' },
+        { "moves", required_argument, NULL, 'k' },
+        { "seed", required_argument, NULL, 'S' },
+        { "goal", required_argument, NULL, 'g' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    char msg[PUZ_MSG_MAX];
+    int c;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "s:k:S:g:h", longopts, NULL)) != -1) {
+        int bad = 0;
+        if (c == 's')
+            bad = number("--size", optarg, PUZ_MAX_SIZE, &ra->size) ||
+                  ra->size < PUZ_MIN_SIZE;
+        else if (c == 'k')
+            bad = number("--moves", optarg, 100000, &ra->moves);
+        else if (c == 'S')
+            bad = number("--seed", optarg, UINT64_MAX, &ra->seed);
+        else if (c == 'g' && puz_board_parse(optarg, &ra->goal, msg) == 0)
+            ra->has_goal = true;
+        else if (c == 'g')
+            fprintf(stderr, "puzzled: bad goal: %s\n", msg), bad = 1;
+        else if (c == 'h')
+            return usage(stdout), -1;
+        else
+            return usage(stderr), CLI_EXIT_USAGE;
+        if (bad) {
+            if (c == 's')
+                fprintf(stderr, "puzzled: --size must be %d..%d\n",
+                        PUZ_MIN_SIZE, PUZ_MAX_SIZE);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "puzzled: random takes no argument '%s'\n",
+                argv[optind]);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int generate(const struct random_args *ra, struct puz_board *out)
+{
+    const struct puz_board *goal = ra->has_goal ? &ra->goal : NULL;
+    puz_table3 *table = NULL;
+    struct puz_rng rng;
+    puz_err rc;
+
+    puz_rng_seed(&rng, ra->seed);
+    if (ra->size == 3 && puz_table3_create(goal, &table) != PUZ_OK) {
+        fprintf(stderr, "puzzled: out of memory\n");
+        return CLI_EXIT_LIMIT;
+    }
+    rc = puz_random_board((unsigned)ra->size, (unsigned)ra->moves, goal,
+                          table, &rng, out);
+    if (rc == PUZ_ERANGE)
+        fprintf(stderr, "puzzled: no 3x3 board is %llu moves from the goal "
+                "(the farthest are %u)\n", ra->moves,
+                puz_table3_max_distance(table));
+    puz_table3_destroy(table);
+    return rc == PUZ_OK ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+int cli_random_main(int argc, char **argv)
+{
+    struct random_args ra = { .size = 3, .moves = 20 };
+    struct puz_board b;
+    char text[PUZ_MAX_CELLS * 4];
+    int rc;
+
+    ra.seed = (unsigned long long)time(NULL) ^ (unsigned long long)clock();
+    rc = parse_args(argc, argv, &ra);
+    if (rc != 0)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (ra.has_goal && ra.goal.n != ra.size) {
+        fprintf(stderr, "puzzled: the goal is %ux%u but --size is %llu\n",
+                ra.goal.n, ra.goal.n, ra.size);
+        return CLI_EXIT_USAGE;
+    }
+    rc = generate(&ra, &b);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    puz_board_format(&b, text, sizeof(text));
+    printf("%s\n", text);
+    return CLI_EXIT_OK;
+}

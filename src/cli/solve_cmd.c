@@ -1,0 +1,249 @@
+/*
+ * solve_cmd.c - `puzzled solve`: parse a board and options from the
+ * command line, solve it and print the answer for a person (the moves and
+ * every board on the way) or as the service's JSON object.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "codec.h"
+#include "puz_solve.h"
+
+struct solve_args {
+    struct puz_solve_opts opts;
+    struct puz_board goal;
+    bool json, path, quiet;
+    char board_text[1024];
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: puzzled solve [options] BOARD\n"
+        "  BOARD                 \"1 2 3 4 5 6 7 8 0\", \"1,2,3,...\", "
+        "\"123456780\" (N<=3),\n"
+        "                        rows as \"1 2 3/4 5 6/7 8 0\"; 0 is the "
+        "blank\n"
+        "  -a, --algorithm A     auto (default), astar, idastar, bfs, dfs, "
+        "bnb, greedy,\n"
+        "                        constructive\n"
+        "  -H, --heuristic H     misplaced, manhattan, linear-conflict, "
+        "...\n"
+        "                        (default: linear-conflict; misplaced for "
+        "bnb)\n"
+        "  -g, --goal G          goal board (default: 1..N*N-1, blank last)\n"
+        "  -n, --max-nodes N     stop after N expanded nodes\n"
+        "  -t, --timeout-ms MS   stop after MS milliseconds\n"
+        "  -m, --max-bytes B     stop when the search needs more memory\n"
+        "  -d, --max-depth D     depth limit of dfs (default %u)\n"
+        "  -j, --json            print the JSON object the service returns\n"
+        "  -p, --path            with --json: include every board on the "
+        "path\n"
+        "  -q, --quiet           print only the moves\n"
+        "Moves name the direction the BLANK moves: \"up\" slides the tile "
+        "above it down.\n"
+        "Exit: 0 solved, 1 unsolvable, 2 bad input, 3 a limit was hit.\n",
+        PUZ_DFS_DEFAULT_DEPTH);
+}
+
+static int parse_number(const char *opt, const char *s, unsigned long long *v)
+{
+    char *end;
+
+    *v = strtoull(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || *s == '-') {
+        fprintf(stderr, "puzzled: %s needs a non-negative integer, got '%s'\n",
+                opt, s);
+        return -1;
+    }
+    return 0;
+}
+
+/* One option; returns 0, or an exit code to stop with. */
+static int apply_option(struct solve_args *sa, int c, const char *arg)
+{
+    char msg[PUZ_MSG_MAX];
+    unsigned long long v = 0;
+    struct puz_limits *l = &sa->opts.limits;
+
+    switch (c) {
+    case 'a':
+        if (puz_algorithm_parse(arg, &sa->opts.algorithm) == PUZ_OK)
+            return 0;
+        fprintf(stderr, "puzzled: unknown algorithm '%s' (try auto, astar, "
+                "idastar, bfs, dfs, bnb, greedy, constructive)\n", arg);
+        return CLI_EXIT_USAGE;
+    case 'H':
+        sa->opts.heuristic = puz_heuristic_find(arg);
+        if (sa->opts.heuristic != NULL)
+            return 0;
+        fprintf(stderr, "puzzled: unknown heuristic '%s' (try", arg);
+        for (size_t i = 0; i < puz_heuristic_count(); i++)
+            fprintf(stderr, " %s", puz_heuristic_name(puz_heuristic_at(i)));
+        fprintf(stderr, ")\n");
+        return CLI_EXIT_USAGE;
+    case 'g':
+        if (puz_board_parse(arg, &sa->goal, msg) == PUZ_OK) {
+            sa->opts.goal = &sa->goal;
+            return 0;
+        }
+        fprintf(stderr, "puzzled: bad goal: %s\n", msg);
+        return CLI_EXIT_USAGE;
+    case 'n': case 't': case 'm': case 'd':
+        if (parse_number(c == 'n' ? "--max-nodes" : c == 't' ? "--timeout-ms"
+                         : c == 'm' ? "--max-bytes" : "--max-depth", arg, &v))
+            return CLI_EXIT_USAGE;
+        if (c == 'n') l->max_nodes = v;
+        if (c == 't') l->deadline_us = puz_now_us() + v * 1000u;
+        if (c == 'm') l->max_bytes = (size_t)v;
+        if (c == 'd') l->max_depth = v > 65534 ? 65534u : (unsigned)v;
+        return 0;
+    case 'j': sa->json = true; return 0;
+    case 'p': sa->path = true; return 0;
+    case 'q': sa->quiet = true; return 0;
+    case 'h': usage(stdout); return -1;
+    default: usage(stderr); return CLI_EXIT_USAGE;
+    }
+}
+
+static int parse_args(int argc, char **argv, struct solve_args *sa)
+{
+    static const struct option longopts[] = {
+        { "algorithm", required_argument, NULL, 'a' },
+        { "heuristic", required_argument, NULL, 'H' },
+        { "goal", required_argument, NULL, 'g' },
+        { "max-nodes", required_argument, NULL, 'n' },
+        { "timeout-ms", required_argument, NULL, 't' },
+        { "max-bytes", required_argument, NULL, 'm' },
+        { "max-depth", required_argument, NULL, 'd' },
+        { "json", no_argument, NULL, 'j' },
+        { "path", no_argument, NULL, 'p' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c, rc;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "a:H:g:n:t:m:d:jpqh", longopts,
+                            NULL)) != -1) {
+        rc = apply_option(sa, c, optarg);
+        if (rc != 0)
+            return rc;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "puzzled: solve needs a BOARD (see puzzled solve "
+                "--help)\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (cli_join_args(argc, argv, optind, sa->board_text,
+                      sizeof(sa->board_text)) != 0) {
+        fprintf(stderr, "puzzled: the board text is too long\n");
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void print_human(const struct puz_board *start,
+                        const struct puz_result *r, bool quiet)
+{
+    char grid[PUZ_MAX_CELLS * 4 + 16];
+    struct puz_board b = *start;
+
+    if (quiet) {
+        for (unsigned i = 0; i < r->length; i++)
+            printf(i ? " %s" : "%s", puz_dir_name((enum puz_dir)r->moves[i]));
+        printf("\n");
+        return;
+    }
+    printf("solved in %u moves (%s) with %s%s%s\n", r->length,
+           r->optimal ? "optimal" : "not proven optimal",
+           puz_algorithm_name(r->algorithm), r->heuristic ? " + " : "",
+           r->heuristic ? puz_heuristic_name(r->heuristic) : "");
+    printf("moves (direction the blank moves):");
+    for (unsigned i = 0; i < r->length; i++)
+        printf(" %s", puz_dir_name((enum puz_dir)r->moves[i]));
+    printf("\ntiles that slide:");
+    for (unsigned i = 0; i < r->length; i++)
+        printf(" %u", r->tiles[i]);
+    printf("\nexpanded %llu, generated %llu, duplicates %llu, max frontier "
+           "%llu, arena peak %zu bytes, %.3f ms\n\n",
+           (unsigned long long)r->stats.expanded,
+           (unsigned long long)r->stats.generated,
+           (unsigned long long)r->stats.duplicates,
+           (unsigned long long)r->stats.max_frontier, r->stats.arena_peak,
+           (double)r->stats.time_us / 1000.0);
+    for (unsigned i = 0; i <= r->length; i++) {
+        puz_board_format_grid(&b, grid, sizeof(grid));
+        if (i == 0)
+            printf("start:\n%s\n", grid);
+        else
+            printf("%u. %s (tile %u):\n%s\n", i,
+                   puz_dir_name((enum puz_dir)r->moves[i - 1]),
+                   r->tiles[i - 1], grid);
+        if (i < r->length)
+            puz_board_move(&b, (enum puz_dir)r->moves[i]);
+    }
+}
+
+static int report(const struct solve_args *sa, const struct puz_board *start,
+                  const struct puz_result *r)
+{
+    if (sa->json) {
+        json_t *o = codec_result_json(start, r, sa->path);
+        if (o == NULL) {
+            fprintf(stderr, "puzzled: out of memory\n");
+            return CLI_EXIT_LIMIT;
+        }
+        json_dumpf(o, stdout, JSON_COMPACT);
+        printf("\n");
+        json_decref(o);
+    }
+    if (r->status == PUZ_UNSOLVABLE) {
+        fprintf(stderr, "puzzled: unsolvable: %s\n", r->reason);
+        return CLI_EXIT_UNSOLVABLE;
+    }
+    if (r->status != PUZ_SOLVED) {
+        fprintf(stderr, "puzzled: no solution: %s (%s)\n",
+                puz_status_name(r->status), r->reason);
+        return CLI_EXIT_LIMIT;
+    }
+    if (!sa->json)
+        print_human(start, r, sa->quiet);
+    return CLI_EXIT_OK;
+}
+
+int cli_solve_main(int argc, char **argv)
+{
+    struct solve_args sa;
+    struct puz_board start;
+    struct puz_result r;
+    char msg[PUZ_MSG_MAX];
+    puz_arena *a;
+    int rc;
+
+    memset(&sa, 0, sizeof(sa));
+    rc = parse_args(argc, argv, &sa);
+    if (rc != 0)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (puz_board_parse(sa.board_text, &start, msg) != PUZ_OK) {
+        fprintf(stderr, "puzzled: bad board: %s\n", msg);
+        return CLI_EXIT_USAGE;
+    }
+    a = puz_arena_create(1 << 20);
+    if (a == NULL) {
+        fprintf(stderr, "puzzled: out of memory\n");
+        return CLI_EXIT_LIMIT;
+    }
+    if (puz_solve(&start, &sa.opts, a, &r) != PUZ_OK) {
+        fprintf(stderr, "puzzled: %s\n", r.reason);
+        rc = CLI_EXIT_USAGE;
+    } else {
+        rc = report(&sa, &start, &r);
+    }
+    puz_arena_destroy(a);
+    return rc;
+}

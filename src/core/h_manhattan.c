@@ -1,0 +1,68 @@
+/*
+ * h_manhattan.c - sum over tiles of rows plus columns to the goal cell.
+ * A table of distances per (tile, cell) makes the per-move update one
+ * subtraction and one addition.
+ */
+#include <stdlib.h>
+
+#include "h_manhattan.h"
+
+void puz__manhattan_init(struct puz__manhattan *m,
+                         const struct puz_board *goal)
+{
+    unsigned n = goal->n, count = n * n;
+
+    puz__goalpos_init(&m->goal, goal);
+    for (unsigned t = 1; t < count; t++)
+        for (unsigned i = 0; i < count; i++)
+            m->dist[t][i] = (uint8_t)(abs((int)(i / n) - m->goal.row[t]) +
+                                      abs((int)(i % n) - m->goal.col[t]));
+    for (unsigned i = 0; i < count; i++)
+        m->dist[0][i] = 0;
+}
+
+unsigned puz__manhattan_eval(const struct puz__manhattan *m,
+                             const uint8_t *cells)
+{
+    unsigned h = 0, count = m->goal.n * m->goal.n;
+
+    for (unsigned i = 0; i < count; i++)
+        h += m->dist[cells[i]][i];
+    return h;
+}
+
+static puz_err prepare(const struct puz__hargs *args, void **ctx, char *msg)
+{
+    struct puz__manhattan *m = puz_arena_alloc(args->arena, sizeof(*m));
+
+    (void)msg;
+    if (m == NULL)
+        return PUZ_ENOMEM;
+    puz__manhattan_init(m, args->goal);
+    *ctx = m;
+    return PUZ_OK;
+}
+
+static unsigned eval(const void *ctx, const uint8_t *cells)
+{
+    return puz__manhattan_eval(ctx, cells);
+}
+
+static unsigned update(const void *ctx, const uint8_t *cells,
+                       unsigned h_before, unsigned tile, unsigned from,
+                       unsigned to)
+{
+    const struct puz__manhattan *m = ctx;
+
+    (void)cells;
+    return h_before - m->dist[tile][from] + m->dist[tile][to];
+}
+
+const struct puz_heuristic puz__h_manhattan = {
+    .name = "manhattan",
+    .description = "sum of each tile's row and column distance to its goal",
+    .admissible = true,
+    .prepare = prepare,
+    .eval = eval,
+    .update = update,
+};

@@ -1,0 +1,54 @@
+/*
+ * heuristic_impl.h - what a heuristic module implements (private to the
+ * core). To add a heuristic: write src/core/h_<name>.c defining one
+ * `const struct puz_heuristic puz__h_<name>` and list it in heuristic.c.
+ */
+#ifndef PUZ_HEURISTIC_IMPL_H
+#define PUZ_HEURISTIC_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "puz_arena.h"
+#include "puz_board.h"
+#include "puz_err.h"
+#include "puz_heuristic.h"
+
+/* What prepare() gets: the goal, shared tables and the solve's arena. */
+struct puz__hargs {
+    const struct puz_board *goal;
+    const struct puz_tables *tables;   /* may be NULL */
+    puz_arena *arena;
+};
+
+/* Precomputed per-goal facts most heuristics need. */
+struct puz__goalpos {
+    unsigned n;
+    uint8_t row[PUZ_MAX_CELLS];   /* goal row of tile t */
+    uint8_t col[PUZ_MAX_CELLS];   /* goal column of tile t */
+    uint8_t pos[PUZ_MAX_CELLS];   /* goal cell of tile t */
+};
+
+struct puz_heuristic {
+    const char *name;
+    const char *description;
+    bool admissible;
+    /* Build the per-solve context in args->arena. On PUZ_EINVAL write a
+     * reason into msg (PUZ_MSG_MAX). */
+    puz_err (*prepare)(const struct puz__hargs *args, void **ctx, char *msg);
+    /* h of a board given as n*n cells (blank = 0). */
+    unsigned (*eval)(const void *ctx, const uint8_t *cells);
+    /* Optional: h after `tile` slid from cell `from` into cell `to`
+     * (cells is the board after the move, h_before the value before).
+     * NULL means the searches call eval. */
+    unsigned (*update)(const void *ctx, const uint8_t *cells,
+                       unsigned h_before, unsigned tile, unsigned from,
+                       unsigned to);
+};
+
+void puz__goalpos_init(struct puz__goalpos *g, const struct puz_board *goal);
+/* Allocate a puz__goalpos for goal in a; NULL on budget exhaustion. */
+struct puz__goalpos *puz__goalpos_new(puz_arena *a,
+                                      const struct puz_board *goal);
+
+#endif

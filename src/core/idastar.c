@@ -1,0 +1,118 @@
+/*
+ * idastar.c - iterative-deepening A*: depth-first probes bounded by
+ * f = g + h, each bound the smallest f that exceeded the previous one.
+ * Memory is the current path only, so it scales to boards where A*'s
+ * closed set would not fit. The board is changed in place and restored on
+ * the way back; the heuristic is updated per move, never recomputed; a
+ * move never undoes the previous one.
+ */
+#include <string.h>
+
+#include "search.h"
+
+#define IDA_MAX_DEPTH 1000u
+#define IDA_FOUND UINT32_MAX
+
+struct ida {
+    struct puz__search *s;
+    struct puz__moves mv;
+    uint8_t cells[PUZ_MAX_CELLS];
+    uint8_t *path;              /* blank directions, depth entries */
+    unsigned bound;
+    unsigned next_bound;        /* smallest f seen above bound */
+    unsigned found_len;         /* path length once the goal is hit */
+    enum puz_status stop;       /* PUZ_SOLVED while the search may go on */
+};
+
+static int at_goal(const struct ida *ia)
+{
+    return memcmp(ia->cells, ia->s->goal->cells, ia->s->cells) == 0;
+}
+
+/* Count one expansion and, every 4096, look at the clock and flag. */
+static int out_of_budget(struct ida *ia)
+{
+    struct puz__search *s = ia->s;
+    uint64_t e = ++s->out->stats.expanded;
+
+    if (s->limits->max_nodes && e > s->limits->max_nodes)
+        ia->stop = PUZ_LIMIT_NODES;
+    else if ((e & 4095) == 0)
+        ia->stop = puz__check_limits(s);
+    return ia->stop != PUZ_SOLVED;
+}
+
+/* Probe below the node with the blank at `blank`, g moves from the start
+ * and heuristic h. Returns 1 when the goal was reached. */
+static int probe(struct ida *ia, unsigned blank, unsigned g, unsigned h,
+                 unsigned back)
+{
+    const struct puz__search *s = ia->s;
+    unsigned f = g + h;
+
+    if (f > ia->bound) {
+        if (f < ia->next_bound)
+            ia->next_bound = f;
+        return 0;
+    }
+    if (h == 0 && at_goal(ia)) {
+        ia->found_len = g;
+        return 1;
+    }
+    if (g >= IDA_MAX_DEPTH || out_of_budget(ia))
+        return 0;
+    for (unsigned d = 0; d < 4; d++) {
+        unsigned from = ia->mv.to[blank][d], tile, ch;
+        if (from == 255 || d == back)
+            continue;
+        tile = ia->cells[from];
+        ia->cells[blank] = (uint8_t)tile;
+        ia->cells[from] = 0;
+        ia->s->out->stats.generated++;
+        ch = s->h->update ? s->h->update(s->hctx, ia->cells, h, tile, from,
+                                         blank)
+                          : s->h->eval(s->hctx, ia->cells);
+        ia->path[g] = (uint8_t)d;
+        if (probe(ia, from, g + 1, ch, d ^ 1u))
+            return 1;
+        ia->cells[from] = (uint8_t)tile;
+        ia->cells[blank] = 0;
+        if (ia->stop != PUZ_SOLVED)
+            return 0;
+    }
+    return 0;
+}
+
+puz_err puz__idastar(struct puz__search *s)
+{
+    struct ida ia;
+    unsigned h0;
+
+    memset(&ia, 0, sizeof(ia));
+    ia.s = s;
+    ia.stop = PUZ_SOLVED;
+    puz__moves_init(&ia.mv, s->n);
+    memcpy(ia.cells, s->start->cells, s->cells);
+    ia.path = puz_arena_alloc(s->arena, IDA_MAX_DEPTH + 1);
+    if (ia.path == NULL) {
+        s->out->status = PUZ_LIMIT_MEMORY;
+        return PUZ_OK;
+    }
+    h0 = s->h->eval(s->hctx, ia.cells);
+    for (ia.bound = h0;; ia.bound = ia.next_bound) {
+        ia.next_bound = UINT32_MAX;
+        if (probe(&ia, s->start->blank, 0, h0, PUZ_NO_DIR)) {
+            s->out->status = puz__set_path(s, ia.path, ia.found_len) == PUZ_OK
+                                 ? PUZ_SOLVED : PUZ_LIMIT_MEMORY;
+            return PUZ_OK;
+        }
+        if (ia.stop != PUZ_SOLVED || ia.next_bound == UINT32_MAX ||
+            ia.next_bound > IDA_MAX_DEPTH) {
+            s->out->status = ia.stop != PUZ_SOLVED ? ia.stop
+                                                    : PUZ_LIMIT_DEPTH;
+            return PUZ_OK;
+        }
+        if (ia.s->out->stats.max_frontier < ia.next_bound)
+            ia.s->out->stats.max_frontier = ia.next_bound;
+    }
+}

@@ -1,0 +1,148 @@
+/*
+ * nodestore.c - node records in 4096-node arena blocks (so a pointer to a
+ * node stays valid while the store grows) and a linear-probing hash index
+ * kept under half full.
+ */
+#include <string.h>
+
+#include "nodestore.h"
+
+#define BLOCK_NODES 4096u
+
+puz_err puz__ns_init(struct puz__nodestore *ns, puz_arena *a, unsigned cells)
+{
+    memset(ns, 0, sizeof(*ns));
+    ns->arena = a;
+    ns->cells = cells;
+    ns->stride = (sizeof(struct puz__node) + cells + 7) & ~(size_t)7;
+    ns->block_cap = 16;
+    ns->blocks = puz_arena_calloc(a, ns->block_cap, sizeof(*ns->blocks));
+    ns->slot_mask = 1023;
+    ns->slots = puz_arena_calloc(a, ns->slot_mask + 1, sizeof(*ns->slots));
+    return ns->blocks != NULL && ns->slots != NULL ? PUZ_OK : PUZ_ENOMEM;
+}
+
+uint32_t puz__ns_hash(const uint8_t *cells, unsigned count)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull, tail = 0;
+    unsigned i = 0;
+
+    for (; i + 8 <= count; i += 8) {
+        uint64_t w;
+        memcpy(&w, cells + i, 8);       /* fixed size: compiles to a load */
+        h ^= w;
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    for (; i < count; i++)
+        tail = tail << 8 | cells[i];
+    h ^= tail;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+/* Boards are short: an inline loop beats a call to memcmp. */
+static inline int same_cells(const uint8_t *a, const uint8_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+uint32_t puz__ns_find(const struct puz__nodestore *ns, const uint8_t *cells,
+                      uint32_t hash)
+{
+    for (uint32_t s = hash & ns->slot_mask;; s = (s + 1) & ns->slot_mask) {
+        uint32_t v = ns->slots[s];
+        const struct puz__node *node;
+        if (v == 0)
+            return PUZ__NO_PARENT;
+        node = puz__ns_at(ns, v - 1);
+        if (node->hash == hash && same_cells(node->cells, cells, ns->cells))
+            return v - 1;
+    }
+}
+
+static void index_node(uint32_t *slots, uint32_t mask, uint32_t hash,
+                       uint32_t i)
+{
+    uint32_t s = hash & mask;
+
+    while (slots[s] != 0)
+        s = (s + 1) & mask;
+    slots[s] = i + 1;
+}
+
+/* Double the index; the old one stays in the arena until the request
+ * ends (arenas do not free), which costs at most as much again. */
+static puz_err grow_index(struct puz__nodestore *ns)
+{
+    uint32_t mask = ns->slot_mask * 2 + 1;
+    uint32_t *slots;
+
+    if (mask < ns->slot_mask)
+        return PUZ_ENOMEM;
+    slots = puz_arena_calloc(ns->arena, (size_t)mask + 1, sizeof(*slots));
+    if (slots == NULL)
+        return PUZ_ENOMEM;
+    for (uint32_t i = 0; i < ns->count; i++)
+        index_node(slots, mask, puz__ns_at(ns, i)->hash, i);
+    ns->slots = slots;
+    ns->slot_mask = mask;
+    return PUZ_OK;
+}
+
+static puz_err add_block(struct puz__nodestore *ns)
+{
+    uint32_t b = ns->count / BLOCK_NODES;
+
+    if (b == ns->block_cap) {
+        unsigned char **blocks = puz_arena_calloc(ns->arena,
+                                                  (size_t)ns->block_cap * 2,
+                                                  sizeof(*blocks));
+        if (blocks == NULL)
+            return PUZ_ENOMEM;
+        memcpy(blocks, ns->blocks, ns->block_cap * sizeof(*blocks));
+        ns->blocks = blocks;
+        ns->block_cap *= 2;
+    }
+    ns->blocks[b] = puz_arena_alloc(ns->arena, BLOCK_NODES * ns->stride);
+    return ns->blocks[b] != NULL ? PUZ_OK : PUZ_ENOMEM;
+}
+
+puz_err puz__ns_add(struct puz__nodestore *ns, const uint8_t *cells,
+                    uint32_t hash, uint32_t *out)
+{
+    struct puz__node *node;
+
+    *out = PUZ__NO_PARENT;
+    if (ns->count >= UINT32_MAX - BLOCK_NODES)
+        return PUZ_ENOMEM;
+    if ((uint64_t)(ns->count + 1) * 2 > (uint64_t)ns->slot_mask + 1 &&
+        grow_index(ns) != PUZ_OK)
+        return PUZ_ENOMEM;
+    if (ns->count % BLOCK_NODES == 0 && add_block(ns) != PUZ_OK)
+        return PUZ_ENOMEM;
+    node = puz__ns_at(ns, ns->count);
+    memset(node, 0, sizeof(*node));
+    node->hash = hash;
+    node->parent = PUZ__NO_PARENT;
+    memcpy(node->cells, cells, ns->cells);
+    index_node(ns->slots, ns->slot_mask, hash, ns->count);
+    *out = ns->count++;
+    return PUZ_OK;
+}
+
+void puz__ns_path(const struct puz__nodestore *ns, uint32_t i, uint8_t *dirs)
+{
+    const struct puz__node *node = puz__ns_at(ns, i);
+
+    for (unsigned k = node->g; k-- > 0;) {
+        dirs[k] = node->move;
+        node = puz__ns_at(ns, node->parent);
+    }
+}

@@ -1,0 +1,58 @@
+/*
+ * search.h - what every search algorithm shares (private to the core):
+ * the prepared problem, limit checks and writing the answer.
+ * puz_solve() in solve.c fills a puz__search and calls one algorithm.
+ */
+#ifndef PUZ_SEARCH_H
+#define PUZ_SEARCH_H
+
+#include <stdint.h>
+
+#include "heuristic_impl.h"
+#include "puz_solve.h"
+
+struct puz__search {
+    const struct puz_board *start;
+    const struct puz_board *goal;
+    unsigned n;                       /* side */
+    unsigned cells;                   /* n * n */
+    const struct puz_heuristic *h;    /* NULL for bfs/dfs */
+    void *hctx;                       /* h's prepared context */
+    const struct puz_limits *limits;
+    const struct puz_tables *tables;
+    puz_arena *arena;
+    struct puz_result *out;           /* status, moves, stats to fill */
+    uint64_t started_us;
+};
+
+/* Status to stop with (PUZ_TIMEOUT, PUZ_CANCELLED, PUZ_LIMIT_NODES) or
+ * PUZ_SOLVED meaning "keep going". Cheap: call every few thousand nodes
+ * (nodes limit is checked against out->stats.expanded). */
+enum puz_status puz__check_limits(const struct puz__search *s);
+
+/* Store a found path of len blank moves (copied into the arena) and
+ * derive the tiles that slid. Returns PUZ_ENOMEM when the arena budget
+ * cannot hold it (the caller reports limit_memory). */
+puz_err puz__set_path(struct puz__search *s, const uint8_t *dirs,
+                      unsigned len);
+
+/* Cell the blank reaches from each cell in each direction, 255 = wall. */
+struct puz__moves {
+    uint8_t to[PUZ_MAX_CELLS][4];
+};
+void puz__moves_init(struct puz__moves *m, unsigned n);
+
+/* Algorithms: each sets s->out->status (and the path when solved). They
+ * return PUZ_OK unless something outside the search failed. */
+puz_err puz__astar(struct puz__search *s, int mode);
+puz_err puz__idastar(struct puz__search *s);
+puz_err puz__bfs(struct puz__search *s);
+puz_err puz__dfs(struct puz__search *s);
+puz_err puz__constructive(struct puz__search *s);
+
+/* Modes of puz__astar: which priority orders the open list. */
+#define PUZ__PRIO_ASTAR 0    /* f = g + h, ties to larger g */
+#define PUZ__PRIO_GREEDY 1   /* h only */
+#define PUZ__PRIO_BNB 2      /* g + h, ties first come first served */
+
+#endif

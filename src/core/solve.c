@@ -1,0 +1,249 @@
+/*
+ * solve.c - puz_solve(): validates the request, decides solvability by
+ * parity before any search, resolves defaults (algorithm and heuristic by
+ * board size), arms the limits and hands over to one algorithm. Also the
+ * names of algorithms and statuses, and the helpers all searches share.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "search.h"
+
+static const char *const alg_names[PUZ_ALG_COUNT_] = {
+    "auto", "astar", "idastar", "bfs", "dfs", "bnb", "greedy", "constructive",
+};
+
+const char *puz_algorithm_name(enum puz_algorithm a)
+{
+    return (unsigned)a < PUZ_ALG_COUNT_ ? alg_names[a] : "unknown";
+}
+
+puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out)
+{
+    *out = PUZ_ALG_AUTO;
+    for (unsigned i = 0; i < PUZ_ALG_COUNT_; i++) {
+        if (strcmp(s, alg_names[i]) == 0) {
+            *out = (enum puz_algorithm)i;
+            return PUZ_OK;
+        }
+    }
+    return PUZ_EINVAL;
+}
+
+bool puz_algorithm_optimal(enum puz_algorithm a)
+{
+    return a == PUZ_ALG_ASTAR || a == PUZ_ALG_IDASTAR || a == PUZ_ALG_BFS ||
+           a == PUZ_ALG_BNB;
+}
+
+const char *puz_status_name(enum puz_status s)
+{
+    static const char *const names[] = {
+        "solved", "unsolvable", "limit_nodes", "limit_memory",
+        "limit_depth", "timeout", "cancelled",
+    };
+    return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s]
+                                                          : "unknown";
+}
+
+uint64_t puz_now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void puz__moves_init(struct puz__moves *m, unsigned n)
+{
+    for (unsigned i = 0; i < n * n; i++) {
+        unsigned r = i / n, c = i % n;
+        m->to[i][PUZ_UP] = (uint8_t)(r > 0 ? i - n : 255);
+        m->to[i][PUZ_DOWN] = (uint8_t)(r + 1 < n ? i + n : 255);
+        m->to[i][PUZ_LEFT] = (uint8_t)(c > 0 ? i - 1 : 255);
+        m->to[i][PUZ_RIGHT] = (uint8_t)(c + 1 < n ? i + 1 : 255);
+    }
+}
+
+enum puz_status puz__check_limits(const struct puz__search *s)
+{
+    const struct puz_limits *l = s->limits;
+
+    if (l->cancel != NULL && atomic_load_explicit(l->cancel,
+                                                  memory_order_relaxed))
+        return PUZ_CANCELLED;
+    if (l->deadline_us != 0 && puz_now_us() >= l->deadline_us)
+        return PUZ_TIMEOUT;
+    if (l->max_nodes != 0 && s->out->stats.expanded >= l->max_nodes)
+        return PUZ_LIMIT_NODES;
+    return PUZ_SOLVED;
+}
+
+puz_err puz__set_path(struct puz__search *s, const uint8_t *dirs,
+                      unsigned len)
+{
+    struct puz_result *r = s->out;
+    struct puz_board b = *s->start;
+
+    r->moves = puz_arena_alloc(s->arena, len + 1u);
+    r->tiles = puz_arena_alloc(s->arena, len + 1u);
+    if (r->moves == NULL || r->tiles == NULL) {
+        r->moves = r->tiles = NULL;
+        return PUZ_ENOMEM;
+    }
+    for (unsigned i = 0; i < len; i++) {
+        r->moves[i] = dirs[i];
+        r->tiles[i] = (uint8_t)puz_board_move(&b, (enum puz_dir)dirs[i]);
+    }
+    r->length = len;
+    return PUZ_OK;
+}
+
+puz_err puz_replay(const struct puz_board *start, const uint8_t *moves,
+                   unsigned count, struct puz_board *end)
+{
+    *end = *start;
+    for (unsigned i = 0; i < count; i++)
+        if (moves[i] > PUZ_RIGHT ||
+            puz_board_move(end, (enum puz_dir)moves[i]) == 0)
+            return PUZ_EINVAL;
+    return PUZ_OK;
+}
+
+static enum puz_algorithm default_algorithm(unsigned n)
+{
+    if (n <= 3)
+        return PUZ_ALG_ASTAR;
+    return n == 4 ? PUZ_ALG_IDASTAR : PUZ_ALG_CONSTRUCTIVE;
+}
+
+static const puz_heuristic *default_heuristic(enum puz_algorithm alg)
+{
+    if (alg == PUZ_ALG_BNB)
+        return puz_heuristic_find("misplaced");
+    return puz_heuristic_find("linear-conflict");
+}
+
+static int uses_heuristic(enum puz_algorithm alg)
+{
+    return alg != PUZ_ALG_BFS && alg != PUZ_ALG_DFS &&
+           alg != PUZ_ALG_CONSTRUCTIVE;
+}
+
+static puz_err run_algorithm(struct puz__search *s, enum puz_algorithm alg)
+{
+    switch (alg) {
+    case PUZ_ALG_ASTAR: return puz__astar(s, PUZ__PRIO_ASTAR);
+    case PUZ_ALG_GREEDY: return puz__astar(s, PUZ__PRIO_GREEDY);
+    case PUZ_ALG_BNB: return puz__astar(s, PUZ__PRIO_BNB);
+    case PUZ_ALG_IDASTAR: return puz__idastar(s);
+    case PUZ_ALG_BFS: return puz__bfs(s);
+    case PUZ_ALG_DFS: return puz__dfs(s);
+    case PUZ_ALG_CONSTRUCTIVE: return puz__constructive(s);
+    default: return PUZ_EINVAL;
+    }
+}
+
+/* Parity first: an unsolvable board costs no search at all. */
+static puz_err check_inputs(const struct puz_board *start,
+                            const struct puz_board *goal,
+                            struct puz_result *out, bool *solvable)
+{
+    if (start->n < PUZ_MIN_SIZE || start->n > PUZ_MAX_SIZE) {
+        snprintf(out->reason, sizeof(out->reason), "board size %u is not "
+                 "supported (%d..%d)", start->n, PUZ_MIN_SIZE, PUZ_MAX_SIZE);
+        return PUZ_EINVAL;
+    }
+    if (puz_board_solvable(start, goal, solvable, out->reason) != PUZ_OK)
+        return PUZ_EINVAL;
+    return PUZ_OK;
+}
+
+static puz_err prepare(struct puz__search *s, const struct puz_solve_opts *o,
+                       enum puz_algorithm alg)
+{
+    struct puz__hargs args = { s->goal, o->tables, s->arena };
+    struct puz_result *r = s->out;
+
+    if (!uses_heuristic(alg))
+        return PUZ_OK;
+    s->h = o->heuristic ? o->heuristic : default_heuristic(alg);
+    r->heuristic = s->h;
+    if (s->h->prepare(&args, &s->hctx, r->reason) == PUZ_ENOMEM) {
+        r->status = PUZ_LIMIT_MEMORY;
+        return PUZ_ENOMEM;
+    }
+    return s->hctx != NULL ? PUZ_OK : PUZ_EINVAL;
+}
+
+static void finish_result(struct puz__search *s, size_t used_before)
+{
+    struct puz_result *r = s->out;
+    size_t peak = puz_arena_peak(s->arena);
+
+    r->stats.time_us = puz_now_us() - s->started_us;
+    r->stats.arena_peak = peak > used_before ? peak - used_before : 0;
+    r->optimal = r->status == PUZ_SOLVED && puz_algorithm_optimal(r->algorithm)
+                 && (r->heuristic == NULL ||
+                     puz_heuristic_admissible(r->heuristic));
+    if (r->status != PUZ_SOLVED) {
+        r->length = 0;
+        r->moves = r->tiles = NULL;
+        if (r->reason[0] == '\0')
+            snprintf(r->reason, sizeof(r->reason), "stopped: %s",
+                     puz_status_name(r->status));
+    }
+}
+
+puz_err puz_solve(const struct puz_board *start,
+                  const struct puz_solve_opts *opts, puz_arena *a,
+                  struct puz_result *out)
+{
+    struct puz_board default_goal;
+    struct puz__search s = { 0 };
+    size_t used_before = puz_arena_used(a);
+    size_t budget_before = puz_arena_budget(a);
+    bool solvable;
+    puz_err rc;
+
+    memset(out, 0, sizeof(*out));
+    s.started_us = puz_now_us();
+    if (opts->goal == NULL && puz_board_goal(start->n, &default_goal)) {
+        snprintf(out->reason, sizeof(out->reason), "unsupported size");
+        return PUZ_EINVAL;
+    }
+    s.goal = opts->goal ? opts->goal : &default_goal;
+    rc = check_inputs(start, s.goal, out, &solvable);
+    if (rc != PUZ_OK)
+        return rc;
+    out->algorithm = opts->algorithm != PUZ_ALG_AUTO
+                         ? opts->algorithm : default_algorithm(start->n);
+    if ((unsigned)out->algorithm >= PUZ_ALG_COUNT_)
+        return PUZ_EINVAL;
+    if (!solvable) {
+        out->status = PUZ_UNSOLVABLE;
+        out->stats.time_us = puz_now_us() - s.started_us;
+        return PUZ_OK;
+    }
+    out->reason[0] = '\0';
+    s.start = start;
+    s.n = start->n;
+    s.cells = s.n * s.n;
+    s.limits = &opts->limits;
+    s.tables = opts->tables;
+    s.arena = a;
+    s.out = out;
+    if (opts->limits.max_bytes != 0 &&
+        (budget_before == 0 ||
+         used_before + opts->limits.max_bytes < budget_before))
+        puz_arena_set_budget(a, used_before + opts->limits.max_bytes);
+    rc = prepare(&s, opts, out->algorithm);
+    if (rc == PUZ_OK)
+        rc = run_algorithm(&s, out->algorithm);
+    puz_arena_set_budget(a, budget_before);
+    if (rc == PUZ_ENOMEM)
+        rc = PUZ_OK;        /* reported as limit_memory */
+    finish_result(&s, used_before);
+    return rc;
+}
