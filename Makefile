@@ -15,13 +15,15 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_PKG_LIBS = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
-CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+# OPT is the optimisation level; CFLAGS given on the command line are
+# added to (not replacing) the flags the build needs.
+OPT ?= -O2 -g
+override CFLAGS += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
           -Wstrict-prototypes -Wmissing-prototypes -Iinclude -Isrc \
           $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -pthread -lm
 ifneq ($(SANITIZER),)
-CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer \
+override CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer \
           -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
@@ -82,7 +84,7 @@ unit: $(TEST_BINS)
 	@BUILD=$(BUILD) sh tests/run.sh --unit-only $(TEST_BINS)
 
 asan:
-	$(MAKE) SANITIZER=address,undefined CFLAGS="-O1 -g" test
+	$(MAKE) SANITIZER=address,undefined OPT="-O1 -g" test
 
 bench: $(BENCH_BINS) $(PUZZLED)
 
