@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_pdb.h"
 #include "puz_version.h"
 
 static void usage(FILE *f)
@@ -15,6 +16,8 @@ static void usage(FILE *f)
         "usage: puzzled COMMAND [options]\n"
         "  solve BOARD      solve a board (puzzled solve --help)\n"
         "  random           print a random solvable board\n"
+        "  pdb build|verify build or check pattern databases (puzzled pdb "
+        "--help)\n"
         "  --version        print the version\n"
         "  --help           this text\n", PUZ_VERSION);
 }
@@ -27,6 +30,7 @@ struct command {
 static const struct command commands[] = {
     { "solve", cli_solve_main },
     { "random", cli_random_main },
+    { "pdb", cli_pdb_main },
     { NULL, NULL },
 };
 

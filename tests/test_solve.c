@@ -44,8 +44,7 @@ static void test_every_algorithm_on_hard_board(void **state)
 
     (void)state;
     puz_board_goal(3, &goal);
-    /* constructive has its own tests (test_constructive.c) */
-    for (int alg = PUZ_ALG_AUTO; alg < PUZ_ALG_CONSTRUCTIVE; alg++) {
+    for (int alg = PUZ_ALG_AUTO; alg < PUZ_ALG_COUNT_; alg++) {
         struct puz_solve_opts o = { .algorithm = (enum puz_algorithm)alg };
         struct puz_result r;
         puz_arena_reset(a);
@@ -220,7 +219,7 @@ static void test_dirty_arena_reuse(void **state)
 
     (void)state;
     puz_board_goal(3, &goal);
-    for (int alg = PUZ_ALG_ASTAR; alg < PUZ_ALG_CONSTRUCTIVE; alg++) {
+    for (int alg = PUZ_ALG_ASTAR; alg < PUZ_ALG_COUNT_; alg++) {
         struct puz_solve_opts o = { .algorithm = (enum puz_algorithm)alg };
         struct puz_result r;
         unsigned char *junk;

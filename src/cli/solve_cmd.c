@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_pdb.h"
 #include "codec.h"
 #include "puz_solve.h"
 
@@ -222,6 +223,7 @@ int cli_solve_main(int argc, char **argv)
     struct puz_board start;
     struct puz_result r;
     char msg[PUZ_MSG_MAX];
+    puz_tables *tables;
     puz_arena *a;
     int rc;
 
@@ -238,6 +240,8 @@ int cli_solve_main(int argc, char **argv)
         fprintf(stderr, "puzzled: out of memory\n");
         return CLI_EXIT_LIMIT;
     }
+    tables = cli_pdb_tables_for(&start, &sa.opts);
+    sa.opts.tables = tables;
     if (puz_solve(&start, &sa.opts, a, &r) != PUZ_OK) {
         fprintf(stderr, "puzzled: %s\n", r.reason);
         rc = CLI_EXIT_USAGE;
@@ -245,5 +249,6 @@ int cli_solve_main(int argc, char **argv)
         rc = report(&sa, &start, &r);
     }
     puz_arena_destroy(a);
+    puz_tables_destroy(tables);
     return rc;
 }

@@ -157,28 +157,100 @@ static void place(struct cons *c, unsigned t, unsigned target)
     }
 }
 
-/*
- * The last two cells a (second to last) and z (last) of a line; beside
- * is the cell next to a away from the placed part (below a for a row,
- * right of a for a column), out the step from z into the free area.
- */
-static void place_pair(struct cons *c, unsigned a, unsigned z,
-                       unsigned beside, unsigned out_dir)
-{
-    unsigned ta = c->want[a], tz = c->want[z];
+/* Where the three pieces a window search tracks are: tile for a, tile
+ * for z, blank; coded as indices into the window's six cells. */
+#define WCODE(ia, iz, ib) ((ia) * 36 + (iz) * 6 + (ib))
 
-    if (c->at[ta] != a || c->at[tz] != z) {
-        place(c, tz, a);
-        c->locked |= bit(a);
-        if (c->blank == z && c->err == PUZ_OK)
-            push(c, out_dir);
-        place(c, ta, beside);
-        blank_to(c, z, c->locked | bit(beside));
-        if (c->err == PUZ_OK) {
-            push(c, dir_to(c, z, a));        /* tz slides into z */
-            push(c, dir_to(c, a, beside));   /* ta slides into a */
+static int window_index(const unsigned *w, unsigned cell)
+{
+    for (int i = 0; i < 6; i++)
+        if (w[i] == cell)
+            return i;
+    return -1;
+}
+
+/* Breadth-first search inside the six cells w for blank moves that put
+ * ta on w[0] and tz on w[1]; the other tiles there may go anywhere,
+ * which is why the search always succeeds. Pushes the moves found. */
+static void window_solve(struct cons *c, const unsigned *w, unsigned ta,
+                         unsigned tz)
+{
+    int16_t from[216];
+    uint8_t queue[216], how[216], dirs[216];
+    unsigned head = 0, tail = 0, s, n = 0;
+
+    memset(from, 0xff, sizeof(from));
+    s = WCODE(window_index(w, c->at[ta]), window_index(w, c->at[tz]),
+              window_index(w, c->blank));
+    from[s] = (int16_t)s;
+    queue[tail++] = (uint8_t)s;
+    while (head < tail) {
+        unsigned ia, iz, ib;
+        s = queue[head++];
+        ia = s / 36;
+        iz = s / 6 % 6;
+        ib = s % 6;
+        if (ia == 0 && iz == 1)
+            break;
+        for (unsigned d = 0; d < 4; d++) {
+            int j = c->mv.to[w[ib]][d] == 255 ? -1
+                    : window_index(w, c->mv.to[w[ib]][d]);
+            unsigned t;
+            if (j < 0)
+                continue;
+            t = WCODE(ia == (unsigned)j ? ib : ia,
+                      iz == (unsigned)j ? ib : iz, (unsigned)j);
+            if (from[t] >= 0)
+                continue;
+            from[t] = (int16_t)s;
+            how[t] = (uint8_t)d;
+            queue[tail++] = (uint8_t)t;
         }
     }
+    if (s / 36 != 0 || s / 6 % 6 != 1) {
+        c->err = PUZ_EINVAL;
+        return;
+    }
+    for (; from[s] != (int16_t)s; s = (unsigned)from[s])
+        dirs[n++] = how[s];
+    while (n > 0 && c->err == PUZ_OK)
+        push(c, dirs[--n]);
+}
+
+/*
+ * The last two cells a (second to last) and z (last) of a line; step is
+ * the cell offset away from the placed part (n below a row's cells, 1
+ * right of a column's), out the direction of that step.
+ */
+static void place_pair(struct cons *c, unsigned a, unsigned z,
+                       unsigned step, unsigned out_dir)
+{
+    unsigned ta = c->want[a], tz = c->want[z], beside = a + step;
+    const unsigned w[6] = { a, z, a + step, z + step, a + 2 * step,
+                            z + 2 * step };
+
+    if (c->err != PUZ_OK || (c->at[ta] == a && c->at[tz] == z))
+        goto out_lock;
+    place(c, tz, a);
+    c->locked |= bit(a);
+    if (c->blank == z && c->err == PUZ_OK)
+        push(c, out_dir);
+    if (c->at[ta] == z && c->err == PUZ_OK) {
+        /* ta is walled into the corner by tz: no blank can get behind
+         * it, so solve the pair exactly inside the 3x2 window. */
+        c->locked &= ~bit(a);
+        blank_to(c, z + step, c->locked | bit(a) | bit(z));
+        if (c->err == PUZ_OK)
+            window_solve(c, w, ta, tz);
+        goto out_lock;
+    }
+    place(c, ta, beside);
+    blank_to(c, z, c->locked | bit(beside));
+    if (c->err == PUZ_OK) {
+        push(c, dir_to(c, z, a));        /* tz slides into z */
+        push(c, dir_to(c, a, beside));   /* ta slides into a */
+    }
+out_lock:
     c->locked |= bit(a) | bit(z);
 }
 
@@ -191,14 +263,12 @@ static void place_layer(struct cons *c, unsigned r)
         place(c, c->want[cell_of(c, r, col)], cell_of(c, r, col));
         c->locked |= bit(cell_of(c, r, col));
     }
-    place_pair(c, cell_of(c, r, n - 2), cell_of(c, r, n - 1),
-               cell_of(c, r + 1, n - 2), PUZ_DOWN);
+    place_pair(c, cell_of(c, r, n - 2), cell_of(c, r, n - 1), n, PUZ_DOWN);
     for (unsigned row = r + 1; row + 2 < n && c->err == PUZ_OK; row++) {
         place(c, c->want[cell_of(c, row, r)], cell_of(c, row, r));
         c->locked |= bit(cell_of(c, row, r));
     }
-    place_pair(c, cell_of(c, n - 2, r), cell_of(c, n - 1, r),
-               cell_of(c, n - 2, r + 1), PUZ_RIGHT);
+    place_pair(c, cell_of(c, n - 2, r), cell_of(c, n - 1, r), 1, PUZ_RIGHT);
 }
 
 static int square_done(const struct cons *c, const uint8_t *b,
@@ -234,8 +304,10 @@ static unsigned turns_needed(const struct cons *c, const unsigned *q,
 static void solve_square(struct cons *c)
 {
     unsigned n = c->n;
-    const unsigned q[4] = { cell_of(c, n - 2, n - 2), cell_of(c, n - 2, n - 1),
-                            cell_of(c, n - 1, n - 1), cell_of(c, n - 1, n - 2) };
+    const unsigned q[4] = {     /* the 2x2, clockwise from top left */
+        cell_of(c, n - 2, n - 2), cell_of(c, n - 2, n - 1),
+        cell_of(c, n - 1, n - 1), cell_of(c, n - 1, n - 2),
+    };
     unsigned cw = turns_needed(c, q, 1), ccw = turns_needed(c, q, 3);
     unsigned step = cw <= ccw ? 1 : 3, k = cw <= ccw ? cw : ccw, i = 0;
 
@@ -371,7 +443,8 @@ static void run(struct cons *c, const uint8_t *walk, unsigned walk_len)
             return;
         }
     }
-    solve_square(c);
+    if (c->err == PUZ_OK)
+        solve_square(c);
     for (unsigned i = walk_len; i-- > 0 && c->err == PUZ_OK;)
         push(c, puz_dir_opposite((enum puz_dir)walk[i]));
 }

@@ -10,11 +10,13 @@
 extern const struct puz_heuristic puz__h_misplaced;
 extern const struct puz_heuristic puz__h_manhattan;
 extern const struct puz_heuristic puz__h_linear_conflict;
+extern const struct puz_heuristic puz__h_pdb;
 
 static const struct puz_heuristic *const registry[] = {
     &puz__h_misplaced,
     &puz__h_manhattan,
     &puz__h_linear_conflict,
+    &puz__h_pdb,
 };
 
 #define REGISTRY_SIZE (sizeof(registry) / sizeof(registry[0]))

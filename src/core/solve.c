@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "puz_pdb.h"
 #include "search.h"
 
 static const char *const alg_names[PUZ_ALG_COUNT_] = {
@@ -137,7 +138,7 @@ static puz_err run_algorithm(struct puz__search *s, enum puz_algorithm alg)
     case PUZ_ALG_ASTAR: return puz__astar(s, PUZ__PRIO_ASTAR);
     case PUZ_ALG_GREEDY: return puz__astar(s, PUZ__PRIO_GREEDY);
     case PUZ_ALG_BNB: return puz__astar(s, PUZ__PRIO_BNB);
-    case PUZ_ALG_IDASTAR: return puz__idastar(s);
+    case PUZ_ALG_IDASTAR: return puz__idastar_pdb(s);
     case PUZ_ALG_BFS: return puz__bfs(s);
     case PUZ_ALG_DFS: return puz__dfs(s);
     case PUZ_ALG_CONSTRUCTIVE: return puz__constructive(s);
@@ -169,6 +170,10 @@ static puz_err prepare(struct puz__search *s, const struct puz_solve_opts *o,
     if (!uses_heuristic(alg))
         return PUZ_OK;
     s->h = o->heuristic ? o->heuristic : default_heuristic(alg);
+    /* Loaded tables for this size and goal beat any formula. */
+    if (o->heuristic == NULL && alg != PUZ_ALG_BNB &&
+        puz_tables_serves(o->tables, s->goal))
+        s->h = puz_heuristic_find("pdb");
     r->heuristic = s->h;
     if (s->h->prepare(&args, &s->hctx, r->reason) == PUZ_ENOMEM) {
         r->status = PUZ_LIMIT_MEMORY;

@@ -1,0 +1,167 @@
+/*
+ * puz_pdb.h - pattern databases and the set of shared read-only tables
+ * the searches consult.
+ *
+ * A 4x4 pattern database (puz_pdb) is one disjoint partition of the 15
+ * tiles, 6-6-3 or 7-8, with one table per group: for every placement of
+ * the group's tiles, the fewest moves OF THOSE TILES that bring them home,
+ * found by breadth-first search backwards from the goal. Because each
+ * table counts only its own tiles' moves, the groups' values add up to an
+ * admissible estimate (Korf & Felner 2002). Entries are stored as
+ * (value - Manhattan distance of the group) / 2 in 4 bits.
+ *
+ * A table serves every goal whose blank sits in the same cell up to a
+ * symmetry of the square: boards are rotated or reflected and their tiles
+ * relabelled so that the goal becomes the canonical one. Three tables
+ * per partition therefore cover every 4x4 goal: blank in a corner (the
+ * default goal and Korf's goal), on an edge, or in the centre.
+ *
+ * puz_tables is the bundle a service loads once at start-up and passes,
+ * read-only, to every solve (struct puz_solve_opts.tables): 3x3 exact
+ * distance tables and 4x4 pattern databases. Nothing in it changes after
+ * loading, so any number of threads may share one.
+ */
+#ifndef PUZ_PDB_H
+#define PUZ_PDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "puz_board.h"
+#include "puz_err.h"
+#include "puz_table3.h"
+
+typedef struct puz_pdb puz_pdb;
+typedef struct puz_tables puz_tables;
+
+/* Bumped whenever the file layout or the meaning of an entry changes;
+ * older cache files are then rejected and rebuilt. */
+#define PUZ_PDB_FILE_VERSION 1u
+
+enum puz_pdb_partition {
+    PUZ_PDB_663 = 0,    /* groups of 6, 6 and 3 tiles: ~6 MB, seconds */
+    PUZ_PDB_78 = 1,     /* groups of 7 and 8 tiles: ~290 MB, minutes */
+    PUZ_PDB_PARTITION_COUNT_
+};
+
+/* "6-6-3", "7-8"; "unknown" otherwise. */
+const char *puz_pdb_partition_name(enum puz_pdb_partition p);
+/* Accepts "6-6-3"/"663" and "7-8"/"78". */
+puz_err puz_pdb_partition_parse(const char *s, enum puz_pdb_partition *out);
+
+/* What a build or a cache lookup reports as it goes. */
+enum puz_pdb_event {
+    PUZ_PDB_EV_LEVEL,       /* one BFS level of one group finished */
+    PUZ_PDB_EV_GROUP_DONE,  /* one group's table is complete */
+    PUZ_PDB_EV_NOTE,        /* msg is a one-line report (cache rejected...) */
+};
+
+struct puz_pdb_progress {
+    enum puz_pdb_event kind;
+    const char *partition;  /* "6-6-3" or "7-8" */
+    unsigned group, groups; /* 1-based group being built, and how many */
+    unsigned tiles;         /* tiles in this group */
+    unsigned depth;         /* BFS level just finished (moves of the group) */
+    uint64_t placed;        /* placements whose entry is known so far */
+    uint64_t placements;    /* entries of this group's table */
+    double seconds;         /* since the build of the set began */
+    const char *msg;        /* PUZ_PDB_EV_NOTE only; else NULL */
+};
+
+/* Called on the thread that called the build, never concurrently. */
+typedef void (*puz_pdb_progress_fn)(const struct puz_pdb_progress *p,
+                                    void *user);
+
+struct puz_pdb_opts {
+    unsigned threads;               /* build threads; 0 = 2 */
+    puz_pdb_progress_fn progress;   /* may be NULL */
+    void *user;                     /* handed to progress */
+};
+
+/*
+ * Build the tables of partition part for goal's symmetry class (goal is
+ * 4x4; NULL = default goal). Uses opts->threads threads inside this call
+ * only; peak memory is about 1.3 GB for 7-8 and 30 MB for 6-6-3. On
+ * success *out is a new table set: free it with puz_pdb_destroy.
+ * msg (PUZ_MSG_MAX, may be NULL) says what went wrong otherwise.
+ */
+puz_err puz_pdb_build(enum puz_pdb_partition part,
+                      const struct puz_board *goal,
+                      const struct puz_pdb_opts *opts, puz_pdb **out,
+                      char *msg);
+
+/* Write d to path atomically (a temporary file renamed into place). */
+puz_err puz_pdb_save(const puz_pdb *d, const char *path, char *msg);
+
+/*
+ * Map the file at path read-only and check it: magic, version, byte
+ * order, header and data checksums, sizes. PUZ_ECORRUPT when the file is
+ * damaged or truncated, PUZ_EINVAL when it is intact but for another
+ * partition or goal class (part < 0 or goal NULL: accept any), PUZ_EIO
+ * when it cannot be read. msg gets one line naming the defect.
+ */
+puz_err puz_pdb_load(const char *path, int part,
+                     const struct puz_board *goal, puz_pdb **out,
+                     char *msg);
+
+/*
+ * Load the cached tables for part and goal from dir, or build them when
+ * the file is missing, damaged or mismatched, and then save them there
+ * (dir NULL: build only, never save). A rejected file is reported as
+ * one PUZ_PDB_EV_NOTE line through opts->progress before the rebuild.
+ */
+puz_err puz_pdb_open(const char *dir, enum puz_pdb_partition part,
+                     const struct puz_board *goal,
+                     const struct puz_pdb_opts *opts, puz_pdb **out,
+                     char *msg);
+
+void puz_pdb_destroy(puz_pdb *d);
+
+/* File name the cache uses for part and goal, e.g.
+ * "pdb-4x4-7-8-corner-v1.bin" (no directory). */
+void puz_pdb_filename(enum puz_pdb_partition part,
+                      const struct puz_board *goal, char *buf, size_t size);
+
+enum puz_pdb_partition puz_pdb_partition(const puz_pdb *d);
+/* The canonical goal the tables were built for (blank in cell 15, 14 or
+ * 10); every goal of the same class is served by remapping. */
+const struct puz_board *puz_pdb_goal(const puz_pdb *d);
+/* Whether d serves goal (4x4, blank in the same symmetry class). */
+bool puz_pdb_serves(const puz_pdb *d, const struct puz_board *goal);
+/* Bytes of table data held. */
+size_t puz_pdb_bytes(const puz_pdb *d);
+/* Wall-clock seconds the build took; 0 when loaded from a file. */
+double puz_pdb_build_seconds(const puz_pdb *d);
+
+/* The additive estimate of b towards goal (both 4x4; goal served by d):
+ * for the corner and centre classes, the larger of the lookups of b and
+ * of b reflected about the main diagonal (Korf & Felner). */
+puz_err puz_pdb_eval(const puz_pdb *d, const struct puz_board *b,
+                     const struct puz_board *goal, unsigned *out);
+
+/* An empty bundle. Free with puz_tables_destroy. */
+puz_err puz_tables_create(puz_tables **out);
+/* Frees the bundle and every table in it. NULL is fine. */
+void puz_tables_destroy(puz_tables *t);
+
+/* Exact 3x3 distance tables for all three goal classes (a few ms), so
+ * the 3x3 `pdb` heuristic serves every 3x3 goal. */
+puz_err puz_tables_add_3x3(puz_tables *t);
+/* Add d; the bundle owns it from now on, also when this fails
+ * (PUZ_EINVAL: a set of that partition and class is already there). */
+puz_err puz_tables_add_pdb(puz_tables *t, puz_pdb *d);
+
+/* Whether the `pdb` heuristic can run for goal's size and class. */
+bool puz_tables_serves(const puz_tables *t, const struct puz_board *goal);
+/* The strongest 4x4 set serving goal (7-8 before 6-6-3), or NULL. */
+const puz_pdb *puz_tables_pdb(const puz_tables *t,
+                              const struct puz_board *goal);
+/* Exact distance of the 3x3 board b to goal through the table of goal's
+ * class (PUZ_EINVAL: not 3x3, or no 3x3 tables loaded). */
+puz_err puz_tables_distance3(const puz_tables *t, const struct puz_board *b,
+                             const struct puz_board *goal, unsigned *out);
+/* Bytes of all tables held, for metrics. */
+size_t puz_tables_bytes(const puz_tables *t);
+
+#endif

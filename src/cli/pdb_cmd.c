@@ -1,0 +1,259 @@
+/*
+ * pdb_cmd.c - `puzzled pdb`: build a 4x4 pattern database explicitly
+ * (with a progress line on stderr) and save it, or check a saved file.
+ * Also cli_pdb_tables_for(), which `solve` uses to load or build the
+ * tables a goal needs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_pdb.h"
+
+struct build_args {
+    enum puz_pdb_partition part;
+    struct puz_board goal;
+    const struct puz_board *goalp;
+    const char *out;
+    unsigned threads;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: puzzled pdb build [--partition 6-6-3|7-8] [--goal G] "
+        "[--out FILE] [--threads N]\n"
+        "       puzzled pdb verify FILE\n"
+        "  build     build 4x4 pattern databases and save them (default\n"
+        "            6-6-3, seconds; 7-8 takes minutes and ~1.3 GB)\n"
+        "  --goal G  4x4 goal the tables are for (default 1..15, blank "
+        "last);\n"
+        "            one file serves every goal whose blank is in the same\n"
+        "            kind of cell: corner, edge or centre\n"
+        "  --out F   file to write (default %s/<name>, the cache the\n"
+        "            service and `solve` read; PUZZLED_PDB_DIR overrides)\n"
+        "  verify    check a file's header, sizes and checksums\n",
+        CLI_PDB_DEFAULT_DIR);
+}
+
+static const char *cache_dir(void)
+{
+    const char *d = getenv("PUZZLED_PDB_DIR");
+
+    return d != NULL && d[0] != '\0' ? d : CLI_PDB_DEFAULT_DIR;
+}
+
+/* One line kept up to date on a terminal; in a log, a line per finished
+ * group and at most one every 10 s in between. user: last line's time. */
+static void progress(const struct puz_pdb_progress *p, void *user)
+{
+    double *last = user;
+    int tty = isatty(STDERR_FILENO);
+    int done = p->kind == PUZ_PDB_EV_GROUP_DONE;
+
+    if (p->kind == PUZ_PDB_EV_NOTE) {
+        fprintf(stderr, "%s%s\n", tty ? "\r\033[K" : "", p->msg);
+        return;
+    }
+    if (!tty && !done && p->seconds < *last + 10.0)
+        return;
+    *last = p->seconds;
+    fprintf(stderr, "%spdb %s: group %u/%u (%u tiles): depth %u, %5.1f%% "
+            "placed, %.1f s%s", tty ? "\r\033[K" : "", p->partition,
+            p->group, p->groups, p->tiles, p->depth,
+            100.0 * (double)p->placed / (double)p->placements, p->seconds,
+            done || !tty ? "\n" : "");
+}
+
+/* One option of `pdb build`; returns 0, -1 (help shown) or an exit code. */
+static int build_option(struct build_args *ba, int c, const char *arg)
+{
+    char msg[PUZ_MSG_MAX];
+
+    switch (c) {
+    case 'p':
+        if (puz_pdb_partition_parse(arg, &ba->part) == PUZ_OK)
+            return 0;
+        fprintf(stderr, "puzzled: --partition is 6-6-3 or 7-8, not '%s'\n",
+                arg);
+        return CLI_EXIT_USAGE;
+    case 'g':
+        if (puz_board_parse(arg, &ba->goal, msg) != PUZ_OK) {
+            fprintf(stderr, "puzzled: bad --goal: %s\n", msg);
+            return CLI_EXIT_USAGE;
+        }
+        if (ba->goal.n != 4) {
+            fprintf(stderr, "puzzled: --goal must be a 4x4 board\n");
+            return CLI_EXIT_USAGE;
+        }
+        ba->goalp = &ba->goal;
+        return 0;
+    case 'o': ba->out = arg; return 0;
+    case 'j': ba->threads = (unsigned)strtoul(arg, NULL, 10); return 0;
+    case 'h': usage(stdout); return -1;
+    default: usage(stderr); return CLI_EXIT_USAGE;
+    }
+}
+
+static int parse_build(int argc, char **argv, struct build_args *ba)
+{
+    static const struct option longopts[] = {
+        { "partition", required_argument, NULL, 'p' },
+        { "goal", required_argument, NULL, 'g' },
+        { "out", required_argument, NULL, 'o' },
+        { "threads", required_argument, NULL, 'j' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c, rc;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "p:g:o:j:h", longopts, NULL)) != -1) {
+        rc = build_option(ba, c, optarg);
+        if (rc != 0)
+            return rc;
+    }
+    if (optind < argc) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int build_main(int argc, char **argv)
+{
+    struct build_args ba = { PUZ_PDB_663, { 0 }, NULL, NULL, 2 };
+    double last = 0;
+    struct puz_pdb_opts o = { 0, progress, &last };
+    char name[128], path[4096], msg[PUZ_MSG_MAX];
+    puz_pdb *d;
+    int rc = parse_build(argc, argv, &ba);
+
+    if (rc != 0)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    o.threads = ba.threads;
+    puz_pdb_filename(ba.part, ba.goalp, name, sizeof(name));
+    if (ba.out == NULL) {
+        if (mkdir(cache_dir(), 0755) != 0 && errno != EEXIST) {
+            fprintf(stderr, "puzzled: cannot create %s: %s\n", cache_dir(),
+                    strerror(errno));
+            return CLI_EXIT_USAGE;
+        }
+        snprintf(path, sizeof(path), "%s/%s", cache_dir(), name);
+        ba.out = path;
+    }
+    if (puz_pdb_build(ba.part, ba.goalp, &o, &d, msg) != PUZ_OK) {
+        fprintf(stderr, "puzzled: %s\n", msg);
+        return CLI_EXIT_LIMIT;
+    }
+    rc = puz_pdb_save(d, ba.out, msg) == PUZ_OK ? CLI_EXIT_OK
+                                                  : CLI_EXIT_LIMIT;
+    if (rc == CLI_EXIT_OK)
+        printf("wrote %s: %s tables, %.1f MB, built in %.1f s\n", ba.out,
+               puz_pdb_partition_name(ba.part),
+               (double)puz_pdb_bytes(d) / 1e6, puz_pdb_build_seconds(d));
+    else
+        fprintf(stderr, "puzzled: %s\n", msg);
+    puz_pdb_destroy(d);
+    return rc;
+}
+
+static int verify_main(int argc, char **argv)
+{
+    char msg[PUZ_MSG_MAX], goal[3 * PUZ_MAX_CELLS];
+    puz_pdb *d;
+
+    if (argc != 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (puz_pdb_load(argv[1], -1, NULL, &d, msg) != PUZ_OK) {
+        printf("%s: rejected: %s\n", argv[1], msg);
+        return CLI_EXIT_UNSOLVABLE;
+    }
+    puz_board_format(puz_pdb_goal(d), goal, sizeof(goal));
+    printf("%s: ok: %s tables, %.1f MB, for goals like \"%s\"\n", argv[1],
+           puz_pdb_partition_name(puz_pdb_partition(d)),
+           (double)puz_pdb_bytes(d) / 1e6, goal);
+    puz_pdb_destroy(d);
+    return CLI_EXIT_OK;
+}
+
+int cli_pdb_main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "build") == 0)
+        return build_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "verify") == 0)
+        return verify_main(argc - 1, argv + 1);
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+                      strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    usage(stderr);
+    return CLI_EXIT_USAGE;
+}
+
+/* The 7-8 set only if it is already cached: building it takes minutes. */
+static puz_err open_4x4(const struct puz_board *goal, puz_pdb **out,
+                        char *msg)
+{
+    double last = 0;
+    struct puz_pdb_opts o = { 0, progress, &last };
+    char name[128], path[4096];
+
+    puz_pdb_filename(PUZ_PDB_78, goal, name, sizeof(name));
+    snprintf(path, sizeof(path), "%s/%s", cache_dir(), name);
+    if (access(path, F_OK) == 0 &&
+        puz_pdb_open(cache_dir(), PUZ_PDB_78, goal, &o, out, msg) == PUZ_OK)
+        return PUZ_OK;
+    puz_pdb_filename(PUZ_PDB_663, goal, name, sizeof(name));
+    snprintf(path, sizeof(path), "%s/%s", cache_dir(), name);
+    if (access(path, F_OK) != 0)
+        fprintf(stderr, "puzzled: building 6-6-3 pattern databases for "
+                "this goal into %s (about 5 s, once)\n", cache_dir());
+    return puz_pdb_open(cache_dir(), PUZ_PDB_663, goal, &o, out, msg);
+}
+
+static int uses_pdb(const struct puz_solve_opts *o)
+{
+    const puz_heuristic *pdb = puz_heuristic_find("pdb");
+
+    if (o->heuristic != NULL && o->heuristic != pdb)
+        return 0;
+    return o->algorithm == PUZ_ALG_AUTO || o->algorithm == PUZ_ALG_ASTAR ||
+           o->algorithm == PUZ_ALG_IDASTAR || o->algorithm == PUZ_ALG_GREEDY;
+}
+
+puz_tables *cli_pdb_tables_for(const struct puz_board *start,
+                               const struct puz_solve_opts *o)
+{
+    struct puz_board dflt;
+    const struct puz_board *goal = o->goal;
+    char msg[PUZ_MSG_MAX] = "";
+    puz_tables *t = NULL;
+    puz_pdb *d = NULL;
+    puz_err rc;
+
+    if ((start->n != 3 && start->n != 4) || !uses_pdb(o))
+        return NULL;
+    if (goal == NULL && puz_board_goal(start->n, &dflt) == PUZ_OK)
+        goal = &dflt;
+    if (goal == NULL || goal->n != start->n || puz_tables_create(&t))
+        return NULL;
+    rc = start->n == 3 ? puz_tables_add_3x3(t) : open_4x4(goal, &d, msg);
+    if (rc == PUZ_OK && d != NULL)
+        rc = puz_tables_add_pdb(t, d);
+    if (rc != PUZ_OK) {
+        fprintf(stderr, "puzzled: going on without pattern databases: "
+                "%s\n", msg[0] ? msg : puz_strerror(rc));
+        puz_tables_destroy(t);
+        return NULL;
+    }
+    return t;
+}

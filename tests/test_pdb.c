@@ -1,0 +1,694 @@
+/*
+ * test_pdb.c - pattern databases: tables against an independent 0-1 BFS,
+ * admissibility and consistency on random boards, Korf's instances that
+ * 6-6-3 solves quickly (published lengths, replayed paths), goals served
+ * by symmetry, the 3x3 exact table against an independent BFS, and cache
+ * files: round trip, and every kind of damage rejected, reported and
+ * rebuilt.
+ *
+ * The 6-6-3 tables are built once per run into $BUILD/pdb-cache (or a
+ * temporary directory), a few seconds; the cache tests work on copies.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/pdb_impl.h"
+#include "puz_pdb.h"
+#include "puz_random.h"
+#include "puz_solve.h"
+#include "support/truth3.h"
+
+#define KORF_TSV "tests/data/korf100.tsv"
+
+/* With 6-6-3 every one of Korf's instances solves in under a second here
+ * (bench/korf100: at most 0.33 s, 2.7 s for all 100), so all are tested;
+ * PUZ_TEST_KORF=N keeps the first N (for valgrind runs). */
+#define KORF_COUNT 100u
+
+struct fixture {
+    puz_tables *tables;          /* 6-6-3 (corner class) and 3x3 */
+    char dir[256];               /* scratch directory for file tests */
+    char cached[512];            /* the 6-6-3 cache file */
+};
+
+static void quiet(const struct puz_pdb_progress *p, void *user)
+{
+    unsigned *notes = user;
+
+    if (p->kind == PUZ_PDB_EV_NOTE && notes != NULL)
+        (*notes)++;
+}
+
+static int setup(void **state)
+{
+    struct fixture *fx = calloc(1, sizeof(*fx));
+    struct puz_pdb_opts o = { 2, quiet, NULL };
+    const char *build = getenv("BUILD");
+    char cache[300], name[128], msg[PUZ_MSG_MAX];
+    puz_pdb *d;
+
+    if (fx == NULL)
+        return -1;
+    snprintf(fx->dir, sizeof(fx->dir), "/tmp/test_pdb.XXXXXX");
+    if (mkdtemp(fx->dir) == NULL)
+        return -1;
+    snprintf(cache, sizeof(cache), "%s/pdb-cache", build ? build : fx->dir);
+    mkdir(cache, 0755);
+    puz_pdb_filename(PUZ_PDB_663, NULL, name, sizeof(name));
+    snprintf(fx->cached, sizeof(fx->cached), "%s/%s", cache, name);
+    if (puz_tables_create(&fx->tables) != PUZ_OK ||
+        puz_pdb_open(cache, PUZ_PDB_663, NULL, &o, &d, msg) != PUZ_OK ||
+        puz_tables_add_pdb(fx->tables, d) != PUZ_OK ||
+        puz_tables_add_3x3(fx->tables) != PUZ_OK) {
+        fprintf(stderr, "test_pdb: setup failed: %s\n", msg);
+        return -1;
+    }
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *fx = *state;
+    char cmd[300];
+
+    puz_tables_destroy(fx->tables);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "test_pdb: could not remove %s\n", fx->dir);
+    free(fx);
+    return 0;
+}
+
+static void board_of(const char *text, struct puz_board *b)
+{
+    char msg[PUZ_MSG_MAX];
+
+    assert_int_equal(puz_board_parse(text, b, msg), PUZ_OK);
+}
+
+static void test_partition_names(void **state)
+{
+    enum puz_pdb_partition p;
+
+    (void)state;
+    assert_int_equal(puz_pdb_partition_parse("6-6-3", &p), PUZ_OK);
+    assert_int_equal(p, PUZ_PDB_663);
+    assert_int_equal(puz_pdb_partition_parse("78", &p), PUZ_OK);
+    assert_int_equal(p, PUZ_PDB_78);
+    assert_string_equal(puz_pdb_partition_name(PUZ_PDB_78), "7-8");
+    assert_int_equal(puz_pdb_partition_parse("5-5-5", &p), PUZ_EINVAL);
+}
+
+/*
+ * Independent truth for one group: a 0-1 BFS over (tile cells, blank
+ * cell) coded in base 16, where sliding a group tile costs 1 and moving
+ * the blank over any other cell costs 0; best[placement code] is the
+ * least cost over blank cells. Shares no code with pdb_build.c.
+ */
+static void truth_group(const uint8_t *home, unsigned k, unsigned blank,
+                        uint8_t *best)
+{
+    size_t states = (size_t)1 << (4 * (k + 1)), head, tail;
+    uint8_t *dist = malloc(states);
+    uint32_t *dq = malloc(2 * states * sizeof(*dq));
+    uint32_t start = blank;
+
+    assert_non_null(dist);
+    assert_non_null(dq);
+    memset(dist, 255, states);
+    memset(best, 255, states >> 4);
+    for (unsigned i = 0; i < k; i++)
+        start |= (uint32_t)home[i] << (4 * (i + 1));
+    head = tail = states;
+    dist[start] = 0;
+    dq[tail++] = start;
+    while (head < tail) {
+        uint32_t s = dq[head++];
+        unsigned b = s & 15, r = b / 4, c = b % 4;
+        int nb[4] = { r > 0 ? (int)b - 4 : -1, r < 3 ? (int)b + 4 : -1,
+                      c > 0 ? (int)b - 1 : -1, c < 3 ? (int)b + 1 : -1 };
+        if (dist[s] < best[s >> 4])
+            best[s >> 4] = dist[s];
+        for (unsigned d = 0; d < 4; d++) {
+            uint32_t t = (s & ~15u) | (uint32_t)nb[d];
+            unsigned cost = 0;
+            if (nb[d] < 0)
+                continue;
+            for (unsigned i = 0; i < k; i++)
+                if (((s >> (4 * (i + 1))) & 15) == (unsigned)nb[d]) {
+                    t = (t & ~(15u << (4 * (i + 1)))) | b << (4 * (i + 1));
+                    cost = 1;
+                }
+            if (dist[t] <= dist[s] + cost)
+                continue;
+            dist[t] = (uint8_t)(dist[s] + cost);
+            if (cost == 0)
+                dq[--head] = t;
+            else
+                dq[tail++] = t;
+        }
+    }
+    free(dq);
+    free(dist);
+}
+
+/* Compare a built table with the truth on every placement. */
+static void check_group(const uint8_t *home, unsigned k, unsigned blank,
+                        const uint64_t *nib)
+{
+    size_t codes = (size_t)1 << (4 * k), checked = 0;
+    uint8_t *best = malloc(codes);
+
+    assert_non_null(best);
+    truth_group(home, k, blank, best);
+    for (size_t code = 0; code < codes; code++) {
+        uint8_t pos[PUZ__PDB_MAX_K];
+        unsigned used = 0, md = 0, ok = 1;
+        for (unsigned i = 0; i < k; i++) {
+            pos[i] = (uint8_t)((code >> (4 * i)) & 15);
+            ok &= !(used >> pos[i] & 1);
+            used |= 1u << pos[i];
+            md += (unsigned)(abs(pos[i] / 4 - home[i] / 4) +
+                             abs(pos[i] % 4 - home[i] % 4));
+        }
+        if (!ok)
+            continue;
+        assert_int_equal(md + 2 * puz__pdb_entry(nib,
+                                                 puz__pdb_rank(pos, k)),
+                         best[code]);
+        checked++;
+    }
+    assert_true(checked > 0);
+    free(best);
+}
+
+/* A group built alone through the builder, on a made-up layout. */
+static void build_custom(const uint8_t *home, unsigned k, unsigned blank,
+                         unsigned threads)
+{
+    struct puz_pdb d;
+    struct puz_pdb_opts o = { threads, NULL, NULL };
+    uint64_t *out = malloc(puz__pdb_group_words(k) * 8);
+    char msg[PUZ_MSG_MAX];
+
+    assert_non_null(out);
+    memset(&d, 0, sizeof(d));
+    d.goal.n = 4;
+    d.goal.blank = (uint8_t)blank;
+    d.ngroups = 1;
+    d.g[0].k = k;
+    d.g[0].entries = 1;
+    for (unsigned i = 0; i < k; i++) {
+        d.g[0].home[i] = home[i];
+        d.g[0].entries *= 16 - i;
+    }
+    assert_int_equal(puz__pdb_build_group(&d, 0, out, &o, puz_now_us(), msg),
+                     PUZ_OK);
+    check_group(home, k, blank, out);
+    free(out);
+}
+
+static void test_group_matches_truth_edge_blank(void **state)
+{
+    /* The goal blank (14) is walled in by the group: the free cells of
+     * the goal placement are two regions, only one at distance 0. */
+    static const uint8_t home[] = { 10, 13, 15, 11 };
+
+    (void)state;
+    build_custom(home, 4, 14, 1);
+}
+
+static void test_group_matches_truth_corner_two_threads(void **state)
+{
+    static const uint8_t home[] = { 0, 1, 2, 4, 8 };
+
+    (void)state;
+    build_custom(home, 5, 15, 2);
+}
+
+static void test_663_small_group_matches_truth(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board goal;
+    const puz_pdb *d;
+
+    puz_board_goal(4, &goal);
+    d = puz_tables_pdb(fx->tables, &goal);
+    assert_non_null(d);
+    assert_int_equal(d->ngroups, 3);
+    assert_int_equal(d->g[2].k, 3);
+    check_group(d->g[2].home, 3, 15, d->g[2].nib);
+}
+
+/* Walk from goal; h never exceeds the moves taken, changes parity with
+ * every move like the distance does, and is at least the Manhattan
+ * distance. (It may change by 3: an entry is the least over all blank
+ * cells, so the tables are admissible but not always consistent.) */
+static void test_admissible_and_consistent(void **state)
+{
+    struct fixture *fx = *state;
+    const puz_heuristic *md = puz_heuristic_find("manhattan");
+    struct puz_board goal, b;
+    struct puz_rng rng;
+    puz_arena *a = puz_arena_create(1 << 16);
+    const puz_pdb *d;
+    unsigned h, prev = 0, m;
+
+    puz_board_goal(4, &goal);
+    d = puz_tables_pdb(fx->tables, &goal);
+    b = goal;
+    puz_rng_seed(&rng, 42);
+    for (unsigned step = 1; step <= 20000; step++) {
+        enum puz_dir dir = (enum puz_dir)puz_rng_below(&rng, 4);
+        if (!puz_board_can_move(&b, dir))
+            continue;
+        puz_board_move(&b, dir);
+        assert_int_equal(puz_pdb_eval(d, &b, &goal, &h), PUZ_OK);
+        assert_int_equal(puz_heuristic_eval(md, &b, &goal, NULL, a, &m,
+                                            NULL), PUZ_OK);
+        assert_true(h >= m);
+        assert_true(((h ^ prev) & 1) == 1);
+        assert_true(h <= step);
+        prev = h;
+    }
+    puz_arena_destroy(a);
+}
+
+static int read_korf(unsigned id, struct puz_board *b, unsigned *len)
+{
+    const char *path = getenv("PUZ_KORF_TSV") ? getenv("PUZ_KORF_TSV")
+                                              : KORF_TSV;
+    FILE *f = fopen(path, "r");
+    char line[256], msg[PUZ_MSG_MAX];
+    int found = 0;
+
+    assert_non_null(f);
+    while (!found && fgets(line, sizeof(line), f) != NULL) {
+        char *tiles = strchr(line, '\t'), *tab;
+        if (tiles == NULL || (unsigned)atoi(line) != id)
+            continue;
+        tab = strchr(tiles + 1, '\t');
+        assert_non_null(tab);
+        *tab = '\0';
+        *len = (unsigned)atoi(tab + 1);
+        found = puz_board_parse(tiles + 1, b, msg) == PUZ_OK;
+    }
+    fclose(f);
+    return found;
+}
+
+/* Solve with idastar + pdb towards goal; check status, replay, length. */
+static void solve_check(const puz_tables *t, const struct puz_board *b,
+                        const struct puz_board *goal, unsigned want)
+{
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    struct puz_board end;
+    puz_arena *a = puz_arena_create(1 << 16);
+
+    o.algorithm = PUZ_ALG_IDASTAR;
+    o.heuristic = puz_heuristic_find("pdb");
+    o.goal = goal;
+    o.tables = t;
+    assert_int_equal(puz_solve(b, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_SOLVED);
+    assert_true(r.optimal);
+    assert_int_equal(r.length, want);
+    assert_int_equal(puz_replay(b, r.moves, r.length, &end), PUZ_OK);
+    assert_true(puz_board_equal(&end, goal));
+    puz_arena_destroy(a);
+}
+
+static void test_korf_quick_instances(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board korf_goal, b;
+    unsigned len = 0;
+
+    unsigned count = getenv("PUZ_TEST_KORF") ? (unsigned)atoi(
+                         getenv("PUZ_TEST_KORF")) : KORF_COUNT, total = 0;
+
+    board_of("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", &korf_goal);
+    for (unsigned id = 1; id <= count && id <= KORF_COUNT; id++) {
+        assert_true(read_korf(id, &b, &len));
+        solve_check(fx->tables, &b, &korf_goal, len);
+        total += len;
+    }
+    if (count >= KORF_COUNT)
+        assert_int_equal(total, 5305);   /* the published sum */
+}
+
+/* A random walk of len moves from goal (never straight back). */
+static void walk_from(const struct puz_board *goal, unsigned len,
+                      struct puz_rng *rng, struct puz_board *out)
+{
+    enum puz_dir last = PUZ_NO_DIR;
+
+    *out = *goal;
+    for (unsigned i = 0; i < len;) {
+        enum puz_dir d = (enum puz_dir)puz_rng_below(rng, 4);
+        if ((last != PUZ_NO_DIR && d == puz_dir_opposite(last)) ||
+            !puz_board_can_move(out, d))
+            continue;
+        puz_board_move(out, d);
+        last = d;
+        i++;
+    }
+}
+
+static unsigned optimal_lc(const struct puz_board *b,
+                           const struct puz_board *goal)
+{
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    puz_arena *a = puz_arena_create(1 << 16);
+    unsigned len;
+
+    o.algorithm = PUZ_ALG_IDASTAR;
+    o.heuristic = puz_heuristic_find("linear-conflict");
+    o.goal = goal;
+    assert_int_equal(puz_solve(b, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_SOLVED);
+    len = r.length;
+    puz_arena_destroy(a);
+    return len;
+}
+
+/* One corner table serves every goal with its blank in a corner, by
+ * rotating or reflecting and relabelling; other classes are refused. */
+static void test_corner_goals_share_tables(void **state)
+{
+    struct fixture *fx = *state;
+    static const char *const goals[] = {
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "5 9 1 0 13 2 14 3 7 6 15 8 4 12 10 11",
+        "3 7 11 15 2 6 10 14 1 5 9 13 0 4 8 12",
+        "15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0",
+    };
+    struct puz_board goal, b;
+    struct puz_rng rng;
+
+    puz_rng_seed(&rng, 7);
+    for (size_t g = 0; g < sizeof(goals) / sizeof(goals[0]); g++) {
+        board_of(goals[g], &goal);
+        assert_true(puz_tables_serves(fx->tables, &goal));
+        for (unsigned k = 0; k < 3; k++) {
+            walk_from(&goal, 34, &rng, &b);
+            solve_check(fx->tables, &b, &goal, optimal_lc(&b, &goal));
+        }
+    }
+    board_of("1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15", &goal);
+    assert_false(puz_tables_serves(fx->tables, &goal));
+    board_of("1 2 0 3 4 5 6 7 8 9 10 11 12 13 14 15", &goal);
+    assert_false(puz_tables_serves(fx->tables, &goal));
+}
+
+/* Goals with the blank on an edge or in the centre get their own tables
+ * (built on demand, seconds) and are solved optimally through them. */
+static void test_edge_and_centre_goals(void **state)
+{
+    struct fixture *fx = *state;
+    static const char *const goals[] = {
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+        "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15",
+    };
+    struct puz_pdb_opts o = { 2, quiet, NULL };
+    struct puz_board goal, b;
+    struct puz_rng rng;
+    char dir[sizeof(fx->cached)], msg[PUZ_MSG_MAX];
+    puz_tables *t;
+    puz_pdb *d;
+
+    snprintf(dir, sizeof(dir), "%s", fx->cached);
+    *strrchr(dir, '/') = '\0';
+    puz_rng_seed(&rng, 17);
+    for (size_t g = 0; g < sizeof(goals) / sizeof(goals[0]); g++) {
+        board_of(goals[g], &goal);
+        assert_int_equal(puz_pdb_open(dir, PUZ_PDB_663, &goal, &o, &d, msg),
+                         PUZ_OK);
+        assert_true(puz_pdb_serves(d, &goal));
+        assert_int_equal(puz_tables_create(&t), PUZ_OK);
+        assert_int_equal(puz_tables_add_pdb(t, d), PUZ_OK);
+        for (unsigned k = 0; k < 3; k++) {
+            walk_from(&goal, 34, &rng, &b);
+            solve_check(t, &b, &goal, optimal_lc(&b, &goal));
+        }
+        puz_tables_destroy(t);
+    }
+}
+
+static void test_missing_tables_are_explained(void **state)
+{
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    struct puz_board b;
+    puz_arena *a = puz_arena_create(1 << 16);
+
+    (void)state;
+    o.algorithm = PUZ_ALG_IDASTAR;
+    o.heuristic = puz_heuristic_find("pdb");
+    assert_non_null(o.heuristic);
+    board_of("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", &b);
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_EINVAL);
+    assert_non_null(strstr(r.reason, "no 4x4 pattern database"));
+    board_of("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 "
+             "0 24", &b);
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_EINVAL);
+    assert_non_null(strstr(r.reason, "3x3 and 4x4 only"));
+    puz_arena_destroy(a);
+}
+
+/* Exact on every state, for a goal of each class and a relabelled one;
+ * A* with it walks straight down; it is the 3x3 default when loaded. */
+static void test_3x3_exact_for_every_goal_class(void **state)
+{
+    struct fixture *fx = *state;
+    static const uint8_t goals[4][9] = {
+        { 1, 2, 3, 4, 5, 6, 7, 8, 0 }, { 1, 2, 3, 4, 0, 5, 6, 7, 8 },
+        { 1, 0, 2, 3, 4, 5, 6, 7, 8 }, { 0, 8, 7, 6, 5, 4, 3, 2, 1 },
+    };
+    struct truth3 *t = malloc(sizeof(*t));
+    puz_arena *a = puz_arena_create(1 << 16);
+
+    assert_non_null(t);
+    for (unsigned g = 0; g < 4; g++) {
+        struct puz_board goal, b;
+        long long v[9];
+        unsigned d, n = 0;
+        for (unsigned i = 0; i < 9; i++)
+            v[i] = goals[g][i];
+        assert_int_equal(puz_board_from_values(v, 9, &goal, NULL), PUZ_OK);
+        assert_int_equal(truth3_build(t, goals[g]), 0);
+        for (uint32_t r = 0; r < TRUTH3_PERMS; r++) {
+            if (t->dist[r] == TRUTH3_NONE)
+                continue;
+            truth3_unrank(r, b.cells);
+            b.n = 3;
+            for (unsigned i = 0; i < 9; i++)
+                if (b.cells[i] == 0)
+                    b.blank = (uint8_t)i;
+            assert_int_equal(puz_tables_distance3(fx->tables, &b, &goal, &d),
+                             PUZ_OK);
+            assert_int_equal(d, t->dist[r]);
+            if (r % 997 == 0 && n++ < 200) {
+                struct puz_solve_opts o = { 0 };
+                struct puz_result res;
+                o.goal = &goal;
+                o.tables = fx->tables;
+                assert_int_equal(puz_solve(&b, &o, a, &res), PUZ_OK);
+                assert_int_equal(res.length, t->dist[r]);
+                assert_string_equal(puz_heuristic_name(res.heuristic),
+                                    "pdb");
+                assert_true(res.stats.expanded <= res.length + 1u);
+                puz_arena_reset(a);
+            }
+        }
+    }
+    puz_arena_destroy(a);
+    free(t);
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf;
+    long n;
+
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void spit(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    fclose(f);
+}
+
+/* Save, load back: same bytes, same values. */
+static void test_cache_round_trip(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board goal, b;
+    struct puz_rng rng;
+    const puz_pdb *d;
+    puz_pdb *back;
+    char path[300], msg[PUZ_MSG_MAX];
+    unsigned h1, h2;
+
+    puz_board_goal(4, &goal);
+    d = puz_tables_pdb(fx->tables, &goal);
+    snprintf(path, sizeof(path), "%s/round-trip.bin", fx->dir);
+    assert_int_equal(puz_pdb_save(d, path, msg), PUZ_OK);
+    assert_int_equal(puz_pdb_load(path, PUZ_PDB_663, &goal, &back, msg),
+                     PUZ_OK);
+    assert_int_equal(puz_pdb_bytes(back), puz_pdb_bytes(d));
+    assert_memory_equal(back->g[0].nib, d->g[0].nib, puz_pdb_bytes(d));
+    assert_true(puz_pdb_build_seconds(back) == 0.0);
+    puz_rng_seed(&rng, 3);
+    for (unsigned i = 0; i < 100; i++) {
+        walk_from(&goal, 60, &rng, &b);
+        assert_int_equal(puz_pdb_eval(d, &b, &goal, &h1), PUZ_OK);
+        assert_int_equal(puz_pdb_eval(back, &b, &goal, &h2), PUZ_OK);
+        assert_int_equal(h1, h2);
+    }
+    puz_pdb_destroy(back);
+}
+
+struct damage {
+    const char *what;
+    long offset;        /* byte to flip; < 0 counts from the end */
+    size_t cut;         /* bytes to drop from the end */
+    puz_err want;
+};
+
+/* Every kind of damage is refused with a one-line reason. */
+static void test_cache_rejects_damage(void **state)
+{
+    struct fixture *fx = *state;
+    static const struct damage cases[] = {
+        { "data checksum", -5000, 0, PUZ_ECORRUPT },
+        { "data checksum", 4096, 0, PUZ_ECORRUPT },
+        { "header checksum", 40, 0, PUZ_ECORRUPT },
+        { "not a puzzled", 0, 0, PUZ_ECORRUPT },
+        { "version", 8, 0, PUZ_EINVAL },
+        { "truncated", -1, 100, PUZ_ECORRUPT },
+        { "truncated", -1, 0x7fffffff, PUZ_ECORRUPT },
+    };
+    char path[300], msg[PUZ_MSG_MAX];
+    size_t len;
+    uint8_t *orig = slurp(fx->cached, &len);
+    puz_pdb *d;
+
+    snprintf(path, sizeof(path), "%s/damaged.bin", fx->dir);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct damage *c = &cases[i];
+        size_t n = c->cut >= len ? 0 : len - c->cut;
+        if (c->cut == 0) {
+            size_t at = c->offset < 0 ? len + (size_t)c->offset
+                                      : (size_t)c->offset;
+            orig[at] ^= 0x10;
+            spit(path, orig, len);
+            orig[at] ^= 0x10;
+        } else {
+            spit(path, orig, n);
+        }
+        msg[0] = '\0';
+        assert_int_equal(puz_pdb_load(path, -1, NULL, &d, msg), c->want);
+        assert_null(d);
+        assert_non_null(strstr(msg, c->what));
+        assert_null(strchr(msg, '\n'));
+    }
+    free(orig);
+}
+
+/* Intact files for other tables are refused as mismatched. */
+static void test_cache_rejects_other_tables(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board edge;
+    char msg[PUZ_MSG_MAX];
+    puz_pdb *d;
+
+    assert_int_equal(puz_pdb_load(fx->cached, PUZ_PDB_78, NULL, &d, msg),
+                     PUZ_EINVAL);
+    assert_non_null(strstr(msg, "holds 6-6-3 tables, wanted 7-8"));
+    board_of("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", &edge);
+    assert_int_equal(puz_pdb_load(fx->cached, PUZ_PDB_663, &edge, &d, msg),
+                     PUZ_EINVAL);
+    assert_non_null(strstr(msg, "corner"));
+    assert_int_equal(puz_pdb_load("/nonexistent/x.bin", -1, NULL, &d, msg),
+                     PUZ_EIO);
+}
+
+/* A damaged cache file is reported once and replaced by a good one. */
+static void test_open_rebuilds_damaged_file(void **state)
+{
+    struct fixture *fx = *state;
+    char dir[300], path[600], name[128], msg[PUZ_MSG_MAX];
+    unsigned notes = 0;
+    struct puz_pdb_opts o = { 2, quiet, &notes };
+    size_t len;
+    uint8_t *buf = slurp(fx->cached, &len);
+    puz_pdb *d;
+
+    snprintf(dir, sizeof(dir), "%s/cache", fx->dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    puz_pdb_filename(PUZ_PDB_663, NULL, name, sizeof(name));
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    buf[len / 2] ^= 1;
+    spit(path, buf, len);
+    assert_int_equal(puz_pdb_open(dir, PUZ_PDB_663, NULL, &o, &d, msg),
+                     PUZ_OK);
+    assert_int_equal(notes, 1);
+    assert_true(puz_pdb_build_seconds(d) > 0.0);
+    puz_pdb_destroy(d);
+    assert_int_equal(puz_pdb_open(dir, PUZ_PDB_663, NULL, &o, &d, msg),
+                     PUZ_OK);
+    assert_int_equal(notes, 1);
+    assert_true(puz_pdb_build_seconds(d) == 0.0);
+    puz_pdb_destroy(d);
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_partition_names),
+        cmocka_unit_test(test_group_matches_truth_edge_blank),
+        cmocka_unit_test(test_group_matches_truth_corner_two_threads),
+        cmocka_unit_test(test_663_small_group_matches_truth),
+        cmocka_unit_test(test_admissible_and_consistent),
+        cmocka_unit_test(test_korf_quick_instances),
+        cmocka_unit_test(test_corner_goals_share_tables),
+        cmocka_unit_test(test_edge_and_centre_goals),
+        cmocka_unit_test(test_missing_tables_are_explained),
+        cmocka_unit_test(test_3x3_exact_for_every_goal_class),
+        cmocka_unit_test(test_cache_round_trip),
+        cmocka_unit_test(test_cache_rejects_damage),
+        cmocka_unit_test(test_cache_rejects_other_tables),
+        cmocka_unit_test(test_open_rebuilds_damaged_file),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
