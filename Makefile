@@ -88,9 +88,8 @@ asan:
 
 bench: $(BENCH_BINS) $(PUZZLED)
 
-# Until the HTTP service lands: solve a sample board from the command line.
 run: all
-	./$(PUZZLED) solve "8 6 7 2 5 4 3 0 1"
+	./$(PUZZLED) serve --config config/puzzled.conf --pdb 6-6-3
 
 clean:
 	rm -rf build build-* bin

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_pdb.h"
+#include "http_server.h"
 #include "puz_version.h"
 
 static void usage(FILE *f)
@@ -14,6 +15,7 @@ static void usage(FILE *f)
     fprintf(f,
         "puzzled %s - optimal sliding-tile puzzle solver\n"
         "usage: puzzled COMMAND [options]\n"
+        "  serve            run the HTTP/JSON service (puzzled serve --help)\n"
         "  solve BOARD      solve a board (puzzled solve --help)\n"
         "  random           print a random solvable board\n"
         "  pdb build|verify build or check pattern databases (puzzled pdb "
@@ -30,6 +32,7 @@ struct command {
 static const struct command commands[] = {
     { "solve", cli_solve_main },
     { "random", cli_random_main },
+    { "serve", http_serve_main },
     { "pdb", cli_pdb_main },
     { NULL, NULL },
 };

@@ -74,7 +74,7 @@ static puz_err check_tiles(const long long *values, unsigned n, char *msg)
 {
     size_t cells = (size_t)n * n;
     int seen_at[PUZ_MAX_CELLS];
-    char a[48], b[48];
+    char a[96], b[96];
 
     for (size_t t = 0; t < cells; t++)
         seen_at[t] = -1;

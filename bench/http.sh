@@ -1,0 +1,146 @@
+#!/bin/sh
+# bench/http.sh - puzzled's HTTP throughput and latency next to nginx's.
+#
+# Starts puzzled and nginx (its own temporary config, loopback only)
+# serving a static copy of puzzled's own answers (same bytes), drives
+# both with wrk using the same threads, connections and duration, and
+# prints req/s, p50/p99 latency and the puzzled/nginx ratio for an easy
+# 3x3 solve, the hard 31-move 3x3 solve, and /livez. Every scenario also
+# counts non-2xx answers and socket errors, which should be zero.
+#
+# usage: bench/http.sh   (env: PUZZLED, DURATION=8s, CONNECTIONS=64,
+#                          THREADS=2, WARMUP=1s)
+# Bounded: about 6 x (DURATION + WARMUP) plus a few seconds.
+set -eu
+cd "$(dirname "$0")/.."
+PUZZLED=${PUZZLED:-build/puzzled}
+DURATION=${DURATION:-8s}
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-2}
+WARMUP=${WARMUP:-1s}
+EASY='{"board": "1 2 3 4 5 6 7 0 8"}'
+HARD='{"board": "8 6 7 2 5 4 3 0 1"}'
+
+for tool in wrk nginx curl; do
+    command -v $tool >/dev/null 2>&1 || { echo "bench: $tool not found" >&2
+                                          exit 1; }
+done
+[ -x "$PUZZLED" ] || { echo "bench: build $PUZZLED first (make)" >&2
+                       exit 1; }
+tmp=$(mktemp -d)
+chmod 755 "$tmp"     # nginx workers may run as another user
+spid= npid=
+cleanup() {
+    [ -n "$spid" ] && kill "$spid" 2>/dev/null
+    [ -n "$npid" ] && kill "$npid" 2>/dev/null
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+# puzzled on a free port; its access log goes to a file, like nginx's.
+"$PUZZLED" serve --bind 127.0.0.1 --port 0 --access-log "$tmp/puzzled.log" \
+    >"$tmp/puzzled.out" 2>"$tmp/puzzled.err" &
+spid=$!
+purl=
+for _ in $(seq 200); do
+    purl=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$tmp/puzzled.out")
+    [ -n "$purl" ] && break
+    sleep 0.05
+done
+[ -n "$purl" ] || { cat "$tmp/puzzled.err" >&2; exit 1; }
+
+# The static answers nginx serves: puzzled's own bytes.
+mkdir -p "$tmp/www"
+curl -fsS --json "$EASY" "$purl/v1/solve" >"$tmp/www/easy.json"
+curl -fsS --json "$HARD" "$purl/v1/solve" >"$tmp/www/hard.json"
+curl -fsS "$purl/livez" >"$tmp/www/livez.json"
+
+# nginx on a free loopback port (the kernel picks one for a moment).
+nport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1",
+0)); print(s.getsockname()[1])' 2>/dev/null || echo 18080)
+cat >"$tmp/nginx.conf" <<EOF
+worker_processes 2;
+pid $tmp/nginx.pid;
+error_log $tmp/nginx-error.log;
+events { worker_connections 4096; }
+http {
+    access_log $tmp/nginx-access.log;
+    client_body_temp_path $tmp/body;
+    proxy_temp_path $tmp/proxy;
+    fastcgi_temp_path $tmp/fastcgi;
+    uwsgi_temp_path $tmp/uwsgi;
+    scgi_temp_path $tmp/scgi;
+    keepalive_requests 1000000;
+    server {
+        listen 127.0.0.1:$nport;
+        root $tmp/www;
+        default_type application/json;
+    }
+}
+EOF
+nginx -p "$tmp" -c "$tmp/nginx.conf" -g 'daemon off;' 2>"$tmp/nginx.err" &
+npid=$!
+nurl=http://127.0.0.1:$nport
+for _ in $(seq 100); do
+    curl -fsS "$nurl/livez.json" >/dev/null 2>&1 && break
+    sleep 0.05
+done
+curl -fsS "$nurl/livez.json" >/dev/null || { cat "$tmp/nginx.err" >&2
+                                             exit 1; }
+
+post_script() { # post_script FILE BODY
+    cat >"$1" <<EOF
+wrk.method = "POST"
+wrk.body = '$2'
+wrk.headers["Content-Type"] = "application/json"
+EOF
+}
+post_script "$tmp/easy.lua" "$EASY"
+post_script "$tmp/hard.lua" "$HARD"
+
+# run NAME URL [SCRIPT]: wrk output into $tmp/NAME.txt after a warm-up.
+run() {
+    name=$1 url=$2
+    shift 2
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "$@" "$url" >/dev/null
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "$url" \
+        >"$tmp/$name.txt"
+}
+
+# Milliseconds from wrk's "1.23ms" / "456.00us" / "1.02s".
+to_ms() {
+    awk -v v="$1" 'BEGIN {
+        if (v ~ /us$/) { sub(/us$/, "", v); printf "%.2f", v / 1000 }
+        else if (v ~ /ms$/) { sub(/ms$/, "", v); printf "%.2f", v }
+        else if (v ~ /s$/) { sub(/s$/, "", v); printf "%.2f", v * 1000 }
+        else printf "?" }'
+}
+rps() { awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$tmp/$1.txt"; }
+pct() { to_ms "$(awk -v p="$2%" '$1 == p {print $2}' "$tmp/$1.txt")"; }
+bad() {
+    awk '/Non-2xx or 3xx responses:/ {n += $NF}
+         /Socket errors:/ {gsub(",", ""); n += $4 + $6 + $8 + $10}
+         END {print n + 0}' "$tmp/$1.txt"
+}
+
+run easy-puzzled "$purl/v1/solve" -s "$tmp/easy.lua"
+run easy-nginx "$nurl/easy.json"
+run hard-puzzled "$purl/v1/solve" -s "$tmp/hard.lua"
+run hard-nginx "$nurl/hard.json"
+run livez-puzzled "$purl/livez"
+run livez-nginx "$nurl/livez.json"
+
+echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION on loopback; nginx serves" \
+     "the same bytes statically"
+printf '%-12s %12s %12s %7s %9s %9s %9s %9s %8s\n' scenario \
+    "puzzled r/s" "nginx r/s" ratio "p50 (ms)" "p99 (ms)" "ngx p50" \
+    "ngx p99" "non-2xx"
+for s in easy hard livez; do
+    p=$(rps "$s-puzzled") n=$(rps "$s-nginx")
+    ratio=$(awk -v a="$p" -v b="$n" 'BEGIN {printf "%.2f", b ? a / b : 0}')
+    printf '%-12s %12s %12s %7s %9s %9s %9s %9s %8s\n' "$s" "$p" "$n" \
+        "$ratio" "$(pct "$s-puzzled" 50)" "$(pct "$s-puzzled" 99)" \
+        "$(pct "$s-nginx" 50)" "$(pct "$s-nginx" 99)" \
+        "$(bad "$s-puzzled")/$(bad "$s-nginx")"
+done

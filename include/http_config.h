@@ -1,0 +1,81 @@
+/*
+ * http_config.h - every setting of `puzzled serve`, and where it comes
+ * from: built-in defaults, then the config file (key = value), then
+ * environment variables PUZZLED_<KEY>, then command-line flags --<key>.
+ * Loaded once at start-up and read-only afterwards.
+ */
+#ifndef HTTP_CONFIG_H
+#define HTTP_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "puz_err.h"
+
+#define HTTP_CONFIG_STR 512
+/* Room for any message this module writes. */
+#define HTTP_CONFIG_MSG 640
+
+struct http_config {
+    char bind[64];              /* numeric IPv4 or IPv6 address */
+    unsigned port;              /* 0 = any free port */
+    unsigned workers;           /* solver threads; 0 = number of cores */
+    unsigned queue;             /* jobs allowed to wait for a worker */
+    unsigned http_threads;      /* libmicrohttpd network threads */
+    unsigned max_connections;
+    unsigned connection_timeout_s;  /* idle keep-alive connections */
+    size_t max_body_bytes;      /* request body cap (413 above) */
+    unsigned json_max_depth;    /* nesting of arrays/objects (400 above) */
+    unsigned batch_max;         /* boards per /v1/solve/batch */
+    unsigned score_max_moves;   /* moves per /v1/score */
+    unsigned random_max_moves;  /* ?moves= of /v1/puzzles/random, N > 3 */
+    uint64_t solve_max_nodes;   /* default and cap of limits.max_nodes */
+    unsigned solve_timeout_ms;  /* default and cap of limits.timeout_ms */
+    size_t solve_max_bytes;     /* arena bytes one solve may use */
+    unsigned batch_timeout_ms;  /* a whole batch, all boards together */
+    unsigned shutdown_grace_ms; /* in-flight solves get this long */
+    unsigned retry_after_s;     /* Retry-After of 503 answers */
+    unsigned arena_cache;       /* idle request arenas kept for reuse */
+    size_t arena_chunk_bytes;   /* first chunk of a request arena */
+    char cors_origins[HTTP_CONFIG_STR];  /* "*", or comma-separated */
+    char static_root[HTTP_CONFIG_STR];   /* web game files; "" = none */
+    char openapi_path[HTTP_CONFIG_STR];  /* served at /openapi.yaml */
+    char access_log[HTTP_CONFIG_STR];    /* "stderr", "off" or a path */
+    char pdb[16];                        /* 4x4 tables: none, 6-6-3, 7-8 */
+    char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */
+};
+
+/* Built-in defaults. */
+void http_config_defaults(struct http_config *c);
+
+/* Set one key from its text value. On PUZ_EINVAL msg (HTTP_CONFIG_MSG)
+ * says what is wrong; unknown keys are an error. */
+puz_err http_config_set(struct http_config *c, const char *key,
+                        const char *value, char *msg);
+
+/* Apply a key = value file; '#' starts a comment. Errors name the file
+ * and line. PUZ_EIO if it cannot be read. */
+puz_err http_config_load_file(struct http_config *c, const char *path,
+                              char *msg);
+
+/* Apply PUZZLED_<KEY> environment variables (PUZZLED_CONFIG excepted). */
+puz_err http_config_load_env(struct http_config *c, char *msg);
+
+/*
+ * Everything in order: defaults, --config FILE or PUZZLED_CONFIG, the
+ * environment, then the flags in argv[1..argc-1] ("--key value" or
+ * "--key=value", dashes or underscores). *help is set when -h/--help was
+ * given (nothing else is checked then).
+ */
+puz_err http_config_from_args(struct http_config *c, int argc,
+                              char **argv, int *help, char *msg);
+
+/* Solver threads to start: c->workers, or the number of cores if 0. */
+unsigned http_config_workers(const struct http_config *c);
+
+/* The text of `puzzled serve --help`: every key, its flag, its
+ * environment variable and its default. */
+void http_config_usage(FILE *out);
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * http_decode.h - from request bytes to validated C values: JSON parsing
+ * with a depth bound, boards in every accepted form, solve options with
+ * the server's caps applied, batch entries and score moves.
+ *
+ * Nothing here touches the network or a thread: every function is
+ * tested on plain strings. Failures fill a struct http_problem that the
+ * server sends as it is.
+ */
+#ifndef HTTP_DECODE_H
+#define HTTP_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "http_config.h"
+#include "http_problem.h"
+#include "puz_arena.h"
+#include "puz_board.h"
+#include "puz_err.h"
+#include "puz_heuristic.h"
+#include "puz_solve.h"
+
+/* What /v1/solve asks for, and the shared options of a batch. */
+struct http_solve_request {
+    struct puz_board board;
+    bool has_goal;              /* goal given by the client */
+    struct puz_board goal;      /* valid only when has_goal */
+    enum puz_algorithm algorithm;
+    const puz_heuristic *heuristic;     /* NULL = the solver's default */
+    uint64_t max_nodes;         /* never above the config cap */
+    unsigned timeout_ms;        /* never above the config cap */
+    unsigned max_depth;         /* dfs; 0 = solver default */
+    bool include_path;
+};
+
+struct http_batch_entry {
+    bool ok;                    /* board decoded and solvable */
+    struct puz_board board;
+    struct http_problem problem;  /* when !ok; pointer names the entry */
+};
+
+struct http_batch_request {
+    struct http_solve_request opts;     /* board unused */
+    size_t count;
+    struct http_batch_entry *entries;   /* count entries, in the arena */
+};
+
+/* A move of /v1/score: a blank direction or the number of a tile. */
+struct http_move {
+    bool is_tile;
+    unsigned tile;
+    enum puz_dir dir;
+};
+
+struct http_score_request {
+    struct puz_board board;
+    bool has_goal;
+    struct puz_board goal;
+    size_t count;
+    struct http_move *moves;    /* count moves, in the arena */
+};
+
+/*
+ * Parse a request body. Rejects nesting deeper than max_depth, duplicate
+ * keys, invalid UTF-8 and anything but an object; malformed input gives
+ * HTTP_PROBLEM_MALFORMED_JSON with line and column. *out is a new
+ * reference on success, NULL otherwise.
+ */
+puz_err http_decode_json(const char *buf, size_t len, unsigned max_depth,
+                         json_t **out, struct http_problem *err);
+
+/*
+ * A board: array of rows, flat array of tiles, or a string
+ * (puz_board_parse). ptr is its JSON pointer ("/board"), used in
+ * messages and err->pointer.
+ */
+puz_err http_decode_board(const json_t *v, const char *ptr,
+                          struct puz_board *out, struct http_problem *err);
+
+/* Whether board can reach goal (NULL = default goal); PUZ_EUNSOLVABLE
+ * with the parity explanation, PUZ_EINVAL when the sizes differ. */
+puz_err http_decode_solvable(const struct puz_board *board,
+                             const struct puz_board *goal,
+                             struct http_problem *err);
+
+/* The body of POST /v1/solve. */
+puz_err http_decode_solve(const json_t *root, const struct http_config *cfg,
+                          struct http_solve_request *out,
+                          struct http_problem *err);
+
+/* The body of POST /v1/solve/batch. Shared options failing fails the
+ * request; a bad board only marks its own entry. Entries come from a. */
+puz_err http_decode_batch(const json_t *root, const struct http_config *cfg,
+                          puz_arena *a, struct http_batch_request *out,
+                          struct http_problem *err);
+
+/* The body of POST /v1/score. Moves come from a. Legality is not checked
+ * here (an illegal move is a score, not an error). */
+puz_err http_decode_score(const json_t *root, const struct http_config *cfg,
+                          puz_arena *a, struct http_score_request *out,
+                          struct http_problem *err);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * http_server.h - the puzzled HTTP/JSON service: a libmicrohttpd daemon
+ * in front of a pool of solver threads.
+ *
+ * A server is a value: tests start several in one process, each on its
+ * own port. http_serve_main() is `puzzled serve`: configuration, signals
+ * and the lifecycle around one server.
+ */
+#ifndef HTTP_SERVER_H
+#define HTTP_SERVER_H
+
+#include <stddef.h>
+
+#include "http_config.h"
+#include "puz_err.h"
+
+typedef struct http_server http_server;
+
+/* Room for the one-line start-up error. */
+#define HTTP_SERVER_MSG 768
+
+/*
+ * Load the shared tables, open the listening socket, start the workers
+ * and the daemon. On failure *out is NULL and msg (HTTP_SERVER_MSG) is
+ * one line saying what went wrong ("cannot listen on 127.0.0.1:8080:
+ * Address already in use"). cfg is copied.
+ */
+puz_err http_server_start(const struct http_config *cfg, http_server **out,
+                          char *msg);
+
+/* The port actually bound (useful with port 0). */
+unsigned http_server_port(const http_server *s);
+
+/* "http://127.0.0.1:8080" (IPv6 in brackets). */
+const char *http_server_url(const http_server *s);
+
+/*
+ * Graceful stop: stop accepting, answer 503 to new work, cancel queued
+ * solves, give running ones cfg.shutdown_grace_ms, resume every
+ * suspended connection, let the answers go out, stop the daemon.
+ * Idempotent; the server can only be destroyed afterwards.
+ */
+void http_server_shutdown(http_server *s);
+
+/* Shut down if still running, then free everything. NULL is a no-op. */
+void http_server_destroy(http_server *s);
+
+/* `puzzled serve [flags]`: argv[0] is "serve". Returns the exit status:
+ * 0 after a clean shutdown on SIGINT/SIGTERM (or --help), 1 when the
+ * server cannot start, 2 for bad configuration. */
+int http_serve_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,442 @@
+/*
+ * config.c - the settings of `puzzled serve`: one table of keys drives
+ * the config file parser, the PUZZLED_* environment, the --flags and the
+ * --help text, so the four can never disagree.
+ */
+#include "http_config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum kind { K_UINT, K_U64, K_SIZE, K_STR };
+
+struct key {
+    const char *name;
+    enum kind kind;
+    size_t off;         /* offsetof in struct http_config */
+    size_t len;         /* K_STR: buffer size */
+    uint64_t min, max;  /* numbers: inclusive range */
+    const char *help;
+};
+
+#define OFF(f) offsetof(struct http_config, f)
+#define STR(f) K_STR, OFF(f), sizeof(((struct http_config *)0)->f), 0, 0
+#define GIB (1024ull * 1024 * 1024)
+
+static const struct key keys[] = {
+    { "bind", STR(bind), "numeric IPv4/IPv6 address to listen on" },
+    { "port", K_UINT, OFF(port), 0, 0, 65535,
+      "TCP port; 0 picks a free one (printed at start)" },
+    { "workers", K_UINT, OFF(workers), 0, 0, 256,
+      "solver threads; 0 = one per core" },
+    { "queue", K_UINT, OFF(queue), 0, 1, 1000000,
+      "solves allowed to wait for a worker; more get 503" },
+    { "http_threads", K_UINT, OFF(http_threads), 0, 1, 64,
+      "libmicrohttpd network threads (they never solve)" },
+    { "max_connections", K_UINT, OFF(max_connections), 0, 1, 100000,
+      "open connections at once" },
+    { "connection_timeout_s", K_UINT, OFF(connection_timeout_s), 0, 1,
+      3600, "idle connections are closed after this many seconds" },
+    { "max_body_bytes", K_SIZE, OFF(max_body_bytes), 0, 64, 64ull << 20,
+      "request body cap (413 above); suffixes k, m" },
+    { "json_max_depth", K_UINT, OFF(json_max_depth), 0, 2, 1024,
+      "deepest nesting of JSON arrays/objects accepted" },
+    { "batch_max", K_UINT, OFF(batch_max), 0, 1, 100000,
+      "boards per /v1/solve/batch request" },
+    { "score_max_moves", K_UINT, OFF(score_max_moves), 0, 1, 10000000,
+      "moves per /v1/score request" },
+    { "random_max_moves", K_UINT, OFF(random_max_moves), 0, 1, 1000000,
+      "largest ?moves= of /v1/puzzles/random for sizes above 3" },
+    { "solve_max_nodes", K_U64, OFF(solve_max_nodes), 0, 1,
+      UINT64_C(1) << 40, "default and cap of limits.max_nodes" },
+    { "solve_timeout_ms", K_UINT, OFF(solve_timeout_ms), 0, 1, 3600000,
+      "default and cap of limits.timeout_ms (queue wait included)" },
+    { "solve_max_bytes", K_SIZE, OFF(solve_max_bytes), 0, 1ull << 20,
+      64 * GIB, "arena memory one solve may use; suffixes k, m, g" },
+    { "batch_timeout_ms", K_UINT, OFF(batch_timeout_ms), 0, 1, 3600000,
+      "time for a whole batch; boards not reached end as timeout" },
+    { "shutdown_grace_ms", K_UINT, OFF(shutdown_grace_ms), 0, 0, 3600000,
+      "on SIGINT/SIGTERM running solves get this long to finish" },
+    { "retry_after_s", K_UINT, OFF(retry_after_s), 0, 1, 3600,
+      "Retry-After of 503 answers" },
+    { "arena_cache", K_UINT, OFF(arena_cache), 0, 0, 4096,
+      "idle request arenas kept for reuse" },
+    { "arena_chunk_bytes", K_SIZE, OFF(arena_chunk_bytes), 0, 1024,
+      64ull << 20, "first chunk of each request arena" },
+    { "cors_origins", STR(cors_origins),
+      "origins allowed by CORS: *, none, or a comma-separated list" },
+    { "static_root", STR(static_root),
+      "directory of the web game served at /; empty = none" },
+    { "openapi_path", STR(openapi_path),
+      "the OpenAPI description served at /openapi.yaml" },
+    { "access_log", STR(access_log),
+      "JSON access log: stderr, off, or a file to append to" },
+    { "pdb", STR(pdb), "4x4 pattern databases loaded at start for the "
+      "pdb heuristic: none, 6-6-3 (seconds to build) or 7-8 (minutes)" },
+    { "pdb_dir", STR(pdb_dir),
+      "where pattern databases are cached; empty = build, never save" },
+};
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+void http_config_defaults(struct http_config *c)
+{
+    memset(c, 0, sizeof(*c));
+    strcpy(c->bind, "127.0.0.1");
+    c->port = 8080;
+    c->workers = 0;
+    c->queue = 256;
+    c->http_threads = 2;
+    c->max_connections = 1024;
+    c->connection_timeout_s = 30;
+    c->max_body_bytes = 64 * 1024;
+    c->json_max_depth = 32;
+    c->batch_max = 100;
+    c->score_max_moves = 10000;
+    c->random_max_moves = 1000;
+    c->solve_max_nodes = 1000000000;
+    c->solve_timeout_ms = 10000;
+    c->solve_max_bytes = 512u << 20;
+    c->batch_timeout_ms = 30000;
+    c->shutdown_grace_ms = 15000;
+    c->retry_after_s = 1;
+    c->arena_cache = 64;
+    c->arena_chunk_bytes = 256 * 1024;
+    strcpy(c->cors_origins, "*");
+    strcpy(c->static_root, "www");
+    strcpy(c->openapi_path, "openapi.yaml");
+    strcpy(c->access_log, "stderr");
+    strcpy(c->pdb, "none");
+    c->pdb_dir[0] = '\0';
+}
+
+/* Find a key; dashes in name count as underscores. */
+static const struct key *key_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < NKEYS; i++) {
+        const char *k = keys[i].name;
+        size_t j = 0;
+
+        while (j < len && k[j] != '\0'
+               && (k[j] == name[j] || (k[j] == '_' && name[j] == '-')))
+            j++;
+        if (j == len && k[j] == '\0')
+            return &keys[i];
+    }
+    return NULL;
+}
+
+/* Decimal number with an optional binary suffix (k, m, g) for sizes. */
+static bool parse_number(const char *s, bool suffix, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    unsigned shift = 0;
+
+    if (!isdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno != 0)
+        return false;
+    if (suffix && *end != '\0' && end[1] == '\0') {
+        switch (tolower((unsigned char)*end)) {
+        case 'k': shift = 10; break;
+        case 'm': shift = 20; break;
+        case 'g': shift = 30; break;
+        default: return false;
+        }
+        end++;
+    }
+    if (*end != '\0' || (shift && v > (UINT64_MAX >> shift)))
+        return false;
+    *out = (uint64_t)v << shift;
+    return true;
+}
+
+static puz_err set_value(struct http_config *c, const struct key *k,
+                         const char *value, char *msg)
+{
+    char *field = (char *)c + k->off;
+    uint64_t v;
+
+    if (k->kind == K_STR) {
+        if (strlen(value) >= k->len) {
+            snprintf(msg, HTTP_CONFIG_MSG, "%s: value longer than %zu "
+                     "characters", k->name, k->len - 1);
+            return PUZ_EINVAL;
+        }
+        strcpy(field, value);
+        return PUZ_OK;
+    }
+    if (!parse_number(value, k->kind == K_SIZE, &v) || v < k->min
+        || v > k->max) {
+        snprintf(msg, HTTP_CONFIG_MSG, "%s: '%.64s' is not a whole number "
+                 "from %llu to %llu", k->name, value,
+                 (unsigned long long)k->min, (unsigned long long)k->max);
+        return PUZ_EINVAL;
+    }
+    if (k->kind == K_UINT)
+        *(unsigned *)(void *)field = (unsigned)v;
+    else if (k->kind == K_U64)
+        *(uint64_t *)(void *)field = v;
+    else
+        *(size_t *)(void *)field = (size_t)v;
+    return PUZ_OK;
+}
+
+puz_err http_config_set(struct http_config *c, const char *key,
+                        const char *value, char *msg)
+{
+    const struct key *k = key_find(key, strlen(key));
+
+    if (k == NULL) {
+        snprintf(msg, HTTP_CONFIG_MSG, "unknown setting '%.64s' (see "
+                 "puzzled serve --help)", key);
+        return PUZ_EINVAL;
+    }
+    return set_value(c, k, value, msg);
+}
+
+/* Trim spaces at both ends in place; returns the new start. */
+static char *trim(char *s)
+{
+    char *end;
+
+    while (isspace((unsigned char)*s))
+        s++;
+    end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1]))
+        *--end = '\0';
+    return s;
+}
+
+/* One line of a config file: blank, comment, or key = value. */
+static puz_err parse_line(struct http_config *c, char *line, char *msg)
+{
+    char *hash = strchr(line, '#');
+    char *eq, *key;
+    char inner[HTTP_CONFIG_MSG];
+    puz_err rc;
+
+    if (hash != NULL)
+        *hash = '\0';
+    key = trim(line);
+    if (*key == '\0')
+        return PUZ_OK;
+    eq = strchr(key, '=');
+    if (eq == NULL) {
+        snprintf(msg, HTTP_CONFIG_MSG, "expected 'key = value'");
+        return PUZ_EINVAL;
+    }
+    *eq = '\0';
+    rc = http_config_set(c, trim(key), trim(eq + 1), inner);
+    if (rc != PUZ_OK)
+        snprintf(msg, HTTP_CONFIG_MSG, "%.600s", inner);
+    return rc;
+}
+
+puz_err http_config_load_file(struct http_config *c, const char *path,
+                              char *msg)
+{
+    char line[1024], inner[HTTP_CONFIG_MSG];
+    unsigned lineno = 0;
+    puz_err rc = PUZ_OK;
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL) {
+        snprintf(msg, HTTP_CONFIG_MSG, "cannot read config file %.400s: "
+                 "%s", path, strerror(errno));
+        return PUZ_EIO;
+    }
+    while (rc == PUZ_OK && fgets(line, sizeof(line), f) != NULL) {
+        lineno++;
+        if (strchr(line, '\n') == NULL && !feof(f)) {
+            snprintf(inner, sizeof(inner), "line too long");
+            rc = PUZ_EINVAL;
+            break;
+        }
+        rc = parse_line(c, line, inner);
+    }
+    fclose(f);
+    if (rc != PUZ_OK)
+        snprintf(msg, HTTP_CONFIG_MSG, "%.100s:%u: %.500s", path, lineno,
+                 inner);
+    return rc;
+}
+
+/* "solve_max_nodes" -> "PUZZLED_SOLVE_MAX_NODES". */
+static void env_name(const char *key, char *buf, size_t size)
+{
+    size_t i = snprintf(buf, size, "PUZZLED_");
+
+    for (; *key != '\0' && i + 1 < size; key++)
+        buf[i++] = (char)toupper((unsigned char)*key);
+    buf[i] = '\0';
+}
+
+puz_err http_config_load_env(struct http_config *c, char *msg)
+{
+    char name[64], inner[HTTP_CONFIG_MSG];
+    const char *v;
+
+    for (size_t i = 0; i < NKEYS; i++) {
+        env_name(keys[i].name, name, sizeof(name));
+        v = getenv(name);
+        if (v == NULL)
+            continue;
+        if (set_value(c, &keys[i], v, inner) != PUZ_OK) {
+            snprintf(msg, HTTP_CONFIG_MSG, "environment %s: %.500s", name,
+                     inner);
+            return PUZ_EINVAL;
+        }
+    }
+    return PUZ_OK;
+}
+
+/* The value of flag argv[*i] ("--k=v" or "--k v"); advances *i. */
+static const char *flag_value(int argc, char **argv, int *i)
+{
+    const char *eq = strchr(argv[*i], '=');
+
+    if (eq != NULL)
+        return eq + 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    (*i)++;
+    return argv[*i];
+}
+
+static bool is_flag(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* --config FILE wins over PUZZLED_CONFIG; NULL when neither is given. */
+static const char *find_config(int argc, char **argv, int *help)
+{
+    const char *path = getenv("PUZZLED_CONFIG");
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            *help = 1;
+        else if (is_flag(argv[i], "--config"))
+            path = flag_value(argc, argv, &i);
+    }
+    return path;
+}
+
+static puz_err apply_flag(struct http_config *c, int argc, char **argv,
+                          int *i, char *msg)
+{
+    const char *arg = argv[*i], *name = arg + 2, *value;
+    const struct key *k;
+    char inner[HTTP_CONFIG_MSG];
+
+    if (strncmp(arg, "--", 2) != 0) {
+        snprintf(msg, HTTP_CONFIG_MSG, "unexpected argument '%.64s' (see "
+                 "puzzled serve --help)", arg);
+        return PUZ_EINVAL;
+    }
+    k = key_find(name, strcspn(name, "="));
+    if (k == NULL && !is_flag(arg, "--config")) {
+        snprintf(msg, HTTP_CONFIG_MSG, "unknown option '%.64s' (see "
+                 "puzzled serve --help)", arg);
+        return PUZ_EINVAL;
+    }
+    value = flag_value(argc, argv, i);
+    if (value == NULL) {
+        snprintf(msg, HTTP_CONFIG_MSG, "option %.64s needs a value", arg);
+        return PUZ_EINVAL;
+    }
+    if (k == NULL)
+        return PUZ_OK;  /* --config, handled first */
+    if (set_value(c, k, value, inner) != PUZ_OK) {
+        snprintf(msg, HTTP_CONFIG_MSG, "option --%.500s", inner);
+        return PUZ_EINVAL;
+    }
+    return PUZ_OK;
+}
+
+puz_err http_config_from_args(struct http_config *c, int argc,
+                              char **argv, int *help, char *msg)
+{
+    const char *path;
+    puz_err rc;
+
+    *help = 0;
+    msg[0] = '\0';
+    http_config_defaults(c);
+    path = find_config(argc, argv, help);
+    if (*help)
+        return PUZ_OK;
+    if (path != NULL && *path != '\0') {
+        rc = http_config_load_file(c, path, msg);
+        if (rc != PUZ_OK)
+            return rc;
+    }
+    rc = http_config_load_env(c, msg);
+    for (int i = 1; rc == PUZ_OK && i < argc; i++)
+        rc = apply_flag(c, argc, argv, &i, msg);
+    return rc;
+}
+
+unsigned http_config_workers(const struct http_config *c)
+{
+    long n;
+
+    if (c->workers > 0)
+        return c->workers;
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+}
+
+static void format_default(const struct key *k, const struct http_config *d,
+                           char *buf, size_t size)
+{
+    const char *field = (const char *)d + k->off;
+
+    if (k->kind == K_STR)
+        snprintf(buf, size, "\"%s\"", field);
+    else if (k->kind == K_UINT)
+        snprintf(buf, size, "%u", *(const unsigned *)(const void *)field);
+    else if (k->kind == K_U64)
+        snprintf(buf, size, "%llu", (unsigned long long)
+                 *(const uint64_t *)(const void *)field);
+    else
+        snprintf(buf, size, "%zu", *(const size_t *)(const void *)field);
+}
+
+void http_config_usage(FILE *out)
+{
+    struct http_config d;
+    char env[64], def[HTTP_CONFIG_STR + 4], flag[64];
+
+    http_config_defaults(&d);
+    fprintf(out,
+            "Usage: puzzled serve [--config FILE] [--KEY VALUE]...\n\n"
+            "Runs the HTTP/JSON solving service. Each setting comes from, "
+            "in rising\npriority: its default, the config file (key = "
+            "value), the environment\nvariable PUZZLED_KEY, and the flag "
+            "--key (also --key=VALUE).\n\n"
+            "  --config FILE   PUZZLED_CONFIG   config file to read "
+            "(default: none)\n"
+            "  -h, --help      this text\n\n");
+    for (size_t i = 0; i < NKEYS; i++) {
+        snprintf(flag, sizeof(flag), "--%s", keys[i].name);
+        for (char *p = flag; *p != '\0'; p++)
+            *p = *p == '_' ? '-' : *p;
+        env_name(keys[i].name, env, sizeof(env));
+        format_default(&keys[i], &d, def, sizeof(def));
+        fprintf(out, "  %-24s %-30s default %s\n      %s\n", flag, env,
+                def, keys[i].help);
+    }
+    fprintf(out, "\nSIGINT/SIGTERM stop accepting, cancel queued solves, "
+            "let running ones\nfinish within shutdown_grace_ms, and exit "
+            "0.\n");
+}

@@ -1,0 +1,630 @@
+/*
+ * decode.c - request bodies to validated C values. Every rejection says
+ * where (a JSON pointer) and what to change, in words a caller can act
+ * on; the server only forwards these problems.
+ */
+#include "http_decode.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Keys each body may carry; anything else is a typo worth reporting. */
+static const char *const solve_keys[] = {
+    "board", "goal", "algorithm", "heuristic", "limits", "include_path",
+    NULL
+};
+static const char *const batch_keys[] = {
+    "boards", "goal", "algorithm", "heuristic", "limits", "include_path",
+    NULL
+};
+static const char *const score_keys[] = { "board", "goal", "moves", NULL };
+static const char *const limit_keys[] = {
+    "max_nodes", "timeout_ms", "max_depth", NULL
+};
+
+/* ", "-joined list into buf. */
+static void join(const char *const *names, char *buf, size_t size)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; names[i] != NULL && used < size; i++)
+        used += snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+                         names[i]);
+}
+
+/*
+ * Column as jansson counts it: characters, not bytes (UTF-8
+ * continuation bytes do not advance it).
+ */
+static void advance(unsigned char c, int *line, int *col)
+{
+    if (c == '\n') {
+        (*line)++;
+        *col = 0;
+    } else if ((c & 0xC0) != 0x80) {
+        (*col)++;
+    }
+}
+
+/*
+ * jansson's own limit is 2048 levels and its message is terse; a cheap
+ * scan outside strings gives a clear error long before that.
+ */
+static puz_err check_depth(const char *buf, size_t len, unsigned max_depth,
+                           struct http_problem *err)
+{
+    unsigned depth = 0;
+    int line = 1, col = 0;
+    bool in_str = false, esc = false;
+
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)buf[i];
+
+        advance(c, &line, &col);
+        if (in_str) {
+            in_str = esc || c != '"';
+            esc = !esc && c == '\\';
+        } else if (c == '"') {
+            in_str = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max_depth)
+                goto too_deep;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return PUZ_OK;
+too_deep:
+    http_problem_set(err, HTTP_PROBLEM_MALFORMED_JSON, "JSON nested deeper "
+                     "than %u levels at line %d, column %d; puzzled "
+                     "requests need at most 4", max_depth, line, col);
+    err->line = line;
+    err->column = col;
+    return PUZ_EINVAL;
+}
+
+puz_err http_decode_json(const char *buf, size_t len, unsigned max_depth,
+                         json_t **out, struct http_problem *err)
+{
+    json_error_t jerr;
+    json_t *root;
+
+    *out = NULL;
+    if (len == 0) {
+        http_problem_set(err, HTTP_PROBLEM_MALFORMED_JSON, "the request "
+                         "body is empty; send a JSON object such as "
+                         "{\"board\": \"1 2 3 4 5 6 7 0 8\"}");
+        return PUZ_EINVAL;
+    }
+    if (check_depth(buf, len, max_depth, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+                      &jerr);
+    if (root == NULL) {
+        http_problem_set(err, HTTP_PROBLEM_MALFORMED_JSON, "malformed JSON "
+                         "at line %d, column %d: %s", jerr.line,
+                         jerr.column, jerr.text);
+        err->line = jerr.line > 0 ? jerr.line : 1;
+        err->column = jerr.column > 0 ? jerr.column : 0;
+        return PUZ_EINVAL;
+    }
+    if (!json_is_object(root)) {
+        json_decref(root);
+        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "the request "
+                         "body must be a JSON object, e.g. "
+                         "{\"board\": \"1 2 3 4 5 6 7 0 8\"}");
+        return PUZ_EINVAL;
+    }
+    *out = root;
+    return PUZ_OK;
+}
+
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a decimal number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "unknown";
+}
+
+/* Every key of obj must be in allowed. */
+static puz_err check_keys(const json_t *obj, const char *const *allowed,
+                          const char *ptr, struct http_problem *err)
+{
+    const char *key;
+    json_t *v;
+    size_t i;
+
+    json_object_foreach((json_t *)obj, key, v) {
+        for (i = 0; allowed[i] != NULL; i++) {
+            if (strcmp(key, allowed[i]) == 0)
+                break;
+        }
+        if (allowed[i] != NULL)
+            continue;
+        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "unknown field "
+                         "\"%.64s\" in %s", key, *ptr ? ptr : "the body");
+        http_problem_point(err, "%s/%.48s", ptr, key);
+        join(allowed, err->allowed, sizeof(err->allowed));
+        return PUZ_EINVAL;
+    }
+    return PUZ_OK;
+}
+
+/* One tile value: a JSON integer, nothing else. */
+static puz_err tile_value(const json_t *v, const char *ptr,
+                          long long *out, struct http_problem *err)
+{
+    if (json_is_integer(v)) {
+        *out = json_integer_value(v);
+        return PUZ_OK;
+    }
+    if (json_is_real(v))
+        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s is the "
+                         "decimal number %g; tiles are whole numbers "
+                         "written without a fraction or exponent", ptr,
+                         json_real_value(v));
+    else
+        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s is %s; tiles "
+                         "are whole numbers (0 for the blank)", ptr,
+                         type_name(v));
+    http_problem_point(err, "%s", ptr);
+    return PUZ_EINVAL;
+}
+
+static puz_err values_to_board(const long long *vals, size_t count,
+                               const char *ptr, struct puz_board *out,
+                               struct http_problem *err)
+{
+    char msg[PUZ_MSG_MAX] = "";
+
+    if (puz_board_from_values(vals, count, out, msg) == PUZ_OK)
+        return PUZ_OK;
+    http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s: %s", ptr, msg);
+    http_problem_point(err, "%s", ptr);
+    return PUZ_EINVAL;
+}
+
+/* One row of a 2-D board: an array of exactly n tiles. */
+static puz_err board_row(const json_t *row, size_t r, size_t n,
+                         const char *ptr, long long *vals,
+                         struct http_problem *err)
+{
+    char cell[HTTP_PROBLEM_POINTER];
+
+    if (!json_is_array(row)) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s: row %zu is "
+                         "%s, not an array of %zu tiles", ptr, r,
+                         type_name(row), n);
+        http_problem_point(err, "%s/%zu", ptr, r);
+        return PUZ_EINVAL;
+    }
+    if (json_array_size(row) != n) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s: row %zu has "
+                         "%zu tiles, but the board has %zu rows; every row "
+                         "of an NxN board needs N tiles", ptr, r,
+                         json_array_size(row), n);
+        http_problem_point(err, "%s/%zu", ptr, r);
+        return PUZ_EINVAL;
+    }
+    for (size_t c = 0; c < n; c++) {
+        snprintf(cell, sizeof(cell), "%s/%zu/%zu", ptr, r, c);
+        if (tile_value(json_array_get(row, c), cell, &vals[r * n + c], err)
+            != PUZ_OK)
+            return PUZ_EINVAL;
+    }
+    return PUZ_OK;
+}
+
+static puz_err board_rows(const json_t *v, const char *ptr,
+                          struct puz_board *out, struct http_problem *err)
+{
+    long long vals[PUZ_MAX_CELLS];
+    size_t n = json_array_size(v);
+
+    if (n < PUZ_MIN_SIZE || n > PUZ_MAX_SIZE) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s has %zu rows; "
+                         "boards are %d to %d rows of the same length",
+                         ptr, n, PUZ_MIN_SIZE, PUZ_MAX_SIZE);
+        http_problem_point(err, "%s", ptr);
+        return PUZ_EINVAL;
+    }
+    for (size_t r = 0; r < n; r++) {
+        if (board_row(json_array_get(v, r), r, n, ptr, vals, err) != PUZ_OK)
+            return PUZ_EINVAL;
+    }
+    return values_to_board(vals, n * n, ptr, out, err);
+}
+
+static puz_err board_flat(const json_t *v, const char *ptr,
+                          struct puz_board *out, struct http_problem *err)
+{
+    long long vals[PUZ_MAX_CELLS];
+    char cell[HTTP_PROBLEM_POINTER];
+    size_t n = json_array_size(v);
+
+    if (n > PUZ_MAX_CELLS) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s has %zu tiles; "
+                         "the largest board (%dx%d) has %d", ptr, n,
+                         PUZ_MAX_SIZE, PUZ_MAX_SIZE, PUZ_MAX_CELLS);
+        http_problem_point(err, "%s", ptr);
+        return PUZ_EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        snprintf(cell, sizeof(cell), "%s/%zu", ptr, i);
+        if (tile_value(json_array_get(v, i), cell, &vals[i], err) != PUZ_OK)
+            return PUZ_EINVAL;
+    }
+    return values_to_board(vals, n, ptr, out, err);
+}
+
+puz_err http_decode_board(const json_t *v, const char *ptr,
+                          struct puz_board *out, struct http_problem *err)
+{
+    char msg[PUZ_MSG_MAX] = "";
+
+    memset(out, 0, sizeof(*out));
+    if (json_is_string(v)) {
+        if (puz_board_parse(json_string_value(v), out, msg) == PUZ_OK)
+            return PUZ_OK;
+        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s: %s", ptr, msg);
+        http_problem_point(err, "%s", ptr);
+        return PUZ_EINVAL;
+    }
+    if (json_is_array(v) && json_array_size(v) > 0) {
+        if (json_is_array(json_array_get(v, 0)))
+            return board_rows(v, ptr, out, err);
+        return board_flat(v, ptr, out, err);
+    }
+    http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s is %s; send an "
+                     "array of rows [[1,2,3],[4,5,6],[7,8,0]], a flat array "
+                     "[1,2,3,4,5,6,7,8,0] or a string \"1 2 3 4 5 6 7 8 0\"",
+                     ptr, json_is_array(v) ? "an empty array"
+                     : type_name(v));
+    http_problem_point(err, "%s", ptr);
+    return PUZ_EINVAL;
+}
+
+puz_err http_decode_solvable(const struct puz_board *board,
+                             const struct puz_board *goal,
+                             struct http_problem *err)
+{
+    struct puz_board def;
+    char why[PUZ_MSG_MAX] = "";
+    bool ok = false;
+
+    if (goal == NULL) {
+        puz_board_goal(board->n, &def);
+        goal = &def;
+    }
+    if (goal->n != board->n) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "the goal is "
+                         "%ux%u but the board is %ux%u", goal->n, goal->n,
+                         board->n, board->n);
+        http_problem_point(err, "/goal");
+        return PUZ_EINVAL;
+    }
+    if (puz_board_solvable(board, goal, &ok, why) != PUZ_OK) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s", why);
+        return PUZ_EINVAL;
+    }
+    if (ok)
+        return PUZ_OK;
+    http_problem_set(err, HTTP_PROBLEM_UNSOLVABLE, "%s", why[0] ? why
+                     : "the board's permutation parity differs from the "
+                     "goal's, so no sequence of moves reaches it");
+    return PUZ_EUNSOLVABLE;
+}
+
+/* A positive integer option, capped at cap (0 = no cap). */
+static puz_err limit_value(const json_t *limits, const char *key,
+                           uint64_t cap, uint64_t *inout,
+                           struct http_problem *err)
+{
+    const json_t *v = json_object_get(limits, key);
+    json_int_t n;
+
+    if (v == NULL || json_is_null(v))
+        return PUZ_OK;
+    if (!json_is_integer(v) || json_integer_value(v) < 1) {
+        if (json_is_integer(v))
+            http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "limits.%s "
+                             "must be at least 1", key);
+        else
+            http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "limits.%s "
+                             "must be a whole number, not %s", key,
+                             type_name(v));
+        http_problem_point(err, "/limits/%s", key);
+        return PUZ_EINVAL;
+    }
+    n = json_integer_value(v);
+    /* The server's cap wins: a client may ask for less, never more. */
+    *inout = cap != 0 && (uint64_t)n > cap ? cap : (uint64_t)n;
+    return PUZ_OK;
+}
+
+static puz_err decode_limits(const json_t *root, const struct http_config *c,
+                             struct http_solve_request *out,
+                             struct http_problem *err)
+{
+    const json_t *limits = json_object_get(root, "limits");
+    uint64_t nodes = c->solve_max_nodes, ms = c->solve_timeout_ms, depth = 0;
+
+    if (limits != NULL && !json_is_null(limits)) {
+        if (!json_is_object(limits)) {
+            http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "limits "
+                             "must be an object like {\"max_nodes\": "
+                             "100000, \"timeout_ms\": 2000}, not %s",
+                             type_name(limits));
+            http_problem_point(err, "/limits");
+            return PUZ_EINVAL;
+        }
+        if (check_keys(limits, limit_keys, "/limits", err) != PUZ_OK
+            || limit_value(limits, "max_nodes", c->solve_max_nodes, &nodes,
+                           err) != PUZ_OK
+            || limit_value(limits, "timeout_ms", c->solve_timeout_ms, &ms,
+                           err) != PUZ_OK
+            || limit_value(limits, "max_depth", 1000, &depth, err)
+               != PUZ_OK)
+            return PUZ_EINVAL;
+    }
+    out->max_nodes = nodes;
+    out->timeout_ms = (unsigned)ms;
+    out->max_depth = (unsigned)depth;
+    return PUZ_OK;
+}
+
+/* A string option, or NULL when absent or null. */
+static puz_err string_option(const json_t *root, const char *key,
+                             const char **out, struct http_problem *err)
+{
+    const json_t *v = json_object_get(root, key);
+
+    *out = NULL;
+    if (v == NULL || json_is_null(v))
+        return PUZ_OK;
+    if (json_is_string(v)) {
+        *out = json_string_value(v);
+        return PUZ_OK;
+    }
+    http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "%s must be a string, "
+                     "not %s", key, type_name(v));
+    http_problem_point(err, "/%s", key);
+    return PUZ_EINVAL;
+}
+
+static puz_err decode_algorithm(const json_t *root,
+                                struct http_solve_request *out,
+                                struct http_problem *err)
+{
+    const char *s, *names[PUZ_ALG_COUNT_ + 1];
+    int n = 0;
+
+    out->algorithm = PUZ_ALG_AUTO;
+    if (string_option(root, "algorithm", &s, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    if (s == NULL || puz_algorithm_parse(s, &out->algorithm) == PUZ_OK)
+        return PUZ_OK;
+    for (int a = 0; a < PUZ_ALG_COUNT_; a++)
+        names[n++] = puz_algorithm_name((enum puz_algorithm)a);
+    names[n] = NULL;
+    http_problem_set(err, HTTP_PROBLEM_INVALID_OPTION, "unknown algorithm "
+                     "\"%.64s\"", s);
+    http_problem_point(err, "/algorithm");
+    join(names, err->allowed, sizeof(err->allowed));
+    return PUZ_EINVAL;
+}
+
+static puz_err decode_heuristic(const json_t *root,
+                                struct http_solve_request *out,
+                                struct http_problem *err)
+{
+    const char *s, *names[32];
+    size_t n = 0;
+
+    out->heuristic = NULL;
+    if (string_option(root, "heuristic", &s, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    if (s == NULL)
+        return PUZ_OK;
+    out->heuristic = puz_heuristic_find(s);
+    if (out->heuristic != NULL)
+        return PUZ_OK;
+    for (size_t i = 0; i < puz_heuristic_count() && n + 1 < 32; i++)
+        names[n++] = puz_heuristic_name(puz_heuristic_at(i));
+    names[n] = NULL;
+    http_problem_set(err, HTTP_PROBLEM_INVALID_OPTION, "unknown heuristic "
+                     "\"%.64s\"", s);
+    http_problem_point(err, "/heuristic");
+    join(names, err->allowed, sizeof(err->allowed));
+    return PUZ_EINVAL;
+}
+
+static puz_err decode_goal(const json_t *root, bool *has,
+                           struct puz_board *goal, struct http_problem *err)
+{
+    const json_t *v = json_object_get(root, "goal");
+
+    *has = v != NULL && !json_is_null(v);
+    if (!*has)
+        return PUZ_OK;
+    return http_decode_board(v, "/goal", goal, err);
+}
+
+/* Options common to /v1/solve and /v1/solve/batch. */
+static puz_err decode_options(const json_t *root,
+                              const struct http_config *cfg,
+                              struct http_solve_request *out,
+                              struct http_problem *err)
+{
+    const json_t *v = json_object_get(root, "include_path");
+
+    out->include_path = false;
+    if (v != NULL && !json_is_null(v)) {
+        if (!json_is_boolean(v)) {
+            http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST,
+                             "include_path must be true or false, not %s",
+                             type_name(v));
+            http_problem_point(err, "/include_path");
+            return PUZ_EINVAL;
+        }
+        out->include_path = json_is_true(v);
+    }
+    if (decode_goal(root, &out->has_goal, &out->goal, err) != PUZ_OK
+        || decode_algorithm(root, out, err) != PUZ_OK
+        || decode_heuristic(root, out, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    return decode_limits(root, cfg, out, err);
+}
+
+static puz_err require(const json_t *root, const char *key,
+                       struct http_problem *err)
+{
+    if (json_object_get(root, key) != NULL)
+        return PUZ_OK;
+    http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "the field \"%s\" "
+                     "is required", key);
+    http_problem_point(err, "/%s", key);
+    return PUZ_EINVAL;
+}
+
+puz_err http_decode_solve(const json_t *root, const struct http_config *cfg,
+                          struct http_solve_request *out,
+                          struct http_problem *err)
+{
+    memset(out, 0, sizeof(*out));
+    if (check_keys(root, solve_keys, "", err) != PUZ_OK
+        || require(root, "board", err) != PUZ_OK
+        || http_decode_board(json_object_get(root, "board"), "/board",
+                             &out->board, err) != PUZ_OK
+        || decode_options(root, cfg, out, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    return PUZ_OK;
+}
+
+/* One batch entry: its own board, checked against the shared goal. */
+static void batch_entry(const json_t *v, size_t i,
+                        const struct http_solve_request *opts,
+                        struct http_batch_entry *e)
+{
+    char ptr[HTTP_PROBLEM_POINTER];
+
+    snprintf(ptr, sizeof(ptr), "/boards/%zu", i);
+    e->ok = http_decode_board(v, ptr, &e->board, &e->problem) == PUZ_OK
+            && http_decode_solvable(&e->board, opts->has_goal ? &opts->goal
+                                    : NULL, &e->problem) == PUZ_OK;
+    if (!e->ok && e->problem.pointer[0] == '\0')
+        http_problem_point(&e->problem, "%s", ptr);
+}
+
+puz_err http_decode_batch(const json_t *root, const struct http_config *cfg,
+                          puz_arena *a, struct http_batch_request *out,
+                          struct http_problem *err)
+{
+    const json_t *boards;
+    size_t n;
+
+    memset(out, 0, sizeof(*out));
+    if (check_keys(root, batch_keys, "", err) != PUZ_OK
+        || require(root, "boards", err) != PUZ_OK
+        || decode_options(root, cfg, &out->opts, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    boards = json_object_get(root, "boards");
+    n = json_array_size(boards);
+    if (!json_is_array(boards) || n == 0 || n > cfg->batch_max) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "boards must be "
+                         "an array of 1 to %u boards; got %s%zu%s",
+                         cfg->batch_max, json_is_array(boards) ? "" : "not "
+                         "an array, ", n, json_is_array(boards)
+                         ? " entries" : "");
+        http_problem_point(err, "/boards");
+        return PUZ_EINVAL;
+    }
+    out->entries = puz_arena_calloc(a, n, sizeof(*out->entries));
+    if (out->entries == NULL) {
+        http_problem_set(err, HTTP_PROBLEM_INTERNAL, "out of memory");
+        return PUZ_ENOMEM;
+    }
+    out->count = n;
+    for (size_t i = 0; i < n; i++)
+        batch_entry(json_array_get(boards, i), i, &out->opts,
+                    &out->entries[i]);
+    return PUZ_OK;
+}
+
+/* One move of /v1/score: "up"/"u"/... or the number of a tile. */
+static puz_err score_move(const json_t *v, size_t i, unsigned max_tile,
+                          struct http_move *m, struct http_problem *err)
+{
+    json_int_t t;
+
+    if (json_is_string(v)
+        && puz_dir_parse(json_string_value(v), &m->dir) == PUZ_OK) {
+        m->is_tile = false;
+        return PUZ_OK;
+    }
+    t = json_is_integer(v) ? json_integer_value(v) : 0;
+    if (t >= 1 && t <= (json_int_t)max_tile) {
+        m->is_tile = true;
+        m->tile = (unsigned)t;
+        return PUZ_OK;
+    }
+    http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "moves[%zu] is not a "
+                     "move: use \"up\", \"down\", \"left\", \"right\" (the "
+                     "way the blank goes) or the number of the tile to "
+                     "slide, 1 to %u", i, max_tile);
+    http_problem_point(err, "/moves/%zu", i);
+    return PUZ_EINVAL;
+}
+
+static puz_err decode_moves(const json_t *moves,
+                            const struct http_config *cfg, puz_arena *a,
+                            struct http_score_request *out,
+                            struct http_problem *err)
+{
+    size_t n = json_array_size(moves);
+    unsigned max_tile = out->board.n * out->board.n - 1u;
+
+    if (!json_is_array(moves) || n > cfg->score_max_moves) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "moves must be "
+                         "an array of at most %u moves", cfg->score_max_moves);
+        http_problem_point(err, "/moves");
+        return PUZ_EINVAL;
+    }
+    out->moves = puz_arena_calloc(a, n ? n : 1, sizeof(*out->moves));
+    if (out->moves == NULL) {
+        http_problem_set(err, HTTP_PROBLEM_INTERNAL, "out of memory");
+        return PUZ_ENOMEM;
+    }
+    out->count = n;
+    for (size_t i = 0; i < n; i++) {
+        if (score_move(json_array_get(moves, i), i, max_tile,
+                       &out->moves[i], err) != PUZ_OK)
+            return PUZ_EINVAL;
+    }
+    return PUZ_OK;
+}
+
+puz_err http_decode_score(const json_t *root, const struct http_config *cfg,
+                          puz_arena *a, struct http_score_request *out,
+                          struct http_problem *err)
+{
+    memset(out, 0, sizeof(*out));
+    if (check_keys(root, score_keys, "", err) != PUZ_OK
+        || require(root, "board", err) != PUZ_OK
+        || require(root, "moves", err) != PUZ_OK
+        || http_decode_board(json_object_get(root, "board"), "/board",
+                             &out->board, err) != PUZ_OK
+        || decode_goal(root, &out->has_goal, &out->goal, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    return decode_moves(json_object_get(root, "moves"), cfg, a, out, err);
+}

@@ -1,0 +1,166 @@
+/*
+ * http_int.h - what the files of src/http/ share and nobody else sees:
+ * the server and request structs, the route table, the reply helpers.
+ *
+ * Threads: MHD's network threads run the access handler and the
+ * completion callback; solver workers run jobs. A request is touched by
+ * one thread at a time: the network thread until it suspends the
+ * connection and submits the job, the worker until it resumes it.
+ */
+#ifndef HTTP_INT_H
+#define HTTP_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+#include <jansson.h>
+
+#include "http_config.h"
+#include "http_metrics.h"
+#include "http_problem.h"
+#include "http_server.h"
+#include "http_static.h"
+#include "pool.h"
+#include "puz_arena.h"
+#include "puz_pdb.h"
+#include "puz_table3.h"
+
+#define HTTP__ID_MAX 72
+#define HTTP__ADDR_MAX 48
+
+/* Metric labels of the routes; index into http__route_labels. */
+enum http__label {
+    HTTP__L_SOLVE = 0,
+    HTTP__L_BATCH,
+    HTTP__L_RANDOM,
+    HTTP__L_SCORE,
+    HTTP__L_LIVEZ,
+    HTTP__L_HEALTHZ,
+    HTTP__L_READYZ,
+    HTTP__L_METRICS,
+    HTTP__L_OPENAPI,
+    HTTP__L_STATIC,
+    HTTP__L_OTHER,
+    HTTP__L_COUNT_
+};
+extern const char *const http__route_labels[HTTP__L_COUNT_];
+
+struct http_server {
+    struct http_config cfg;         /* read-only after start */
+    struct MHD_Daemon *daemon;
+    int listen_fd;
+    bool mhd_owns_fd;               /* MHD closes listen_fd on stop */
+    bool stopped;
+    unsigned port;
+    char url[96];
+    pool_t *pool;
+    unsigned workers;
+    puz_table3 *table3;             /* default 3x3 goal, for random */
+    puz_tables *tables;             /* handed to every solve */
+    http_static *www;               /* NULL: no static root */
+    char *openapi;                  /* the spec file, or NULL */
+    size_t openapi_len;
+    http_metrics *metrics;
+    int log_fd;                     /* access log, -1 = off */
+    bool log_close;                 /* we opened log_fd */
+    bool cors_any;                  /* cors_origins = "*" */
+    atomic_int draining;
+    atomic_uint in_flight;          /* requests not yet completed */
+    atomic_uint_fast64_t next_id;
+    uint64_t id_salt;
+    pthread_mutex_t arena_lock;     /* guards the free list below */
+    puz_arena **arena_free;
+    unsigned arena_nfree;
+};
+
+struct http_req;
+/* Returns true when the request was handed to a worker: from then on
+ * the calling network thread must not touch it until MHD calls back. */
+typedef bool (*http__handler)(struct http_req *r);
+
+struct http__route {
+    const char *method;     /* "GET" also answers HEAD */
+    const char *path;
+    enum http__label label;
+    bool json_body;         /* POST with a JSON body */
+    http__handler handler;
+};
+
+struct http_req {
+    struct http_server *srv;
+    struct MHD_Connection *conn;
+    puz_arena *arena;               /* the request's memory, this struct
+                                     * included */
+    const struct http__route *route;    /* NULL until matched */
+    enum http__label label;
+    char method[12];
+    const char *path;               /* arena copy of the URL path */
+    const char *origin;             /* allowed CORS origin, or NULL */
+    char id[HTTP__ID_MAX];
+    char remote[HTTP__ADDR_MAX];
+    uint64_t start_us;
+    char *body;
+    size_t body_len, body_cap;
+    uint64_t body_seen;             /* bytes received, kept or not */
+    bool too_large;
+    bool dispatched;
+    struct MHD_Response *response;  /* ready to queue */
+    unsigned status;
+    size_t reply_bytes;
+    uint64_t expanded;              /* nodes, for the access log */
+};
+
+/* request.c */
+struct http_req *http__req_create(struct http_server *s,
+                                  struct MHD_Connection *c,
+                                  const char *url, const char *method);
+void http__req_destroy(struct http_req *r);
+/* Take body bytes, enforcing max_body_bytes as they arrive. */
+void http__req_body(struct http_req *r, const char *data, size_t size);
+/* Queue r->response with the common headers; MHD_NO on failure. */
+enum MHD_Result http__req_queue(struct http_req *r);
+
+/* Replies (any thread while the request is the caller's). They set
+ * r->response; a NULL body or failed allocation becomes a plain 500. */
+void http__reply(struct http_req *r, unsigned status,
+                 struct MHD_Response *resp);
+void http__reply_json(struct http_req *r, unsigned status, json_t *body);
+void http__reply_problem(struct http_req *r, const struct http_problem *p);
+void http__reply_problemf(struct http_req *r, enum http_problem_kind k,
+                          const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void http__reply_copy(struct http_req *r, unsigned status,
+                      const char *content_type, const void *buf,
+                      size_t len);
+
+/* Arenas recycled across requests (thread-safe). */
+puz_arena *http__arena_get(struct http_server *s);
+void http__arena_put(struct http_server *s, puz_arena *a);
+size_t http__arena_cached_bytes(struct http_server *s);
+
+/* routes.c */
+enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
+                                 const char *url, const char *method,
+                                 const char *version, const char *upload,
+                                 size_t *upload_size, void **con_cls);
+void http__on_completed(void *cls, struct MHD_Connection *c,
+                        void **con_cls,
+                        enum MHD_RequestTerminationCode toe);
+bool http__ready(struct http_server *s, json_t **checks);
+
+/* solve.c: the handlers that need a worker, and the random boards. */
+bool http__handle_solve(struct http_req *r);
+bool http__handle_batch(struct http_req *r);
+bool http__handle_score(struct http_req *r);
+bool http__handle_random(struct http_req *r);
+
+/* log.c */
+void http__log_access(const struct http_req *r, uint64_t now_us);
+void http__log_line(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * jalloc.c - jansson allocation routed into the arena bound to the
+ * calling thread, with heap fallback. See http_jalloc.h for the rule.
+ */
+#include "http_jalloc.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+/* Per-thread binding: the only state here besides the install latch. */
+static _Thread_local struct jalloc_tls {
+    puz_arena *arena;
+} jalloc_tls;
+
+static pthread_once_t jalloc_once = PTHREAD_ONCE_INIT;
+
+static void *jalloc_malloc(size_t n)
+{
+    void *p = NULL;
+
+    if (jalloc_tls.arena != NULL)
+        p = puz_arena_alloc(jalloc_tls.arena, n);
+    return p != NULL ? p : malloc(n);
+}
+
+static void jalloc_free(void *p)
+{
+    if (p == NULL)
+        return;
+    if (jalloc_tls.arena != NULL && puz_arena_owns(jalloc_tls.arena, p))
+        return;     /* the arena takes it back when the request ends */
+    free(p);
+}
+
+static void install_once(void)
+{
+    json_set_alloc_funcs(jalloc_malloc, jalloc_free);
+}
+
+void http_jalloc_install(void)
+{
+    pthread_once(&jalloc_once, install_once);
+}
+
+puz_arena *http_jalloc_bind(puz_arena *a)
+{
+    puz_arena *prev = jalloc_tls.arena;
+
+    jalloc_tls.arena = a;
+    return prev;
+}
+
+void http_jalloc_unbind(puz_arena *previous)
+{
+    jalloc_tls.arena = previous;
+}

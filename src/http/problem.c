@@ -1,0 +1,160 @@
+/*
+ * problem.c - the catalogue of problem kinds (status, type URI, title)
+ * and their JSON form. The slugs are part of the public API: never rename
+ * one, add a new kind instead.
+ */
+#include "http_problem.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct kind_info {
+    unsigned status;
+    const char *slug;
+    const char *title;
+};
+
+static const struct kind_info kinds[HTTP_PROBLEM_KIND_COUNT_] = {
+    [HTTP_PROBLEM_MALFORMED_JSON] = { 400, "malformed-json",
+                                      "Malformed JSON" },
+    [HTTP_PROBLEM_INVALID_QUERY] = { 400, "invalid-query",
+                                     "Invalid query parameter" },
+    [HTTP_PROBLEM_INVALID_REQUEST] = { 422, "invalid-request",
+                                       "Invalid request" },
+    [HTTP_PROBLEM_INVALID_BOARD] = { 422, "invalid-board",
+                                     "Invalid board" },
+    [HTTP_PROBLEM_UNSOLVABLE] = { 422, "unsolvable",
+                                  "Board cannot reach the goal" },
+    [HTTP_PROBLEM_INVALID_OPTION] = { 422, "invalid-option",
+                                      "Invalid option" },
+    [HTTP_PROBLEM_NOT_FOUND] = { 404, "not-found", "Not found" },
+    [HTTP_PROBLEM_METHOD_NOT_ALLOWED] = { 405, "method-not-allowed",
+                                          "Method not allowed" },
+    [HTTP_PROBLEM_PAYLOAD_TOO_LARGE] = { 413, "payload-too-large",
+                                         "Request body too large" },
+    [HTTP_PROBLEM_UNSUPPORTED_MEDIA] = { 415, "unsupported-media-type",
+                                         "Unsupported media type" },
+    [HTTP_PROBLEM_OVERLOADED] = { 503, "overloaded",
+                                  "Server overloaded" },
+    [HTTP_PROBLEM_SHUTTING_DOWN] = { 503, "shutting-down",
+                                     "Server shutting down" },
+    [HTTP_PROBLEM_INTERNAL] = { 500, "internal-error",
+                                "Internal server error" },
+};
+
+static const struct kind_info *info(enum http_problem_kind k)
+{
+    if ((unsigned)k >= HTTP_PROBLEM_KIND_COUNT_)
+        k = HTTP_PROBLEM_INTERNAL;
+    return &kinds[k];
+}
+
+unsigned http_problem_status(enum http_problem_kind k)
+{
+    return info(k)->status;
+}
+
+const char *http_problem_slug(enum http_problem_kind k)
+{
+    return info(k)->slug;
+}
+
+const char *http_problem_title(enum http_problem_kind k)
+{
+    return info(k)->title;
+}
+
+void http_problem_set(struct http_problem *p, enum http_problem_kind k,
+                      const char *fmt, ...)
+{
+    va_list ap;
+
+    p->kind = k;
+    p->pointer[0] = '\0';
+    p->line = 0;
+    p->column = 0;
+    p->allowed[0] = '\0';
+    va_start(ap, fmt);
+    vsnprintf(p->detail, sizeof(p->detail), fmt, ap);
+    va_end(ap);
+}
+
+void http_problem_point(struct http_problem *p, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(p->pointer, sizeof(p->pointer), fmt, ap);
+    va_end(ap);
+}
+
+/*
+ * json_string() refuses invalid UTF-8, and a detail or path may quote
+ * client bytes (a URL with %ff in it): replace every non-ASCII byte with
+ * '?' then, rather than lose the whole answer.
+ */
+static json_t *safe_string(const char *s)
+{
+    char buf[HTTP_PROBLEM_DETAIL];
+    json_t *j = json_string(s);
+    size_t i;
+
+    if (j != NULL)
+        return j;
+    for (i = 0; s[i] != '\0' && i + 1 < sizeof(buf); i++)
+        buf[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
+    buf[i] = '\0';
+    return json_string(buf);
+}
+
+static int add_extensions(json_t *o, const struct http_problem *p)
+{
+    json_t *list;
+    const char *s, *comma;
+    int rc = 0;
+
+    if (p->pointer[0] != '\0')
+        rc |= json_object_set_new(o, "pointer", json_string(p->pointer));
+    if (p->line > 0) {
+        rc |= json_object_set_new(o, "line", json_integer(p->line));
+        rc |= json_object_set_new(o, "column", json_integer(p->column));
+    }
+    if (p->allowed[0] != '\0') {
+        list = json_array();
+        for (s = p->allowed; s != NULL; s = comma ? comma + 2 : NULL) {
+            comma = strstr(s, ", ");
+            rc |= json_array_append_new(list, json_stringn(s, comma
+                                        ? (size_t)(comma - s) : strlen(s)));
+        }
+        rc |= json_object_set_new(o, "allowed", list);
+    }
+    return rc;
+}
+
+json_t *http_problem_json(const struct http_problem *p, const char *instance,
+                          const char *request_id)
+{
+    const struct kind_info *k = info(p->kind);
+    char type[128];
+    json_t *o = json_object();
+    int rc = 0;
+
+    if (o == NULL)
+        return NULL;
+    snprintf(type, sizeof(type), "%s%s", HTTP_PROBLEM_BASE, k->slug);
+    rc |= json_object_set_new(o, "type", json_string(type));
+    rc |= json_object_set_new(o, "title", json_string(k->title));
+    rc |= json_object_set_new(o, "status", json_integer(k->status));
+    rc |= json_object_set_new(o, "detail", safe_string(p->detail));
+    if (instance != NULL)
+        rc |= json_object_set_new(o, "instance", safe_string(instance));
+    if (request_id != NULL)
+        rc |= json_object_set_new(o, "request_id", safe_string(request_id));
+    rc |= add_extensions(o, p);
+    if (rc != 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}

@@ -1,0 +1,313 @@
+/*
+ * request.c - one HTTP request's life: its arena (recycled through a
+ * small free list), its id, its body read under the size cap, and the
+ * reply it ends with. Replies are copied into MHD memory
+ * (MHD_RESPMEM_MUST_COPY) as soon as they are built, so nothing MHD
+ * holds ever points into an arena that dies with the request.
+ */
+#include "http_int.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "http_jalloc.h"
+
+puz_arena *http__arena_get(struct http_server *s)
+{
+    puz_arena *a = NULL;
+
+    pthread_mutex_lock(&s->arena_lock);
+    if (s->arena_nfree > 0)
+        a = s->arena_free[--s->arena_nfree];
+    pthread_mutex_unlock(&s->arena_lock);
+    if (a == NULL)
+        a = puz_arena_create(s->cfg.arena_chunk_bytes);
+    return a;
+}
+
+void http__arena_put(struct http_server *s, puz_arena *a)
+{
+    if (a == NULL)
+        return;
+    puz_arena_reset(a);     /* keeps only the first chunk */
+    puz_arena_set_budget(a, 0);
+    pthread_mutex_lock(&s->arena_lock);
+    if (s->arena_nfree < s->cfg.arena_cache) {
+        s->arena_free[s->arena_nfree++] = a;
+        a = NULL;
+    }
+    pthread_mutex_unlock(&s->arena_lock);
+    puz_arena_destroy(a);
+}
+
+size_t http__arena_cached_bytes(struct http_server *s)
+{
+    size_t total = 0;
+
+    pthread_mutex_lock(&s->arena_lock);
+    for (unsigned i = 0; i < s->arena_nfree; i++)
+        total += puz_arena_reserved(s->arena_free[i]);
+    pthread_mutex_unlock(&s->arena_lock);
+    return total;
+}
+
+/* Client ids are echoed only when short and made of safe characters. */
+static bool id_acceptable(const char *id)
+{
+    size_t n = id != NULL ? strlen(id) : 0;
+
+    if (n == 0 || n > 64)
+        return false;
+    return strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                  "0123456789._:-") == n;
+}
+
+static void make_id(struct http_req *r)
+{
+    const char *given = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                    "X-Request-Id");
+    uint64_t x;
+
+    if (id_acceptable(given)) {
+        strcpy(r->id, given);
+        return;
+    }
+    /* splitmix64 of a per-process random salt plus a counter: unique
+     * within the process, unguessable across restarts. */
+    x = r->srv->id_salt + 0x9E3779B97F4A7C15ull
+        * (atomic_fetch_add(&r->srv->next_id, 1) + 1);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    snprintf(r->id, sizeof(r->id), "%016llx", (unsigned long long)x);
+}
+
+static void remote_addr(struct http_req *r)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
+        r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci != NULL ? ci->client_addr : NULL;
+
+    strcpy(r->remote, "-");
+    if (sa != NULL && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)
+                  ->sin_addr, r->remote, sizeof(r->remote));
+    else if (sa != NULL && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)
+                  sa)->sin6_addr, r->remote, sizeof(r->remote));
+}
+
+/* The Origin header if CORS allows it (exact match in the list). */
+static const char *allowed_origin(struct http_req *r)
+{
+    const char *o = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                "Origin");
+    const char *list = r->srv->cfg.cors_origins;
+    size_t n;
+
+    if (o == NULL || *o == '\0')
+        return NULL;
+    if (r->srv->cors_any)
+        return "*";
+    n = strlen(o);
+    for (const char *p = list; *p != '\0'; p += strcspn(p, ",")) {
+        p += strspn(p, ", ");
+        if (strncmp(p, o, n) == 0 && (p[n] == '\0' || p[n] == ','
+                                      || p[n] == ' '))
+            return puz_arena_strdup(r->arena, o);
+    }
+    return NULL;
+}
+
+struct http_req *http__req_create(struct http_server *s,
+                                  struct MHD_Connection *c,
+                                  const char *url, const char *method)
+{
+    puz_arena *a = http__arena_get(s);
+    struct http_req *r;
+
+    if (a == NULL)
+        return NULL;
+    r = puz_arena_calloc(a, 1, sizeof(*r));
+    if (r == NULL) {
+        http__arena_put(s, a);
+        return NULL;
+    }
+    r->srv = s;
+    r->conn = c;
+    r->arena = a;
+    r->label = HTTP__L_OTHER;
+    r->start_us = pool_now_us();
+    snprintf(r->method, sizeof(r->method), "%s", method);
+    r->path = puz_arena_strdup(a, url);
+    if (r->path == NULL)
+        r->path = "/";
+    make_id(r);
+    remote_addr(r);
+    r->origin = allowed_origin(r);
+    atomic_fetch_add(&s->in_flight, 1);
+    return r;
+}
+
+void http__req_destroy(struct http_req *r)
+{
+    struct http_server *s = r->srv;
+
+    if (r->response != NULL)
+        MHD_destroy_response(r->response);
+    http_metrics_arena(s->metrics, puz_arena_peak(r->arena));
+    http__arena_put(s, r->arena);   /* r itself lives in the arena */
+    atomic_fetch_sub(&s->in_flight, 1);
+}
+
+void http__req_body(struct http_req *r, const char *data, size_t size)
+{
+    size_t cap = r->srv->cfg.max_body_bytes, want;
+    char *grown;
+
+    r->body_seen += size;
+    if (r->too_large || r->body_seen > cap) {
+        r->too_large = true;    /* keep reading, drop the bytes */
+        return;
+    }
+    if (r->body_len + size > r->body_cap) {
+        want = r->body_cap ? r->body_cap * 2 : 4096;
+        while (want < r->body_len + size)
+            want *= 2;
+        want = want > cap ? cap : want;
+        grown = puz_arena_alloc(r->arena, want);
+        if (grown == NULL) {
+            r->too_large = true;
+            return;
+        }
+        if (r->body_len > 0)
+            memcpy(grown, r->body, r->body_len);
+        r->body = grown;
+        r->body_cap = want;
+    }
+    memcpy(r->body + r->body_len, data, size);
+    r->body_len += size;
+}
+
+static void add_cors(struct http_req *r, struct MHD_Response *resp)
+{
+    if (r->origin == NULL)
+        return;
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->origin);
+    MHD_add_response_header(resp, "Access-Control-Expose-Headers",
+                            "X-Request-Id, Retry-After, Allow");
+    if (!r->srv->cors_any)
+        MHD_add_response_header(resp, "Vary", "Origin");
+}
+
+enum MHD_Result http__req_queue(struct http_req *r)
+{
+    struct MHD_Response *resp = r->response;
+    enum MHD_Result rc;
+
+    if (resp == NULL)
+        return MHD_NO;
+    MHD_add_response_header(resp, "X-Request-Id", r->id);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    if (MHD_get_response_header(resp, "Cache-Control") == NULL)
+        MHD_add_response_header(resp, "Cache-Control", "no-store");
+    add_cors(r, resp);
+    if (atomic_load(&r->srv->draining))
+        MHD_add_response_header(resp, "Connection", "close");
+    rc = MHD_queue_response(r->conn, r->status, resp);
+    MHD_destroy_response(resp);     /* the connection holds its own ref */
+    r->response = NULL;
+    return rc;
+}
+
+void http__reply(struct http_req *r, unsigned status,
+                 struct MHD_Response *resp)
+{
+    static const char oops[] = "internal error\n";
+
+    if (r->response != NULL)
+        MHD_destroy_response(r->response);
+    if (resp == NULL) {
+        status = 500;
+        resp = MHD_create_response_from_buffer(sizeof(oops) - 1,
+                                               (void *)oops,
+                                               MHD_RESPMEM_PERSISTENT);
+        if (resp != NULL)
+            MHD_add_response_header(resp, "Content-Type", "text/plain");
+    }
+    r->response = resp;
+    r->status = status;
+}
+
+void http__reply_copy(struct http_req *r, unsigned status,
+                      const char *content_type, const void *buf,
+                      size_t len)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        len, (void *)buf, MHD_RESPMEM_MUST_COPY);
+
+    if (resp != NULL && content_type != NULL)
+        MHD_add_response_header(resp, "Content-Type", content_type);
+    r->reply_bytes = len;
+    http__reply(r, status, resp);
+}
+
+/* Encode with jansson (into r's arena) and copy out for MHD. */
+static void reply_encoded(struct http_req *r, unsigned status,
+                          const char *content_type, json_t *body)
+{
+    const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(6);
+    puz_arena *prev = http_jalloc_bind(r->arena);
+    char small[4096], *buf = small;
+    size_t n = body != NULL ? json_dumpb(body, small, sizeof(small), flags)
+                            : 0;
+
+    if (n > sizeof(small)) {
+        buf = puz_arena_alloc(r->arena, n);
+        n = buf != NULL ? json_dumpb(body, buf, n, flags) : 0;
+    }
+    if (n == 0)
+        http__reply(r, 500, NULL);
+    else
+        http__reply_copy(r, status, content_type, buf, n);
+    json_decref(body);
+    http_jalloc_unbind(prev);
+}
+
+void http__reply_json(struct http_req *r, unsigned status, json_t *body)
+{
+    reply_encoded(r, status, "application/json", body);
+}
+
+void http__reply_problem(struct http_req *r, const struct http_problem *p)
+{
+    unsigned status = http_problem_status(p->kind);
+    char secs[16];
+    puz_arena *prev = http_jalloc_bind(r->arena);
+    json_t *body = http_problem_json(p, r->path, r->id);
+
+    http_jalloc_unbind(prev);
+    reply_encoded(r, status, "application/problem+json", body);
+    if (status == 503 && r->response != NULL) {
+        snprintf(secs, sizeof(secs), "%u", r->srv->cfg.retry_after_s);
+        MHD_add_response_header(r->response, "Retry-After", secs);
+    }
+}
+
+void http__reply_problemf(struct http_req *r, enum http_problem_kind k,
+                          const char *fmt, ...)
+{
+    struct http_problem p;
+    va_list ap;
+
+    http_problem_set(&p, k, "%s", "");
+    va_start(ap, fmt);
+    vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
+    va_end(ap);
+    http__reply_problem(r, &p);
+}

@@ -1,0 +1,407 @@
+/*
+ * routes.c - the MHD access handler: match the route, check method,
+ * media type and size at the headers, read the body, dispatch to a
+ * handler, and queue the reply (at once, or after a worker resumed the
+ * connection). Also the small routes: health, metrics, the spec, CORS
+ * preflight and the web game's static files.
+ */
+#include "http_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "http_jalloc.h"
+
+const char *const http__route_labels[HTTP__L_COUNT_] = {
+    [HTTP__L_SOLVE] = "/v1/solve",
+    [HTTP__L_BATCH] = "/v1/solve/batch",
+    [HTTP__L_RANDOM] = "/v1/puzzles/random",
+    [HTTP__L_SCORE] = "/v1/score",
+    [HTTP__L_LIVEZ] = "/livez",
+    [HTTP__L_HEALTHZ] = "/healthz",
+    [HTTP__L_READYZ] = "/readyz",
+    [HTTP__L_METRICS] = "/metrics",
+    [HTTP__L_OPENAPI] = "/openapi.yaml",
+    [HTTP__L_STATIC] = "static",
+    [HTTP__L_OTHER] = "other",
+};
+
+static bool handle_livez(struct http_req *r);
+static bool handle_readyz(struct http_req *r);
+static bool handle_metrics(struct http_req *r);
+static bool handle_openapi(struct http_req *r);
+
+static const struct http__route routes[] = {
+    { "POST", "/v1/solve", HTTP__L_SOLVE, true, http__handle_solve },
+    { "POST", "/v1/solve/batch", HTTP__L_BATCH, true, http__handle_batch },
+    { "GET", "/v1/puzzles/random", HTTP__L_RANDOM, false,
+      http__handle_random },
+    { "POST", "/v1/score", HTTP__L_SCORE, true, http__handle_score },
+    { "GET", "/livez", HTTP__L_LIVEZ, false, handle_livez },
+    { "GET", "/healthz", HTTP__L_HEALTHZ, false, handle_livez },
+    { "GET", "/readyz", HTTP__L_READYZ, false, handle_readyz },
+    { "GET", "/metrics", HTTP__L_METRICS, false, handle_metrics },
+    { "GET", "/openapi.yaml", HTTP__L_OPENAPI, false, handle_openapi },
+    { NULL, NULL, HTTP__L_OTHER, false, NULL },
+};
+
+static bool method_is(const struct http_req *r, const char *m)
+{
+    return strcmp(r->method, m) == 0;
+}
+
+static bool route_answers(const struct http__route *rt,
+                          const struct http_req *r)
+{
+    return strcmp(rt->method, r->method) == 0
+           || (strcmp(rt->method, "GET") == 0 && method_is(r, "HEAD"));
+}
+
+/* "GET, HEAD, OPTIONS" for a path; "" if the path is unknown. */
+static void allow_list(const char *path, char *buf, size_t size)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (const struct http__route *rt = routes; rt->path != NULL; rt++) {
+        if (strcmp(rt->path, path) != 0)
+            continue;
+        used += snprintf(buf + used, size - used, "%s%s", rt->method,
+                         strcmp(rt->method, "GET") == 0 ? ", HEAD, " : ", ");
+    }
+    if (used > 0)
+        snprintf(buf + used, size - used, "OPTIONS");
+}
+
+/* JSON bodies only: application/json or any +json type, UTF-8. */
+static bool json_media_type(const char *ct)
+{
+    size_t n;
+    const char *cs;
+
+    if (ct == NULL)
+        return false;
+    n = strcspn(ct, "; \t");
+    if (!(n == 16 && strncasecmp(ct, "application/json", 16) == 0)
+        && !(n > 5 && strncasecmp(ct + n - 5, "+json", 5) == 0
+             && strncasecmp(ct, "application/", 12) == 0))
+        return false;
+    cs = strcasestr(ct + n, "charset=");
+    return cs == NULL || strncasecmp(cs + 8, "utf-8", 5) == 0
+           || strncasecmp(cs + 8, "\"utf-8\"", 7) == 0;
+}
+
+static bool handle_livez(struct http_req *r)
+{
+    http__reply_json(r, 200, json_pack("{s:s}", "status", "ok"));
+    return false;
+}
+
+bool http__ready(struct http_server *s, json_t **checks)
+{
+    struct pool_stats st;
+    bool workers, queue, tables, draining;
+
+    pool_get_stats(s->pool, &st);
+    workers = st.workers == s->workers;
+    queue = st.queued < st.capacity;
+    tables = s->table3 != NULL && s->tables != NULL;
+    draining = atomic_load(&s->draining) != 0;
+    if (checks != NULL)
+        *checks = json_pack("{s:b, s:b, s:b, s:b}", "workers", workers,
+                            "tables", tables, "queue", queue, "draining",
+                            draining);
+    return workers && queue && tables && !draining;
+}
+
+static bool handle_readyz(struct http_req *r)
+{
+    json_t *checks = NULL;
+    bool ok = http__ready(r->srv, &checks);
+
+    http__reply_json(r, ok ? 200 : 503, json_pack("{s:s, s:o}", "status",
+                     ok ? "ready" : "not_ready", "checks", checks));
+    return false;
+}
+
+static bool handle_metrics(struct http_req *r)
+{
+    struct http_server *s = r->srv;
+    struct http_metrics_gauges g = { 0 };
+    struct pool_stats st;
+    size_t len = 0;
+    char *text;
+
+    pool_get_stats(s->pool, &st);
+    g.queue_depth = st.queued;
+    g.queue_capacity = st.capacity;
+    g.queue_rejected = st.rejected;
+    g.workers = st.workers;
+    g.workers_busy = st.busy;
+    g.requests_in_flight = atomic_load(&s->in_flight);
+    g.arena_cached_bytes = http__arena_cached_bytes(s);
+    g.tables_bytes = puz_tables_bytes(s->tables)
+                     + (s->table3 != NULL ? PUZ_TABLE3_STATES : 0);
+    g.ready = http__ready(s, NULL);
+    text = http_metrics_render(s->metrics, &g, &len);
+    if (text == NULL) {
+        http__reply(r, 500, NULL);
+        return false;
+    }
+    http__reply_copy(r, 200, "text/plain; version=0.0.4; charset=utf-8",
+                     text, len);
+    free(text);
+    return false;
+}
+
+static bool handle_openapi(struct http_req *r)
+{
+    if (r->srv->openapi == NULL) {
+        http__reply_problemf(r, HTTP_PROBLEM_NOT_FOUND, "this server was "
+                             "started without its OpenAPI file (%s)",
+                             r->srv->cfg.openapi_path);
+        return false;
+    }
+    http__reply_copy(r, 200, "application/yaml", r->srv->openapi,
+                     r->srv->openapi_len);
+    if (r->response != NULL)
+        MHD_add_response_header(r->response, "Cache-Control", "no-cache");
+    return false;
+}
+
+static void reply_not_found(struct http_req *r)
+{
+    http__reply_problemf(r, HTTP_PROBLEM_NOT_FOUND, "nothing at %.200s; "
+                         "the API lives under /v1 (see /openapi.yaml)",
+                         r->path);
+}
+
+static void reply_not_allowed(struct http_req *r, const char *allow)
+{
+    http__reply_problemf(r, HTTP_PROBLEM_METHOD_NOT_ALLOWED, "%s is not "
+                         "allowed on %.200s; use %s", r->method, r->path,
+                         allow);
+    if (r->response != NULL)
+        MHD_add_response_header(r->response, "Allow", allow);
+}
+
+/* 304 when the client's copy is current; the fd is ours to close. */
+static bool not_modified(struct http_req *r, struct http_static_file *f)
+{
+    const char *inm = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                  "If-None-Match");
+    struct MHD_Response *resp;
+
+    if (inm == NULL || strstr(inm, f->etag) == NULL)
+        return false;
+    close(f->fd);
+    resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    if (resp != NULL) {
+        MHD_add_response_header(resp, "ETag", f->etag);
+        MHD_add_response_header(resp, "Cache-Control", f->cache_control);
+    }
+    http__reply(r, 304, resp);
+    return true;
+}
+
+static void handle_static(struct http_req *r)
+{
+    struct http_static_file f;
+    struct MHD_Response *resp;
+
+    r->label = HTTP__L_STATIC;
+    if (http_static_lookup(r->srv->www, r->path, &f) != PUZ_OK) {
+        reply_not_found(r);
+        return;
+    }
+    if (not_modified(r, &f))
+        return;
+    /* MHD sends the file with sendfile() and closes the fd itself. */
+    resp = MHD_create_response_from_fd((uint64_t)f.size, f.fd);
+    if (resp == NULL) {
+        close(f.fd);
+        http__reply(r, 500, NULL);
+        return;
+    }
+    MHD_add_response_header(resp, "Content-Type", f.content_type);
+    MHD_add_response_header(resp, "Cache-Control", f.cache_control);
+    MHD_add_response_header(resp, "ETag", f.etag);
+    r->reply_bytes = f.size;
+    http__reply(r, 200, resp);
+}
+
+/* OPTIONS: the Allow list, and the CORS preflight answer. */
+static void handle_options(struct http_req *r, const char *allow)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+
+    if (resp != NULL) {
+        MHD_add_response_header(resp, "Allow", allow);
+        if (r->origin != NULL) {
+            MHD_add_response_header(resp, "Access-Control-Allow-Methods",
+                                    allow);
+            MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                                    "Content-Type, X-Request-Id");
+            MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
+        }
+    }
+    http__reply(r, 204, resp);
+}
+
+/* Whether path names a served static file (for 405 vs 404). */
+static bool static_exists(struct http_req *r)
+{
+    struct http_static_file f;
+
+    if (http_static_lookup(r->srv->www, r->path, &f) != PUZ_OK)
+        return false;
+    close(f.fd);
+    return true;
+}
+
+static void match_route(struct http_req *r)
+{
+    for (const struct http__route *rt = routes; rt->path != NULL; rt++) {
+        if (strcmp(rt->path, r->path) == 0 && route_answers(rt, r)) {
+            r->route = rt;
+            r->label = rt->label;
+            return;
+        }
+    }
+}
+
+/* No route takes this method on this path: a static file, OPTIONS, 404
+ * or 405 (with the Allow list). */
+static void route_other(struct http_req *r)
+{
+    char allow[96];
+    bool api = strncmp(r->path, "/v1/", 4) == 0;
+
+    allow_list(r->path, allow, sizeof(allow));
+    if (allow[0] == '\0' && !api && (method_is(r, "GET")
+                                     || method_is(r, "HEAD"))) {
+        handle_static(r);   /* answers 404 itself when there is no file */
+        return;
+    }
+    if (allow[0] == '\0' && !api && static_exists(r))
+        snprintf(allow, sizeof(allow), "GET, HEAD, OPTIONS");
+    if (allow[0] == '\0')
+        reply_not_found(r);
+    else if (method_is(r, "OPTIONS"))
+        handle_options(r, allow);
+    else
+        reply_not_allowed(r, allow);
+}
+
+/* Content-Type and Content-Length of a JSON route, before the body. */
+static void check_body_headers(struct http_req *r)
+{
+    const char *ct = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                 "Content-Type");
+    const char *cl = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                 "Content-Length");
+    unsigned long long len = cl != NULL ? strtoull(cl, NULL, 10) : 0;
+
+    if (!json_media_type(ct)) {
+        http__reply_problemf(r, HTTP_PROBLEM_UNSUPPORTED_MEDIA, "send the "
+                             "body as JSON with Content-Type: "
+                             "application/json (got %.100s)",
+                             ct != NULL ? ct : "no Content-Type");
+    } else if (len > r->srv->cfg.max_body_bytes) {
+        /* Refused before reading a byte of it. */
+        http__reply_problemf(r, HTTP_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
+                             "is %llu bytes; at most %zu are accepted", len,
+                             r->srv->cfg.max_body_bytes);
+    }
+}
+
+static enum MHD_Result first_call(struct http_server *s,
+                                  struct MHD_Connection *c, const char *url,
+                                  const char *method, void **con_cls)
+{
+    struct http_req *r = http__req_create(s, c, url, method);
+
+    if (r == NULL)
+        return MHD_NO;  /* out of memory: MHD closes the connection */
+    *con_cls = r;
+    match_route(r);
+    if (r->route != NULL && r->route->json_body)
+        check_body_headers(r);
+    /* A body refused on its headers is answered before it is read (MHD
+     * then closes the connection); everything else waits for the end of
+     * the request, which keeps the connection alive. */
+    if (r->response != NULL) {
+        r->dispatched = true;
+        return http__req_queue(r);
+    }
+    return MHD_YES;
+}
+
+/* The whole body is in: run the handler. True when a worker took it. */
+static bool dispatch(struct http_req *r)
+{
+    r->dispatched = true;
+    if (r->too_large) {
+        http__reply_problemf(r, HTTP_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
+                             "exceeds %zu bytes", r->srv->cfg.max_body_bytes);
+        return false;
+    }
+    if (r->route == NULL) {
+        route_other(r);
+        return false;
+    }
+    return r->route->handler(r);
+}
+
+enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
+                                 const char *url, const char *method,
+                                 const char *version, const char *upload,
+                                 size_t *upload_size, void **con_cls)
+{
+    struct http_req *r = *con_cls;
+    bool handed_off;
+    puz_arena *prev;
+
+    (void)version;
+    if (r == NULL)
+        return first_call(cls, c, url, method, con_cls);
+    if (*upload_size > 0) {
+        http__req_body(r, upload, *upload_size);
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (!r->dispatched) {
+        prev = http_jalloc_bind(r->arena);
+        handed_off = dispatch(r);
+        http_jalloc_unbind(prev);
+        if (handed_off)
+            return MHD_YES;     /* r is the worker's until it resumes us */
+    }
+    /* Called again after a resume, or the handler answered inline. */
+    if (r->response == NULL)
+        http__reply(r, 500, NULL);  /* a handler forgot to answer */
+    return http__req_queue(r);
+}
+
+void http__on_completed(void *cls, struct MHD_Connection *c,
+                        void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    struct http_req *r = *con_cls;
+    uint64_t now = pool_now_us();
+
+    (void)cls;
+    (void)c;
+    if (r == NULL)
+        return;
+    *con_cls = NULL;
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->status == 0)
+        r->status = 499;    /* the client went away before an answer */
+    http_metrics_request(r->srv->metrics, r->label, r->status,
+                         now - r->start_us);
+    http__log_access(r, now);
+    http__req_destroy(r);
+}

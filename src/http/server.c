@@ -1,0 +1,350 @@
+/*
+ * server.c - the server's life: load the shared read-only data, open the
+ * listening socket ourselves (so a taken port is one clear line), start
+ * the worker pool and the libmicrohttpd daemon, and stop them in the
+ * order that lets every accepted request get its answer. Also `puzzled
+ * serve`, which wraps that life in configuration and signals.
+ */
+#include "http_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "http_jalloc.h"
+
+static puz_err load_tables(struct http_server *s, char *msg)
+{
+    enum puz_pdb_partition part;
+    struct puz_pdb_opts po = { 0 };
+    puz_pdb *d = NULL;
+    char why[PUZ_MSG_MAX] = "";
+    puz_err rc;
+
+    if (puz_table3_create(NULL, &s->table3) != PUZ_OK
+        || puz_tables_create(&s->tables) != PUZ_OK
+        || puz_tables_add_3x3(s->tables) != PUZ_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "cannot build the 3x3 tables");
+        return PUZ_ENOMEM;
+    }
+    if (strcmp(s->cfg.pdb, "none") == 0 || s->cfg.pdb[0] == '\0')
+        return PUZ_OK;
+    if (puz_pdb_partition_parse(s->cfg.pdb, &part) != PUZ_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "pdb: '%s' is not none, 6-6-3 or "
+                 "7-8", s->cfg.pdb);
+        return PUZ_EINVAL;
+    }
+    rc = puz_pdb_open(s->cfg.pdb_dir[0] ? s->cfg.pdb_dir : NULL, part, NULL,
+                      &po, &d, why);
+    if (rc == PUZ_OK)
+        rc = puz_tables_add_pdb(s->tables, d);
+    if (rc != PUZ_OK)
+        snprintf(msg, HTTP_SERVER_MSG, "cannot load the %s pattern "
+                 "databases: %s", s->cfg.pdb, why[0] ? why
+                 : puz_strerror(rc));
+    return rc;
+}
+
+/* The spec is optional: without it /openapi.yaml answers 404. */
+static void load_openapi(struct http_server *s)
+{
+    FILE *f = fopen(s->cfg.openapi_path, "rb");
+    long n;
+
+    if (f == NULL) {
+        if (s->cfg.openapi_path[0] != '\0')
+            http__log_line("puzzled: note: %s: %s; /openapi.yaml will "
+                           "answer 404", s->cfg.openapi_path,
+                           strerror(errno));
+        return;
+    }
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0
+        && fseek(f, 0, SEEK_SET) == 0) {
+        s->openapi = malloc((size_t)n);
+        if (s->openapi != NULL
+            && fread(s->openapi, 1, (size_t)n, f) == (size_t)n)
+            s->openapi_len = (size_t)n;
+    }
+    if (s->openapi_len == 0) {
+        free(s->openapi);
+        s->openapi = NULL;
+    }
+    fclose(f);
+}
+
+/* The web game is optional too: without it "/" answers 404. */
+static void open_static(struct http_server *s)
+{
+    char why[HTTP_SERVER_MSG];
+
+    if (s->cfg.static_root[0] == '\0')
+        return;
+    if (http_static_open(s->cfg.static_root, &s->www, why, sizeof(why))
+        != PUZ_OK)
+        http__log_line("puzzled: note: %s; / will answer 404", why);
+}
+
+static puz_err open_log(struct http_server *s, char *msg)
+{
+    const char *dest = s->cfg.access_log;
+
+    if (strcmp(dest, "off") == 0 || dest[0] == '\0')
+        return PUZ_OK;
+    if (strcmp(dest, "stderr") == 0) {
+        s->log_fd = STDERR_FILENO;
+        return PUZ_OK;
+    }
+    s->log_fd = open(dest, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (s->log_fd < 0) {
+        snprintf(msg, HTTP_SERVER_MSG, "cannot open access log %s: %s",
+                 dest, strerror(errno));
+        return PUZ_EIO;
+    }
+    s->log_close = true;
+    return PUZ_OK;
+}
+
+static void set_url(struct http_server *s, int family)
+{
+    snprintf(s->url, sizeof(s->url), family == AF_INET6 ? "http://[%s]:%u"
+             : "http://%s:%u", s->cfg.bind, s->port);
+}
+
+static puz_err bind_listen(struct http_server *s, const struct addrinfo *ai,
+                           char *msg)
+{
+    int one = 1, fd;
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof(ss);
+
+    fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                0);
+    if (fd < 0
+        || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0
+        || bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1024) != 0
+        || getsockname(fd, (struct sockaddr *)&ss, &len) != 0) {
+        snprintf(msg, HTTP_SERVER_MSG, "cannot listen on %s%s%s:%u: %s",
+                 ai->ai_family == AF_INET6 ? "[" : "", s->cfg.bind,
+                 ai->ai_family == AF_INET6 ? "]" : "", s->cfg.port,
+                 strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return PUZ_EIO;
+    }
+    s->listen_fd = fd;
+    s->port = ntohs(ss.ss_family == AF_INET6
+                    ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                    : ((struct sockaddr_in *)&ss)->sin_port);
+    set_url(s, ai->ai_family);
+    return PUZ_OK;
+}
+
+static puz_err open_listener(struct http_server *s, char *msg)
+{
+    struct addrinfo hints, *ai = NULL;
+    char port[16];
+    puz_err rc;
+
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
+    hints.ai_socktype = SOCK_STREAM;
+    snprintf(port, sizeof(port), "%u", s->cfg.port);
+    if (getaddrinfo(s->cfg.bind, port, &hints, &ai) != 0 || ai == NULL) {
+        snprintf(msg, HTTP_SERVER_MSG, "bind: '%s' is not a numeric IPv4 "
+                 "or IPv6 address", s->cfg.bind);
+        return PUZ_EINVAL;
+    }
+    rc = bind_listen(s, ai, msg);
+    freeaddrinfo(ai);
+    return rc;
+}
+
+static puz_err start_daemon(struct http_server *s, char *msg)
+{
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME
+                     | MHD_USE_TURBO;
+
+    /* Network threads only read, route, decode and write; every search
+     * goes to the pool, so a couple of them carry any load. */
+    s->daemon = MHD_start_daemon(
+        flags, 0, NULL, NULL, http__on_request, s,
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)s->listen_fd,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)s->cfg.http_threads,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
+        MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)s->cfg.connection_timeout_s,
+        MHD_OPTION_NOTIFY_COMPLETED, http__on_completed, s,
+        MHD_OPTION_END);
+    if (s->daemon == NULL) {
+        snprintf(msg, HTTP_SERVER_MSG, "cannot start the HTTP daemon on %s",
+                 s->url);
+        return PUZ_EIO;
+    }
+    s->mhd_owns_fd = true;
+    return PUZ_OK;
+}
+
+static puz_err start_pool(struct http_server *s, char *msg)
+{
+    struct pool_config pc;
+    pool_err rc;
+
+    s->workers = http_config_workers(&s->cfg);
+    pc.workers = s->workers;
+    pc.queue = s->cfg.queue;
+    rc = pool_create(&pc, &s->pool);
+    if (rc != POOL_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "cannot start %u solver threads: %s",
+                 s->workers, pool_strerror(rc));
+        return PUZ_ENOMEM;
+    }
+    return PUZ_OK;
+}
+
+static struct http_server *server_new(const struct http_config *cfg)
+{
+    struct http_server *s = calloc(1, sizeof(*s));
+
+    if (s == NULL)
+        return NULL;
+    s->cfg = *cfg;
+    s->listen_fd = -1;
+    s->log_fd = -1;
+    s->cors_any = strcmp(cfg->cors_origins, "*") == 0;
+    pthread_mutex_init(&s->arena_lock, NULL);
+    s->arena_free = calloc(cfg->arena_cache + 1, sizeof(*s->arena_free));
+    if (getrandom(&s->id_salt, sizeof(s->id_salt), 0)
+        != (ssize_t)sizeof(s->id_salt))
+        s->id_salt = (uint64_t)puz_now_us() ^ ((uint64_t)getpid() << 32);
+    if (s->arena_free == NULL
+        || http_metrics_create(http__route_labels, HTTP__L_COUNT_,
+                               &s->metrics) != PUZ_OK) {
+        http_server_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+puz_err http_server_start(const struct http_config *cfg, http_server **out,
+                          char *msg)
+{
+    struct http_server *s;
+    puz_err rc;
+
+    *out = NULL;
+    msg[0] = '\0';
+    http_jalloc_install();
+    s = server_new(cfg);
+    if (s == NULL) {
+        snprintf(msg, HTTP_SERVER_MSG, "out of memory");
+        return PUZ_ENOMEM;
+    }
+    rc = load_tables(s, msg);
+    if (rc == PUZ_OK)
+        rc = open_log(s, msg);
+    if (rc == PUZ_OK)
+        rc = open_listener(s, msg);
+    if (rc == PUZ_OK)
+        rc = start_pool(s, msg);
+    if (rc == PUZ_OK) {
+        load_openapi(s);
+        open_static(s);
+        rc = start_daemon(s, msg);
+    }
+    if (rc != PUZ_OK) {
+        http_server_destroy(s);
+        return rc;
+    }
+    *out = s;
+    return PUZ_OK;
+}
+
+unsigned http_server_port(const http_server *s)
+{
+    return s->port;
+}
+
+const char *http_server_url(const http_server *s)
+{
+    return s->url;
+}
+
+/* Let answers already resumed reach their clients; bounded. */
+static void wait_in_flight(struct http_server *s, unsigned ms)
+{
+    for (unsigned waited = 0; waited < ms; waited += 5) {
+        if (atomic_load(&s->in_flight) == 0)
+            return;
+        usleep(5000);
+    }
+}
+
+static void drain_pool(struct http_server *s)
+{
+    struct pool_stats st;
+
+    pool_close(s->pool);
+    pool_cancel_waiting(s->pool);
+    if (pool_drain(s->pool, s->cfg.shutdown_grace_ms) == POOL_OK)
+        return;
+    pool_get_stats(s->pool, &st);
+    http__log_line("puzzled: grace period of %u ms over, cancelling %u "
+                   "running solves", s->cfg.shutdown_grace_ms, st.busy);
+    pool_cancel_all(s->pool);
+    pool_drain(s->pool, 10000);
+}
+
+void http_server_shutdown(http_server *s)
+{
+    if (s == NULL || s->stopped)
+        return;
+    s->stopped = true;
+    atomic_store(&s->draining, 1);
+    /* No new connections from here on; the socket is ours again. It may
+     * only be closed after MHD_stop_daemon, but shutting it down now
+     * makes new clients see "connection refused" instead of hanging in
+     * the backlog for the whole grace period. */
+    if (s->daemon != NULL
+        && MHD_quiesce_daemon(s->daemon) != MHD_INVALID_SOCKET) {
+        s->mhd_owns_fd = false;
+        shutdown(s->listen_fd, SHUT_RDWR);
+    }
+    if (s->pool != NULL)
+        drain_pool(s);
+    /* Every job ran its done(), so no connection is suspended now. */
+    wait_in_flight(s, 2000);
+    if (s->daemon != NULL)
+        MHD_stop_daemon(s->daemon);
+    s->daemon = NULL;
+    /* MHD_stop_daemon closed the socket if it still owned it. */
+    if (s->listen_fd >= 0 && !s->mhd_owns_fd)
+        close(s->listen_fd);
+    s->listen_fd = -1;
+    pool_destroy(s->pool);
+    s->pool = NULL;
+}
+
+void http_server_destroy(http_server *s)
+{
+    if (s == NULL)
+        return;
+    http_server_shutdown(s);
+    for (unsigned i = 0; i < s->arena_nfree; i++)
+        puz_arena_destroy(s->arena_free[i]);
+    free(s->arena_free);
+    if (s->log_close)
+        close(s->log_fd);
+    http_metrics_destroy(s->metrics);
+    http_static_close(s->www);
+    free(s->openapi);
+    puz_tables_destroy(s->tables);
+    puz_table3_destroy(s->table3);
+    pthread_mutex_destroy(&s->arena_lock);
+    free(s);
+}

@@ -1,0 +1,163 @@
+/*
+ * static.c - static files of the web game. Two fences keep requests
+ * inside the root: the URL path is checked segment by segment (no "..",
+ * no ".", no hidden names), then the resolved real path must still lie
+ * under the root's real path, which also stops symlinks pointing out.
+ */
+#include "http_static.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct http_static {
+    char root[PATH_MAX];    /* real path, no trailing slash */
+    size_t root_len;
+};
+
+struct mime {
+    const char *ext;
+    const char *type;
+};
+
+static const struct mime mimes[] = {
+    { "html", "text/html; charset=utf-8" },
+    { "htm", "text/html; charset=utf-8" },
+    { "css", "text/css; charset=utf-8" },
+    { "js", "text/javascript; charset=utf-8" },
+    { "mjs", "text/javascript; charset=utf-8" },
+    { "json", "application/json" },
+    { "map", "application/json" },
+    { "webmanifest", "application/manifest+json" },
+    { "txt", "text/plain; charset=utf-8" },
+    { "svg", "image/svg+xml" },
+    { "png", "image/png" },
+    { "jpg", "image/jpeg" },
+    { "jpeg", "image/jpeg" },
+    { "gif", "image/gif" },
+    { "webp", "image/webp" },
+    { "ico", "image/x-icon" },
+    { "woff2", "font/woff2" },
+    { "woff", "font/woff" },
+    { "wasm", "application/wasm" },
+    { "yaml", "application/yaml" },
+    { NULL, NULL },
+};
+
+const char *http_static_content_type(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+
+    if (dot == NULL || (slash != NULL && dot < slash))
+        return "application/octet-stream";
+    for (const struct mime *m = mimes; m->ext != NULL; m++) {
+        if (strcasecmp(dot + 1, m->ext) == 0)
+            return m->type;
+    }
+    return "application/octet-stream";
+}
+
+puz_err http_static_open(const char *root, http_static **out, char *msg,
+                         size_t msg_size)
+{
+    http_static *s;
+    struct stat st;
+
+    *out = NULL;
+    s = calloc(1, sizeof(*s));
+    if (s == NULL)
+        return PUZ_ENOMEM;
+    if (realpath(root, s->root) == NULL || stat(s->root, &st) != 0) {
+        snprintf(msg, msg_size, "static root %s: %s", root,
+                 strerror(errno));
+        free(s);
+        return PUZ_EIO;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(msg, msg_size, "static root %s: not a directory", root);
+        free(s);
+        return PUZ_EIO;
+    }
+    s->root_len = strlen(s->root);
+    *out = s;
+    return PUZ_OK;
+}
+
+void http_static_close(http_static *s)
+{
+    free(s);
+}
+
+/* Every segment must be a plain visible name; "" only at the end. */
+static int path_is_safe(const char *p)
+{
+    const char *seg = p + 1;
+
+    if (p[0] != '/' || strlen(p) >= 1024 || strchr(p, '\\') != NULL)
+        return 0;
+    while (*seg != '\0') {
+        size_t len = strcspn(seg, "/");
+
+        if (len == 0 || seg[0] == '.')
+            return 0;   /* "//", ".", "..", ".hidden" */
+        seg += len;
+        if (*seg == '/')
+            seg++;
+    }
+    return 1;
+}
+
+static void fill_file(struct http_static_file *out, int fd,
+                      const struct stat *st, const char *real)
+{
+    const char *type = http_static_content_type(real);
+
+    out->fd = fd;
+    out->size = (uint64_t)st->st_size;
+    out->content_type = type;
+    /* Pages change with a deploy and must be revalidated; assets may be
+     * cached for a while (ETag makes revalidation cheap either way). */
+    out->cache_control = strncmp(type, "text/html", 9) == 0
+                         ? "no-cache" : "public, max-age=300";
+    snprintf(out->etag, sizeof(out->etag), "\"%llx-%llx\"",
+             (unsigned long long)st->st_size,
+             (unsigned long long)st->st_mtime);
+}
+
+puz_err http_static_lookup(const http_static *s, const char *url_path,
+                           struct http_static_file *out)
+{
+    char want[PATH_MAX], real[PATH_MAX];
+    size_t len = strlen(url_path);
+    struct stat st;
+    int fd;
+
+    out->fd = -1;
+    if (s == NULL || !path_is_safe(url_path))
+        return PUZ_EINVAL;
+    if (snprintf(want, sizeof(want), "%s%s%s", s->root, url_path,
+                 url_path[len - 1] == '/' ? "index.html" : "")
+        >= (int)sizeof(want))
+        return PUZ_EINVAL;
+    if (realpath(want, real) == NULL)
+        return PUZ_EIO;
+    if (strncmp(real, s->root, s->root_len) != 0
+        || real[s->root_len] != '/')
+        return PUZ_EINVAL;
+    fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return PUZ_EIO;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return PUZ_EIO;
+    }
+    fill_file(out, fd, &st, real);
+    return PUZ_OK;
+}

@@ -1,0 +1,310 @@
+/*
+ * pool.c - bounded FIFO of jobs and the worker threads that drain it.
+ *
+ * One mutex guards the queue and the counters; `work` wakes workers when
+ * a job arrives or the pool stops, `idle` wakes pool_drain() when the
+ * last job finishes. The queue is an intrusive singly linked list, so
+ * submitting never allocates and a full queue costs nothing to refuse.
+ */
+#include "pool.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+struct pool {
+    pthread_mutex_t lock;
+    pthread_cond_t work;        /* a job was queued, or stopping */
+    pthread_cond_t idle;        /* queue empty and no worker busy */
+    struct pool_job *head;      /* oldest waiting job */
+    struct pool_job *tail;
+    struct pool_job **running;  /* per worker: the job it runs, or NULL */
+    pthread_t *threads;
+    unsigned nthreads;          /* threads actually started */
+    unsigned capacity;
+    unsigned queued;
+    unsigned busy;
+    bool closed;                /* no more submissions */
+    bool stopping;              /* workers exit once the queue is empty */
+    uint64_t submitted;
+    uint64_t rejected;
+    uint64_t completed;
+};
+
+/* What a worker thread needs to know; freed by the worker itself. */
+struct worker_arg {
+    pool_t *pool;
+    unsigned index;
+};
+
+const char *pool_strerror(pool_err e)
+{
+    switch (e) {
+    case POOL_OK:
+        return "ok";
+    case POOL_EINVAL:
+        return "invalid argument";
+    case POOL_ENOMEM:
+        return "out of memory";
+    case POOL_EFULL:
+        return "queue full";
+    case POOL_ECLOSED:
+        return "pool closed";
+    case POOL_ETHREAD:
+        return "cannot start worker thread";
+    case POOL_ETIMEDOUT:
+        return "timed out";
+    }
+    return "unknown pool error";
+}
+
+uint64_t pool_now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Pop the oldest job; the caller holds the lock and knows one exists. */
+static struct pool_job *queue_pop(pool_t *p)
+{
+    struct pool_job *job = p->head;
+
+    p->head = job->next;
+    if (p->head == NULL)
+        p->tail = NULL;
+    job->next = NULL;
+    p->queued--;
+    return job;
+}
+
+static void *worker_main(void *argp)
+{
+    struct worker_arg *arg = argp;
+    pool_t *p = arg->pool;
+    unsigned w = arg->index;
+    struct pool_job *job;
+
+    free(arg);
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (p->head == NULL && !p->stopping)
+            pthread_cond_wait(&p->work, &p->lock);
+        if (p->head == NULL)
+            break;
+        job = queue_pop(p);
+        p->running[w] = job;
+        p->busy++;
+        pthread_mutex_unlock(&p->lock);
+
+        job->run(job, w);
+
+        pthread_mutex_lock(&p->lock);
+        p->running[w] = NULL;
+        if (job->done != NULL) {
+            /* Still counted busy, so pool_drain() waits for done(). */
+            pthread_mutex_unlock(&p->lock);
+            job->done(job);     /* the job may be gone from here on */
+            pthread_mutex_lock(&p->lock);
+        }
+        p->busy--;
+        p->completed++;
+        if (p->busy == 0 && p->head == NULL)
+            pthread_cond_broadcast(&p->idle);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static pool_err init_sync(pool_t *p)
+{
+    pthread_condattr_t attr;
+
+    if (pthread_mutex_init(&p->lock, NULL) != 0)
+        return POOL_ENOMEM;
+    pthread_condattr_init(&attr);
+    /* pool_drain() measures its timeout on the monotonic clock. */
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->idle, &attr);
+    pthread_condattr_destroy(&attr);
+    return POOL_OK;
+}
+
+static pool_err start_workers(pool_t *p, unsigned n)
+{
+    struct worker_arg *arg;
+
+    for (unsigned i = 0; i < n; i++) {
+        arg = malloc(sizeof(*arg));
+        if (arg == NULL)
+            return POOL_ENOMEM;
+        arg->pool = p;
+        arg->index = i;
+        if (pthread_create(&p->threads[i], NULL, worker_main, arg) != 0) {
+            free(arg);
+            return POOL_ETHREAD;
+        }
+        p->nthreads++;
+    }
+    return POOL_OK;
+}
+
+pool_err pool_create(const struct pool_config *cfg, pool_t **out)
+{
+    pool_t *p;
+    pool_err rc;
+
+    *out = NULL;
+    if (cfg == NULL || cfg->workers == 0 || cfg->queue == 0)
+        return POOL_EINVAL;
+    p = calloc(1, sizeof(*p));
+    if (p == NULL)
+        return POOL_ENOMEM;
+    p->capacity = cfg->queue;
+    p->threads = calloc(cfg->workers, sizeof(*p->threads));
+    p->running = calloc(cfg->workers, sizeof(*p->running));
+    if (p->threads == NULL || p->running == NULL) {
+        rc = POOL_ENOMEM;
+        goto out_free;
+    }
+    rc = init_sync(p);
+    if (rc != POOL_OK)
+        goto out_free;
+    rc = start_workers(p, cfg->workers);
+    if (rc != POOL_OK) {
+        pool_destroy(p);    /* joins the threads that did start */
+        return rc;
+    }
+    *out = p;
+    return POOL_OK;
+out_free:
+    free(p->running);
+    free(p->threads);
+    free(p);
+    return rc;
+}
+
+pool_err pool_submit(pool_t *p, struct pool_job *job)
+{
+    pool_err rc = POOL_OK;
+
+    if (p == NULL || job == NULL || job->run == NULL)
+        return POOL_EINVAL;
+    pthread_mutex_lock(&p->lock);
+    if (p->closed) {
+        rc = POOL_ECLOSED;
+        goto out_unlock;
+    }
+    if (p->queued >= p->capacity) {
+        p->rejected++;
+        rc = POOL_EFULL;
+        goto out_unlock;
+    }
+    atomic_store(&job->cancel, 0);
+    job->enqueued_us = pool_now_us();
+    job->next = NULL;
+    if (p->tail != NULL)
+        p->tail->next = job;
+    else
+        p->head = job;
+    p->tail = job;
+    p->queued++;
+    p->submitted++;
+    pthread_cond_signal(&p->work);
+out_unlock:
+    pthread_mutex_unlock(&p->lock);
+    return rc;
+}
+
+void pool_close(pool_t *p)
+{
+    pthread_mutex_lock(&p->lock);
+    p->closed = true;
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* The caller holds the lock. */
+static void cancel_queued(pool_t *p)
+{
+    for (struct pool_job *j = p->head; j != NULL; j = j->next)
+        atomic_store(&j->cancel, 1);
+}
+
+void pool_cancel_waiting(pool_t *p)
+{
+    pthread_mutex_lock(&p->lock);
+    cancel_queued(p);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void pool_cancel_all(pool_t *p)
+{
+    pthread_mutex_lock(&p->lock);
+    cancel_queued(p);
+    for (unsigned i = 0; i < p->nthreads; i++) {
+        if (p->running[i] != NULL)
+            atomic_store(&p->running[i]->cancel, 1);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+pool_err pool_drain(pool_t *p, unsigned timeout_ms)
+{
+    struct timespec until;
+    pool_err rc = POOL_OK;
+    int e = 0;
+
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&p->lock);
+    while ((p->busy > 0 || p->head != NULL) && e != ETIMEDOUT)
+        e = pthread_cond_timedwait(&p->idle, &p->lock, &until);
+    if (p->busy > 0 || p->head != NULL)
+        rc = POOL_ETIMEDOUT;
+    pthread_mutex_unlock(&p->lock);
+    return rc;
+}
+
+void pool_get_stats(pool_t *p, struct pool_stats *out)
+{
+    pthread_mutex_lock(&p->lock);
+    out->workers = p->nthreads;
+    out->busy = p->busy;
+    out->queued = p->queued;
+    out->capacity = p->capacity;
+    out->closed = p->closed;
+    out->submitted = p->submitted;
+    out->rejected = p->rejected;
+    out->completed = p->completed;
+    pthread_mutex_unlock(&p->lock);
+}
+
+void pool_destroy(pool_t *p)
+{
+    if (p == NULL)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->closed = true;
+    p->stopping = true;
+    pthread_mutex_unlock(&p->lock);
+    pool_cancel_all(p);
+    pthread_mutex_lock(&p->lock);
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+    for (unsigned i = 0; i < p->nthreads; i++)
+        pthread_join(p->threads[i], NULL);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->idle);
+    pthread_mutex_destroy(&p->lock);
+    free(p->running);
+    free(p->threads);
+    free(p);
+}

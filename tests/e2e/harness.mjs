@@ -1,0 +1,126 @@
+/*
+ * harness.mjs - what the browser tests stand on: a real `puzzled serve` on
+ * a free loopback port, Debian's chromium driven by playwright-core with a
+ * throwaway profile, and a tiny client for calling the API directly (to
+ * check what the page shows against what the server says).
+ */
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+    '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync',
+];
+const LISTEN_TIMEOUT_MS = 20000;
+
+/*
+ * Starts `$PUZZLED serve --port 0` from the repository root (so that its
+ * static root "www" is ours) and resolves to { base, stop, log() } once it
+ * prints "listening on http://127.0.0.1:PORT".
+ */
+export function startServer()
+{
+    const binary = path.resolve(ROOT, process.env.PUZZLED || 'build/puzzled');
+    const extra = (process.env.PUZZLED_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
+    const child = spawn(binary, ['serve', '--bind', '127.0.0.1', '--port', '0', ...extra], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            reject(new Error(`${binary} did not say where it listens within ` +
+                `${LISTEN_TIMEOUT_MS} ms. Its output:\n${output}`));
+        }, LISTEN_TIMEOUT_MS);
+        const watch = (chunk) => {
+            output += chunk;
+            const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+            if (found) {
+                clearTimeout(timer);
+                resolve({ base: found[1], log: () => output, stop: () => stopServer(child) });
+            }
+        };
+        child.stdout.setEncoding('utf8').on('data', watch);
+        child.stderr.setEncoding('utf8').on('data', watch);
+        child.on('error', (err) => {
+            clearTimeout(timer);
+            reject(new Error(`cannot start ${binary}: ${err.message}`));
+        });
+        child.on('exit', (code, signal) => {
+            clearTimeout(timer);
+            reject(new Error(`${binary} exited (${signal || code}) before listening:\n${output}`));
+        });
+    });
+}
+
+function stopServer(child)
+{
+    return new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) {
+            resolve();
+            return;
+        }
+        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+            clearTimeout(force);
+            resolve();
+        });
+        child.kill('SIGTERM');
+    });
+}
+
+/* Chromium with a fresh profile directory; close() removes it again. */
+export async function launchBrowser(viewport = { width: 1280, height: 900 })
+{
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-e2e-'));
+    const context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        viewport,
+        deviceScaleFactor: 1,
+        reducedMotion: 'no-preference',
+    });
+    const close = async () => {
+        await context.close();
+        fs.rmSync(profile, { recursive: true, force: true });
+    };
+    return { context, close };
+}
+
+/* Calls the API straight from node, for the answers the page is judged by. */
+export function apiClient(base)
+{
+    return async function api(route, body) {
+        const response = await fetch(base + route, body ? {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+        } : {});
+        const text = await response.text();
+        let json = null;
+        try {
+            json = JSON.parse(text);
+        } catch {
+            /* Left null: the caller asserts on status and body. */
+        }
+        return { status: response.status, json, text };
+    };
+}
+
+export function outputDir(...parts)
+{
+    const dir = path.join(ROOT, ...parts);
+    fs.mkdirSync(dir, { recursive: true });
+    return dir;
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# e2e.sh - the web game's end-to-end test in a real browser: Debian's
+# chromium, driven by playwright-core, against a real `puzzled serve` on a
+# loopback port (tests/e2e/game.test.mjs), after the game's pure rules in
+# plain node (tests/e2e/board.test.mjs). Screenshots: test-output/e2e/.
+# Exits 77 (skip) when chromium or playwright-core is not installed; CI
+# installs both (apt-get install chromium; npm ci), so there it always runs.
+# Environment: PUZZLED (binary, default build/puzzled), CHROMIUM.
+cd "$(dirname "$0")/../.." || exit 1
+
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+PUZZLED=${PUZZLED:-build/puzzled}
+export CHROMIUM PUZZLED
+
+if [ ! -x "$CHROMIUM" ]; then
+    echo "e2e: skipped: $CHROMIUM is missing (apt-get install -y chromium)" >&2
+    exit 77
+fi
+if [ ! -f node_modules/playwright-core/package.json ]; then
+    echo "e2e: skipped: node_modules/playwright-core is missing (npm ci)" >&2
+    exit 77
+fi
+if ! command -v node >/dev/null 2>&1; then
+    echo "e2e: skipped: node is not installed" >&2
+    exit 77
+fi
+if [ ! -x "$PUZZLED" ]; then
+    echo "e2e: $PUZZLED is not built (make)" >&2
+    exit 1
+fi
+
+mkdir -p test-output/e2e
+# A hang must not stall the whole test run: the suite takes well under
+# two minutes, so three is a generous ceiling.
+if command -v timeout >/dev/null 2>&1; then
+    exec timeout -k 10 180 node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON --test --test-reporter=spec tests/e2e/board.test.mjs tests/e2e/game.test.mjs
+fi
+exec node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON --test --test-reporter=spec tests/e2e/board.test.mjs tests/e2e/game.test.mjs

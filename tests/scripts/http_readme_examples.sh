@@ -1,0 +1,32 @@
+#!/bin/sh
+# http_readme_examples.sh - copy-pastes the curl examples of the README's
+# "Using the API" section (README.md once merged, else
+# README.md) against a real `puzzled serve` started with
+# the shipped config/puzzled.conf, and checks every answer is as shown.
+cd "$(dirname "$0")/../.." || exit 1
+PUZZLED=${PUZZLED:-build/puzzled}
+for tool in curl node; do
+    command -v $tool >/dev/null 2>&1 || { echo "$tool not installed" >&2
+                                          exit 77; }
+done
+[ -x "$PUZZLED" ] || { echo "$PUZZLED not built" >&2; exit 1; }
+tmp=$(mktemp -d)
+"$PUZZLED" serve --config config/puzzled.conf --port 0 --access-log off \
+    >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+url=
+for _ in $(seq 200); do
+    url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$tmp/out")
+    [ -n "$url" ] && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.05
+done
+[ -n "$url" ] || { cat "$tmp/err" >&2; echo "server did not start" >&2
+                   exit 1; }
+node tests/openapi/readme-examples.mjs "$url" README.md \
+    README.md
+rc=$?
+kill -TERM $pid
+wait $pid || { echo "server exit status $?" >&2; rc=1; }
+exit $rc

@@ -1,0 +1,77 @@
+/*
+ * htest.h - integration-test helpers for the HTTP service: start a real
+ * server in-process on a free loopback port, talk to it with libcurl,
+ * and record every response (route, status, headers, body) under
+ * test-output/$BUILD/responses/ so tests/scripts/openapi_check.sh can
+ * validate each one against openapi.yaml.
+ */
+#ifndef HTEST_H
+#define HTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+
+#include "http_config.h"
+#include "http_server.h"
+
+struct htest_req {
+    const char *method;         /* default "GET", or "POST" with a body */
+    const char *path;           /* "/v1/solve", with any query */
+    const char *route;          /* path template in openapi.yaml; default:
+                                 * path without the query */
+    const char *body;           /* NULL: none */
+    const char *content_type;   /* default application/json with a body;
+                                 * "" sends none */
+    const char *const *headers; /* extra "Name: value" lines, NULL-ended */
+    long timeout_ms;            /* 0: 20 s */
+    bool chunked;               /* send the body with chunked encoding */
+    bool no_record;             /* keep it out of the recorded set */
+};
+
+struct htest_resp {
+    long status;                /* 0 when the transfer failed */
+    int curl_code;              /* CURLE_OK when it worked */
+    char content_type[128];
+    char *body;                 /* NUL-terminated, heap */
+    size_t len;
+    char *headers;              /* raw header block, heap */
+    double seconds;             /* total time */
+};
+
+/* Test defaults: 127.0.0.1, port 0, 2 workers, access log off, spec
+ * from ./openapi.yaml, static files from htest_www(). */
+void htest_config(struct http_config *c);
+
+/* A directory of known web files made once per process (index.html,
+ * app.js, style.css, sub/index.html, .hidden, a symlink leading out). */
+const char *htest_www(void);
+
+/* Start a server; fails the test if it cannot. */
+http_server *htest_start(const struct http_config *c);
+
+/* One request. Returns resp->curl_code. Free with htest_resp_free. */
+int htest_do(http_server *s, const struct htest_req *rq,
+             struct htest_resp *resp);
+int htest_get(http_server *s, const char *path, struct htest_resp *resp);
+int htest_post(http_server *s, const char *path, const char *body,
+               struct htest_resp *resp);
+void htest_resp_free(struct htest_resp *resp);
+
+/* Value of a response header (case-insensitive), copied into buf;
+ * NULL when absent. */
+const char *htest_header(const struct htest_resp *resp, const char *name,
+                         char *buf, size_t size);
+
+/* The body as JSON (new reference); fails the test if it is not. */
+json_t *htest_json(const struct htest_resp *resp);
+
+/* Assert an RFC 9457 problem with this status and type slug; returns
+ * the parsed body (new reference). */
+json_t *htest_problem(const struct htest_resp *resp, long status,
+                      const char *slug);
+
+/* Milliseconds on the monotonic clock. */
+double htest_now_ms(void);
+
+#endif

@@ -1,0 +1,1018 @@
+/*
+ * test_http_api.c - the HTTP API end to end against a real in-process
+ * server on a loopback port: every route, every error code with its
+ * problem+json body, CORS, request ids, batch partial failures, the
+ * score rules, random boards, metrics, the spec and static files.
+ * Every response is recorded for the OpenAPI check (htest.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "support/htest.h"
+
+#define EASY "{\"board\": \"1 2 3 4 5 6 7 0 8\"}"
+#define HARD "{\"board\": \"8 6 7 2 5 4 3 0 1\"}"
+
+struct fixture {
+    http_server *srv;
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+    struct http_config c;
+
+    htest_config(&c);
+    c.max_body_bytes = 4096;
+    c.batch_max = 5;
+    f->srv = htest_start(&c);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+
+    http_server_destroy(f->srv);
+    free(f);
+    return 0;
+}
+
+static http_server *srv_of(void **state)
+{
+    return ((struct fixture *)*state)->srv;
+}
+
+/* POST a body, expect 200 JSON; returns the parsed body. */
+static json_t *post_ok(void **state, const char *path, const char *body)
+{
+    struct htest_resp r;
+    json_t *j;
+
+    assert_int_equal(htest_post(srv_of(state), path, body, &r), 0);
+    if (r.status != 200)
+        fprintf(stderr, "%s %s -> %ld %s\n", path, body, r.status, r.body);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type, "application/json");
+    j = htest_json(&r);
+    htest_resp_free(&r);
+    return j;
+}
+
+/* POST a body, expect a problem; returns its detail in buf. */
+static json_t *post_problem(void **state, const char *path,
+                            const char *body, long status, const char *slug)
+{
+    struct htest_resp r;
+    json_t *j;
+
+    assert_int_equal(htest_post(srv_of(state), path, body, &r), 0);
+    j = htest_problem(&r, status, slug);
+    htest_resp_free(&r);
+    return j;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+
+    assert_non_null(s);
+    return s;
+}
+
+static long long num(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+
+    assert_true(json_is_integer(v));
+    return json_integer_value(v);
+}
+
+static void assert_detail_has(json_t *problem, const char *needle)
+{
+    const char *d = str(problem, "detail");
+
+    if (strstr(d, needle) == NULL)
+        fprintf(stderr, "detail \"%s\" lacks \"%s\"\n", d, needle);
+    assert_non_null(strstr(d, needle));
+}
+
+static void test_livez_healthz_readyz(void **state)
+{
+    const char *paths[] = { "/livez", "/healthz" };
+    struct htest_resp r;
+    json_t *j;
+
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(htest_get(srv_of(state), paths[i], &r), 0);
+        assert_int_equal(r.status, 200);
+        j = htest_json(&r);
+        assert_string_equal(str(j, "status"), "ok");
+        json_decref(j);
+        htest_resp_free(&r);
+    }
+    assert_int_equal(htest_get(srv_of(state), "/readyz", &r), 0);
+    assert_int_equal(r.status, 200);
+    j = htest_json(&r);
+    assert_string_equal(str(j, "status"), "ready");
+    assert_true(json_is_true(json_object_get(json_object_get(j, "checks"),
+                                             "workers")));
+    json_decref(j);
+    htest_resp_free(&r);
+}
+
+static void test_head_has_no_body(void **state)
+{
+    struct htest_req rq = { .method = "HEAD", .path = "/livez" };
+    struct htest_resp r;
+
+    assert_int_equal(htest_do(srv_of(state), &rq, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(r.len, 0);
+    htest_resp_free(&r);
+}
+
+static void test_solve_easy(void **state)
+{
+    json_t *j = post_ok(state, "/v1/solve", EASY), *stats;
+
+    assert_string_equal(str(j, "status"), "solved");
+    assert_true(json_is_true(json_object_get(j, "optimal")));
+    assert_int_equal(num(j, "length"), 1);
+    assert_string_equal(json_string_value(json_array_get(
+        json_object_get(j, "moves"), 0)), "right");
+    assert_int_equal(json_integer_value(json_array_get(
+        json_object_get(j, "tiles"), 0)), 8);
+    stats = json_object_get(j, "stats");
+    assert_true(num(stats, "arena_bytes") > 0);
+    assert_true(num(stats, "expanded") >= 1);
+    assert_null(json_object_get(j, "path"));
+    json_decref(j);
+}
+
+static void test_solve_hard_is_31(void **state)
+{
+    json_t *j = post_ok(state, "/v1/solve", HARD);
+
+    assert_string_equal(str(j, "status"), "solved");
+    assert_int_equal(num(j, "length"), 31);
+    assert_true(json_is_true(json_object_get(j, "optimal")));
+    json_decref(j);
+}
+
+static void test_solve_board_forms(void **state)
+{
+    static const char *const bodies[] = {
+        "{\"board\": [[1,2,3],[4,5,6],[7,0,8]]}",
+        "{\"board\": [1,2,3,4,5,6,7,0,8]}",
+        "{\"board\": \"123456708\"}",
+        "{\"board\": \"1 2 3 / 4 5 6 / 7 0 8\", \"goal\": null}",
+        "{\"board\": [1,2,0,3], \"goal\": [[1,2],[3,0]]}",
+        "{\"board\": \"0 1 2 3 4 5 6 7 8\", \"goal\": \"1 0 2 3 4 5 6 7 8\"}",
+    };
+
+    for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+        json_t *j = post_ok(state, "/v1/solve", bodies[i]);
+
+        assert_string_equal(str(j, "status"), "solved");
+        assert_int_equal(num(j, "length"), 1);
+        json_decref(j);
+    }
+}
+
+static void test_solve_include_path(void **state)
+{
+    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 0 7 "
+                        "8\", \"include_path\": true}");
+    json_t *path = json_object_get(j, "path");
+
+    assert_int_equal(num(j, "length"), 2);
+    assert_int_equal(json_array_size(path), 3);
+    assert_int_equal(json_array_size(json_array_get(path, 0)), 3);
+    json_decref(j);
+}
+
+static void test_solve_algorithms(void **state)
+{
+    static const char *const algs[] = { "astar", "idastar", "bfs", "auto" };
+    char body[200];
+
+    for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
+        snprintf(body, sizeof(body), "{\"board\": \"1 2 3 4 5 6 0 7 8\", "
+                 "\"algorithm\": \"%s\", \"heuristic\": \"manhattan\"}",
+                 algs[i]);
+        json_t *j = post_ok(state, "/v1/solve", body);
+
+        assert_string_equal(str(j, "status"), "solved");
+        assert_int_equal(num(j, "length"), 2);
+        json_decref(j);
+    }
+}
+
+static void test_solve_node_limit(void **state)
+{
+    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
+                        "1\", \"heuristic\": \"misplaced\", \"limits\": "
+                        "{\"max_nodes\": 50}}");
+
+    assert_string_equal(str(j, "status"), "limit_nodes");
+    assert_false(json_is_true(json_object_get(j, "optimal")));
+    json_decref(j);
+}
+
+static void test_solve_deadline_timeout(void **state)
+{
+    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"0 12 9 13 15 11 "
+                        "10 14 3 7 2 5 4 8 6 1\", \"algorithm\": \"idastar\","
+                        " \"heuristic\": \"misplaced\", \"limits\": "
+                        "{\"timeout_ms\": 50}}");
+
+    assert_string_equal(str(j, "status"), "timeout");
+    assert_false(json_is_true(json_object_get(j, "optimal")));
+    json_decref(j);
+}
+
+static void test_solve_limits_capped(void **state)
+{
+    /* Far above the server caps: accepted and clamped, not refused. */
+    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 7 0 "
+                        "8\", \"limits\": {\"max_nodes\": 1000000000000, "
+                        "\"timeout_ms\": 999999999}}");
+
+    assert_string_equal(str(j, "status"), "solved");
+    json_decref(j);
+}
+
+static void test_malformed_json(void **state)
+{
+    json_t *p = post_problem(state, "/v1/solve", "{\"board\": [1,2,\n  3,]}",
+                             400, "malformed-json");
+
+    assert_int_equal(num(p, "line"), 2);
+    assert_true(num(p, "column") > 0);
+    assert_detail_has(p, "line 2");
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "{\"board\": \"1\", \"board\": "
+                     "\"2\"}", 400, "malformed-json");
+    assert_detail_has(p, "duplicate");
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "", 400, "malformed-json");
+    assert_detail_has(p, "empty");
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "{\"board\": \"\xff\xfe\"}", 400,
+                     "malformed-json");
+    json_decref(p);
+}
+
+static void test_json_depth_bounded(void **state)
+{
+    char body[256];
+    size_t n = 0;
+    json_t *p;
+
+    n += (size_t)snprintf(body, sizeof(body), "{\"board\": ");
+    for (int i = 0; i < 40; i++)
+        body[n++] = '[';
+    for (int i = 0; i < 40; i++)
+        body[n++] = ']';
+    snprintf(body + n, sizeof(body) - n, "}");
+    p = post_problem(state, "/v1/solve", body, 400, "malformed-json");
+    assert_detail_has(p, "nested deeper than 32");
+    assert_int_equal(num(p, "line"), 1);
+    json_decref(p);
+}
+
+static void test_invalid_requests(void **state)
+{
+    json_t *p = post_problem(state, "/v1/solve", "[1,2,3]", 422,
+                             "invalid-request");
+
+    assert_detail_has(p, "JSON object");
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "{\"bord\": \"1 2 3 0\"}", 422,
+                     "invalid-request");
+    assert_detail_has(p, "unknown field \"bord\"");
+    assert_true(json_array_size(json_object_get(p, "allowed")) >= 6);
+    assert_string_equal(str(p, "pointer"), "/bord");
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "{\"goal\": \"1 2 3 0\"}", 422,
+                     "invalid-request");
+    assert_detail_has(p, "\"board\" is required");
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
+                     "\"limits\": {\"max_nodes\": \"many\"}}", 422,
+                     "invalid-request");
+    assert_string_equal(str(p, "pointer"), "/limits/max_nodes");
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
+                     "\"limits\": {\"timeout_ms\": 0}}", 422,
+                     "invalid-request");
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
+                     "\"include_path\": 1}", 422, "invalid-request");
+    json_decref(p);
+}
+
+static void test_invalid_boards(void **state)
+{
+    static const struct {
+        const char *body, *needle, *pointer;
+    } cases[] = {
+        { "{\"board\": [[1,2,3],[4,5],[6,7,0]]}", "row 1 has 2 tiles",
+          "/board/1" },
+        { "{\"board\": [[1,2],[3,0],[4,5]]}", "row 0 has 2 tiles",
+          "/board/0" },
+        { "{\"board\": [[1,2],3]}", "row 1 is an integer", "/board/1" },
+        { "{\"board\": [1,2,3.5,0]}", "tiles are whole numbers",
+          "/board/2" },
+        { "{\"board\": [1,\"2\",3,0]}", "a string", "/board/1" },
+        { "{\"board\": [1,true,3,0]}", "a boolean", "/board/1" },
+        { "{\"board\": [1,2,3,99999999999]}", "", "/board" },
+        { "{\"board\": [1,1,2,0]}", "", "/board" },
+        { "{\"board\": [1,2,3]}", "", "/board" },
+        { "{\"board\": []}", "empty", "/board" },
+        { "{\"board\": {}}", "an object", "/board" },
+        { "{\"board\": \"1 2 x 0\"}", "", "/board" },
+        { "{\"board\": \"1 2 3 0\", \"goal\": \"1 2 3 4 5 6 7 8 0\"}",
+          "the goal is 3x3 but the board is 2x2", "/goal" },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *p = post_problem(state, "/v1/solve", cases[i].body, 422,
+                                 "invalid-board");
+
+        assert_detail_has(p, cases[i].needle);
+        assert_string_equal(str(p, "pointer"), cases[i].pointer);
+        json_decref(p);
+    }
+}
+
+static void test_unsolvable(void **state)
+{
+    json_t *p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 "
+                             "8 7 0\"}", 422, "unsolvable");
+
+    assert_true(strlen(str(p, "detail")) > 20);
+    assert_string_equal(str(p, "instance"), "/v1/solve");
+    assert_non_null(json_string_value(json_object_get(p, "request_id")));
+    json_decref(p);
+}
+
+static void test_unknown_options(void **state)
+{
+    json_t *p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
+                             "\"algorithm\": \"quantum\"}", 422,
+                             "invalid-option");
+    json_t *allowed = json_object_get(p, "allowed");
+
+    assert_detail_has(p, "quantum");
+    assert_true(json_array_size(allowed) >= 6);
+    assert_string_equal(json_string_value(json_array_get(allowed, 1)),
+                        "astar");
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
+                     "\"heuristic\": \"psychic\"}", 422, "invalid-option");
+    assert_true(json_array_size(json_object_get(p, "allowed")) >= 3);
+    json_decref(p);
+    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
+                     "\"algorithm\": 7}", 422, "invalid-request");
+    json_decref(p);
+}
+
+static void test_not_found(void **state)
+{
+    static const char *const paths[] = {
+        "/v1/nope", "/v1/solve/", "/nope.html", "/v1",
+    };
+    struct htest_resp r;
+
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        struct htest_req rq = { .path = paths[i], .route = "*" };
+
+        assert_int_equal(htest_do(srv_of(state), &rq, &r), 0);
+        json_decref(htest_problem(&r, 404, "not-found"));
+        htest_resp_free(&r);
+    }
+}
+
+static void test_method_not_allowed(void **state)
+{
+    struct htest_req get = { .path = "/v1/solve" };
+    struct htest_req post = { .path = "/livez", .body = "{}" };
+    struct htest_req del = { .method = "DELETE", .path = "/metrics" };
+    struct htest_resp r;
+    char allow[64];
+
+    assert_int_equal(htest_do(srv_of(state), &get, &r), 0);
+    json_decref(htest_problem(&r, 405, "method-not-allowed"));
+    assert_string_equal(htest_header(&r, "Allow", allow, sizeof(allow)),
+                        "POST, OPTIONS");
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(srv_of(state), &post, &r), 0);
+    json_decref(htest_problem(&r, 405, "method-not-allowed"));
+    assert_string_equal(htest_header(&r, "Allow", allow, sizeof(allow)),
+                        "GET, HEAD, OPTIONS");
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(srv_of(state), &del, &r), 0);
+    json_decref(htest_problem(&r, 405, "method-not-allowed"));
+    htest_resp_free(&r);
+    {
+        static const char *const gets[] = {
+            "/healthz", "/readyz", "/openapi.yaml", "/v1/puzzles/random",
+        };
+
+        for (size_t i = 0; i < sizeof(gets) / sizeof(gets[0]); i++) {
+            post.path = gets[i];
+            assert_int_equal(htest_do(srv_of(state), &post, &r), 0);
+            json_decref(htest_problem(&r, 405, "method-not-allowed"));
+            htest_resp_free(&r);
+        }
+    }
+}
+
+static char *big_body(size_t n)
+{
+    char *b = malloc(n + 1);
+
+    memset(b, ' ', n);
+    memcpy(b, "{\"board\": \"1 2 3 0\"", 19);
+    b[n - 1] = '}';
+    b[n] = '\0';
+    return b;
+}
+
+static void test_payload_too_large(void **state)
+{
+    char *body = big_body(5000);
+    struct htest_req plain = { .path = "/v1/solve", .body = body };
+    struct htest_req chunked = { .path = "/v1/solve", .body = body,
+                                 .chunked = true };
+    struct htest_resp r;
+    json_t *p;
+
+    assert_int_equal(htest_do(srv_of(state), &plain, &r), 0);
+    p = htest_problem(&r, 413, "payload-too-large");
+    assert_detail_has(p, "4096");
+    json_decref(p);
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(srv_of(state), &chunked, &r), 0);
+    json_decref(htest_problem(&r, 413, "payload-too-large"));
+    htest_resp_free(&r);
+    free(body);
+    /* Just under the cap still works. */
+    body = big_body(4000);
+    json_decref(post_ok(state, "/v1/solve", body));
+    free(body);
+}
+
+static void test_unsupported_media_type(void **state)
+{
+    static const char *const types[] = {
+        "text/plain", "", "application/x-www-form-urlencoded",
+        "application/json; charset=latin1",
+    };
+    struct htest_resp r;
+
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+        struct htest_req rq = { .path = "/v1/solve", .body = EASY,
+                                .content_type = types[i] };
+
+        assert_int_equal(htest_do(srv_of(state), &rq, &r), 0);
+        json_decref(htest_problem(&r, 415, "unsupported-media-type"));
+        htest_resp_free(&r);
+    }
+    {
+        struct htest_req ok = { .path = "/v1/solve", .body = EASY,
+                                .content_type = "application/json; "
+                                "charset=UTF-8" };
+
+        assert_int_equal(htest_do(srv_of(state), &ok, &r), 0);
+        assert_int_equal(r.status, 200);
+        htest_resp_free(&r);
+    }
+}
+
+/* Every JSON route refuses the same three ways. */
+static void test_json_routes_share_errors(void **state)
+{
+    static const char *const routes[] = {
+        "/v1/solve", "/v1/solve/batch", "/v1/score",
+    };
+    char *big = big_body(6000);
+    struct htest_resp r;
+
+    for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+        struct htest_req text = { .path = routes[i], .body = "{}",
+                                  .content_type = "text/plain" };
+        struct htest_req large = { .path = routes[i], .body = big };
+
+        json_decref(post_problem(state, routes[i], "{\"board\": ", 400,
+                                 "malformed-json"));
+        assert_int_equal(htest_do(srv_of(state), &text, &r), 0);
+        json_decref(htest_problem(&r, 415, "unsupported-media-type"));
+        htest_resp_free(&r);
+        assert_int_equal(htest_do(srv_of(state), &large, &r), 0);
+        json_decref(htest_problem(&r, 413, "payload-too-large"));
+        htest_resp_free(&r);
+    }
+    free(big);
+}
+
+static void test_options_unknown_path(void **state)
+{
+    struct htest_req rq = { .method = "OPTIONS", .path = "/v1/solver",
+                            .route = "*" };
+    struct htest_resp r;
+
+    assert_int_equal(htest_do(srv_of(state), &rq, &r), 0);
+    json_decref(htest_problem(&r, 404, "not-found"));
+    htest_resp_free(&r);
+}
+
+static void test_cors(void **state)
+{
+    const char *hdrs[] = { "Origin: https://game.example",
+                           "Access-Control-Request-Method: POST",
+                           "Access-Control-Request-Headers: content-type",
+                           NULL };
+    struct htest_req pre = { .method = "OPTIONS", .path = "/v1/solve",
+                             .headers = hdrs };
+    struct htest_req simple = { .path = "/v1/solve", .body = EASY,
+                                .headers = hdrs };
+    struct htest_resp r;
+    char v[128];
+
+    assert_int_equal(htest_do(srv_of(state), &pre, &r), 0);
+    assert_int_equal(r.status, 204);
+    assert_string_equal(htest_header(&r, "Access-Control-Allow-Origin", v,
+                                     sizeof(v)), "*");
+    assert_non_null(strstr(htest_header(&r, "Access-Control-Allow-Methods",
+                                        v, sizeof(v)), "POST"));
+    assert_non_null(strstr(htest_header(&r, "Access-Control-Allow-Headers",
+                                        v, sizeof(v)), "Content-Type"));
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(srv_of(state), &simple, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(htest_header(&r, "Access-Control-Allow-Origin", v,
+                                     sizeof(v)), "*");
+    assert_non_null(strstr(htest_header(&r, "Access-Control-Expose-Headers",
+                                        v, sizeof(v)), "X-Request-Id"));
+    htest_resp_free(&r);
+}
+
+static void test_cors_allow_list(void **state)
+{
+    const char *good[] = { "Origin: https://game.example", NULL };
+    const char *bad[] = { "Origin: https://evil.example", NULL };
+    struct htest_req rq = { .path = "/livez", .headers = good };
+    struct http_config c;
+    struct htest_resp r;
+    http_server *s;
+    char v[128];
+
+    (void)state;
+    htest_config(&c);
+    strcpy(c.cors_origins, "https://a.example, https://game.example");
+    s = htest_start(&c);
+    assert_int_equal(htest_do(s, &rq, &r), 0);
+    assert_string_equal(htest_header(&r, "Access-Control-Allow-Origin", v,
+                                     sizeof(v)), "https://game.example");
+    assert_string_equal(htest_header(&r, "Vary", v, sizeof(v)), "Origin");
+    htest_resp_free(&r);
+    rq.headers = bad;
+    assert_int_equal(htest_do(s, &rq, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_null(htest_header(&r, "Access-Control-Allow-Origin", v,
+                             sizeof(v)));
+    htest_resp_free(&r);
+    http_server_destroy(s);
+}
+
+static void test_request_id(void **state)
+{
+    const char *given[] = { "X-Request-Id: trace-42.a:b", NULL };
+    const char *bad[] = { "X-Request-Id: has spaces and \"quotes\"", NULL };
+    struct htest_req rq = { .path = "/livez", .headers = given };
+    struct htest_resp r;
+    char v[128];
+
+    assert_int_equal(htest_do(srv_of(state), &rq, &r), 0);
+    assert_string_equal(htest_header(&r, "X-Request-Id", v, sizeof(v)),
+                        "trace-42.a:b");
+    htest_resp_free(&r);
+    rq.headers = bad;
+    assert_int_equal(htest_do(srv_of(state), &rq, &r), 0);
+    assert_int_equal(strlen(htest_header(&r, "X-Request-Id", v, sizeof(v))),
+                     16);
+    htest_resp_free(&r);
+    assert_int_equal(htest_post(srv_of(state), "/v1/solve", "{", &r), 0);
+    assert_non_null(htest_header(&r, "X-Request-Id", v, sizeof(v)));
+    {
+        json_t *p = htest_problem(&r, 400, "malformed-json");
+
+        assert_string_equal(str(p, "request_id"), v);
+        json_decref(p);
+    }
+    htest_resp_free(&r);
+}
+
+static void test_batch_partial_failure(void **state)
+{
+    json_t *j = post_ok(state, "/v1/solve/batch", "{\"boards\": ["
+                        "\"1 2 3 4 5 6 7 0 8\", [[1,2,3],[4,5],[7,8,0]], "
+                        "\"1 2 3 4 5 6 8 7 0\", [1,2,3,0]], "
+                        "\"heuristic\": \"manhattan\"}");
+    json_t *res = json_object_get(j, "results"), *e;
+
+    assert_int_equal(num(j, "count"), 4);
+    assert_int_equal(num(j, "solved"), 2);
+    assert_int_equal(num(j, "failed"), 2);
+    assert_int_equal(json_array_size(res), 4);
+    assert_string_equal(str(json_array_get(res, 0), "status"), "solved");
+    e = json_array_get(res, 1);
+    assert_int_equal(num(e, "status"), 422);
+    assert_string_equal(str(e, "type"),
+                        "https://puzzled.dev/problems/invalid-board");
+    assert_string_equal(str(e, "pointer"), "/boards/1/1");
+    e = json_array_get(res, 2);
+    assert_string_equal(str(e, "type"),
+                        "https://puzzled.dev/problems/unsolvable");
+    assert_string_equal(str(e, "pointer"), "/boards/2");
+    assert_int_equal(num(json_array_get(res, 3), "length"), 0);
+    json_decref(j);
+}
+
+static void test_batch_limits(void **state)
+{
+    json_t *p = post_problem(state, "/v1/solve/batch", "{\"boards\": "
+                             "[\"1 2 3 0\",\"1 2 3 0\",\"1 2 3 0\","
+                             "\"1 2 3 0\",\"1 2 3 0\",\"1 2 3 0\"]}", 422,
+                             "invalid-request");
+
+    assert_detail_has(p, "1 to 5 boards");
+    json_decref(p);
+    json_decref(post_problem(state, "/v1/solve/batch", "{\"boards\": []}",
+                             422, "invalid-request"));
+    json_decref(post_problem(state, "/v1/solve/batch", "{\"board\": "
+                             "\"1 2 3 0\"}", 422, "invalid-request"));
+    json_decref(post_problem(state, "/v1/solve/batch", "{\"boards\": "
+                             "[\"1 2 3 0\"], \"algorithm\": \"x\"}", 422,
+                             "invalid-option"));
+}
+
+static void test_random_exact_distance(void **state)
+{
+    struct htest_resp r;
+    json_t *j, *solved;
+    char body[128];
+
+    assert_int_equal(htest_get(srv_of(state), "/v1/puzzles/random?size=3&"
+                               "moves=20&seed=7", &r), 0);
+    assert_int_equal(r.status, 200);
+    j = htest_json(&r);
+    htest_resp_free(&r);
+    assert_int_equal(num(j, "size"), 3);
+    assert_int_equal(num(j, "optimal_moves"), 20);
+    assert_int_equal(num(j, "seed"), 7);
+    snprintf(body, sizeof(body), "{\"board\": \"%s\"}", str(j, "text"));
+    solved = post_ok(state, "/v1/solve", body);
+    assert_int_equal(num(solved, "length"), 20);
+    json_decref(solved);
+    /* The same seed gives the same board. */
+    assert_int_equal(htest_get(srv_of(state), "/v1/puzzles/random?seed=7&"
+                               "moves=20", &r), 0);
+    solved = htest_json(&r);
+    assert_string_equal(str(solved, "text"), str(j, "text"));
+    json_decref(solved);
+    json_decref(j);
+    htest_resp_free(&r);
+}
+
+static void test_random_sizes(void **state)
+{
+    struct htest_resp r;
+    json_t *j;
+
+    assert_int_equal(htest_get(srv_of(state), "/v1/puzzles/random?size=4&"
+                               "moves=30", &r), 0);
+    assert_int_equal(r.status, 200);
+    j = htest_json(&r);
+    assert_int_equal(json_array_size(json_object_get(j, "board")), 4);
+    assert_true(json_is_null(json_object_get(j, "optimal_moves")));
+    json_decref(j);
+    htest_resp_free(&r);
+    assert_int_equal(htest_get(srv_of(state), "/v1/puzzles/random", &r), 0);
+    j = htest_json(&r);
+    assert_int_equal(num(j, "size"), 3);
+    json_decref(j);
+    htest_resp_free(&r);
+}
+
+static void test_random_bad_query(void **state)
+{
+    static const char *const queries[] = {
+        "size=9", "size=1", "moves=32", "moves=abc", "moves=-1", "size=3&"
+        "size=3", "difficulty=hard", "seed=9007199254740992", "moves=",
+        "size=3.0",
+    };
+    struct htest_resp r;
+    char path[128];
+
+    for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
+        snprintf(path, sizeof(path), "/v1/puzzles/random?%s", queries[i]);
+        assert_int_equal(htest_get(srv_of(state), path, &r), 0);
+        json_decref(htest_problem(&r, 400, "invalid-query"));
+        htest_resp_free(&r);
+    }
+}
+
+static void test_score_rules(void **state)
+{
+    json_t *j = post_ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 "
+                        "8\", \"moves\": [\"right\"]}");
+
+    assert_true(json_is_true(json_object_get(j, "legal")));
+    assert_true(json_is_true(json_object_get(j, "solved")));
+    assert_int_equal(num(j, "player_moves"), 1);
+    assert_int_equal(num(j, "optimal_moves"), 1);
+    assert_true(json_real_value(json_object_get(j, "score")) == 1.0);
+    json_decref(j);
+    /* Tile numbers and a detour: 1 optimal over 3 played. */
+    j = post_ok(state, "/v1/score", "{\"board\": [1,2,3,4,5,6,7,0,8], "
+                "\"moves\": [7, 7, 8]}");
+    assert_true(json_is_true(json_object_get(j, "solved")));
+    assert_int_equal(num(j, "player_moves"), 3);
+    assert_true(json_real_value(json_object_get(j, "score")) > 0.33
+                && json_real_value(json_object_get(j, "score")) < 0.34);
+    json_decref(j);
+}
+
+static void test_score_illegal_and_unsolved(void **state)
+{
+    json_t *j = post_ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 "
+                        "8\", \"moves\": [\"left\", \"down\"]}");
+    json_t *ill = json_object_get(j, "illegal_move");
+
+    assert_false(json_is_true(json_object_get(j, "legal")));
+    assert_false(json_is_true(json_object_get(j, "solved")));
+    assert_int_equal(num(ill, "index"), 1);
+    assert_int_equal(num(j, "player_moves"), 1);
+    assert_true(json_real_value(json_object_get(j, "score")) == 0.0);
+    json_decref(j);
+    j = post_ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 8\", "
+                "\"moves\": [\"left\"]}");
+    assert_true(json_is_true(json_object_get(j, "legal")));
+    assert_false(json_is_true(json_object_get(j, "solved")));
+    json_decref(j);
+    json_decref(post_problem(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 "
+                             "7 0 8\", \"moves\": [\"jump\"]}", 422,
+                             "invalid-request"));
+    json_decref(post_problem(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 "
+                             "7 0 8\"}", 422, "invalid-request"));
+    json_decref(post_problem(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 "
+                             "8 7 0\", \"moves\": []}", 422, "unsolvable"));
+}
+
+static void test_score_4x4_uses_worker(void **state)
+{
+    json_t *j = post_ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 8 9"
+                        " 10 11 12 13 14 0 15\", \"moves\": [\"right\"]}");
+
+    assert_true(json_is_true(json_object_get(j, "solved")));
+    assert_int_equal(num(j, "optimal_moves"), 1);
+    json_decref(j);
+}
+
+static void test_metrics(void **state)
+{
+    static const char *const needles[] = {
+        "puzzled_http_requests_total{route=\"/v1/solve\",code=\"200\"}",
+        "puzzled_http_requests_total{route=\"/v1/solve\",code=\"422\"}",
+        "# TYPE puzzled_solve_duration_seconds histogram",
+        "puzzled_solve_duration_seconds_bucket{le=\"+Inf\"}",
+        "puzzled_solve_expanded_nodes_bucket{le=\"1000\"}",
+        "puzzled_queue_depth 0", "puzzled_workers 2",
+        "puzzled_workers_busy", "puzzled_request_arena_bytes_count",
+        "puzzled_solves_total{status=\"solved\"}",
+    };
+    struct htest_resp r;
+
+    json_decref(post_ok(state, "/v1/solve", EASY));
+    assert_int_equal(htest_get(srv_of(state), "/metrics", &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type,
+                        "text/plain; version=0.0.4; charset=utf-8");
+    for (size_t i = 0; i < sizeof(needles) / sizeof(needles[0]); i++) {
+        if (strstr(r.body, needles[i]) == NULL)
+            fprintf(stderr, "metrics lack %s\n", needles[i]);
+        assert_non_null(strstr(r.body, needles[i]));
+    }
+    htest_resp_free(&r);
+}
+
+static void test_openapi_served(void **state)
+{
+    struct htest_resp r;
+
+    assert_int_equal(htest_get(srv_of(state), "/openapi.yaml", &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type, "application/yaml");
+    assert_non_null(strstr(r.body, "openapi: 3.1"));
+    htest_resp_free(&r);
+}
+
+static void test_static_files(void **state)
+{
+    struct htest_req root = { .path = "/", .route = "/" };
+    struct htest_req js = { .path = "/app.js", .route = "/{asset}" };
+    struct htest_req sub = { .path = "/sub/", .route = "/{asset}" };
+    struct htest_resp r;
+    char v[128], etag[64];
+    const char *cond[] = { etag, NULL };
+
+    assert_int_equal(htest_do(srv_of(state), &root, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type, "text/html; charset=utf-8");
+    assert_non_null(strstr(r.body, "<h1>puzzled</h1>"));
+    assert_string_equal(htest_header(&r, "Cache-Control", v, sizeof(v)),
+                        "no-cache");
+    snprintf(etag, sizeof(etag), "If-None-Match: %s",
+             htest_header(&r, "ETag", v, sizeof(v)));
+    htest_resp_free(&r);
+    root.headers = cond;
+    assert_int_equal(htest_do(srv_of(state), &root, &r), 0);
+    assert_int_equal(r.status, 304);
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(srv_of(state), &js, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type, "text/javascript; charset=utf-8");
+    assert_non_null(strstr(htest_header(&r, "Cache-Control", v, sizeof(v)),
+                           "max-age"));
+    snprintf(etag, sizeof(etag), "If-None-Match: %s",
+             htest_header(&r, "ETag", v, sizeof(v)));
+    htest_resp_free(&r);
+    js.headers = cond;
+    assert_int_equal(htest_do(srv_of(state), &js, &r), 0);
+    assert_int_equal(r.status, 304);
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(srv_of(state), &sub, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "sub"));
+    htest_resp_free(&r);
+}
+
+static void test_static_traversal_refused(void **state)
+{
+    static const char *const paths[] = {
+        "/../Makefile", "/%2e%2e/Makefile", "/sub/../../Makefile",
+        "/.env", "/leak.txt", "//etc/passwd", "/sub/..%2f..%2fMakefile",
+        "/missing.js", "/sub",
+    };
+    struct htest_resp r;
+
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        struct htest_req rq = { .path = paths[i], .route = "/{asset}" };
+
+        assert_int_equal(htest_do(srv_of(state), &rq, &r), 0);
+        if (r.status != 404)
+            fprintf(stderr, "%s -> %ld\n", paths[i], r.status);
+        json_decref(htest_problem(&r, 404, "not-found"));
+        htest_resp_free(&r);
+    }
+}
+
+static void test_static_methods(void **state)
+{
+    struct htest_req post = { .path = "/index.html", .body = "{}",
+                              .route = "/{asset}" };
+    struct htest_req opt = { .method = "OPTIONS", .path = "/",
+                             .route = "/" };
+    struct htest_resp r;
+    char v[64];
+
+    assert_int_equal(htest_do(srv_of(state), &post, &r), 0);
+    json_decref(htest_problem(&r, 405, "method-not-allowed"));
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(srv_of(state), &opt, &r), 0);
+    assert_int_equal(r.status, 204);
+    assert_string_equal(htest_header(&r, "Allow", v, sizeof(v)),
+                        "GET, HEAD, OPTIONS");
+    htest_resp_free(&r);
+}
+
+static void test_no_static_root(void **state)
+{
+    struct http_config c;
+    struct htest_req rq = { .path = "/", .route = "/" };
+    struct htest_resp r;
+    http_server *s;
+
+    (void)state;
+    htest_config(&c);
+    strcpy(c.static_root, "test-output/does-not-exist");
+    strcpy(c.openapi_path, "");
+    s = htest_start(&c);
+    assert_int_equal(htest_do(s, &rq, &r), 0);
+    json_decref(htest_problem(&r, 404, "not-found"));
+    htest_resp_free(&r);
+    assert_int_equal(htest_get(s, "/openapi.yaml", &r), 0);
+    json_decref(htest_problem(&r, 404, "not-found"));
+    htest_resp_free(&r);
+    rq.method = "OPTIONS";
+    assert_int_equal(htest_do(s, &rq, &r), 0);
+    json_decref(htest_problem(&r, 404, "not-found"));
+    htest_resp_free(&r);
+    http_server_destroy(s);
+}
+
+static void test_access_log(void **state)
+{
+    const char *hdrs[] = { "X-Request-Id: log-check-1", NULL };
+    struct htest_req rq = { .path = "/v1/solve", .body = EASY,
+                            .headers = hdrs };
+    struct http_config c;
+    struct htest_resp r;
+    http_server *s;
+    json_t *line = NULL;
+    char path[400], buf[4096];
+    FILE *f;
+
+    (void)state;
+    htest_config(&c);
+    snprintf(path, sizeof(path), "%.300s/../access.log", htest_www());
+    remove(path);
+    snprintf(c.access_log, sizeof(c.access_log), "%s", path);
+    s = htest_start(&c);
+    assert_int_equal(htest_do(s, &rq, &r), 0);
+    htest_resp_free(&r);
+    http_server_destroy(s);     /* completion (and its log line) is done */
+    f = fopen(path, "r");
+    assert_non_null(f);
+    while (fgets(buf, sizeof(buf), f) != NULL && line == NULL) {
+        line = json_loads(buf, 0, NULL);
+        assert_non_null(line);
+    }
+    fclose(f);
+    assert_string_equal(str(line, "id"), "log-check-1");
+    assert_string_equal(str(line, "method"), "POST");
+    assert_string_equal(str(line, "path"), "/v1/solve");
+    assert_int_equal(num(line, "status"), 200);
+    assert_true(num(line, "expanded") >= 1);
+    assert_true(json_is_number(json_object_get(line, "duration_ms")));
+    json_decref(line);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_livez_healthz_readyz),
+        cmocka_unit_test(test_head_has_no_body),
+        cmocka_unit_test(test_solve_easy),
+        cmocka_unit_test(test_solve_hard_is_31),
+        cmocka_unit_test(test_solve_board_forms),
+        cmocka_unit_test(test_solve_include_path),
+        cmocka_unit_test(test_solve_algorithms),
+        cmocka_unit_test(test_solve_node_limit),
+        cmocka_unit_test(test_solve_deadline_timeout),
+        cmocka_unit_test(test_solve_limits_capped),
+        cmocka_unit_test(test_malformed_json),
+        cmocka_unit_test(test_json_depth_bounded),
+        cmocka_unit_test(test_invalid_requests),
+        cmocka_unit_test(test_invalid_boards),
+        cmocka_unit_test(test_unsolvable),
+        cmocka_unit_test(test_unknown_options),
+        cmocka_unit_test(test_not_found),
+        cmocka_unit_test(test_method_not_allowed),
+        cmocka_unit_test(test_payload_too_large),
+        cmocka_unit_test(test_unsupported_media_type),
+        cmocka_unit_test(test_json_routes_share_errors),
+        cmocka_unit_test(test_options_unknown_path),
+        cmocka_unit_test(test_cors),
+        cmocka_unit_test(test_cors_allow_list),
+        cmocka_unit_test(test_request_id),
+        cmocka_unit_test(test_batch_partial_failure),
+        cmocka_unit_test(test_batch_limits),
+        cmocka_unit_test(test_random_exact_distance),
+        cmocka_unit_test(test_random_sizes),
+        cmocka_unit_test(test_random_bad_query),
+        cmocka_unit_test(test_score_rules),
+        cmocka_unit_test(test_score_illegal_and_unsolved),
+        cmocka_unit_test(test_score_4x4_uses_worker),
+        cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_openapi_served),
+        cmocka_unit_test(test_static_files),
+        cmocka_unit_test(test_static_traversal_refused),
+        cmocka_unit_test(test_static_methods),
+        cmocka_unit_test(test_no_static_root),
+        cmocka_unit_test(test_access_log),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,194 @@
+/*
+ * test_http_config.c - where settings come from and in what order
+ * (defaults < file < PUZZLED_* < flags), and every rejection: unknown
+ * keys, out-of-range numbers, bad lines with their line number, missing
+ * files and flag values. Also checks that config/puzzled.conf, the file
+ * `make run` uses, loads cleanly and that --help lists every key.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "http_config.h"
+
+static const char *write_conf(const char *text)
+{
+    static char path[] = "test-output/test_http_config.conf";
+    FILE *f;
+
+    mkdir("test-output", 0755);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void clear_env(void)
+{
+    unsetenv("PUZZLED_PORT");
+    unsetenv("PUZZLED_WORKERS");
+    unsetenv("PUZZLED_CONFIG");
+    unsetenv("PUZZLED_BIND");
+    unsetenv("PUZZLED_QUEUE");
+}
+
+static void test_defaults(void **state)
+{
+    struct http_config c;
+
+    (void)state;
+    http_config_defaults(&c);
+    assert_string_equal(c.bind, "127.0.0.1");
+    assert_int_equal(c.port, 8080);
+    assert_int_equal(c.queue, 256);
+    assert_int_equal(c.max_body_bytes, 64 * 1024);
+    assert_int_equal(c.batch_max, 100);
+    assert_int_equal(c.workers, 0);
+    assert_true(http_config_workers(&c) >= 1);
+    assert_string_equal(c.static_root, "www");
+}
+
+static void test_precedence(void **state)
+{
+    const char *path = write_conf("# comment\nport = 9000\nworkers=3\n"
+                                  "queue = 10  # trailing comment\n"
+                                  "bind = 0.0.0.0\n\n");
+    char *argv[] = { "serve", "--config", (char *)path, "--port", "9002",
+                     "--max-body-bytes=2k", NULL };
+    struct http_config c;
+    char msg[HTTP_CONFIG_MSG];
+    int help;
+
+    (void)state;
+    clear_env();
+    setenv("PUZZLED_PORT", "9001", 1);
+    setenv("PUZZLED_WORKERS", "5", 1);
+    assert_int_equal(http_config_from_args(&c, 6, argv, &help, msg), PUZ_OK);
+    assert_int_equal(help, 0);
+    assert_int_equal(c.port, 9002);         /* flag beats env */
+    assert_int_equal(c.workers, 5);         /* env beats file */
+    assert_int_equal(c.queue, 10);          /* file beats default */
+    assert_string_equal(c.bind, "0.0.0.0");
+    assert_int_equal(c.max_body_bytes, 2048);
+    clear_env();
+}
+
+static void test_config_from_env(void **state)
+{
+    const char *path = write_conf("queue = 7\n");
+    char *argv[] = { "serve", NULL };
+    struct http_config c;
+    char msg[HTTP_CONFIG_MSG];
+    int help;
+
+    (void)state;
+    clear_env();
+    setenv("PUZZLED_CONFIG", path, 1);
+    setenv("PUZZLED_BIND", "::1", 1);
+    assert_int_equal(http_config_from_args(&c, 1, argv, &help, msg), PUZ_OK);
+    assert_int_equal(c.queue, 7);
+    assert_string_equal(c.bind, "::1");
+    clear_env();
+}
+
+static void expect_error(int argc, char **argv, const char *needle)
+{
+    struct http_config c;
+    char msg[HTTP_CONFIG_MSG];
+    int help;
+
+    assert_int_not_equal(http_config_from_args(&c, argc, argv, &help, msg),
+                         PUZ_OK);
+    if (strstr(msg, needle) == NULL)
+        fprintf(stderr, "\"%s\" lacks \"%s\"\n", msg, needle);
+    assert_non_null(strstr(msg, needle));
+}
+
+static void test_rejections(void **state)
+{
+    char *unknown[] = { "serve", "--colour", "red", NULL };
+    char *range[] = { "serve", "--port", "70000", NULL };
+    char *neg[] = { "serve", "--workers=-1", NULL };
+    char *missing[] = { "serve", "--queue", NULL };
+    char *zero_queue[] = { "serve", "--queue", "0", NULL };
+    char *stray[] = { "serve", "extra", NULL };
+    char *nofile[] = { "serve", "--config", "test-output/nope.conf", NULL };
+
+    (void)state;
+    clear_env();
+    expect_error(3, unknown, "unknown option '--colour'");
+    expect_error(3, range, "port: '70000' is not a whole number from 0 "
+                 "to 65535");
+    expect_error(2, neg, "workers");
+    expect_error(2, missing, "needs a value");
+    expect_error(3, zero_queue, "queue");
+    expect_error(2, stray, "unexpected argument 'extra'");
+    expect_error(3, nofile, "cannot read config file");
+    setenv("PUZZLED_QUEUE", "lots", 1);
+    expect_error(1, stray, "PUZZLED_QUEUE");
+    clear_env();
+}
+
+static void test_file_errors_name_the_line(void **state)
+{
+    char *argv[] = { "serve", "--config", NULL, NULL };
+    char want[128];
+
+    (void)state;
+    clear_env();
+    argv[2] = (char *)write_conf("port = 1\n\nnonsense\n");
+    snprintf(want, sizeof(want), "%s:3: expected 'key = value'", argv[2]);
+    expect_error(3, argv, want);
+    argv[2] = (char *)write_conf("port = 1\ncolour = red\n");
+    expect_error(3, argv, ":2: unknown setting 'colour'");
+    argv[2] = (char *)write_conf("max_body_bytes = 12q\n");
+    expect_error(3, argv, ":1: max_body_bytes");
+}
+
+static void test_help_and_shipped_config(void **state)
+{
+    char *help_argv[] = { "serve", "--bogus", "--help", NULL };
+    char *ship[] = { "serve", "--config", "config/puzzled.conf", NULL };
+    struct http_config c;
+    char msg[HTTP_CONFIG_MSG], *text = NULL;
+    size_t len = 0;
+    int help;
+    FILE *f = open_memstream(&text, &len);
+
+    (void)state;
+    clear_env();
+    assert_int_equal(http_config_from_args(&c, 3, help_argv, &help, msg),
+                     PUZ_OK);
+    assert_int_equal(help, 1);
+    assert_int_equal(http_config_from_args(&c, 3, ship, &help, msg), PUZ_OK);
+    assert_int_equal(c.port, 8080);
+    http_config_usage(f);
+    fclose(f);
+    assert_non_null(strstr(text, "--bind"));
+    assert_non_null(strstr(text, "PUZZLED_PORT"));
+    assert_non_null(strstr(text, "--shutdown-grace-ms"));
+    assert_non_null(strstr(text, "PUZZLED_CONFIG"));
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_precedence),
+        cmocka_unit_test(test_config_from_env),
+        cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_file_errors_name_the_line),
+        cmocka_unit_test(test_help_and_shipped_config),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

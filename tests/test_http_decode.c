@@ -1,0 +1,377 @@
+/*
+ * test_http_decode.c - request decoding without a socket: the JSON
+ * parser's depth bound and error positions, every board form and every
+ * rejection with its pointer, option lookups, caps on limits, batch
+ * entries and score moves, and the problem+json encoder.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "http_decode.h"
+#include "http_problem.h"
+
+static json_t *parse_ok(const char *text)
+{
+    struct http_problem p;
+    json_t *j = NULL;
+
+    assert_int_equal(http_decode_json(text, strlen(text), 32, &j, &p),
+                     PUZ_OK);
+    assert_non_null(j);
+    return j;
+}
+
+static void assert_parse_fails(const char *text, unsigned depth,
+                               enum http_problem_kind kind, int line)
+{
+    struct http_problem p;
+    json_t *j = (json_t *)1;
+
+    assert_int_equal(http_decode_json(text, strlen(text), depth, &j, &p),
+                     PUZ_EINVAL);
+    assert_null(j);
+    assert_int_equal(p.kind, kind);
+    if (line > 0)
+        assert_int_equal(p.line, line);
+}
+
+static void test_json_errors(void **state)
+{
+    (void)state;
+    assert_parse_fails("", 32, HTTP_PROBLEM_MALFORMED_JSON, 0);
+    assert_parse_fails("{\"a\":1,\n\"a\":2}", 32,
+                       HTTP_PROBLEM_MALFORMED_JSON, 2);
+    assert_parse_fails("{\n\n  \"a\": tru }", 32,
+                       HTTP_PROBLEM_MALFORMED_JSON, 3);
+    assert_parse_fails("[[[[1]]]]", 3, HTTP_PROBLEM_MALFORMED_JSON, 1);
+    assert_parse_fails("\"just a string\"", 32,
+                       HTTP_PROBLEM_INVALID_REQUEST, 0);
+    assert_parse_fails("[1, 2]", 32, HTTP_PROBLEM_INVALID_REQUEST, 0);
+    /* Brackets inside strings do not count towards the depth. */
+    json_decref(parse_ok("{\"a\": \"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\\""
+                         "[[[[\"}"));
+}
+
+static void test_depth_column(void **state)
+{
+    struct http_problem p;
+    json_t *j;
+    const char *text = "{\"b\":\n [[[";
+
+    (void)state;
+    assert_int_equal(http_decode_json(text, strlen(text), 3, &j, &p),
+                     PUZ_EINVAL);
+    assert_int_equal(p.line, 2);
+    assert_int_equal(p.column, 4);
+    assert_non_null(strstr(p.detail, "deeper than 3"));
+}
+
+static void board_ok(const char *text, unsigned n, unsigned blank)
+{
+    struct http_problem p;
+    struct puz_board b;
+    json_t *j = json_loads(text, JSON_DECODE_ANY, NULL);
+
+    assert_non_null(j);
+    assert_int_equal(http_decode_board(j, "/board", &b, &p), PUZ_OK);
+    assert_int_equal(b.n, n);
+    assert_int_equal(b.blank, blank);
+    json_decref(j);
+}
+
+static void board_bad(const char *text, const char *pointer,
+                      const char *needle)
+{
+    struct http_problem p;
+    struct puz_board b;
+    json_t *j = json_loads(text, JSON_DECODE_ANY, NULL);
+
+    assert_non_null(j);
+    assert_int_equal(http_decode_board(j, "/board", &b, &p), PUZ_EINVAL);
+    assert_int_equal(p.kind, HTTP_PROBLEM_INVALID_BOARD);
+    assert_string_equal(p.pointer, pointer);
+    if (strstr(p.detail, needle) == NULL)
+        fprintf(stderr, "\"%s\" lacks \"%s\"\n", p.detail, needle);
+    assert_non_null(strstr(p.detail, needle));
+    json_decref(j);
+}
+
+static void test_board_forms(void **state)
+{
+    (void)state;
+    board_ok("[[1,2,3],[4,5,6],[7,8,0]]", 3, 8);
+    board_ok("[1,2,3,4,5,6,7,0,8]", 3, 7);
+    board_ok("\"0 1 2 3\"", 2, 0);
+    board_ok("\"1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15 0\"", 4, 15);
+}
+
+static void test_board_rejections(void **state)
+{
+    (void)state;
+    board_bad("[[1,2,3],[4,5,6],[7,0]]", "/board/2", "row 2 has 2 tiles");
+    board_bad("[[1,2,3],[4,5,6,9],[7,8,0]]", "/board/1", "row 1 has 4");
+    board_bad("[[1,2],[3,\"0\"]]", "/board/1/1", "a string");
+    board_bad("[[1,2],null]", "/board/1", "null");
+    board_bad("[1,2,3,0.0]", "/board/3", "whole numbers");
+    board_bad("[1,2,false,0]", "/board/2", "a boolean");
+    board_bad("[[1]]", "/board", "1 rows");
+    board_bad("[]", "/board", "empty");
+    board_bad("42", "/board", "an integer");
+    board_bad("[1,2,3,4,5]", "/board", "");
+    board_bad("[1,2,3,3]", "/board", "");
+    board_bad("[1,2,3,-1]", "/board", "");
+    board_bad("[1,2,3,9223372036854775807]", "/board", "");
+    board_bad("\"1 2 3\"", "/board", "");
+    board_bad("\"\"", "/board", "");
+}
+
+static void test_flat_board_too_big(void **state)
+{
+    char text[600];
+    size_t n = 0;
+
+    (void)state;
+    text[n++] = '[';
+    for (int i = 0; i < 81; i++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%d",
+                              i ? "," : "", (i + 1) % 81);
+    snprintf(text + n, sizeof(text) - n, "]");
+    board_bad(text, "/board", "81 tiles");
+}
+
+static void test_solvable(void **state)
+{
+    struct puz_board b, g;
+    struct http_problem p;
+    char msg[PUZ_MSG_MAX];
+
+    (void)state;
+    assert_int_equal(puz_board_parse("1 2 3 4 5 6 8 7 0", &b, msg), PUZ_OK);
+    assert_int_equal(http_decode_solvable(&b, NULL, &p), PUZ_EUNSOLVABLE);
+    assert_int_equal(p.kind, HTTP_PROBLEM_UNSOLVABLE);
+    assert_true(strlen(p.detail) > 10);
+    assert_int_equal(puz_board_parse("2 1 3 0", &g, msg), PUZ_OK);
+    assert_int_equal(http_decode_solvable(&b, &g, &p), PUZ_EINVAL);
+    assert_string_equal(p.pointer, "/goal");
+    assert_int_equal(puz_board_parse("1 2 3 4 5 6 7 0 8", &b, msg), PUZ_OK);
+    assert_int_equal(http_decode_solvable(&b, NULL, &p), PUZ_OK);
+}
+
+static struct http_config cfg(void)
+{
+    struct http_config c;
+
+    http_config_defaults(&c);
+    c.solve_max_nodes = 1000;
+    c.solve_timeout_ms = 500;
+    c.batch_max = 3;
+    c.score_max_moves = 4;
+    return c;
+}
+
+static void test_solve_options(void **state)
+{
+    struct http_config c = cfg();
+    struct http_solve_request q;
+    struct http_problem p;
+    json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"goal\": [1,2,3,0], "
+                         "\"algorithm\": \"bfs\", \"heuristic\": "
+                         "\"manhattan\", \"include_path\": true, "
+                         "\"limits\": {\"max_nodes\": 50, \"max_depth\": 9}}");
+
+    (void)state;
+    assert_int_equal(http_decode_solve(j, &c, &q, &p), PUZ_OK);
+    assert_int_equal(q.algorithm, PUZ_ALG_BFS);
+    assert_non_null(q.heuristic);
+    assert_true(q.has_goal);
+    assert_true(q.include_path);
+    assert_int_equal(q.max_nodes, 50);
+    assert_int_equal(q.timeout_ms, 500);    /* the default is the cap */
+    assert_int_equal(q.max_depth, 9);
+    json_decref(j);
+}
+
+static void test_limits_are_capped(void **state)
+{
+    struct http_config c = cfg();
+    struct http_solve_request q;
+    struct http_problem p;
+    json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"limits\": "
+                         "{\"max_nodes\": 99999999, \"timeout_ms\": "
+                         "99999999}}");
+
+    (void)state;
+    assert_int_equal(http_decode_solve(j, &c, &q, &p), PUZ_OK);
+    assert_int_equal(q.max_nodes, 1000);
+    assert_int_equal(q.timeout_ms, 500);
+    json_decref(j);
+}
+
+static void solve_bad(const char *text, enum http_problem_kind kind,
+                      const char *pointer)
+{
+    struct http_config c = cfg();
+    struct http_solve_request q;
+    struct http_problem p;
+    json_t *j = parse_ok(text);
+
+    assert_int_equal(http_decode_solve(j, &c, &q, &p), PUZ_EINVAL);
+    assert_int_equal(p.kind, kind);
+    assert_string_equal(p.pointer, pointer);
+    json_decref(j);
+}
+
+static void test_solve_rejections(void **state)
+{
+    (void)state;
+    solve_bad("{}", HTTP_PROBLEM_INVALID_REQUEST, "/board");
+    solve_bad("{\"board\": \"1 2 3 0\", \"x\": 1}",
+              HTTP_PROBLEM_INVALID_REQUEST, "/x");
+    solve_bad("{\"board\": \"1 2 3 0\", \"algorithm\": \"nope\"}",
+              HTTP_PROBLEM_INVALID_OPTION, "/algorithm");
+    solve_bad("{\"board\": \"1 2 3 0\", \"heuristic\": \"nope\"}",
+              HTTP_PROBLEM_INVALID_OPTION, "/heuristic");
+    solve_bad("{\"board\": \"1 2 3 0\", \"heuristic\": 3}",
+              HTTP_PROBLEM_INVALID_REQUEST, "/heuristic");
+    solve_bad("{\"board\": \"1 2 3 0\", \"limits\": []}",
+              HTTP_PROBLEM_INVALID_REQUEST, "/limits");
+    solve_bad("{\"board\": \"1 2 3 0\", \"limits\": {\"nodes\": 1}}",
+              HTTP_PROBLEM_INVALID_REQUEST, "/limits/nodes");
+    solve_bad("{\"board\": \"1 2 3 0\", \"limits\": {\"timeout_ms\": -5}}",
+              HTTP_PROBLEM_INVALID_REQUEST, "/limits/timeout_ms");
+    solve_bad("{\"board\": \"1 2 3 0\", \"limits\": {\"max_nodes\": 1.5}}",
+              HTTP_PROBLEM_INVALID_REQUEST, "/limits/max_nodes");
+    solve_bad("{\"board\": \"1 2 3 0\", \"include_path\": \"yes\"}",
+              HTTP_PROBLEM_INVALID_REQUEST, "/include_path");
+    solve_bad("{\"board\": \"1 2 3 0\", \"goal\": [1,2]}",
+              HTTP_PROBLEM_INVALID_BOARD, "/goal");
+}
+
+static void test_unknown_option_lists_valid(void **state)
+{
+    struct http_config c = cfg();
+    struct http_solve_request q;
+    struct http_problem p;
+    json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"heuristic\": \"x\"}");
+
+    (void)state;
+    assert_int_equal(http_decode_solve(j, &c, &q, &p), PUZ_EINVAL);
+    assert_non_null(strstr(p.allowed, "manhattan"));
+    assert_non_null(strstr(p.allowed, "linear-conflict"));
+    json_decref(j);
+}
+
+static void test_batch_entries(void **state)
+{
+    struct http_config c = cfg();
+    struct http_batch_request b;
+    struct http_problem p;
+    puz_arena *a = puz_arena_create(4096);
+    json_t *j = parse_ok("{\"boards\": [\"1 2 3 0\", [1,1,2,0], "
+                         "\"2 1 3 0\"], \"algorithm\": \"astar\"}");
+
+    (void)state;
+    assert_int_equal(http_decode_batch(j, &c, a, &b, &p), PUZ_OK);
+    assert_int_equal(b.count, 3);
+    assert_true(b.entries[0].ok);
+    assert_false(b.entries[1].ok);
+    assert_int_equal(b.entries[1].problem.kind, HTTP_PROBLEM_INVALID_BOARD);
+    assert_string_equal(b.entries[1].problem.pointer, "/boards/1");
+    assert_false(b.entries[2].ok);
+    assert_int_equal(b.entries[2].problem.kind, HTTP_PROBLEM_UNSOLVABLE);
+    json_decref(j);
+    j = parse_ok("{\"boards\": [\"1 2 3 0\",\"1 2 3 0\",\"1 2 3 0\","
+                 "\"1 2 3 0\"]}");
+    assert_int_equal(http_decode_batch(j, &c, a, &b, &p), PUZ_EINVAL);
+    assert_string_equal(p.pointer, "/boards");
+    json_decref(j);
+    puz_arena_destroy(a);
+}
+
+static void test_score_moves(void **state)
+{
+    struct http_config c = cfg();
+    struct http_score_request s;
+    struct http_problem p;
+    puz_arena *a = puz_arena_create(4096);
+    json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"moves\": [\"up\", 3, "
+                         "\"L\"]}");
+
+    (void)state;
+    assert_int_equal(http_decode_score(j, &c, a, &s, &p), PUZ_OK);
+    assert_int_equal(s.count, 3);
+    assert_false(s.moves[0].is_tile);
+    assert_int_equal(s.moves[0].dir, PUZ_UP);
+    assert_true(s.moves[1].is_tile);
+    assert_int_equal(s.moves[1].tile, 3);
+    assert_int_equal(s.moves[2].dir, PUZ_LEFT);
+    json_decref(j);
+    j = parse_ok("{\"board\": \"1 2 3 0\", \"moves\": [4]}");
+    assert_int_equal(http_decode_score(j, &c, a, &s, &p), PUZ_EINVAL);
+    assert_string_equal(p.pointer, "/moves/0");
+    json_decref(j);
+    j = parse_ok("{\"board\": \"1 2 3 0\", \"moves\": [1,1,1,1,1]}");
+    assert_int_equal(http_decode_score(j, &c, a, &s, &p), PUZ_EINVAL);
+    assert_string_equal(p.pointer, "/moves");
+    json_decref(j);
+    puz_arena_destroy(a);
+}
+
+static void test_problem_json(void **state)
+{
+    struct http_problem p;
+    json_t *j;
+
+    (void)state;
+    http_problem_set(&p, HTTP_PROBLEM_INVALID_OPTION, "unknown %s", "x");
+    http_problem_point(&p, "/heuristic");
+    snprintf(p.allowed, sizeof(p.allowed), "a, b, c");
+    j = http_problem_json(&p, "/v1/solve", "id-1");
+    assert_string_equal(json_string_value(json_object_get(j, "type")),
+                        "https://puzzled.dev/problems/invalid-option");
+    assert_int_equal(json_integer_value(json_object_get(j, "status")), 422);
+    assert_string_equal(json_string_value(json_object_get(j, "detail")),
+                        "unknown x");
+    assert_int_equal(json_array_size(json_object_get(j, "allowed")), 3);
+    assert_string_equal(json_string_value(json_array_get(
+        json_object_get(j, "allowed"), 2)), "c");
+    json_decref(j);
+    /* Client bytes that are not UTF-8 never cost the whole answer. */
+    http_problem_set(&p, HTTP_PROBLEM_NOT_FOUND, "nothing at /\xff\xfe");
+    j = http_problem_json(&p, "/\xff", NULL);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "instance")),
+                        "/?");
+    json_decref(j);
+    for (int k = 0; k < HTTP_PROBLEM_KIND_COUNT_; k++) {
+        assert_true(http_problem_status((enum http_problem_kind)k) >= 400);
+        assert_non_null(http_problem_slug((enum http_problem_kind)k));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_errors),
+        cmocka_unit_test(test_depth_column),
+        cmocka_unit_test(test_board_forms),
+        cmocka_unit_test(test_board_rejections),
+        cmocka_unit_test(test_flat_board_too_big),
+        cmocka_unit_test(test_solvable),
+        cmocka_unit_test(test_solve_options),
+        cmocka_unit_test(test_limits_are_capped),
+        cmocka_unit_test(test_solve_rejections),
+        cmocka_unit_test(test_unknown_option_lists_valid),
+        cmocka_unit_test(test_batch_entries),
+        cmocka_unit_test(test_score_moves),
+        cmocka_unit_test(test_problem_json),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

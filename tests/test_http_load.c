@@ -1,0 +1,319 @@
+/*
+ * test_http_load.c - the server under concurrency and at its limits:
+ * many client threads at once, a slow solve not blocking a fast one,
+ * queue overflow answered 503 with Retry-After at once, readiness while
+ * saturated, an abandoned request, and graceful shutdown (the running
+ * solve still gets its answer, the queued one a 503, new connections
+ * are refused) including a grace period that runs out.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "support/htest.h"
+
+#define EASY "{\"board\": \"1 2 3 4 5 6 7 0 8\"}"
+/* IDA* with the weakest heuristic on an 80-move 4x4 board: runs until
+ * its deadline, so the test decides exactly how slow it is. */
+#define SLOW(ms) "{\"board\": \"0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1\", " \
+                 "\"algorithm\": \"idastar\", \"heuristic\": \"misplaced\", " \
+                 "\"limits\": {\"timeout_ms\": " #ms "}}"
+
+struct call {
+    http_server *srv;
+    const char *path;
+    const char *body;
+    struct htest_resp resp;
+    double started_ms, ended_ms;
+    pthread_t thread;
+};
+
+static void *call_main(void *arg)
+{
+    struct call *c = arg;
+    struct htest_req rq = { .path = c->path, .body = c->body };
+
+    c->started_ms = htest_now_ms();
+    htest_do(c->srv, &rq, &c->resp);
+    c->ended_ms = htest_now_ms();
+    return NULL;
+}
+
+static void call_start(struct call *c, http_server *s, const char *path,
+                       const char *body)
+{
+    memset(c, 0, sizeof(*c));
+    c->srv = s;
+    c->path = path;
+    c->body = body;
+    assert_int_equal(pthread_create(&c->thread, NULL, call_main, c), 0);
+}
+
+static void call_join(struct call *c)
+{
+    pthread_join(c->thread, NULL);
+}
+
+static http_server *start_with(unsigned workers, unsigned queue,
+                               unsigned grace_ms)
+{
+    struct http_config c;
+
+    htest_config(&c);
+    c.workers = workers;
+    c.queue = queue;
+    c.shutdown_grace_ms = grace_ms;
+    c.retry_after_s = 2;
+    c.solve_max_nodes = UINT64_C(1) << 40;  /* time is the limit here */
+    return htest_start(&c);
+}
+
+static const char *status_of(const struct htest_resp *r)
+{
+    static const char *none = "(none)";
+    json_t *j = json_loadb(r->body, r->len, 0, NULL);
+    const char *s = json_string_value(json_object_get(j, "status"));
+    const char *out = none;
+
+    /* Only the few statuses the tests compare, as static strings. */
+    if (s != NULL && strcmp(s, "solved") == 0)
+        out = "solved";
+    else if (s != NULL && strcmp(s, "timeout") == 0)
+        out = "timeout";
+    json_decref(j);
+    return out;
+}
+
+/* Wait until the server reports n busy workers (or give up). */
+static void wait_busy(http_server *s, const char *needle)
+{
+    struct htest_req rq = { .path = "/metrics", .no_record = true };
+    struct htest_resp r;
+
+    for (int i = 0; i < 200; i++) {
+        htest_do(s, &rq, &r);
+        if (r.body != NULL && strstr(r.body, needle) != NULL) {
+            htest_resp_free(&r);
+            return;
+        }
+        htest_resp_free(&r);
+        usleep(10000);
+    }
+    fail_msg("server never reported %s", needle);
+}
+
+#define CLIENTS 6
+#define PER_CLIENT 15
+
+struct client {
+    http_server *srv;
+    int ok;
+    pthread_t thread;
+};
+
+static void *client_main(void *arg)
+{
+    static const char *const paths[] = {
+        "/v1/solve", "/v1/puzzles/random?size=3&moves=12", "/livez",
+        "/v1/score",
+    };
+    static const char *const bodies[] = {
+        EASY, NULL, NULL, "{\"board\": \"1 2 3 4 5 6 7 0 8\", \"moves\": "
+        "[\"right\"]}",
+    };
+    struct client *c = arg;
+    struct htest_resp r;
+
+    for (int i = 0; i < PER_CLIENT; i++) {
+        struct htest_req rq = { .path = paths[i % 4], .body = bodies[i % 4] };
+
+        htest_do(c->srv, &rq, &r);
+        c->ok += r.status == 200;
+        htest_resp_free(&r);
+    }
+    return NULL;
+}
+
+static void test_concurrent_clients(void **state)
+{
+    struct client cl[CLIENTS];
+    http_server *s = start_with(2, 64, 5000);
+
+    (void)state;
+    for (int i = 0; i < CLIENTS; i++) {
+        cl[i].srv = s;
+        cl[i].ok = 0;
+        pthread_create(&cl[i].thread, NULL, client_main, &cl[i]);
+    }
+    for (int i = 0; i < CLIENTS; i++) {
+        pthread_join(cl[i].thread, NULL);
+        assert_int_equal(cl[i].ok, PER_CLIENT);
+    }
+    http_server_destroy(s);
+}
+
+static void test_slow_solve_does_not_block_fast(void **state)
+{
+    http_server *s = start_with(2, 8, 5000);
+    struct call slow;
+    struct htest_resp r;
+    double t0;
+
+    (void)state;
+    call_start(&slow, s, "/v1/solve", SLOW(1500));
+    wait_busy(s, "puzzled_workers_busy 1");
+    t0 = htest_now_ms();
+    assert_int_equal(htest_post(s, "/v1/solve", EASY, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(status_of(&r), "solved");
+    assert_true(htest_now_ms() - t0 < 500);
+    htest_resp_free(&r);
+    call_join(&slow);
+    /* The slow one ran into its deadline: a 200 naming the limit. */
+    assert_int_equal(slow.resp.status, 200);
+    assert_string_equal(status_of(&slow.resp), "timeout");
+    assert_true(slow.ended_ms - slow.started_ms >= 1400);
+    htest_resp_free(&slow.resp);
+    http_server_destroy(s);
+}
+
+static void test_queue_overflow_503(void **state)
+{
+    http_server *s = start_with(1, 1, 5000);
+    struct call running, queued;
+    struct htest_resp r;
+    char v[32];
+    double t0;
+    json_t *p;
+
+    (void)state;
+    call_start(&running, s, "/v1/solve", SLOW(1200));
+    wait_busy(s, "puzzled_workers_busy 1");
+    call_start(&queued, s, "/v1/solve", SLOW(1200));
+    wait_busy(s, "puzzled_queue_depth 1");
+    t0 = htest_now_ms();
+    assert_int_equal(htest_post(s, "/v1/solve", EASY, &r), 0);
+    assert_true(htest_now_ms() - t0 < 300);     /* refused at once */
+    p = htest_problem(&r, 503, "overloaded");
+    assert_string_equal(htest_header(&r, "Retry-After", v, sizeof(v)), "2");
+    json_decref(p);
+    htest_resp_free(&r);
+    /* The other routes that need a worker refuse the same way. */
+    assert_int_equal(htest_post(s, "/v1/solve/batch", "{\"boards\": "
+                                "[\"1 2 3 0\"]}", &r), 0);
+    json_decref(htest_problem(&r, 503, "overloaded"));
+    htest_resp_free(&r);
+    assert_int_equal(htest_post(s, "/v1/score", "{\"board\": \"1 2 3 4 5 "
+                                "6 7 8 9 10 11 12 13 14 0 15\", \"moves\": "
+                                "[]}", &r), 0);
+    json_decref(htest_problem(&r, 503, "overloaded"));
+    htest_resp_free(&r);
+    /* Saturated: not ready. */
+    assert_int_equal(htest_get(s, "/readyz", &r), 0);
+    assert_int_equal(r.status, 503);
+    htest_resp_free(&r);
+    assert_int_equal(htest_get(s, "/metrics", &r), 0);
+    assert_non_null(strstr(r.body, "puzzled_queue_rejected_total 3"));
+    htest_resp_free(&r);
+    call_join(&running);
+    call_join(&queued);
+    assert_string_equal(status_of(&running.resp), "timeout");
+    /* The queued one's deadline started when it was queued. */
+    assert_string_equal(status_of(&queued.resp), "timeout");
+    assert_true(queued.ended_ms - queued.started_ms < 2000);
+    htest_resp_free(&running.resp);
+    htest_resp_free(&queued.resp);
+    http_server_destroy(s);
+}
+
+static void test_abandoned_request(void **state)
+{
+    http_server *s = start_with(1, 4, 5000);
+    struct htest_req rq = { .path = "/v1/solve", .body = SLOW(600),
+                            .timeout_ms = 100, .no_record = true };
+    struct htest_resp r;
+
+    (void)state;
+    htest_do(s, &rq, &r);
+    assert_int_equal(r.status, 0);      /* the client gave up */
+    htest_resp_free(&r);
+    /* The job stops at its deadline; the worker is free again. */
+    assert_int_equal(htest_post(s, "/v1/solve", EASY, &r), 0);
+    assert_int_equal(r.status, 200);
+    htest_resp_free(&r);
+    http_server_destroy(s);
+}
+
+static void test_graceful_shutdown(void **state)
+{
+    http_server *s = start_with(1, 4, 5000);
+    struct call running, queued;
+    struct htest_resp r;
+    json_t *p;
+
+    (void)state;
+    call_start(&running, s, "/v1/solve", SLOW(700));
+    wait_busy(s, "puzzled_workers_busy 1");
+    call_start(&queued, s, "/v1/solve", SLOW(700));
+    wait_busy(s, "puzzled_queue_depth 1");
+    http_server_shutdown(s);
+    call_join(&running);
+    call_join(&queued);
+    /* In flight: finished within the grace period, answer delivered. */
+    assert_int_equal(running.resp.status, 200);
+    assert_string_equal(status_of(&running.resp), "timeout");
+    /* Waiting: cancelled through its flag, told to come back. */
+    p = htest_problem(&queued.resp, 503, "shutting-down");
+    json_decref(p);
+    assert_true(queued.ended_ms - queued.started_ms < 1500);
+    htest_resp_free(&running.resp);
+    htest_resp_free(&queued.resp);
+    /* No longer accepting. */
+    {
+        struct htest_req rq = { .path = "/livez", .timeout_ms = 1000 };
+
+        htest_do(s, &rq, &r);
+        assert_int_equal(r.status, 0);
+        htest_resp_free(&r);
+    }
+    http_server_destroy(s);
+}
+
+static void test_shutdown_grace_expires(void **state)
+{
+    http_server *s = start_with(1, 4, 200);
+    struct call running;
+    double t0;
+
+    (void)state;
+    call_start(&running, s, "/v1/solve", SLOW(5000));
+    wait_busy(s, "puzzled_workers_busy 1");
+    t0 = htest_now_ms();
+    http_server_shutdown(s);
+    assert_true(htest_now_ms() - t0 < 2000);
+    call_join(&running);
+    json_decref(htest_problem(&running.resp, 503, "shutting-down"));
+    htest_resp_free(&running.resp);
+    http_server_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_concurrent_clients),
+        cmocka_unit_test(test_slow_solve_does_not_block_fast),
+        cmocka_unit_test(test_queue_overflow_503),
+        cmocka_unit_test(test_abandoned_request),
+        cmocka_unit_test(test_graceful_shutdown),
+        cmocka_unit_test(test_shutdown_grace_expires),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

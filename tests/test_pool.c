@@ -1,0 +1,278 @@
+/*
+ * test_pool.c - the bounded job queue and its workers, without any HTTP:
+ * every job runs exactly once (then done()), a full queue refuses at
+ * once, a closed pool refuses, cancel flags reach waiting and running
+ * jobs, drain waits and times out, and destroy still runs what was
+ * queued. Run it under SANITIZER=thread too.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "pool.h"
+
+/* A gate jobs can wait at until the test opens it. */
+struct gate {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool open;
+    atomic_int waiting;
+};
+
+struct tjob {
+    struct pool_job base;       /* first */
+    struct gate *gate;          /* NULL: do not wait */
+    atomic_int runs;
+    atomic_int dones;
+    atomic_int saw_cancel;
+    atomic_int done_after_run;
+    unsigned worker;
+};
+
+static void gate_init(struct gate *g)
+{
+    pthread_mutex_init(&g->lock, NULL);
+    pthread_cond_init(&g->cond, NULL);
+    g->open = false;
+    atomic_store(&g->waiting, 0);
+}
+
+static void gate_open(struct gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->open = true;
+    pthread_cond_broadcast(&g->cond);
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void gate_destroy(struct gate *g)
+{
+    pthread_cond_destroy(&g->cond);
+    pthread_mutex_destroy(&g->lock);
+}
+
+/* Wait at the gate; leave early once cancelled (like a solver does). */
+static void tjob_run(struct pool_job *pj, unsigned worker)
+{
+    struct tjob *j = (struct tjob *)pj;
+
+    j->worker = worker;
+    atomic_fetch_add(&j->runs, 1);
+    if (j->gate != NULL) {
+        atomic_fetch_add(&j->gate->waiting, 1);
+        pthread_mutex_lock(&j->gate->lock);
+        while (!j->gate->open && !atomic_load(&j->base.cancel)) {
+            /* Poll: the cancel flag has no condition variable. */
+            pthread_mutex_unlock(&j->gate->lock);
+            usleep(1000);
+            pthread_mutex_lock(&j->gate->lock);
+        }
+        pthread_mutex_unlock(&j->gate->lock);
+    }
+    atomic_store(&j->saw_cancel, atomic_load(&j->base.cancel));
+}
+
+static void tjob_done(struct pool_job *pj)
+{
+    struct tjob *j = (struct tjob *)pj;
+
+    atomic_store(&j->done_after_run, atomic_load(&j->runs) == 1);
+    atomic_fetch_add(&j->dones, 1);
+}
+
+static void tjob_init(struct tjob *j, struct gate *g)
+{
+    memset(j, 0, sizeof(*j));
+    j->base.run = tjob_run;
+    j->base.done = tjob_done;
+    j->gate = g;
+}
+
+static pool_t *make_pool(unsigned workers, unsigned queue)
+{
+    struct pool_config cfg = { workers, queue };
+    pool_t *p = NULL;
+
+    assert_int_equal(pool_create(&cfg, &p), POOL_OK);
+    assert_non_null(p);
+    return p;
+}
+
+static void wait_for(atomic_int *v, int want)
+{
+    for (int i = 0; i < 5000 && atomic_load(v) < want; i++)
+        usleep(1000);
+    assert_true(atomic_load(v) >= want);
+}
+
+static void test_rejects_bad_config(void **state)
+{
+    struct pool_config zero_workers = { 0, 4 }, zero_queue = { 2, 0 };
+    pool_t *p = (pool_t *)1;
+
+    (void)state;
+    assert_int_equal(pool_create(&zero_workers, &p), POOL_EINVAL);
+    assert_null(p);
+    assert_int_equal(pool_create(&zero_queue, &p), POOL_EINVAL);
+    assert_int_equal(pool_create(NULL, &p), POOL_EINVAL);
+    for (int e = POOL_OK; e <= POOL_ETIMEDOUT; e++)
+        assert_non_null(pool_strerror((pool_err)e));
+}
+
+static void test_every_job_runs_once(void **state)
+{
+    enum { N = 200 };
+    struct tjob *jobs = calloc(N, sizeof(*jobs));
+    pool_t *p = make_pool(3, N);
+    struct pool_stats st;
+
+    (void)state;
+    for (int i = 0; i < N; i++) {
+        tjob_init(&jobs[i], NULL);
+        assert_int_equal(pool_submit(p, &jobs[i].base), POOL_OK);
+    }
+    assert_int_equal(pool_drain(p, 5000), POOL_OK);
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(atomic_load(&jobs[i].runs), 1);
+        assert_int_equal(atomic_load(&jobs[i].dones), 1);
+        assert_true(atomic_load(&jobs[i].done_after_run));
+        assert_true(jobs[i].worker < 3);
+    }
+    pool_get_stats(p, &st);
+    assert_int_equal(st.workers, 3);
+    assert_int_equal(st.submitted, N);
+    assert_int_equal(st.completed, N);
+    assert_int_equal(st.busy, 0);
+    assert_int_equal(st.queued, 0);
+    pool_destroy(p);
+    free(jobs);
+}
+
+static void test_full_queue_refuses(void **state)
+{
+    struct gate g;
+    struct tjob running, waiting, extra;
+    pool_t *p = make_pool(1, 1);
+    struct pool_stats st;
+
+    (void)state;
+    gate_init(&g);
+    tjob_init(&running, &g);
+    tjob_init(&waiting, &g);
+    tjob_init(&extra, NULL);
+    assert_int_equal(pool_submit(p, &running.base), POOL_OK);
+    wait_for(&g.waiting, 1);
+    assert_int_equal(pool_submit(p, &waiting.base), POOL_OK);
+    assert_int_equal(pool_submit(p, &extra.base), POOL_EFULL);
+    pool_get_stats(p, &st);
+    assert_int_equal(st.queued, 1);
+    assert_int_equal(st.busy, 1);
+    assert_int_equal(st.rejected, 1);
+    assert_int_equal(pool_drain(p, 50), POOL_ETIMEDOUT);
+    gate_open(&g);
+    assert_int_equal(pool_drain(p, 5000), POOL_OK);
+    assert_int_equal(atomic_load(&extra.runs), 0);
+    assert_int_equal(atomic_load(&waiting.runs), 1);
+    pool_destroy(p);
+    gate_destroy(&g);
+}
+
+static void test_closed_pool_refuses(void **state)
+{
+    struct tjob j;
+    pool_t *p = make_pool(2, 4);
+
+    (void)state;
+    tjob_init(&j, NULL);
+    pool_close(p);
+    assert_int_equal(pool_submit(p, &j.base), POOL_ECLOSED);
+    assert_int_equal(atomic_load(&j.runs), 0);
+    pool_destroy(p);
+}
+
+static void test_cancel_waiting_then_all(void **state)
+{
+    struct gate g;
+    struct tjob running, waiting;
+    pool_t *p = make_pool(1, 4);
+
+    (void)state;
+    gate_init(&g);
+    tjob_init(&running, &g);
+    tjob_init(&waiting, &g);
+    pool_submit(p, &running.base);
+    wait_for(&g.waiting, 1);
+    pool_submit(p, &waiting.base);
+    pool_cancel_waiting(p);
+    assert_int_equal(atomic_load(&waiting.base.cancel), 1);
+    assert_int_equal(atomic_load(&running.base.cancel), 0);
+    pool_cancel_all(p);     /* releases the running one */
+    assert_int_equal(pool_drain(p, 5000), POOL_OK);
+    assert_int_equal(atomic_load(&running.saw_cancel), 1);
+    assert_int_equal(atomic_load(&waiting.saw_cancel), 1);
+    assert_int_equal(atomic_load(&waiting.runs), 1);
+    pool_destroy(p);
+    gate_destroy(&g);
+}
+
+static void test_destroy_runs_queued_jobs(void **state)
+{
+    enum { N = 5 };
+    struct gate g;
+    struct tjob jobs[N];
+    pool_t *p = make_pool(1, N);
+
+    (void)state;
+    gate_init(&g);
+    for (int i = 0; i < N; i++) {
+        tjob_init(&jobs[i], &g);
+        assert_int_equal(pool_submit(p, &jobs[i].base), POOL_OK);
+    }
+    wait_for(&g.waiting, 1);
+    pool_destroy(p);    /* cancels all; every job still runs, then done */
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(atomic_load(&jobs[i].runs), 1);
+        assert_int_equal(atomic_load(&jobs[i].dones), 1);
+        assert_int_equal(atomic_load(&jobs[i].saw_cancel), 1);
+    }
+    gate_destroy(&g);
+}
+
+static void test_submit_clears_cancel(void **state)
+{
+    struct tjob j;
+    pool_t *p = make_pool(1, 2);
+
+    (void)state;
+    tjob_init(&j, NULL);
+    atomic_store(&j.base.cancel, 1);
+    assert_int_equal(pool_submit(p, &j.base), POOL_OK);
+    assert_int_equal(pool_drain(p, 5000), POOL_OK);
+    assert_int_equal(atomic_load(&j.saw_cancel), 0);
+    assert_true(j.base.enqueued_us > 0);
+    assert_true(pool_now_us() >= j.base.enqueued_us);
+    pool_destroy(p);
+    pool_destroy(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rejects_bad_config),
+        cmocka_unit_test(test_every_job_runs_once),
+        cmocka_unit_test(test_full_queue_refuses),
+        cmocka_unit_test(test_closed_pool_refuses),
+        cmocka_unit_test(test_cancel_waiting_then_all),
+        cmocka_unit_test(test_destroy_runs_queued_jobs),
+        cmocka_unit_test(test_submit_clears_cancel),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,119 @@
+/*
+ * api.js - the puzzled HTTP API as a few async functions.
+ *
+ * Every failure becomes an ApiError carrying a sentence a person can act on:
+ * the server's RFC 9457 problem+json (title, detail), a 503's Retry-After,
+ * or the fact that the server could not be reached at all. The page shows
+ * error.message; it never has to look inside a response.
+ */
+
+import { toRows } from './board.js';
+
+export class ApiError extends Error {
+    constructor(message, { status = 0, title = '', detail = '',
+        retryAfter = 0, problem = {} } = {})
+    {
+        super(message);
+        this.name = 'ApiError';
+        this.status = status;
+        this.title = title;
+        this.detail = detail;
+        this.retryAfter = retryAfter;
+        /* The whole problem+json body, for extension members such as
+           "pointer" (which field was wrong) and "allowed" (what would do). */
+        this.problem = problem;
+    }
+}
+
+/* Same origin by default: the page is served by the API it talks to. */
+const BASE = '';
+
+function sentence(text)
+{
+    const t = String(text || '').trim();
+    if (!t)
+        return '';
+    const first = t[0].toUpperCase() + t.slice(1);
+    return /[.!?]$/.test(first) ? first : `${first}.`;
+}
+
+async function readProblem(response)
+{
+    try {
+        return await response.json();
+    } catch {
+        return {};
+    }
+}
+
+function problemMessage(status, problem, retryAfter)
+{
+    if (status === 503) {
+        const wait = retryAfter ? ` Try again in ${retryAfter} s.` : ' Try again in a moment.';
+        return `The solver is busy right now.${wait}`;
+    }
+    const title = sentence(problem.title);
+    const detail = sentence(problem.detail);
+    if (title && detail)
+        return `${title} ${detail}`;
+    return title || detail || `The server answered ${status}.`;
+}
+
+async function request(path, { method = 'GET', body, signal } = {})
+{
+    let response;
+    try {
+        response = await fetch(BASE + path, {
+            method,
+            signal,
+            headers: body ? { 'Content-Type': 'application/json' } : {},
+            body: body ? JSON.stringify(body) : undefined,
+        });
+    } catch (err) {
+        if (err.name === 'AbortError')
+            throw err;
+        throw new ApiError('Cannot reach the puzzled server. Is it still running?');
+    }
+    if (response.ok)
+        return response.json();
+    const problem = await readProblem(response);
+    const retryAfter = Number(response.headers.get('Retry-After')) || 0;
+    throw new ApiError(problemMessage(response.status, problem, retryAfter), {
+        status: response.status,
+        title: problem.title || '',
+        detail: problem.detail || '',
+        retryAfter,
+        problem,
+    });
+}
+
+/* GET /v1/puzzles/random: a solvable board `moves` away from the goal. */
+export function randomPuzzle(size, moves, options = {})
+{
+    const query = new URLSearchParams({ size: String(size), moves: String(moves) });
+    return request(`/v1/puzzles/random?${query}`, options);
+}
+
+/*
+ * POST /v1/solve. `settings` may hold algorithm, heuristic, limits and
+ * include_path; anything left out gets the server's default.
+ */
+export function solve(tiles, settings = {}, options = {})
+{
+    const body = { board: toRows(tiles) };
+    for (const key of ['algorithm', 'heuristic', 'limits', 'include_path']) {
+        if (settings[key] !== undefined && settings[key] !== '')
+            body[key] = settings[key];
+    }
+    return request('/v1/solve', { method: 'POST', body, ...options });
+}
+
+/* POST /v1/score: how the player's moves compare with the optimum. */
+export function score(tiles, moves, options = {})
+{
+    return request('/v1/score', {
+        method: 'POST',
+        body: { board: toRows(tiles), moves },
+        ...options,
+    });
+}

@@ -1,0 +1,117 @@
+/*
+ * assist.js - the solver's help during play: the next optimal move, and
+ * the whole remaining path.
+ *
+ * Every answer is remembered along its path: once the solver has solved
+ * board B with moves m1 m2 m3…, the boards reached by following those moves
+ * are solved too (the rest of an optimal path is optimal), so a player who
+ * follows the hints gets the next ones without another request.
+ *
+ * Big boards may be beyond an optimal search within the time budget; then
+ * the help falls back to a non-optimal algorithm and says so.
+ */
+
+import { ApiError, solve } from './api.js';
+import { applyMove, sizeOf } from './board.js';
+
+const PLAY_LIMITS = Object.freeze({ timeout_ms: 8000 });
+const QUICK_LIMITS = Object.freeze({ timeout_ms: 3000 });
+const CACHE_LIMIT = 2000;
+
+/*
+ * What to ask for, best first. Up to 4×4 the server's default search is
+ * optimal; on bigger boards its default is a fast constructive one, so an
+ * optimal A* gets a short try first (early levels are easy for it), and
+ * greedy best-first is the last resort everywhere.
+ */
+function plans(size)
+{
+    if (size <= 4)
+        return [{ limits: PLAY_LIMITS }, { algorithm: 'greedy', limits: PLAY_LIMITS }];
+    return [
+        { algorithm: 'astar', limits: QUICK_LIMITS },
+        { limits: PLAY_LIMITS },
+        { algorithm: 'greedy', limits: PLAY_LIMITS },
+    ];
+}
+
+export class Assistant {
+    constructor()
+    {
+        this.known = new Map();
+        /* Questions on their way to the server, so a Hint pressed while
+           the start board is still being solved waits for that answer. */
+        this.pending = new Map();
+        /* Stats of the first answer for each start board, for the score card. */
+        this.lastResult = null;
+    }
+
+    forget()
+    {
+        this.known.clear();
+        this.pending.clear();
+    }
+
+    /* Records `result` for `tiles` and every board along its path. */
+    remember(tiles, result)
+    {
+        if (this.known.size > CACHE_LIMIT)
+            this.known.clear();
+        let board = tiles;
+        result.moves.forEach((move, i) => {
+            this.known.set(board.join(','), {
+                moves: result.moves.slice(i),
+                optimal: result.optimal,
+                algorithm: result.algorithm,
+                heuristic: result.heuristic,
+            });
+            board = applyMove(board, move) || board;
+        });
+        /* Where the path ends: nothing left to do (only if it got there). */
+        if (result.status === 'solved')
+            this.known.set(board.join(','), { ...this.known.get(board.join(',')), moves: [], optimal: true });
+    }
+
+    cached(tiles)
+    {
+        return this.known.get(tiles.join(',')) || null;
+    }
+
+    /*
+     * Resolves to { moves, optimal, algorithm, heuristic, stats? } for the
+     * rest of the game from `tiles`, asking the server only when needed.
+     */
+    async pathFrom(tiles, { signal } = {})
+    {
+        const hit = this.cached(tiles);
+        if (hit)
+            return hit;
+        const key = tiles.join(',');
+        if (!this.pending.has(key)) {
+            const asking = this.ask(tiles, signal).then((result) => {
+                this.remember(tiles, result);
+                return { ...this.cached(tiles), stats: result.stats };
+            }).finally(() => this.pending.delete(key));
+            this.pending.set(key, asking);
+        }
+        return this.pending.get(key);
+    }
+
+    async ask(tiles, signal)
+    {
+        let last = null;
+        for (const plan of plans(sizeOf(tiles))) {
+            try {
+                last = await solve(tiles, plan, { signal });
+                if (last.status === 'solved')
+                    return last;
+            } catch (err) {
+                /* This server may not offer the algorithm; try the next. */
+                if (!(err instanceof ApiError) || !last || (err.status !== 400 && err.status !== 422))
+                    throw err;
+            }
+        }
+        throw new ApiError(`The solver could not finish this board within its limits ` +
+            `(${String(last.status).replace('_', ' ')}). Try a smaller board or a lower level.`);
+    }
+}

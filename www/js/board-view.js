@@ -1,0 +1,160 @@
+/*
+ * board-view.js - draws a board into the page and keeps it in step with
+ * the game, without knowing any rules beyond "where is each tile".
+ *
+ * One element per tile lives for as long as the board size does; a move
+ * only changes two custom properties on the tile that slides, and CSS does
+ * the animation (board.css). The blank has an element too, the "last
+ * piece", which fades in when the board is solved so the picture is whole.
+ */
+
+import { legalMoves, sizeOf, tileForMove, toRows } from './board.js';
+
+export class BoardView {
+    constructor(root)
+    {
+        this.root = root;
+        this.size = 0;
+        this.tiles = [];
+        this.elements = new Map();
+        this.hinted = 0;
+    }
+
+    /* `url` is a data: URL to cut into tiles, or null for numbers. */
+    setPicture(url)
+    {
+        this.root.classList.toggle('pictures', Boolean(url));
+        this.root.classList.toggle('numbers', !url);
+        this.root.style.setProperty('--picture', url ? `url("${url}")` : 'none');
+    }
+
+    setShowNumbers(show)
+    {
+        this.root.classList.toggle('show-numbers', show);
+    }
+
+    /* How long one slide takes; the solver's playback speeds it up. */
+    setSlideMs(ms)
+    {
+        this.root.style.setProperty('--slide-ms', `${Math.max(0, ms)}ms`);
+    }
+
+    render(tiles, { solved = false } = {})
+    {
+        if (sizeOf(tiles) !== this.size)
+            this.build(sizeOf(tiles));
+        this.tiles = tiles.slice();
+        tiles.forEach((tile, index) => this.place(tile, index));
+        this.markMovable();
+        this.root.classList.toggle('solved', solved);
+        this.root.dataset.board = tiles.join(' ');
+        this.root.dataset.solved = String(solved);
+        this.root.setAttribute('aria-label', describe(tiles, solved));
+    }
+
+    build(size)
+    {
+        this.size = size;
+        this.root.replaceChildren();
+        this.elements.clear();
+        this.root.style.setProperty('--n', String(size));
+        for (let tile = 1; tile <= size * size; tile++) {
+            /* The cell that belongs to the blank is numbered n*n here. */
+            const element = makeTile(tile % (size * size), tile - 1, size);
+            this.elements.set(tile % (size * size), element);
+            this.root.append(element);
+        }
+    }
+
+    place(tile, index)
+    {
+        const element = this.elements.get(tile);
+        element.style.setProperty('--r', String(Math.floor(index / this.size)));
+        element.style.setProperty('--c', String(index % this.size));
+    }
+
+    markMovable()
+    {
+        const movable = new Set(legalMoves(this.tiles).map((d) => tileForMove(this.tiles, d)));
+        for (const [tile, element] of this.elements)
+            element.classList.toggle('movable', movable.has(tile));
+    }
+
+    /* Highlights `tile` with an arrow for `slide`, the way it will move. */
+    showHint(tile, slide)
+    {
+        this.clearHint();
+        const element = this.elements.get(tile);
+        if (!element)
+            return;
+        element.classList.add('hinted');
+        element.dataset.slide = slide;
+        this.hinted = tile;
+        this.root.dataset.hintTile = String(tile);
+    }
+
+    clearHint()
+    {
+        const element = this.elements.get(this.hinted);
+        if (element) {
+            element.classList.remove('hinted');
+            delete element.dataset.slide;
+        }
+        this.hinted = 0;
+        delete this.root.dataset.hintTile;
+    }
+
+    /* A small shake for a tile that cannot move. */
+    refuse(tile)
+    {
+        const element = this.elements.get(tile);
+        if (!element)
+            return;
+        element.classList.remove('refused');
+        void element.offsetWidth; /* restart the animation */
+        element.classList.add('refused');
+    }
+
+    /* The tile number under a point in the page, or 0. */
+    tileAt(target)
+    {
+        const element = target && target.closest ? target.closest('.tile') : null;
+        return element && this.root.contains(element) ? Number(element.dataset.tile) : 0;
+    }
+}
+
+/* Numbers mode colours each goal row: coral, amber, teal, sky, violet… */
+const ROW_HUES = [8, 36, 168, 205, 258, 300, 335, 60];
+
+export function rowHue(row)
+{
+    return ROW_HUES[row % ROW_HUES.length];
+}
+
+function makeTile(tile, goalIndex, size)
+{
+    const element = document.createElement('div');
+    element.className = tile === 0 ? 'tile last-piece' : 'tile';
+    element.dataset.tile = String(tile);
+    element.setAttribute('aria-hidden', 'true');
+    element.style.setProperty('--gr', String(Math.floor(goalIndex / size)));
+    element.style.setProperty('--gc', String(goalIndex % size));
+    element.style.setProperty('--hue', String(rowHue(Math.floor(goalIndex / size))));
+    const face = document.createElement('span');
+    face.className = 'face';
+    if (tile !== 0) {
+        const label = document.createElement('span');
+        label.className = 'num';
+        label.textContent = String(tile);
+        face.append(label);
+    }
+    element.append(face);
+    return element;
+}
+
+/* What a screen reader hears for the board: rows, "gap" for the blank. */
+function describe(tiles, solved)
+{
+    const rows = toRows(tiles).map((row) => row.map((t) => (t === 0 ? 'gap' : t)).join(' '));
+    return `${solved ? 'Solved board' : 'Puzzle board'}: ${rows.join(', ')}`;
+}

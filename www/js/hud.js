@@ -1,0 +1,73 @@
+/*
+ * hud.js - the words and numbers around the board: level, moves, time,
+ * par, the status line, and the veil shown while a board loads or when it
+ * could not be loaded. The game says what happened; this shows it.
+ */
+
+import { formatSeconds } from './clock.js';
+
+const $ = (id) => document.getElementById(id);
+
+export class Hud {
+    constructor()
+    {
+        this.level = $('level');
+        this.moves = $('moves');
+        this.time = $('time');
+        this.par = $('par');
+        this.status = $('status');
+        this.veil = $('board-veil');
+        this.veilText = $('veil-text');
+        this.prev = $('level-prev');
+        this.next = $('level-next');
+    }
+
+    setLevel(label, { canGoBack, canGoOn })
+    {
+        this.level.textContent = label;
+        this.prev.disabled = !canGoBack;
+        this.next.disabled = !canGoOn;
+    }
+
+    setMoves(count)
+    {
+        this.moves.textContent = String(count);
+    }
+
+    setTime(seconds)
+    {
+        this.time.textContent = formatSeconds(seconds);
+    }
+
+    setPar(length)
+    {
+        this.par.textContent = Number.isFinite(length) ? String(length) : '–';
+    }
+
+    /* kind: '' (plain), 'hint', 'good' or 'error'. */
+    say(text, kind = '')
+    {
+        this.status.textContent = text;
+        this.status.className = kind ? `status ${kind}` : 'status';
+        this.status.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+    }
+
+    loading(text)
+    {
+        this.veil.hidden = false;
+        this.veil.classList.remove('error');
+        this.veilText.textContent = text;
+    }
+
+    failed(text)
+    {
+        this.veil.hidden = false;
+        this.veil.classList.add('error');
+        this.veilText.textContent = text;
+    }
+
+    ready()
+    {
+        this.veil.hidden = true;
+    }
+}

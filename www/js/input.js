@@ -1,0 +1,97 @@
+/*
+ * input.js - turns taps, swipes and key presses into game intents.
+ *
+ * A player thinks in terms of the tile: "slide this one left". The API
+ * thinks in terms of the blank. This module speaks the player's language
+ * (`slide` = the direction a tile moves) and leaves translation to the game.
+ */
+
+/* A drag shorter than this (in CSS pixels) is a tap, not a swipe. */
+const SWIPE_MIN_PX = 24;
+
+const ARROWS = Object.freeze({
+    ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
+});
+
+/*
+ * Pointer input on the board. Mouse, pen and touch all arrive as pointer
+ * events, so one path serves them all: a short press is a tap on the tile
+ * under it, a longer drag is a swipe in its main direction.
+ */
+export function attachPointer(root, view, { onTap, onSwipe })
+{
+    let start = null;
+    root.addEventListener('pointerdown', (event) => {
+        if (event.button !== 0)
+            return;
+        start = { x: event.clientX, y: event.clientY, tile: view.tileAt(event.target) };
+        root.setPointerCapture?.(event.pointerId);
+    });
+    root.addEventListener('pointerup', (event) => {
+        if (!start)
+            return;
+        const dx = event.clientX - start.x;
+        const dy = event.clientY - start.y;
+        const tile = start.tile;
+        start = null;
+        if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_MIN_PX) {
+            if (tile)
+                onTap(tile);
+            return;
+        }
+        if (Math.abs(dx) > Math.abs(dy))
+            onSwipe(dx > 0 ? 'right' : 'left');
+        else
+            onSwipe(dy > 0 ? 'down' : 'up');
+    });
+    root.addEventListener('pointercancel', () => {
+        start = null;
+    });
+}
+
+function isTyping(target)
+{
+    if (!target || !target.closest)
+        return false;
+    return Boolean(target.closest('input, textarea, select, [contenteditable="true"]'));
+}
+
+/*
+ * Keyboard shortcuts for the whole page. `actions` maps intents to
+ * functions: slide(direction), hint, solve, restart, shuffle, pause, step,
+ * stop. `blocked()` says when the game is not listening (a dialog is open).
+ * Keys typed into form fields are left alone, and so are arrow keys on a
+ * radio group, where they choose an option.
+ */
+export function attachKeys(actions, blocked)
+{
+    document.addEventListener('keydown', (event) => {
+        if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey)
+            return;
+        if (isTyping(event.target) || blocked())
+            return;
+        const action = keyAction(event);
+        if (!action)
+            return;
+        event.preventDefault();
+        action(actions);
+    });
+}
+
+function keyAction(event)
+{
+    if (ARROWS[event.key])
+        return (a) => a.slide(ARROWS[event.key]);
+    /* Buttons already act on Space and Enter; don't act twice. */
+    const onButton = event.target.closest && event.target.closest('button, a, summary');
+    switch (event.key.toLowerCase()) {
+    case 'h': return (a) => a.hint();
+    case 's': return (a) => a.solve();
+    case 'r': return (a) => a.restart();
+    case 'n': return (a) => a.shuffle();
+    case '.': return (a) => a.step();
+    case 'escape': return (a) => a.stop();
+    case ' ': return onButton ? null : (a) => a.pause();
+    default: return null;
+    }
+}

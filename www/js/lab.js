@@ -1,0 +1,434 @@
+/*
+ * lab.js - "Paste a board": solve any board with a chosen algorithm and
+ * heuristic, and keep every run in a table so that they can be compared
+ * side by side (misplaced vs Manhattan vs pattern databases, A* vs IDA* vs
+ * BFS…). Runs go one at a time, so a comparison never floods the server.
+ */
+
+import { solve } from './api.js';
+import { parseBoard, sizeOf, tileForMove, applyMove, opposite } from './board.js';
+import {
+    ALGORITHMS, BLIND, HEURISTICS, algorithmName, algorithmsFor, appliesTo,
+    heuristicName, heuristicsFor,
+} from './catalog.js';
+import { formatCount, formatMicros } from './score-card.js';
+
+const $ = (id) => document.getElementById(id);
+const ARROW = Object.freeze({ up: '↑', down: '↓', left: '←', right: '→' });
+const PATH_SHOWN = 80;
+
+const STATUS_TEXT = Object.freeze({
+    solved: 'solved',
+    unsolvable: 'cannot be solved',
+    limit_nodes: 'node budget reached',
+    limit_memory: 'memory limit reached',
+    limit_depth: 'depth limit reached',
+    timeout: 'time budget reached',
+    cancelled: 'cancelled',
+});
+
+function fillSelect(select, entries, defaultName)
+{
+    const first = document.createElement('option');
+    first.value = '';
+    first.textContent = defaultName;
+    select.append(first);
+    for (const entry of entries) {
+        const option = document.createElement('option');
+        option.value = entry.id;
+        option.textContent = entry.name;
+        option.title = entry.about;
+        select.append(option);
+    }
+}
+
+function formatBytes(n)
+{
+    if (!Number.isFinite(n))
+        return '–';
+    if (n < 1024)
+        return `${n} B`;
+    if (n < 1024 * 1024)
+        return `${(n / 1024).toFixed(1)} KiB`;
+    return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function compactBoard(tiles)
+{
+    const size = sizeOf(tiles);
+    const rows = [];
+    for (let r = 0; r < size; r++)
+        rows.push(tiles.slice(r * size, (r + 1) * size).join(' '));
+    return rows.join(' / ');
+}
+
+/* "1← 4↑ 7→": each tile that slides, and which way it goes. */
+function describePath(tiles, moves)
+{
+    const words = [];
+    let board = tiles;
+    for (const move of moves.slice(0, PATH_SHOWN)) {
+        words.push(`${tileForMove(board, move)}${ARROW[opposite(move)]}`);
+        board = applyMove(board, move) || board;
+    }
+    if (moves.length > PATH_SHOWN)
+        words.push(`… ${moves.length - PATH_SHOWN} more`);
+    return words.join(' ');
+}
+
+function cell(text, className = '')
+{
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (className)
+        td.className = className;
+    return td;
+}
+
+function statusCell(result)
+{
+    const td = document.createElement('td');
+    const tag = document.createElement('span');
+    const solved = result.status === 'solved';
+    tag.className = `tag ${solved ? (result.optimal ? 'ok' : 'warn') : 'bad'}`;
+    tag.textContent = solved ? (result.optimal ? 'optimal' : 'solved, not optimal') :
+        STATUS_TEXT[result.status] || result.status;
+    td.append(tag);
+    return td;
+}
+
+export class Lab {
+    /* handlers: onPlay(tiles), onWatch(tiles) */
+    constructor(handlers)
+    {
+        this.handlers = handlers;
+        this.input = $('lab-input');
+        this.algorithm = $('lab-algorithm');
+        this.heuristic = $('lab-heuristic');
+        this.message = $('lab-message');
+        this.body = $('lab-runs').querySelector('tbody');
+        this.running = false;
+        this.runs = [];
+        /* Options the server said it does not offer (learnt from a 422). */
+        this.unavailable = new Set();
+        fillSelect(this.algorithm, ALGORITHMS, 'Server default');
+        fillSelect(this.heuristic, HEURISTICS, 'Server default');
+        this.wire();
+        this.refreshOptions();
+    }
+
+    wire()
+    {
+        $('lab-form').addEventListener('submit', (event) => {
+            event.preventDefault();
+            this.runAll([{ algorithm: this.algorithm.value, heuristic: this.heuristic.value }]);
+        });
+        $('lab-compare-h').addEventListener('click', () => this.compareHeuristics());
+        $('lab-compare-a').addEventListener('click', () => this.compareAlgorithms());
+        $('lab-play').addEventListener('click', () => this.hand(this.handlers.onPlay));
+        $('lab-watch').addEventListener('click', () => this.hand(this.handlers.onWatch));
+        $('lab-clear').addEventListener('click', () => this.clear());
+        this.input.addEventListener('input', () => this.refreshOptions());
+        this.algorithm.addEventListener('change', () => this.refreshOptions());
+    }
+
+    /* The size typed so far, or 0 while it is not a square yet. */
+    typedSize()
+    {
+        try {
+            return sizeOf(parseBoard(this.input.value));
+        } catch {
+            return 0;
+        }
+    }
+
+    /* Greys out choices that do not apply to this board or algorithm. */
+    refreshOptions()
+    {
+        const size = this.typedSize();
+        for (const option of this.algorithm.options) {
+            const entry = ALGORITHMS.find((a) => a.id === option.value);
+            option.disabled = Boolean(entry && size && !appliesTo(entry, size)) ||
+                this.isUnavailable(option.value);
+        }
+        for (const option of this.heuristic.options) {
+            const entry = HEURISTICS.find((h) => h.id === option.value);
+            option.disabled = Boolean(entry && size && !appliesTo(entry, size)) ||
+                this.isUnavailable(option.value);
+        }
+        this.heuristic.disabled = BLIND.has(this.algorithm.value);
+        for (const select of [this.algorithm, this.heuristic]) {
+            if (select.selectedOptions[0] && select.selectedOptions[0].disabled)
+                select.value = '';
+        }
+    }
+
+    /* Whether the server has said it does not offer this option. */
+    isUnavailable(id)
+    {
+        return Boolean(id) && this.unavailable.has(id);
+    }
+
+    readBoard()
+    {
+        try {
+            return parseBoard(this.input.value);
+        } catch (err) {
+            this.say(err.message, 'error');
+            this.input.focus();
+            return null;
+        }
+    }
+
+    /* Gives the board to the game; an unplayable one is explained here. */
+    async hand(handler)
+    {
+        const tiles = this.readBoard();
+        if (!tiles)
+            return;
+        this.say('Checking the board…');
+        try {
+            await handler(tiles);
+            this.say('');
+        } catch (err) {
+            this.say(err.message, 'error');
+        }
+    }
+
+    compareHeuristics()
+    {
+        const tiles = this.readBoard();
+        if (!tiles)
+            return;
+        const chosen = this.algorithm.value;
+        const algorithm = chosen && !BLIND.has(chosen) ? chosen : 'astar';
+        this.runAll(heuristicsFor(sizeOf(tiles)).filter((h) => !this.isUnavailable(h.id))
+            .map((h) => ({ algorithm, heuristic: h.id })));
+    }
+
+    compareAlgorithms()
+    {
+        const tiles = this.readBoard();
+        if (!tiles)
+            return;
+        const heuristic = this.heuristic.value;
+        this.runAll(algorithmsFor(sizeOf(tiles)).filter((a) => !this.isUnavailable(a.id)).map((a) => ({
+            algorithm: a.id,
+            heuristic: BLIND.has(a.id) ? '' : heuristic,
+        })));
+    }
+
+    limits()
+    {
+        const limits = {};
+        const nodes = Number($('lab-max-nodes').value);
+        const ms = Number($('lab-timeout').value);
+        if (nodes > 0)
+            limits.max_nodes = Math.floor(nodes);
+        if (ms > 0)
+            limits.timeout_ms = Math.floor(ms);
+        return limits;
+    }
+
+    /* Runs each {algorithm, heuristic} in turn on the typed board. */
+    async runAll(plans)
+    {
+        if (this.running)
+            return;
+        const tiles = this.readBoard();
+        if (!tiles)
+            return;
+        this.setRunning(true);
+        let last = null;
+        try {
+            for (let i = 0; i < plans.length; i++) {
+                const plan = plans[i];
+                this.say(plans.length > 1 ?
+                    `Running ${i + 1} of ${plans.length}: ${algorithmName(plan.algorithm)}…` :
+                    'Solving…');
+                const result = await this.runOne(tiles, plan);
+                if (result)
+                    this.addRow(tiles, result);
+                last = result || last;
+            }
+            if (last)
+                this.summarise(tiles, last, plans.length);
+        } catch (err) {
+            this.say(err.message, 'error');
+        } finally {
+            this.setRunning(false);
+        }
+    }
+
+    /*
+     * One run. An option this server does not offer, or not for this board
+     * (an "invalid-option" problem), skips that run; when the problem says
+     * which field and lists what is allowed, the option is greyed out too.
+     * Anything else, such as an unsolvable board, ends the comparison.
+     */
+    async runOne(tiles, plan)
+    {
+        try {
+            return await solve(tiles, { ...plan, limits: this.limits() });
+        } catch (err) {
+            const problem = err.problem || {};
+            if (!/\/invalid-option$/.test(problem.type || ''))
+                throw err;
+            if (problem.pointer === '/algorithm')
+                this.learn(this.algorithm, problem.allowed);
+            else if (problem.pointer === '/heuristic')
+                this.learn(this.heuristic, problem.allowed);
+            this.addSkipped(tiles, plan, err.message);
+            return null;
+        }
+    }
+
+    learn(select, allowed)
+    {
+        if (!Array.isArray(allowed))
+            return;
+        for (const option of select.options) {
+            if (option.value && !allowed.includes(option.value))
+                this.unavailable.add(option.value);
+        }
+        this.refreshOptions();
+    }
+
+    addSkipped(tiles, plan, why)
+    {
+        const tr = document.createElement('tr');
+        tr.dataset.board = tiles.join(' ');
+        tr.dataset.skipped = 'true';
+        const status = document.createElement('td');
+        const tag = document.createElement('span');
+        tag.className = 'tag bad';
+        tag.textContent = 'not available';
+        tag.title = why;
+        status.append(tag);
+        const note = cell(why, 'muted');
+        note.colSpan = 6;
+        note.style.whiteSpace = 'normal';
+        this.groupFor(tiles);
+        tr.append(cell(algorithmName(plan.algorithm)),
+            cell(plan.heuristic ? heuristicName(plan.heuristic) : '—'), status, note);
+        this.body.append(tr);
+        $('lab-empty').hidden = true;
+    }
+
+    setRunning(running)
+    {
+        this.running = running;
+        for (const id of ['lab-solve', 'lab-compare-h', 'lab-compare-a'])
+            $(id).disabled = running;
+    }
+
+    summarise(tiles, result, count)
+    {
+        if (count > 1) {
+            this.say(`Done: ${count} runs added to the table below. The fewest boards expanded (among solved runs) is in green.`, 'good');
+            return;
+        }
+        if (result.status !== 'solved') {
+            this.say(`Stopped: ${STATUS_TEXT[result.status] || result.status} after expanding ` +
+                `${formatCount(result.stats && result.stats.expanded)} boards. Raise the budget or pick a stronger heuristic.`);
+            return;
+        }
+        const how = `${algorithmName(result.algorithm)}` +
+            (result.heuristic && !BLIND.has(result.algorithm) ? ` with ${heuristicName(result.heuristic).toLowerCase()}` : '');
+        const text = result.length === 0 ? 'This board is already solved.' :
+            `Solved in ${result.length} moves${result.optimal ? ' (optimal)' : ''}. ${how} expanded ` +
+            `${formatCount(result.stats.expanded)} boards in ${formatMicros(result.stats.time_us)}.`;
+        this.say(text, 'good', result.length ? describePath(tiles, result.moves) : '');
+    }
+
+    say(text, kind = '', path = '')
+    {
+        this.message.textContent = text;
+        this.message.className = kind ? `lab-message ${kind}` : 'lab-message';
+        this.message.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+        if (path) {
+            const span = document.createElement('span');
+            span.className = 'path';
+            span.textContent = `Slide: ${path}`;
+            this.message.append(span);
+        }
+    }
+
+    addRow(tiles, result)
+    {
+        this.runs.push({ board: tiles.join(' '), result });
+        const s = result.stats || {};
+        const tr = document.createElement('tr');
+        tr.dataset.board = tiles.join(' ');
+        tr.dataset.expanded = String(s.expanded);
+        tr.dataset.solved = String(result.status === 'solved');
+        this.groupFor(tiles);
+        tr.append(
+            cell(algorithmName(result.algorithm)),
+            cell(BLIND.has(result.algorithm) ? '—' : heuristicName(result.heuristic)),
+            statusCell(result),
+            cell(result.status === 'solved' ? String(result.length) : '–', 'num'),
+            cell(formatCount(s.expanded), 'num expanded'),
+            cell(formatCount(s.generated), 'num'),
+            cell(formatCount(s.max_frontier), 'num'),
+            cell(formatBytes(s.arena_bytes), 'num'),
+            cell(formatMicros(s.time_us), 'num'),
+        );
+        this.body.append(tr);
+        $('lab-empty').hidden = true;
+        this.markBest(tiles.join(' '));
+    }
+
+    /* Runs are grouped under a heading row naming their board. */
+    groupFor(tiles)
+    {
+        const board = tiles.join(' ');
+        if (this.lastBoard === board)
+            return;
+        this.lastBoard = board;
+        const tr = document.createElement('tr');
+        tr.className = 'group';
+        const th = document.createElement('th');
+        th.colSpan = 9;
+        th.scope = 'colgroup';
+        const size = sizeOf(tiles);
+        th.textContent = `${size}×${size} board  ${compactBoard(tiles)}`;
+        tr.append(th);
+        this.body.append(tr);
+    }
+
+    /* Bars scaled within each board's runs; the fewest expanded in green. */
+    markBest(board)
+    {
+        const rows = [...this.body.rows].filter((r) => r.dataset.board === board && !r.dataset.skipped);
+        const counts = rows.map((r) => Number(r.dataset.expanded) || 0);
+        const max = Math.max(1, ...counts);
+        const solved = rows.filter((r) => r.dataset.solved === 'true');
+        const least = Math.min(...solved.map((r) => Number(r.dataset.expanded) || 0));
+        rows.forEach((row, i) => {
+            const td = row.querySelector('.expanded');
+            const bar = document.createElement('span');
+            bar.className = 'bar';
+            bar.style.width = `${Math.max(2, Math.round((counts[i] / max) * 44))}px`;
+            td.replaceChildren(bar, formatCount(counts[i]));
+            td.classList.toggle('best', solved.length > 1 && row.dataset.solved === 'true' &&
+                counts[i] === least);
+        });
+    }
+
+    clear()
+    {
+        this.body.replaceChildren();
+        this.lastBoard = '';
+        this.runs = [];
+        $('lab-empty').hidden = false;
+        this.say('');
+    }
+
+    /* Puts a board in the text box (used when playing a level, for study). */
+    setBoardText(text)
+    {
+        this.input.value = text;
+        this.refreshOptions();
+    }
+}

@@ -1,0 +1,90 @@
+/*
+ * score-card.js - the card shown when a level is finished: stars, the
+ * score (optimal moves ÷ your moves), the numbers behind it, and how hard
+ * the solver had to work. show() resolves to the button the player chose.
+ */
+
+import { algorithmName, heuristicName } from './catalog.js';
+import { formatSeconds } from './clock.js';
+
+const $ = (id) => document.getElementById(id);
+
+export function formatCount(n)
+{
+    return Number.isFinite(n) ? n.toLocaleString('en-US') : '–';
+}
+
+export function formatMicros(us)
+{
+    if (!Number.isFinite(us))
+        return '–';
+    if (us < 1000)
+        return `${Math.round(us)} µs`;
+    if (us < 1e6)
+        return `${(us / 1000).toFixed(us < 1e4 ? 2 : 1)} ms`;
+    return `${(us / 1e6).toFixed(2)} s`;
+}
+
+function solverLine(solver)
+{
+    if (!solver || !solver.stats)
+        return 'The solver\u2019s numbers are not available for this board.';
+    const s = solver.stats;
+    const how = [algorithmName(solver.algorithm)];
+    if (solver.heuristic)
+        how.push(`with ${heuristicName(solver.heuristic).toLowerCase()}`);
+    return `${how.join(' ')} expanded ${formatCount(s.expanded)} boards and ` +
+        `generated ${formatCount(s.generated)} in ${formatMicros(s.time_us)}` +
+        `${solver.optimal ? ', and proved its route optimal.' : '.'}`;
+}
+
+function renderStars(count, box)
+{
+    box.replaceChildren();
+    for (let i = 0; i < 3; i++) {
+        const star = document.createElement('span');
+        star.textContent = '★';
+        if (i < count)
+            star.className = 'on';
+        box.append(star);
+    }
+    box.setAttribute('aria-label', `${count} of 3 stars`);
+    box.dataset.stars = String(count);
+}
+
+export class ScoreCard {
+    constructor()
+    {
+        this.dialog = $('score-card');
+    }
+
+    get open()
+    {
+        return this.dialog.open;
+    }
+
+    /*
+     * `r`: { kicker, title, percent, stars, moves, optimal, seconds, hints,
+     * solver, note, canGoOn }. Resolves to 'next', 'replay' or '' (closed).
+     */
+    show(r)
+    {
+        $('score-kicker').textContent = r.kicker;
+        $('score-title').textContent = r.title;
+        renderStars(r.stars, $('score-stars'));
+        $('score-percent').textContent = Number.isFinite(r.percent) ? String(r.percent) : '–';
+        $('score-moves').textContent = formatCount(r.moves);
+        $('score-optimal').textContent = formatCount(r.optimal);
+        $('score-time').textContent = formatSeconds(r.seconds);
+        $('score-hints').textContent = String(r.hints);
+        $('solver-line').textContent = solverLine(r.solver);
+        $('score-note').textContent = r.note || '';
+        $('score-next').textContent = r.canGoOn ? 'Next level →' : 'New board →';
+        this.dialog.returnValue = '';
+        this.dialog.showModal();
+        return new Promise((resolve) => {
+            this.dialog.addEventListener('close', () => resolve(this.dialog.returnValue),
+                { once: true });
+        });
+    }
+}

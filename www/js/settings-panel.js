@@ -1,0 +1,163 @@
+/*
+ * settings-panel.js - the column beside the board: board size, which tiles
+ * (numbers, a built-in picture, or the player's own), numbers over
+ * pictures, the goal preview and the star count. It reports choices through
+ * callbacks and shows what it is told; it keeps no game state of its own.
+ */
+
+import { BUILT_IN, NUMBERS, OWN, pictureUrl } from './pictures.js';
+import { goalBoard } from './board.js';
+import { rowHue } from './board-view.js';
+
+const $ = (id) => document.getElementById(id);
+
+function option(value, name, thumb)
+{
+    const label = document.createElement('label');
+    label.title = name;
+    const input = document.createElement('input');
+    input.type = 'radio';
+    input.name = 'picture';
+    input.value = value;
+    input.dataset.testid = `picture-${value}`;
+    const caption = document.createElement('span');
+    caption.className = 'thumb-name';
+    caption.textContent = name;
+    label.append(input, thumb, caption);
+    return label;
+}
+
+function pictureThumb(id)
+{
+    const thumb = document.createElement('span');
+    thumb.className = 'thumb';
+    thumb.style.backgroundImage = `url("${pictureUrl(id)}")`;
+    return thumb;
+}
+
+function numbersThumb()
+{
+    const thumb = document.createElement('span');
+    thumb.className = 'thumb numbers-thumb';
+    thumb.append(...miniNumbers(3));
+    return thumb;
+}
+
+/* The goal in numbers mode: a tiny board, coloured like the real one. */
+function miniNumbers(size)
+{
+    return goalBoard(size).map((tile, i) => {
+        const cell = document.createElement('i');
+        if (tile === 0) {
+            cell.className = 'gap';
+        } else {
+            cell.textContent = String(tile);
+            cell.style.setProperty('--h', String(rowHue(Math.floor(i / size))));
+        }
+        return cell;
+    });
+}
+
+function ownThumb()
+{
+    const thumb = document.createElement('span');
+    thumb.className = 'thumb own-thumb';
+    thumb.id = 'own-thumb';
+    thumb.textContent = '+';
+    return thumb;
+}
+
+export class SettingsPanel {
+    /* handlers: onSize(size), onPicture(id), onShowNumbers(bool), onPhotoFile(file) */
+    constructor(handlers)
+    {
+        this.handlers = handlers;
+        this.choice = $('picture-choice');
+        this.choice.append(option(NUMBERS, 'Numbers', numbersThumb()));
+        for (const picture of BUILT_IN)
+            this.choice.append(option(picture.id, picture.name, pictureThumb(picture.id)));
+        this.ownOption = option(OWN, 'Yours', ownThumb());
+        this.choice.append(this.ownOption);
+        this.wire();
+    }
+
+    wire()
+    {
+        for (const input of document.querySelectorAll('input[name="size"]')) {
+            input.addEventListener('change', () => this.handlers.onSize(Number(input.value)));
+        }
+        this.choice.addEventListener('change', (event) => {
+            const value = event.target.value;
+            /* "Yours" with no picture yet: ask for one instead. */
+            if (value === OWN && !this.hasOwn) {
+                this.check(this.current);
+                $('own-picture').click();
+                return;
+            }
+            this.handlers.onPicture(value);
+        });
+        $('show-numbers').addEventListener('change', (event) => {
+            this.handlers.onShowNumbers(event.target.checked);
+        });
+        $('own-picture').addEventListener('change', (event) => {
+            const file = event.target.files && event.target.files[0];
+            if (file)
+                this.handlers.onPhotoFile(file);
+            event.target.value = '';
+        });
+    }
+
+    showSize(size)
+    {
+        const input = document.querySelector(`input[name="size"][value="${size}"]`);
+        if (input)
+            input.checked = true;
+        $('size-name').textContent = `${size}×${size}`;
+    }
+
+    check(id)
+    {
+        const input = this.choice.querySelector(`input[value="${id}"]`);
+        if (input)
+            input.checked = true;
+    }
+
+    showPicture(id, url)
+    {
+        this.current = id;
+        this.check(id);
+        const goal = $('goal-image');
+        goal.classList.toggle('numbers', !url);
+        goal.style.backgroundImage = url ? `url("${url}")` : '';
+        goal.replaceChildren();
+        if (!url)
+            goal.append(...miniNumbers(this.size || 3));
+        goal.style.setProperty('--n', String(this.size || 3));
+    }
+
+    setGoalSize(size)
+    {
+        this.size = size;
+    }
+
+    /* Shows the player's picture as the "Yours" thumbnail once there is one. */
+    setOwn(url)
+    {
+        this.hasOwn = Boolean(url);
+        const thumb = $('own-thumb');
+        thumb.textContent = url ? '' : '+';
+        thumb.style.backgroundImage = url ? `url("${url}")` : '';
+        thumb.style.borderStyle = url ? 'solid' : 'dashed';
+    }
+
+    showNumbers(show)
+    {
+        $('show-numbers').checked = show;
+    }
+
+    showStars(total, bestText)
+    {
+        $('total-stars').textContent = String(total);
+        $('best-line').textContent = bestText;
+    }
+}
