@@ -6,6 +6,8 @@
 #include "http_config.h"
 
 #include <ctype.h>
+#include <sched.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -386,14 +388,40 @@ puz_err http_config_from_args(struct http_config *c, int argc,
     return rc;
 }
 
+/* CPUs of a cgroup v2 quota ("200000 100000" in cpu.max = 2), rounded
+ * up; 0 when there is no quota or no cgroup file. */
+static unsigned cgroup_cpus(void)
+{
+    FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
+    unsigned long long quota = 0, period = 0;
+    int got;
+
+    if (f == NULL)
+        return 0;
+    got = fscanf(f, "%llu %llu", &quota, &period);
+    fclose(f);
+    if (got != 2 || period == 0)
+        return 0;       /* "max": no quota */
+    return (unsigned)((quota + period - 1) / period);
+}
+
+/* "workers = 0" means one per CPU this process may really use: the
+ * affinity mask (taskset) and the container's CPU quota both count,
+ * not just the CPUs the machine has. */
 unsigned http_config_workers(const struct http_config *c)
 {
-    long n;
+    cpu_set_t set;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n = online > 0 ? (unsigned)online : 1u, quota;
 
     if (c->workers > 0)
         return c->workers;
-    n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1u;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        n = (unsigned)CPU_COUNT(&set);
+    quota = cgroup_cpus();
+    if (quota > 0 && quota < n)
+        n = quota;
+    return n;
 }
 
 static void format_default(const struct key *k, const struct http_config *d,

@@ -7,6 +7,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -195,7 +196,7 @@ static void render_solves(FILE *f, const http_metrics *m)
     for (unsigned s = 0; s < NSTATUS; s++) {
         const char *name = puz_status_name((enum puz_status)s);
 
-        if (name == NULL || name[0] == 'u')   /* "unknown" */
+        if (name == NULL || strcmp(name, "unknown") == 0)
             continue;
         fprintf(f, "puzzled_solves_total{status=\"%s\"} %llu\n", name,
                 (unsigned long long)load(&m->solves[s]));

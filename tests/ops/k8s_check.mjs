@@ -1,0 +1,615 @@
+// k8s_check.mjs - checks deploy/k8s/ against itself and against the
+// server (run by tests/scripts/k8s_manifests.sh from the repository root):
+//   - every YAML document of every file parses without error or warning;
+//   - the base (kustomization.yaml's resources) has the Deployment,
+//     Service, HPA, PodDisruptionBudget and ConfigMap, and their names,
+//     selectors and ports refer to each other correctly;
+//   - the numbers that must agree do: CPU limit = workers, memory limit
+//     covers workers x solve_max_bytes, grace period covers the drain,
+//     container port = configured port = puzzled's default port;
+//   - the settings are taken as puzzled takes them: defaults, then the
+//     ConfigMap's file, then the image's ENV (Dockerfile), then the
+//     container's env; a file value the image's ENV overrides must agree
+//     with it, and the image EXPOSEs the container port;
+//   - the pdb-7-8 overlay, merged the way kustomize merges it, passes the
+//     same checks, and its init container's command really builds and
+//     saves tables where the server looks (run here with 6-6-3, seconds);
+//   - puzzled, started with the ConfigMap's puzzled.conf and the image's
+//     and container's environment (on 127.0.0.1, any port), accepts every
+//     key and answers 200 on every probe path and the Prometheus path;
+//   - docs/operations.md names every setting (key, flag, environment
+//     variable) of `puzzled serve --help` and every metric it serves.
+// Environment: PUZZLED (binary, default build/puzzled); VERBOSE=1 lists
+// every check, not only the failures.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+
+const K8S = 'deploy/k8s';
+const PUZZLED = path.resolve(process.env.PUZZLED || 'build/puzzled');
+const failures = [];
+const served = { metrics: new Set() };
+const children = new Set();
+
+let passed = 0;
+// Failures are always printed, passes only with VERBOSE=1.
+function check(ok, what) {
+    if (ok) {
+        passed++;
+        if (process.env.VERBOSE)
+            console.log(`pass: ${what}`);
+    } else {
+        console.log(`FAIL: ${what}`);
+        failures.push(what);
+    }
+    return ok;
+}
+
+function yamlFiles(dir) {
+    const out = [];
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory())
+            out.push(...yamlFiles(p));
+        else if (/\.ya?ml$/.test(e.name))
+            out.push(p);
+    }
+    return out.sort();
+}
+
+// Every document of a file, as plain objects; parse errors are failures.
+function loadFile(file) {
+    const text = fs.readFileSync(file, 'utf8');
+    const docs = YAML.parseAllDocuments(text, { prettyErrors: true });
+    const objs = [];
+    docs.forEach((d, i) => {
+        const problems = [...d.errors, ...d.warnings];
+        check(problems.length === 0, `${file} document ${i + 1} parses` +
+              (problems.length ? `: ${problems[0].message}` : ''));
+        const o = d.toJS();
+        if (o === null || o === undefined)
+            return;
+        check(typeof o.apiVersion === 'string' && typeof o.kind === 'string',
+              `${file} document ${i + 1} has apiVersion and kind`);
+        objs.push(o);
+    });
+    return objs;
+}
+
+// kustomize's strategic merge for the fields used here: maps merge key
+// by key, lists of named objects merge by name, anything else replaces.
+function merge(base, patch) {
+    if (Array.isArray(base) && Array.isArray(patch)
+        && [...base, ...patch].every(x => x && typeof x === 'object'
+                                     && 'name' in x)) {
+        const out = base.map(x => ({ ...x }));
+        for (const p of patch) {
+            const i = out.findIndex(x => x.name === p.name);
+            if (i < 0)
+                out.push(p);
+            else
+                out[i] = merge(out[i], p);
+        }
+        return out;
+    }
+    if (base && patch && typeof base === 'object' && typeof patch === 'object'
+        && !Array.isArray(base) && !Array.isArray(patch)) {
+        const out = { ...base };
+        for (const [k, v] of Object.entries(patch))
+            out[k] = k in base ? merge(base[k], v) : v;
+        return out;
+    }
+    return patch;
+}
+
+// puzzled.conf text -> { key: value }; puzzled accepts dashes too.
+function parseConf(text) {
+    const conf = {};
+    for (const raw of text.split('\n')) {
+        const line = raw.replace(/#.*/, '').trim();
+        const eq = line.indexOf('=');
+        if (eq > 0)
+            conf[line.slice(0, eq).trim().replace(/-/g, '_')] =
+                line.slice(eq + 1).trim();
+    }
+    return conf;
+}
+
+// "2", "1500m" -> cores; "768Mi", "1G" -> bytes; puzzled's "256m" -> bytes.
+function cpuCores(q) {
+    const s = String(q);
+    return s.endsWith('m') ? Number(s.slice(0, -1)) / 1000 : Number(s);
+}
+function k8sBytes(q) {
+    const m = /^(\d+(?:\.\d+)?)([KMGT]i?|[kMGT])?$/.exec(String(q));
+    if (!m)
+        return NaN;
+    const mult = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40,
+                   k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+    return Number(m[1]) * (m[2] ? mult[m[2]] : 1);
+}
+function puzzledBytes(v) {
+    const m = /^(\d+)([kmgKMG])?$/.exec(String(v));
+    if (!m)
+        return NaN;
+    const shift = { k: 10, m: 20, g: 30 }[(m[2] || '').toLowerCase()] || 0;
+    return Number(m[1]) * 2 ** shift;
+}
+
+// The runtime stage of the Dockerfile: its ENV (as { PUZZLED_X: v }) and
+// EXPOSEd ports. Continuation lines are joined first.
+function dockerImage(file) {
+    if (!fs.existsSync(file))
+        return null;
+    const lines = fs.readFileSync(file, 'utf8').replace(/\\\n/g, ' ')
+        .split('\n').map(l => l.trim());
+    const last = lines.map(l => /^FROM\s/i.test(l)).lastIndexOf(true);
+    const env = {}, expose = [];
+    for (const l of lines.slice(last + 1)) {
+        const m = /^(ENV|EXPOSE)\s+(.*)$/i.exec(l);
+        if (!m)
+            continue;
+        if (m[1].toUpperCase() === 'EXPOSE') {
+            expose.push(...m[2].split(/\s+/).map(p => parseInt(p, 10)));
+            continue;
+        }
+        for (const kv of m[2].matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S*)/g))
+            env[kv[1]] = kv[2].replace(/^"(.*)"$/, '$1');
+    }
+    return { env, expose };
+}
+
+function byKind(objs, kind) {
+    return objs.filter(o => o.kind === kind);
+}
+
+function labelsMatch(selector, labels) {
+    return Object.entries(selector || {}).every(([k, v]) => labels[k] === v);
+}
+
+// The facts of a Deployment that the dynamic checks use.
+function checkDeployment(label, dep, cms, serverDefaults, image) {
+    const spec = dep.spec || {};
+    const tpl = spec.template || {};
+    const podLabels = (tpl.metadata || {}).labels || {};
+    const pod = tpl.spec || {};
+    const c = (pod.containers || []).find(x => x.name === 'puzzled');
+    check(c !== undefined, `${label}: a container named puzzled`);
+    if (!c)
+        return null;
+    const env = Object.fromEntries((c.env || []).map(e => [e.name, e.value]));
+    check(spec.replicas >= 2, `${label}: replicas ${spec.replicas} >= 2`);
+    check(labelsMatch((spec.selector || {}).matchLabels, podLabels) &&
+          Object.keys((spec.selector || {}).matchLabels || {}).length > 0,
+          `${label}: selector matches the pod labels`);
+
+    // The config file: a ConfigMap volume mounted where PUZZLED_CONFIG says.
+    const cfgPath = env.PUZZLED_CONFIG;
+    const mount = (c.volumeMounts || []).find(m => cfgPath &&
+        path.dirname(cfgPath) === m.mountPath.replace(/\/$/, ''));
+    const vol = mount && (pod.volumes || []).find(v => v.name === mount.name);
+    const cm = vol && vol.configMap &&
+        cms.find(x => x.metadata.name === vol.configMap.name);
+    const file = cfgPath && path.basename(cfgPath);
+    check(cm && cm.data && typeof cm.data[file] === 'string',
+          `${label}: PUZZLED_CONFIG ${cfgPath} is a ConfigMap file`);
+    if (!cm || !cm.data || typeof cm.data[file] !== 'string')
+        return null;
+    const confText = cm.data[file];
+    // Effective settings, as puzzled takes them: the file, then the
+    // image's ENV, then the container's env (PUZZLED_CONFIG aside).
+    const fileConf = parseConf(confText);
+    const conf = { ...fileConf };
+    for (const [k, v] of Object.entries(image.env))
+        if (k.startsWith('PUZZLED_') && k !== 'PUZZLED_CONFIG') {
+            const key = k.slice(8).toLowerCase();
+            if (key in fileConf)
+                check(fileConf[key] === v, `${label}: ConfigMap ${key} = ` +
+                      `${fileConf[key]} agrees with the image's ${k}=${v} ` +
+                      '(which wins)');
+            conf[key] = v;
+        }
+    for (const [k, v] of Object.entries(env))
+        if (k.startsWith('PUZZLED_') && k !== 'PUZZLED_CONFIG')
+            conf[k.slice(8).toLowerCase()] = v;
+    const setting = k => (k in conf ? conf[k] : serverDefaults[k]);
+
+    const port = (c.ports || []).find(p => p.name === 'http');
+    check(port !== undefined, `${label}: a container port named http`);
+    const cport = port ? port.containerPort : undefined;
+    check(Number(setting('port')) === cport,
+          `${label}: containerPort ${cport} = configured port ` +
+          `${setting('port')}`);
+    check(image.expose.includes(cport),
+          `${label}: the image EXPOSEs containerPort ${cport}`);
+    check(['0.0.0.0', '::'].includes(setting('bind')),
+          `${label}: bind ${setting('bind')} is reachable from outside`);
+    const ann = (tpl.metadata || {}).annotations || {};
+    if ('prometheus.io/port' in ann)
+        check(Number(ann['prometheus.io/port']) === cport,
+              `${label}: prometheus.io/port = containerPort`);
+
+    // Probes: the right paths, on the http port.
+    const probes = [];
+    for (const kind of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
+        const p = c[kind];
+        check(p && p.httpGet, `${label}: ${kind} is an httpGet probe`);
+        if (!p || !p.httpGet)
+            continue;
+        const pp = p.httpGet.port;
+        check(pp === 'http' || pp === cport,
+              `${label}: ${kind} port ${pp} is the http port`);
+        probes.push({ kind, path: p.httpGet.path });
+    }
+    const live = c.livenessProbe && c.livenessProbe.httpGet;
+    const ready = c.readinessProbe && c.readinessProbe.httpGet;
+    check(live && live.path === '/livez', `${label}: liveness on /livez`);
+    check(ready && ready.path === '/readyz', `${label}: readiness on /readyz`);
+
+    // CPU: one solver thread per core of the limit.
+    const res = c.resources || {};
+    const req = res.requests || {}, lim = res.limits || {};
+    const workers = Number(setting('workers'));
+    check(workers > 0, `${label}: workers ${workers} set explicitly ` +
+          '(0 would count the node\'s cores)');
+    check(cpuCores(lim.cpu) === workers && cpuCores(req.cpu) === workers,
+          `${label}: cpu request ${req.cpu} = limit ${lim.cpu} = workers ` +
+          `${workers}`);
+    // Memory: every worker may hold solve_max_bytes at once.
+    const need = workers * puzzledBytes(setting('solve_max_bytes'))
+        + 64 * 2 ** 20;
+    check(k8sBytes(lim.memory) >= need && k8sBytes(req.memory) > 0,
+          `${label}: memory limit ${lim.memory} >= workers x ` +
+          `solve_max_bytes (${setting('solve_max_bytes')}) + 64Mi`);
+
+    // Drain: preStop pause + shutdown grace + 2 s for answers in flight.
+    const pre = ((c.lifecycle || {}).preStop || {});
+    const cmd = (pre.exec || {}).command || [];
+    const pause = pre.sleep ? Number(pre.sleep.seconds)
+        : cmd[0] === 'sleep' ? Number(cmd[1]) : 0;
+    const grace = Number(setting('shutdown_grace_ms')) / 1000;
+    const tgps = pod.terminationGracePeriodSeconds;
+    check(tgps >= pause + grace + 2,
+          `${label}: terminationGracePeriodSeconds ${tgps} >= preStop ` +
+          `${pause} s + shutdown_grace_ms ${grace} s + 2 s`);
+
+    // pdb_dir, when set, is a volume (the root filesystem is read-only).
+    const pdbDir = setting('pdb_dir');
+    if (pdbDir)
+        check((c.volumeMounts || []).some(m => m.mountPath === pdbDir),
+              `${label}: pdb_dir ${pdbDir} is a mounted volume`);
+    check(['none', '6-6-3', '663', '7-8', '78'].includes(setting('pdb')),
+          `${label}: pdb ${setting('pdb')} is none, 6-6-3 or 7-8`);
+    return { label, dep, c, env, image, confText, conf, cport, probes,
+             podLabels, pdbDir };
+}
+
+function checkService(svc, facts) {
+    const sel = (svc.spec || {}).selector || {};
+    check(Object.keys(sel).length > 0 && labelsMatch(sel, facts.podLabels),
+          `Service ${svc.metadata.name}: selector matches the pods`);
+    for (const p of (svc.spec || {}).ports || [])
+        check(p.targetPort === 'http' || p.targetPort === facts.cport,
+              `Service ${svc.metadata.name}: targetPort ${p.targetPort} is ` +
+              'the http port');
+}
+
+function checkHpa(hpa, dep, pdb) {
+    const s = hpa.spec || {};
+    const t = s.scaleTargetRef || {};
+    check(hpa.apiVersion === 'autoscaling/v2', 'HPA is autoscaling/v2');
+    check(t.kind === 'Deployment' && t.name === dep.metadata.name,
+          `HPA targets Deployment ${dep.metadata.name}`);
+    check((s.metrics || []).some(m => m.type === 'Resource'
+          && m.resource && m.resource.name === 'cpu'
+          && m.resource.target && m.resource.target.type === 'Utilization'),
+          'HPA scales on CPU utilisation');
+    check(s.minReplicas >= 2 && s.maxReplicas > s.minReplicas,
+          `HPA replicas ${s.minReplicas}..${s.maxReplicas}`);
+    if (pdb) {
+        const ps = pdb.spec || {};
+        const ok = ps.maxUnavailable !== undefined
+            ? Number(ps.maxUnavailable) >= 1 && Number(ps.maxUnavailable)
+              < s.minReplicas
+            : Number(ps.minAvailable) < s.minReplicas;
+        check(ok, 'PodDisruptionBudget leaves room to drain a node ' +
+              'and keeps a pod up');
+    }
+}
+
+function kill(child) {
+    if (child.exitCode === null && child.signalCode === null)
+        child.kill('SIGTERM');
+}
+
+function exited(child) {
+    return new Promise(resolve => {
+        if (child.exitCode !== null || child.signalCode !== null)
+            resolve(child.exitCode);
+        else
+            child.on('exit', code => resolve(code));
+    });
+}
+
+// Start puzzled; resolves with its URL once it prints "listening on".
+function startPuzzled(args, env) {
+    const child = spawn(PUZZLED, ['serve', ...args], {
+        env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let out = '', err = '';
+    return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(
+            `no 'listening on' line within 20 s: ${err}`)), 20000);
+        child.stdout.on('data', d => {
+            out += d;
+            const m = /listening on (http:\/\/\S+)/.exec(out);
+            if (m) {
+                clearTimeout(timer);
+                resolve({ child, url: m[1] });
+            }
+        });
+        child.stderr.on('data', d => { err += d; });
+        child.on('exit', code => {
+            clearTimeout(timer);
+            reject(new Error(`puzzled exited ${code}: ${err.trim()}`));
+        });
+    });
+}
+
+function get(url) {
+    return new Promise(resolve => {
+        const req = http.get(url, { timeout: 5000 }, res => {
+            let body = '';
+            res.on('data', d => { body += d; });
+            res.on('end', () => resolve({ status: res.statusCode, body }));
+        });
+        req.on('timeout', () => req.destroy(new Error('timeout')));
+        req.on('error', e => resolve({ status: 0, body: String(e) }));
+    });
+}
+
+// puzzled's built-in defaults, from `puzzled serve --help`.
+function serverDefaults() {
+    const r = spawnSync(PUZZLED, ['serve', '--help'], { encoding: 'utf8' });
+    const d = {};
+    for (const m of (r.stdout || '').matchAll(
+        /^\s+--([a-z-]+)\s+PUZZLED_\S+\s+default (.*)$/gm))
+        d[m[1].replace(/-/g, '_')] = m[2].replace(/^"(.*)"$/, '$1');
+    return d;
+}
+
+async function probeServer(facts) {
+    // Loopback only and any free port; pdb none because the tables do not
+    // change which paths answer (the pdb value was checked above).
+    const env = { ...process.env };
+    for (const k of Object.keys(env))
+        if (k.startsWith('PUZZLED_'))
+            delete env[k];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-k8s-'));
+    try {
+        const conf = path.join(dir, 'puzzled.conf');
+        fs.writeFileSync(conf, facts.confText);
+        for (const [k, v] of Object.entries({ ...facts.image.env,
+                                              ...facts.env }))
+            env[k] = v;
+        env.PUZZLED_CONFIG = conf;
+        let srv;
+        try {
+            srv = await startPuzzled(['--bind', '127.0.0.1', '--port', '0',
+                                      '--pdb', 'none', '--access-log', 'off'],
+                                     env);
+        } catch (e) {
+            check(false, `${facts.label}: puzzled starts with the ` +
+                  `ConfigMap's puzzled.conf and the container env: ` +
+                  e.message);
+            return;
+        }
+        check(true, `${facts.label}: puzzled accepts the ConfigMap's ` +
+              'puzzled.conf and the container env');
+        const paths = facts.probes.map(p => [p.kind, p.path]);
+        const ann = (facts.dep.spec.template.metadata || {}).annotations || {};
+        if (ann['prometheus.io/path'])
+            paths.push(['prometheus.io/path', ann['prometheus.io/path']]);
+        for (const [kind, p] of paths) {
+            const r = await get(srv.url + p);
+            check(r.status === 200, `${facts.label}: ${kind} GET ${p} -> ` +
+                  `${r.status}`);
+        }
+        const m = await get(srv.url + '/metrics');
+        for (const t of m.body.matchAll(/^# TYPE (\S+) /gm))
+            served.metrics.add(t[1]);
+        kill(srv.child);
+        check(await exited(srv.child) === 0,
+              `${facts.label}: puzzled exits 0 on SIGTERM`);
+    } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+    }
+}
+
+// The overlay's init container: `puzzled pdb build --partition P` into
+// the server's pdb_dir. Run here for real, with 6-6-3 for P (seconds).
+async function runInit(init, mainFacts) {
+    const cmd = init.command || [];
+    const ienv = { ...mainFacts.image.env,
+                   ...Object.fromEntries((init.env || []).map(e => [e.name,
+                                                                    e.value]))};
+    const pi = cmd.indexOf('--partition');
+    check(cmd[0] === 'puzzled' && cmd[1] === 'pdb' && cmd[2] === 'build' &&
+          pi > 0, 'pdb-7-8: init runs puzzled pdb build --partition ...');
+    check(pi > 0 && cmd[pi + 1] === mainFacts.conf.pdb,
+          `pdb-7-8: init builds the partition the server loads ` +
+          `(${cmd[pi + 1]})`);
+    check(ienv.PUZZLED_PDB_DIR === mainFacts.pdbDir &&
+          (init.volumeMounts || []).some(m => m.mountPath === mainFacts.pdbDir),
+          `pdb-7-8: init writes to the server's pdb_dir ${mainFacts.pdbDir}`);
+    check(init.image === mainFacts.c.image, 'pdb-7-8: init uses the server ' +
+          'image');
+    if (pi < 0 || cmd[0] !== 'puzzled')
+        return;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-init-'));
+    try {
+        const args = cmd.slice(1);
+        args[pi] = '6-6-3';     // args[pi] is cmd[pi + 1], the partition
+        const env = { ...process.env, PUZZLED_PDB_DIR: dir };
+        const child = spawn(PUZZLED, args, {
+            env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+        children.add(child);
+        let err = '';
+        child.stderr.on('data', d => { err += d; });
+        const timer = setTimeout(() => kill(child), 60000);
+        const code = await exited(child);
+        clearTimeout(timer);
+        const files = fs.readdirSync(dir).filter(f => f.endsWith('.bin'));
+        check(code === 0 && files.length === 1,
+              `pdb-7-8: the init command (run with 6-6-3) exits 0 and ` +
+              `leaves a table file (exit ${code}, files ${files}` +
+              (code ? `, stderr ${err.trim()}` : '') + ')');
+        if (files.length !== 1)
+            return;
+        // The server started on that directory must load, not rebuild.
+        const t0 = Date.now();
+        let srv;
+        try {
+            srv = await startPuzzled(['--bind', '127.0.0.1', '--port', '0',
+                                      '--access-log', 'off', '--pdb', '6-6-3',
+                                      '--pdb-dir', dir, '--workers', '1'],
+                                     { ...process.env });
+        } catch (e) {
+            check(false, `pdb-7-8: puzzled starts on the built tables: ` +
+                  e.message);
+            return;
+        }
+        const secs = (Date.now() - t0) / 1000;
+        check(secs < 3, `pdb-7-8: puzzled loads the init's file instead ` +
+              `of building (listening after ${secs.toFixed(1)} s)`);
+        kill(srv.child);
+        await exited(srv.child);
+    } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+    }
+}
+
+async function main() {
+    const defaults = serverDefaults();
+    check(defaults.port !== undefined, '`puzzled serve --help` lists ' +
+          `defaults (port ${defaults.port})`);
+    const repoConf = parseConf(fs.readFileSync('config/puzzled.conf', 'utf8'));
+    const image = dockerImage('Dockerfile');
+    if (!check(image !== null, 'Dockerfile exists (the image the pods run)'))
+        return;
+
+    const all = {};
+    for (const f of yamlFiles(K8S))
+        all[f] = loadFile(f);
+
+    // The base, as kustomization.yaml lists it.
+    const kust = (all[path.join(K8S, 'kustomization.yaml')] || [])[0] || {};
+    const base = [];
+    for (const r of kust.resources || []) {
+        const f = path.join(K8S, r);
+        check(f in all, `kustomization resource ${r} exists`);
+        base.push(...(all[f] || []));
+    }
+    for (const [kind, api] of [['Deployment', 'apps/v1'],
+                               ['Service', 'v1'],
+                               ['HorizontalPodAutoscaler', 'autoscaling/v2'],
+                               ['PodDisruptionBudget', 'policy/v1'],
+                               ['ConfigMap', 'v1']])
+        check(byKind(base, kind).length === 1 &&
+              byKind(base, kind)[0].apiVersion === api,
+              `base has one ${kind} (${api})`);
+    const dep = byKind(base, 'Deployment')[0];
+    const cms = byKind(base, 'ConfigMap');
+    if (!dep)
+        return;
+    const facts = checkDeployment('Deployment', dep, cms, defaults, image);
+    if (!facts)
+        return;
+    check(facts.cport === Number(defaults.port),
+          `containerPort ${facts.cport} = puzzled's built-in default port ` +
+          `${defaults.port}`);
+    check(facts.cport === Number(repoConf.port),
+          `containerPort ${facts.cport} = port in config/puzzled.conf ` +
+          `(${repoConf.port})`);
+    for (const svc of byKind(base, 'Service'))
+        checkService(svc, facts);
+    const pdb = byKind(base, 'PodDisruptionBudget')[0];
+    if (pdb)
+        check(labelsMatch((pdb.spec.selector || {}).matchLabels,
+                          facts.podLabels),
+              'PodDisruptionBudget selects the pods');
+    for (const hpa of byKind(base, 'HorizontalPodAutoscaler'))
+        checkHpa(hpa, dep, pdb);
+    // Every ConfigMap key is one puzzled knows (it fails on unknown ones
+    // at start; this names the key).
+    for (const k of Object.keys(facts.conf))
+        check(k in defaults, `ConfigMap key ${k} is a puzzled setting`);
+
+    // The 7-8 overlay, merged onto the base Deployment.
+    const okust = (all[path.join(K8S, 'pdb-7-8', 'kustomization.yaml')] ||
+                   [])[0];
+    let ofacts = null;
+    if (check(okust && (okust.resources || []).includes('../'),
+              'pdb-7-8 overlay builds on the base')) {
+        let merged = dep;
+        for (const p of okust.patches || []) {
+            const f = path.join(K8S, 'pdb-7-8', p.path);
+            for (const o of all[f] || []) {
+                check(o.kind === 'Deployment' &&
+                      o.metadata.name === dep.metadata.name,
+                      `pdb-7-8 patch ${p.path} targets the Deployment`);
+                merged = merge(merged, o);
+            }
+        }
+        ofacts = checkDeployment('pdb-7-8 Deployment', merged, cms,
+                                 defaults, image);
+        if (ofacts) {
+            check(['7-8', '78'].includes(ofacts.conf.pdb),
+                  'pdb-7-8: the server loads the 7-8 tables');
+            const inits = merged.spec.template.spec.initContainers || [];
+            check(inits.length === 1, 'pdb-7-8: one init container');
+            if (inits.length === 1)
+                await runInit(inits[0], ofacts);
+        }
+    }
+
+    await probeServer(facts);
+    if (ofacts)
+        await probeServer(ofacts);
+    checkDocs(defaults);
+}
+
+// docs/operations.md lists every setting and every metric.
+function checkDocs(defaults) {
+    const doc = fs.readFileSync('docs/operations.md', 'utf8');
+    const missing = [];
+    for (const k of Object.keys(defaults)) {
+        const flag = `--${k.replace(/_/g, '-')}`;
+        const env = `PUZZLED_${k.toUpperCase()}`;
+        for (const word of [`\`${k}\``, flag, env])
+            if (!doc.includes(word))
+                missing.push(word);
+    }
+    check(missing.length === 0, `docs/operations.md names all ` +
+          `${Object.keys(defaults).length} settings (key, flag, env)` +
+          (missing.length ? `; missing ${missing.join(', ')}` : ''));
+    const absent = [...served.metrics].filter(n => !doc.includes(`\`${n}\``));
+    check(served.metrics.size > 0 && absent.length === 0,
+          `docs/operations.md names all ${served.metrics.size} metrics` +
+          (absent.length ? `; missing ${absent.join(', ')}` : ''));
+}
+
+main().catch(e => check(false, `unexpected: ${e.stack || e}`)).finally(() => {
+    for (const c of children)
+        kill(c);
+    if (failures.length) {
+        console.log(`k8s_check: ${failures.length} of ` +
+                    `${passed + failures.length} checks failed`);
+        process.exitCode = 1;
+    } else {
+        console.log(`k8s_check: all ${passed} checks hold`);
+    }
+});

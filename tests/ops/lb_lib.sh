@@ -1,0 +1,193 @@
+# lb_lib.sh - shared by tests/scripts/nginx_lb.sh and bench/scale.sh:
+# start puzzled instances and an nginx in front of them, on loopback
+# ports, with everything (config, pid, logs, temp files) under one
+# temporary directory, and stop it all again. Source it; POSIX sh.
+#
+#   lb_init NAME           temp dir in $lb_tmp, cleanup trap installed
+#   lb_start_puzzled NAME [ARGS...]   sets lb_pid, lb_port, lb_url
+#                          (LB_WRAP, e.g. "taskset -c 1", prefixes it)
+#   lb_start_nginx PORT... nginx balancing those ports; sets lb_nginx_url
+#   lb_stop_puzzled PID    SIGTERM, wait
+#   lb_forget PID          an instance that exited by other means
+#   lb_fail MESSAGE        print "NAME: MESSAGE" and the logs, exit 1
+#
+# The upstream is deploy/nginx/puzzled-http.conf with its server lines
+# replaced by the given ports (their parameters kept), and the server
+# block includes deploy/nginx/puzzled-server.conf unchanged, so what is
+# tested is the shipped configuration.
+
+# The caller sets lb_root (the repository) before sourcing this file.
+PUZZLED=${PUZZLED:-build/puzzled}
+case $PUZZLED in /*) ;; *) PUZZLED=$lb_root/$PUZZLED ;; esac
+lb_pids=""
+lb_nginx_pid=""
+lb_tmp=""
+
+lb_cleanup() {
+    if [ -n "$lb_nginx_pid" ]; then
+        kill "$lb_nginx_pid" 2>/dev/null
+        wait "$lb_nginx_pid" 2>/dev/null
+    fi
+    for p in $lb_pids; do kill "$p" 2>/dev/null; done
+    for p in $lb_pids; do wait "$p" 2>/dev/null; done
+    [ -n "$lb_tmp" ] && rm -rf "$lb_tmp"
+}
+
+lb_init() {
+    lb_name=$1
+    lb_tmp=$(mktemp -d "${TMPDIR:-/tmp}/puzzled-$1.XXXXXX") || exit 1
+    trap lb_cleanup EXIT
+    trap 'exit 1' INT TERM HUP PIPE
+}
+
+lb_fail() {
+    echo "$lb_name: $*" >&2
+    for f in "$lb_tmp"/*.err "$lb_tmp"/nginx-error.log; do
+        [ -s "$f" ] || continue
+        echo "--- $(basename "$f") (last lines)" >&2
+        tail -n 15 "$f" >&2
+    done
+    exit 1
+}
+
+# The nginx binary: $NGINX, then PATH, then /usr/sbin (not in every PATH).
+lb_find_nginx() {
+    if [ -n "${NGINX:-}" ]; then
+        lb_nginx=$NGINX
+    elif command -v nginx >/dev/null 2>&1; then
+        lb_nginx=$(command -v nginx)
+    elif [ -x /usr/sbin/nginx ]; then
+        lb_nginx=/usr/sbin/nginx
+    else
+        return 1
+    fi
+    [ -x "$lb_nginx" ]
+}
+
+lb_start_puzzled() {
+    name=$1; shift
+    # shellcheck disable=SC2086 # LB_WRAP is a command prefix
+    # Created here: the background job opens them only when it runs.
+    : >"$lb_tmp/$name.out"
+    : >"$lb_tmp/$name.err"
+    ${LB_WRAP:-} "$PUZZLED" serve --bind 127.0.0.1 --port 0 \
+        --access-log off --static-root "" --pdb none "$@" \
+        >"$lb_tmp/$name.out" 2>"$lb_tmp/$name.err" &
+    lb_pid=$!
+    lb_pids="$lb_pids $lb_pid"
+    for _ in $(seq 200); do
+        lb_url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' \
+                 "$lb_tmp/$name.out")
+        if [ -n "$lb_url" ]; then
+            lb_port=${lb_url##*:}
+            return 0
+        fi
+        kill -0 "$lb_pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    lb_fail "$name: no 'listening on' line from $PUZZLED"
+}
+
+lb_stop_puzzled() {
+    kill "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+    lb_forget "$1"
+}
+
+# lb_forget PID: an instance that has exited, so cleanup leaves its
+# (possibly reused) pid alone.
+lb_forget() {
+    rest=""
+    for p in $lb_pids; do [ "$p" = "$1" ] || rest="$rest $p"; done
+    lb_pids=$rest
+}
+
+# The shipped http{} part with our ports in place of its server lines.
+lb_write_upstream() {
+    awk -v ports="$*" '
+        /^[ \t]*server[ \t]+127\.0\.0\.1:[0-9]+[ \t;]/ {
+            if (done++) next
+            match($0, /^[ \t]*/)
+            indent = substr($0, 1, RLENGTH)
+            rest = $0
+            sub(/^[ \t]*server[ \t]+[^ \t;]+/, "", rest)
+            n = split(ports, p, " ")
+            for (i = 1; i <= n; i++)
+                print indent "server 127.0.0.1:" p[i] rest
+            next
+        }
+        { print }
+    ' "$lb_root/deploy/nginx/puzzled-http.conf" >"$lb_tmp/puzzled-http.conf"
+    grep -q "server 127.0.0.1:$1" "$lb_tmp/puzzled-http.conf" ||
+        lb_fail "no upstream server line in deploy/nginx/puzzled-http.conf"
+}
+
+lb_write_nginx_conf() {
+    port=$1; shift
+    lb_write_upstream "$@"
+    mkdir -p "$lb_tmp/nginx"
+    {
+        echo "daemon off;"
+        echo "worker_processes ${LB_NGINX_WORKERS:-1};"
+        echo "pid $lb_tmp/nginx/nginx.pid;"
+        echo "error_log $lb_tmp/nginx-error.log notice;"
+        # A master started as root would switch its workers to "nobody".
+        [ "$(id -u)" = 0 ] && echo "user $(id -un) $(id -gn);"
+        echo "events { worker_connections 1024; }"
+        echo "http {"
+        for t in client_body proxy fastcgi uwsgi scgi; do
+            echo "    ${t}_temp_path $lb_tmp/nginx/$t;"
+        done
+        echo "    include $lb_tmp/puzzled-http.conf;"
+        if [ "${LB_NGINX_ACCESS_LOG:-on}" = off ]; then
+            echo "    access_log off;"
+        else
+            echo "    access_log $lb_tmp/nginx-access.log puzzled;"
+        fi
+        echo "    server {"
+        echo "        listen 127.0.0.1:$port;"
+        echo "        include $lb_root/deploy/nginx/puzzled-server.conf;"
+        echo "    }"
+        echo "}"
+    } >"$lb_tmp/nginx.conf"
+}
+
+# Port for nginx: it cannot take port 0 and tell us, so try a few random
+# high ports and keep the first it can bind.
+lb_start_nginx() {
+    for _ in 1 2 3 4 5 6 7 8; do
+        port=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000 ))
+        lb_write_nginx_conf "$port" "$@"
+        : >"$lb_tmp/nginx-error.log"
+        "$lb_nginx" -p "$lb_tmp/nginx/" -c "$lb_tmp/nginx.conf" \
+            -e "$lb_tmp/nginx-error.log" 2>>"$lb_tmp/nginx-error.log" &
+        lb_nginx_pid=$!
+        for _ in $(seq 100); do
+            if curl -sf -o /dev/null "http://127.0.0.1:$port/livez"; then
+                lb_nginx_url=http://127.0.0.1:$port
+                return 0
+            fi
+            kill -0 "$lb_nginx_pid" 2>/dev/null || break
+            sleep 0.05
+        done
+        kill "$lb_nginx_pid" 2>/dev/null
+        wait "$lb_nginx_pid" 2>/dev/null
+        lb_nginx_pid=""
+        grep -q "Address already in use" "$lb_tmp/nginx-error.log" ||
+            lb_fail "nginx did not start"
+    done
+    lb_fail "nginx found no free port"
+}
+
+lb_stop_nginx() {
+    [ -n "$lb_nginx_pid" ] || return 0
+    kill "$lb_nginx_pid" 2>/dev/null
+    wait "$lb_nginx_pid" 2>/dev/null
+    lb_nginx_pid=""
+}
+
+# lb_metric URL SERIES: the value of one series of /metrics (0 if absent).
+lb_metric() {
+    curl -sf "$1/metrics" | awk -v s="$2" '
+        index($0, s " ") == 1 { v = $2 } END { print v + 0 }'
+}
