@@ -22,6 +22,12 @@ struct ida {
     unsigned next_bound;        /* smallest f seen above bound */
     unsigned found_len;         /* path length once the goal is hit */
     enum puz_status stop;       /* PUZ_SOLVED while the search may go on */
+    /* the hot loop's inputs, copied out of s to save pointer chasing */
+    unsigned (*update)(const void *, const uint8_t *, unsigned, unsigned,
+                       unsigned, unsigned);
+    unsigned (*eval)(const void *, const uint8_t *);
+    const void *hctx;
+    uint64_t generated;
 };
 
 static int at_goal(const struct ida *ia)
@@ -47,7 +53,6 @@ static int out_of_budget(struct ida *ia)
 static int probe(struct ida *ia, unsigned blank, unsigned g, unsigned h,
                  unsigned back)
 {
-    const struct puz__search *s = ia->s;
     unsigned f = g + h;
 
     if (f > ia->bound) {
@@ -68,13 +73,17 @@ static int probe(struct ida *ia, unsigned blank, unsigned g, unsigned h,
         tile = ia->cells[from];
         ia->cells[blank] = (uint8_t)tile;
         ia->cells[from] = 0;
-        ia->s->out->stats.generated++;
-        ch = s->h->update ? s->h->update(s->hctx, ia->cells, h, tile, from,
-                                         blank)
-                          : s->h->eval(s->hctx, ia->cells);
+        ia->generated++;
+        ch = ia->update ? ia->update(ia->hctx, ia->cells, h, tile, from,
+                                     blank)
+                        : ia->eval(ia->hctx, ia->cells);
         ia->path[g] = (uint8_t)d;
-        if (probe(ia, from, g + 1, ch, d ^ 1u))
+        if (g + 1 + ch > ia->bound) {   /* pruned: spare the call */
+            if (g + 1 + ch < ia->next_bound)
+                ia->next_bound = g + 1 + ch;
+        } else if (probe(ia, from, g + 1, ch, d ^ 1u)) {
             return 1;
+        }
         ia->cells[from] = (uint8_t)tile;
         ia->cells[blank] = 0;
         if (ia->stop != PUZ_SOLVED)
@@ -98,10 +107,17 @@ puz_err puz__idastar(struct puz__search *s)
         s->out->status = PUZ_LIMIT_MEMORY;
         return PUZ_OK;
     }
+    ia.update = s->h->update;
+    ia.eval = s->h->eval;
+    ia.hctx = s->hctx;
     h0 = s->h->eval(s->hctx, ia.cells);
     for (ia.bound = h0;; ia.bound = ia.next_bound) {
         ia.next_bound = UINT32_MAX;
-        if (probe(&ia, s->start->blank, 0, h0, PUZ_NO_DIR)) {
+        int found = probe(&ia, s->start->blank, 0, h0, PUZ_NO_DIR);
+
+        s->out->stats.generated += ia.generated;
+        ia.generated = 0;
+        if (found) {
             s->out->status = puz__set_path(s, ia.path, ia.found_len) == PUZ_OK
                                  ? PUZ_SOLVED : PUZ_LIMIT_MEMORY;
             return PUZ_OK;
