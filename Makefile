@@ -78,6 +78,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBAPP) $(LIBCORE)
 
 # Every test binary, then the scripted checks (CLI, integration, browser).
 test: all $(TEST_BINS) $(BENCH_BINS)
+	@sh scripts/deps.sh --test
 	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
 
 unit: $(TEST_BINS)
