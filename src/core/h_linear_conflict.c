@@ -28,32 +28,36 @@ static unsigned line_cost(const uint8_t *keys, unsigned k)
     return k - lis;
 }
 
+/* Conflicts in one line: the n cells from `first` in steps of `step`;
+ * a tile takes part when line_of[tile] == line, ordered by key_of. */
+static unsigned line_conflicts(const struct puz__manhattan *m,
+                               const uint8_t *cells, unsigned first,
+                               unsigned step, const uint8_t *line_of,
+                               const uint8_t *key_of, unsigned line)
+{
+    unsigned k = 0;
+    uint8_t keys[PUZ_MAX_SIZE];
+
+    for (unsigned i = 0, cell = first; i < m->goal.n; i++, cell += step) {
+        unsigned t = cells[cell];
+        if (t != 0 && line_of[t] == line)
+            keys[k++] = key_of[t];
+    }
+    return k > 1 ? line_cost(keys, k) : 0;
+}
+
 static unsigned row_cost(const struct puz__manhattan *m, const uint8_t *cells,
                          unsigned r)
 {
-    unsigned n = m->goal.n, k = 0;
-    uint8_t keys[PUZ_MAX_SIZE];
-
-    for (unsigned c = 0; c < n; c++) {
-        unsigned t = cells[r * n + c];
-        if (t != 0 && m->goal.row[t] == r)
-            keys[k++] = m->goal.col[t];
-    }
-    return k > 1 ? line_cost(keys, k) : 0;
+    return line_conflicts(m, cells, r * m->goal.n, 1, m->goal.row,
+                          m->goal.col, r);
 }
 
 static unsigned col_cost(const struct puz__manhattan *m, const uint8_t *cells,
                          unsigned c)
 {
-    unsigned n = m->goal.n, k = 0;
-    uint8_t keys[PUZ_MAX_SIZE];
-
-    for (unsigned r = 0; r < n; r++) {
-        unsigned t = cells[r * n + c];
-        if (t != 0 && m->goal.col[t] == c)
-            keys[k++] = m->goal.row[t];
-    }
-    return k > 1 ? line_cost(keys, k) : 0;
+    return line_conflicts(m, cells, c, m->goal.n, m->goal.col, m->goal.row,
+                          c);
 }
 
 /*
