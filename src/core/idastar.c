@@ -28,6 +28,8 @@ struct ida {
     unsigned (*eval)(const void *, const uint8_t *);
     const void *hctx;
     uint64_t generated;
+    uint64_t expanded;
+    uint64_t max_nodes;         /* UINT64_MAX when unlimited */
 };
 
 static int at_goal(const struct ida *ia)
@@ -35,16 +37,18 @@ static int at_goal(const struct ida *ia)
     return memcmp(ia->cells, ia->s->goal->cells, ia->s->cells) == 0;
 }
 
-/* Count one expansion and, every 4096, look at the clock and flag. */
+/* Count one expansion and, every 4096, look at the clock and flag. The
+ * counters live in ia and reach the result at the checks and the end. */
 static int out_of_budget(struct ida *ia)
 {
-    struct puz__search *s = ia->s;
-    uint64_t e = ++s->out->stats.expanded;
+    uint64_t e = ++ia->expanded;
 
-    if (s->limits->max_nodes && e > s->limits->max_nodes)
+    if (e > ia->max_nodes) {
         ia->stop = PUZ_LIMIT_NODES;
-    else if ((e & 4095) == 0)
-        ia->stop = puz__check_limits(s);
+    } else if ((e & 4095) == 0) {
+        ia->s->out->stats.expanded = e;
+        ia->stop = puz__check_limits(ia->s);
+    }
     return ia->stop != PUZ_SOLVED;
 }
 
@@ -107,6 +111,7 @@ puz_err puz__idastar(struct puz__search *s)
         s->out->status = PUZ_LIMIT_MEMORY;
         return PUZ_OK;
     }
+    ia.max_nodes = s->limits->max_nodes ? s->limits->max_nodes : UINT64_MAX;
     ia.update = s->h->update;
     ia.eval = s->h->eval;
     ia.hctx = s->hctx;
@@ -116,6 +121,7 @@ puz_err puz__idastar(struct puz__search *s)
         int found = probe(&ia, s->start->blank, 0, h0, PUZ_NO_DIR);
 
         s->out->stats.generated += ia.generated;
+        s->out->stats.expanded = ia.expanded;
         ia.generated = 0;
         if (found) {
             s->out->status = puz__set_path(s, ia.path, ia.found_len) == PUZ_OK
