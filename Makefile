@@ -44,7 +44,7 @@ LIBCORE := $(BUILD)/libpuzzled.a
 LIBAPP := $(BUILD)/libpuzapp.a
 PUZZLED := $(BUILD)/puzzled
 
-.PHONY: all deps test unit run asan bench clean
+.PHONY: all deps test unit run asan test-asan test-tsan fuzz bench clean
 all: $(PUZZLED) bin/puzzled
 
 deps:
@@ -86,6 +86,52 @@ unit: $(TEST_BINS)
 
 asan:
 	$(MAKE) SANITIZER=address,undefined OPT="-O1 -g" test
+
+# --- Sanitizers ----------------------------------------------------------
+# Each in its own build directory next to $(BUILD). test-asan is every
+# test under ASan+UBSan, with the 3x3 ground truth sampled rather than
+# swept (PUZZLED_QUICK); test-tsan is ThreadSanitizer on the pool and
+# the server tests, the code where threads meet.
+TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile
+test-asan:
+	PUZZLED_QUICK=1 $(MAKE) SANITIZER=address,undefined OPT="-O1 -g" \
+		BUILD=$(BUILD)-asan test
+
+test-tsan:
+	$(MAKE) SANITIZER=thread OPT="-O1 -g" BUILD=$(BUILD)-tsan \
+		$(TSAN_TESTS:%=$(BUILD)-tsan/tests/%)
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+		BUILD=$(BUILD)-tsan sh tests/run.sh --unit-only \
+		$(TSAN_TESTS:%=$(BUILD)-tsan/tests/%)
+
+# --- Fuzzing --------------------------------------------------------------
+# libFuzzer targets (clang): fuzz/fuzz_<name>.c calls the entry point in
+# tests/support/fuzz_entry.c that tests/test_fuzz_regress.c replays.
+# Seeds come from fuzz/corpus/<name>/ (read only); what the run finds
+# goes to $(FUZZ_BUILD)/corpus/<name>/, crashes to $(FUZZ_BUILD)/.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := $(BUILD)-fuzz
+FUZZ_TARGETS := decode board
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc \
+	$(PKG_CFLAGS)
+FUZZ_SRCS := tests/support/fuzz_entry.c src/http/decode.c \
+	src/http/problem.c src/http/config.c $(CORE_SRCS)
+
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRCS) | deps
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRCS) $(PKG_LIBS) -pthread -lm
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+		$(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/$$t- \
+			$(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t || exit 1; \
+	done
 
 bench: $(BENCH_BINS) $(PUZZLED)
 

@@ -24,6 +24,7 @@ struct http_config {
     unsigned queue;             /* jobs allowed to wait for a worker */
     unsigned http_threads;      /* libmicrohttpd network threads */
     unsigned max_connections;
+    unsigned max_connections_per_ip;    /* 0 = no per-address limit */
     unsigned connection_timeout_s;  /* idle keep-alive connections */
     size_t max_body_bytes;      /* request body cap (413 above) */
     unsigned json_max_depth;    /* nesting of arrays/objects (400 above) */

@@ -21,6 +21,7 @@ need_pc cmocka libcmocka-dev
 need_pc libcurl libcurl4-openssl-dev
 if [ "$1" = --test ]; then
     need_cmd curl curl
+    need_cmd python3 python3
     [ -x /usr/sbin/nginx ] || missing="$missing nginx-light"
     [ -x /usr/bin/chromium ] || missing="$missing chromium"
     need_cmd node nodejs

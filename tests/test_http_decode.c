@@ -355,6 +355,41 @@ static void test_problem_json(void **state)
     }
 }
 
+/*
+ * Regression: the pointer of an unknown key was cut at 48 bytes, which
+ * could split a UTF-8 character; json_string() then refused it and the
+ * whole problem became a 500. "/" and "~" were not escaped either.
+ */
+static void test_unknown_key_pointer(void **state)
+{
+    struct http_config c = cfg();
+    struct http_solve_request rq;
+    struct http_problem p;
+    char body[256];
+    json_t *root, *pj, *ps;
+    size_t n;
+
+    (void)state;
+    n = (size_t)snprintf(body, sizeof(body), "{\"board\": \"1 2 3 0\", "
+                         "\"x");
+    for (int i = 0; i < 40; i++)
+        n += (size_t)snprintf(body + n, sizeof(body) - n, "\xc3\xa9");
+    snprintf(body + n, sizeof(body) - n, "\": 1}");
+    root = parse_ok(body);
+    assert_int_equal(http_decode_solve(root, &c, &rq, &p), PUZ_EINVAL);
+    json_decref(root);
+    ps = json_string(p.pointer);    /* NULL unless valid UTF-8 */
+    assert_non_null(ps);
+    json_decref(ps);
+    pj = http_problem_json(&p, "/v1/solve", "id");
+    assert_non_null(pj);
+    json_decref(pj);
+    root = parse_ok("{\"board\": \"1 2 3 0\", \"a/b~c\": 1}");
+    assert_int_equal(http_decode_solve(root, &c, &rq, &p), PUZ_EINVAL);
+    assert_string_equal(p.pointer, "/a~1b~0c");
+    json_decref(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_batch_entries),
         cmocka_unit_test(test_score_moves),
         cmocka_unit_test(test_problem_json),
+        cmocka_unit_test(test_unknown_key_pointer),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,6 +41,8 @@ static const struct key keys[] = {
       "libmicrohttpd network threads (they never solve)" },
     { "max_connections", K_UINT, OFF(max_connections), 0, 1, 100000,
       "open connections at once" },
+    { "max_connections_per_ip", K_UINT, OFF(max_connections_per_ip), 0, 0,
+      100000, "open connections from one client address; 0 = no limit" },
     { "connection_timeout_s", K_UINT, OFF(connection_timeout_s), 0, 1,
       3600, "idle connections are closed after this many seconds" },
     { "max_body_bytes", K_SIZE, OFF(max_body_bytes), 0, 64, 64ull << 20,
@@ -93,6 +95,8 @@ void http_config_defaults(struct http_config *c)
     c->queue = 256;
     c->http_threads = 2;
     c->max_connections = 1024;
+    /* Off by default: behind a proxy every client shares its address. */
+    c->max_connections_per_ip = 0;
     c->connection_timeout_s = 30;
     c->max_body_bytes = 64 * 1024;
     c->json_max_depth = 32;

@@ -136,6 +136,40 @@ static const char *type_name(const json_t *v)
     return "unknown";
 }
 
+/*
+ * err->pointer = ptr + "/" + key, escaped as RFC 6901 says ("~" is "~0",
+ * "/" is "~1"). A key too long for the buffer is cut on a character
+ * boundary: half a UTF-8 sequence would make the answer invalid JSON.
+ */
+static void point_key(struct http_problem *err, const char *ptr,
+                      const char *key)
+{
+    char *out = err->pointer;
+    size_t cap = sizeof(err->pointer), n, lead;
+    int len = snprintf(out, cap, "%s/", ptr);
+
+    n = len < 0 ? 0 : (size_t)len < cap ? (size_t)len : cap - 1;
+    for (const char *k = key; *k != '\0'; k++) {
+        const char *esc = *k == '~' ? "~0" : *k == '/' ? "~1" : NULL;
+        size_t need = esc != NULL ? 2 : 1;
+
+        if (n + need >= cap)
+            break;
+        memcpy(out + n, esc != NULL ? esc : k, need);
+        n += need;
+    }
+    for (lead = n; lead > 0 && ((unsigned char)out[lead - 1] & 0xC0) == 0x80;)
+        lead--;
+    if (lead > 0 && (unsigned char)out[lead - 1] >= 0xC0) {
+        unsigned char c = (unsigned char)out[lead - 1];
+        size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+        if (lead - 1 + want > n)
+            n = lead - 1;
+    }
+    out[n] = '\0';
+}
+
 /* Every key of obj must be in allowed. */
 static puz_err check_keys(const json_t *obj, const char *const *allowed,
                           const char *ptr, struct http_problem *err)
@@ -153,7 +187,7 @@ static puz_err check_keys(const json_t *obj, const char *const *allowed,
             continue;
         http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "unknown field "
                          "\"%.64s\" in %s", key, *ptr ? ptr : "the body");
-        http_problem_point(err, "%s/%.48s", ptr, key);
+        point_key(err, ptr, key);
         join(allowed, err->allowed, sizeof(err->allowed));
         return PUZ_EINVAL;
     }

@@ -151,6 +151,8 @@ void http__on_completed(void *cls, struct MHD_Connection *c,
                         void **con_cls,
                         enum MHD_RequestTerminationCode toe);
 bool http__ready(struct http_server *s, json_t **checks);
+/* MHD_OPTION_UNESCAPE_CALLBACK: percent-decoding that keeps "%00". */
+size_t http__unescape(void *cls, struct MHD_Connection *c, char *s);
 
 /* solve.c: the handlers that need a worker, and the random boards. */
 bool http__handle_solve(struct http_req *r);

@@ -115,7 +115,7 @@ static int add_extensions(json_t *o, const struct http_problem *p)
     int rc = 0;
 
     if (p->pointer[0] != '\0')
-        rc |= json_object_set_new(o, "pointer", json_string(p->pointer));
+        rc |= json_object_set_new(o, "pointer", safe_string(p->pointer));
     if (p->line > 0) {
         rc |= json_object_set_new(o, "line", json_integer(p->line));
         rc |= json_object_set_new(o, "column", json_integer(p->column));

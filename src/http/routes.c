@@ -85,13 +85,51 @@ static bool json_media_type(const char *ct)
     if (ct == NULL)
         return false;
     n = strcspn(ct, "; \t");
+    /* "application/+json" has no subtype: not JSON. */
     if (!(n == 16 && strncasecmp(ct, "application/json", 16) == 0)
-        && !(n > 5 && strncasecmp(ct + n - 5, "+json", 5) == 0
+        && !(n > 12 + 5 && strncasecmp(ct + n - 5, "+json", 5) == 0
              && strncasecmp(ct, "application/", 12) == 0))
         return false;
     cs = strcasestr(ct + n, "charset=");
     return cs == NULL || strncasecmp(cs + 8, "utf-8", 5) == 0
            || strncasecmp(cs + 8, "\"utf-8\"", 7) == 0;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/*
+ * Percent-decoding of paths and query values, in place. It is MHD's
+ * except that "%00" stays as it is: decoded, its NUL would silently cut
+ * the string, and "/index.html%00.js" would serve /index.html.
+ */
+size_t http__unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    char *out = s;
+    int hi, lo;
+
+    (void)cls;
+    (void)c;
+    for (const char *in = s; *in != '\0'; out++) {
+        hi = in[0] == '%' ? hex_digit(in[1]) : -1;
+        lo = hi >= 0 ? hex_digit(in[2]) : -1;
+        if (lo >= 0 && (hi | lo) != 0) {
+            *out = (char)(hi * 16 + lo);
+            in += 3;
+        } else {
+            *out = *in++;
+        }
+    }
+    *out = '\0';
+    return (size_t)(out - s);
 }
 
 static bool handle_livez(struct http_req *r)
@@ -319,6 +357,43 @@ static void check_body_headers(struct http_req *r)
     }
 }
 
+struct length_scan {
+    const char *first;
+    bool conflict;
+};
+
+static enum MHD_Result scan_length(void *cls, enum MHD_ValueKind kind,
+                                   const char *key, const char *value)
+{
+    struct length_scan *sc = cls;
+
+    (void)kind;
+    if (strcasecmp(key, "Content-Length") != 0)
+        return MHD_YES;
+    if (sc->first == NULL)
+        sc->first = value;
+    else if (strcmp(sc->first, value != NULL ? value : "") != 0)
+        sc->conflict = true;
+    return MHD_YES;
+}
+
+/*
+ * Two different Content-Length values (MHD takes the first) leave the
+ * body's end ambiguous, the stuff of request smuggling behind a proxy
+ * that takes the other one: RFC 9112 section 6.3 says refuse, and the
+ * early answer closes the connection.
+ */
+static void check_length_conflict(struct http_req *r)
+{
+    struct length_scan sc = { NULL, false };
+
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, scan_length, &sc);
+    if (sc.conflict)
+        http__reply_problemf(r, HTTP_PROBLEM_MALFORMED_JSON, "conflicting "
+                             "Content-Length headers; the body cannot be "
+                             "framed, send exactly one");
+}
+
 static enum MHD_Result first_call(struct http_server *s,
                                   struct MHD_Connection *c, const char *url,
                                   const char *method, void **con_cls)
@@ -329,7 +404,8 @@ static enum MHD_Result first_call(struct http_server *s,
         return MHD_NO;  /* out of memory: MHD closes the connection */
     *con_cls = r;
     match_route(r);
-    if (r->route != NULL && r->route->json_body)
+    check_length_conflict(r);
+    if (r->response == NULL && r->route != NULL && r->route->json_body)
         check_body_headers(r);
     /* A body refused on its headers is answered before it is read (MHD
      * then closes the connection); everything else waits for the end of

@@ -19,10 +19,23 @@
 
 #include "http_jalloc.h"
 
+/* Start-up is the operator's to watch: a rejected cache file is said in
+ * one line, and a build reports each finished group. */
+static void log_pdb_progress(const struct puz_pdb_progress *p, void *user)
+{
+    (void)user;
+    if (p->kind == PUZ_PDB_EV_NOTE)
+        http__log_line("puzzled: pdb: %s", p->msg);
+    else if (p->kind == PUZ_PDB_EV_GROUP_DONE)
+        http__log_line("puzzled: pdb %s: group %u/%u (%u tiles) built, "
+                       "%.1f s", p->partition, p->group, p->groups,
+                       p->tiles, p->seconds);
+}
+
 static puz_err load_tables(struct http_server *s, char *msg)
 {
     enum puz_pdb_partition part;
-    struct puz_pdb_opts po = { 0 };
+    struct puz_pdb_opts po = { .progress = log_pdb_progress };
     puz_pdb *d = NULL;
     char why[PUZ_MSG_MAX] = "";
     puz_err rc;
@@ -177,9 +190,14 @@ static puz_err start_daemon(struct http_server *s, char *msg)
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)s->listen_fd,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)s->cfg.http_threads,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)s->cfg.max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)s->cfg.connection_timeout_s,
         MHD_OPTION_NOTIFY_COMPLETED, http__on_completed, s,
+        MHD_OPTION_UNESCAPE_CALLBACK, http__unescape, s,
+        /* RFC 9112: an HTTP/1.1 request without Host is a 400. */
+        MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
         MHD_OPTION_END);
     if (s->daemon == NULL) {
         snprintf(msg, HTTP_SERVER_MSG, "cannot start the HTTP daemon on %s",

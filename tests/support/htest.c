@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -306,7 +310,7 @@ static void setup_body(CURL *c, const struct htest_req *rq,
                        struct upload *up)
 {
     up->data = rq->body;
-    up->left = strlen(rq->body);
+    up->left = rq->body_len ? rq->body_len : strlen(rq->body);
     curl_easy_setopt(c, CURLOPT_POST, 1L);
     curl_easy_setopt(c, CURLOPT_READFUNCTION, feed);
     curl_easy_setopt(c, CURLOPT_READDATA, up);
@@ -421,4 +425,114 @@ json_t *htest_problem(const struct htest_resp *resp, long status,
     assert_non_null(json_string_value(json_object_get(j, "title")));
     assert_non_null(json_string_value(json_object_get(j, "detail")));
     return j;
+}
+
+static int raw_connect(http_server *s)
+{
+    struct sockaddr_in sa;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+    if (fd < 0)
+        return -1;
+    memset(&sa, 0, sizeof(sa));
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)http_server_port(s));
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Whether buf holds a whole response: headers plus Content-Length. */
+static bool raw_complete(const struct buf *b, size_t *head)
+{
+    const char *end = b->data ? strstr(b->data, "\r\n\r\n") : NULL;
+    const char *cl;
+    size_t want = 0;
+
+    if (end == NULL)
+        return false;
+    *head = (size_t)(end - b->data) + 4;
+    cl = strcasestr(b->data, "\r\nContent-Length:");
+    if (cl != NULL && cl < end)
+        want = strtoul(cl + 17, NULL, 10);
+    else if (cl == NULL || cl > end)
+        return false;   /* no length: read to EOF */
+    return b->len >= *head + want;
+}
+
+/* Read until a whole response or EOF or the deadline. */
+static void raw_read(int fd, long timeout_ms, struct buf *b)
+{
+    double deadline = htest_now_ms() + (double)timeout_ms;
+    char chunk[4096];
+    size_t head;
+    ssize_t n;
+
+    while (!raw_complete(b, &head) && htest_now_ms() < deadline) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+
+        if (poll(&p, 1, 50) <= 0)
+            continue;
+        n = recv(fd, chunk, sizeof(chunk), 0);
+        if (n <= 0 || collect(chunk, 1, (size_t)n, b) != (size_t)n)
+            break;
+    }
+}
+
+static void raw_parse(const struct buf *b, struct htest_resp *resp)
+{
+    const char *end = b->data ? strstr(b->data, "\r\n\r\n") : NULL;
+    size_t head;
+    char ct[128];
+
+    if (b->data == NULL || end == NULL
+        || sscanf(b->data, "HTTP/1.%*d %ld", &resp->status) != 1) {
+        resp->status = 0;
+        resp->body = calloc(1, 1);
+        resp->headers = calloc(1, 1);
+        return;
+    }
+    head = (size_t)(end - b->data) + 4;
+    resp->headers = strndup(b->data, head);
+    resp->len = b->len - head;
+    resp->body = malloc(resp->len + 1);
+    memcpy(resp->body, b->data + head, resp->len);
+    resp->body[resp->len] = '\0';
+    if (htest_header(resp, "Content-Type", ct, sizeof(ct)) != NULL)
+        snprintf(resp->content_type, sizeof(resp->content_type), "%s", ct);
+}
+
+int htest_raw_open(http_server *s)
+{
+    return raw_connect(s);
+}
+
+int htest_raw(http_server *s, const struct htest_req *rq, const char *bytes,
+              size_t len, struct htest_resp *resp)
+{
+    struct buf b = { 0 };
+    size_t sent = 0;
+    ssize_t n;
+    int fd = raw_connect(s);
+
+    memset(resp, 0, sizeof(*resp));
+    /* The server may answer and close before taking every byte. */
+    while (fd >= 0 && sent < len) {
+        n = send(fd, bytes + sent, len - sent, MSG_NOSIGNAL);
+        if (n <= 0)
+            break;
+        sent += (size_t)n;
+    }
+    if (fd >= 0)
+        raw_read(fd, rq->timeout_ms ? rq->timeout_ms : 5000, &b);
+    if (fd >= 0)
+        close(fd);
+    raw_parse(&b, resp);
+    free(b.data);
+    resp->curl_code = resp->status != 0 ? 0 : -1;
+    record(rq, rq->method ? rq->method : "GET", resp);
+    return resp->curl_code;
 }

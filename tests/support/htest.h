@@ -21,6 +21,7 @@ struct htest_req {
     const char *route;          /* path template in openapi.yaml; default:
                                  * path without the query */
     const char *body;           /* NULL: none */
+    size_t body_len;            /* bytes of body to send; 0: strlen */
     const char *content_type;   /* default application/json with a body;
                                  * "" sends none */
     const char *const *headers; /* extra "Name: value" lines, NULL-ended */
@@ -57,6 +58,19 @@ int htest_get(http_server *s, const char *path, struct htest_resp *resp);
 int htest_post(http_server *s, const char *path, const char *body,
                struct htest_resp *resp);
 void htest_resp_free(struct htest_resp *resp);
+
+/*
+ * Send len raw bytes on a fresh TCP connection (for requests libcurl
+ * will not write: broken request lines, NUL bytes, lying headers) and
+ * read one response, stopping at its Content-Length or at EOF. rq only
+ * names the request for the record (method, path, route, no_record) and
+ * bounds the wait (timeout_ms). Returns 0 when a status line came back.
+ */
+/* A connected loopback socket to s (-1 on failure), for clients that
+ * stall on purpose; the caller closes it. */
+int htest_raw_open(http_server *s);
+int htest_raw(http_server *s, const struct htest_req *rq, const char *bytes,
+              size_t len, struct htest_resp *resp);
 
 /* Value of a response header (case-insensitive), copied into buf;
  * NULL when absent. */

@@ -1,0 +1,119 @@
+/*
+ * fuzz_entry.c - per-input checks of the fuzz targets; see fuzz_entry.h.
+ * No cmocka here: the same object runs under libFuzzer.
+ */
+#include "fuzz_entry.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+
+#include "http_config.h"
+#include "http_decode.h"
+#include "http_problem.h"
+#include "puz_arena.h"
+#include "puz_board.h"
+
+/* What the server would send for err must exist and be valid JSON. */
+static void check_problem(const struct http_problem *err)
+{
+    json_t *j;
+    char *text;
+
+    if (memchr(err->detail, '\0', sizeof(err->detail)) == NULL
+        || memchr(err->pointer, '\0', sizeof(err->pointer)) == NULL)
+        abort();
+    j = http_problem_json(err, "/v1/solve", "fuzz");
+    text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
+    if (text == NULL)
+        abort();
+    free(text);
+    json_decref(j);
+}
+
+static void check_board(const struct puz_board *b)
+{
+    bool seen[PUZ_MAX_CELLS] = { false };
+    unsigned cells = (unsigned)b->n * b->n;
+
+    if (b->n < PUZ_MIN_SIZE || b->n > PUZ_MAX_SIZE)
+        abort();
+    for (unsigned i = 0; i < cells; i++) {
+        if (b->cells[i] >= cells || seen[b->cells[i]])
+            abort();
+        seen[b->cells[i]] = true;
+    }
+}
+
+static void decode_bodies(const json_t *root, const struct http_config *c)
+{
+    struct http_solve_request sr;
+    struct http_batch_request br;
+    struct http_score_request sc;
+    struct http_problem err;
+    puz_arena *a = puz_arena_create(4096);
+
+    if (a == NULL)
+        return;
+    if (http_decode_solve(root, c, &sr, &err) != PUZ_OK) {
+        check_problem(&err);
+    } else {
+        check_board(&sr.board);
+        if (http_decode_solvable(&sr.board, sr.has_goal ? &sr.goal : NULL,
+                                 &err) != PUZ_OK)
+            check_problem(&err);
+    }
+    if (http_decode_batch(root, c, a, &br, &err) != PUZ_OK)
+        check_problem(&err);
+    for (size_t i = 0; i < br.count; i++)
+        if (!br.entries[i].ok)
+            check_problem(&br.entries[i].problem);
+    if (http_decode_score(root, c, a, &sc, &err) != PUZ_OK)
+        check_problem(&err);
+    puz_arena_destroy(a);
+}
+
+void fuzz_decode_one(const uint8_t *data, size_t size)
+{
+    static struct http_config cfg;
+    static bool ready;
+    struct http_problem err;
+    json_t *root = NULL;
+
+    if (!ready) {
+        http_config_defaults(&cfg);
+        ready = true;
+    }
+    if (http_decode_json((const char *)data, size, cfg.json_max_depth,
+                         &root, &err) != PUZ_OK) {
+        if (root != NULL)
+            abort();
+        check_problem(&err);
+        return;
+    }
+    decode_bodies(root, &cfg);
+    json_decref(root);
+}
+
+void fuzz_board_one(const uint8_t *data, size_t size)
+{
+    char *s = malloc(size + 1), msg[PUZ_MSG_MAX], text[3 * PUZ_MAX_CELLS + 8];
+    struct puz_board b, again;
+
+    if (s == NULL)
+        return;
+    memcpy(s, data, size);
+    s[size] = '\0';     /* the parser takes C strings; NULs end them */
+    msg[0] = '\0';
+    if (puz_board_parse(s, &b, msg) == PUZ_OK) {
+        check_board(&b);
+        puz_board_format(&b, text, sizeof(text));
+        if (puz_board_parse(text, &again, msg) != PUZ_OK
+            || !puz_board_equal(&b, &again))
+            abort();
+    } else if (memchr(msg, '\0', sizeof(msg)) == NULL) {
+        abort();
+    }
+    free(s);
+}

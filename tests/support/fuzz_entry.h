@@ -1,0 +1,24 @@
+/*
+ * fuzz_entry.h - the code the libFuzzer targets (fuzz/fuzz_*.c) run on
+ * each input, shared with tests/test_fuzz_regress.c so every input that
+ * once crashed is replayed by `make test` through the same path.
+ *
+ * Each function abort()s when an invariant breaks (a sanitizer catches
+ * the memory errors); returning means the input was handled.
+ */
+#ifndef FUZZ_ENTRY_H
+#define FUZZ_ENTRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Request body bytes through http_decode_json and every body decoder
+ * (solve, batch, score) with the default config; every failure must
+ * still give a problem+json body. */
+void fuzz_decode_one(const uint8_t *data, size_t size);
+
+/* Bytes as the string form of a board (puz_board_parse); an accepted
+ * board must be a permutation that formats and parses back to itself. */
+void fuzz_board_one(const uint8_t *data, size_t size);
+
+#endif
