@@ -15,7 +15,10 @@
 
 struct ida {
     struct puz__search *s;
-    struct puz__moves mv;
+    /* legal blank moves per cell, so the loop never tests for walls */
+    uint8_t nmoves[PUZ_MAX_CELLS];
+    uint8_t move_dir[PUZ_MAX_CELLS][4];
+    uint8_t move_to[PUZ_MAX_CELLS][4];
     uint8_t cells[PUZ_MAX_CELLS];
     uint8_t *path;              /* blank directions, depth entries */
     unsigned bound;
@@ -31,6 +34,22 @@ struct ida {
     uint64_t expanded;
     uint64_t max_nodes;         /* UINT64_MAX when unlimited */
 };
+
+static void init_moves(struct ida *ia, unsigned n)
+{
+    struct puz__moves mv;
+
+    puz__moves_init(&mv, n);
+    for (unsigned i = 0; i < n * n; i++) {
+        ia->nmoves[i] = 0;
+        for (unsigned d = 0; d < 4; d++) {
+            if (mv.to[i][d] == 255)
+                continue;
+            ia->move_dir[i][ia->nmoves[i]] = (uint8_t)d;
+            ia->move_to[i][ia->nmoves[i]++] = mv.to[i][d];
+        }
+    }
+}
 
 static int at_goal(const struct ida *ia)
 {
@@ -70,9 +89,10 @@ static int probe(struct ida *ia, unsigned blank, unsigned g, unsigned h,
     }
     if (g >= IDA_MAX_DEPTH || out_of_budget(ia))
         return 0;
-    for (unsigned d = 0; d < 4; d++) {
-        unsigned from = ia->mv.to[blank][d], tile, ch;
-        if (from == 255 || d == back)
+    for (unsigned k = 0; k < ia->nmoves[blank]; k++) {
+        unsigned d = ia->move_dir[blank][k], from = ia->move_to[blank][k];
+        unsigned tile, ch;
+        if (d == back)
             continue;
         tile = ia->cells[from];
         ia->cells[blank] = (uint8_t)tile;
@@ -104,7 +124,7 @@ puz_err puz__idastar(struct puz__search *s)
     memset(&ia, 0, sizeof(ia));
     ia.s = s;
     ia.stop = PUZ_SOLVED;
-    puz__moves_init(&ia.mv, s->n);
+    init_moves(&ia, s->n);
     memcpy(ia.cells, s->start->cells, s->cells);
     ia.path = puz_arena_alloc(s->arena, IDA_MAX_DEPTH + 1);
     if (ia.path == NULL) {
