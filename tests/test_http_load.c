@@ -159,6 +159,56 @@ static void test_concurrent_clients(void **state)
     http_server_destroy(s);
 }
 
+#define KORF_GOAL "\"goal\": \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\""
+/* Korf's instances 17 (66 moves) and 88 (65), the two slowest with the
+ * 6-6-3 tables: a few hundred milliseconds each. */
+#define KORF17 "{\"board\": \"15 14 0 4 11 1 6 13 7 5 8 9 3 2 10 12\", " \
+               KORF_GOAL "}"
+#define KORF88 "{\"board\": \"15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4\", " \
+               KORF_GOAL "}"
+
+static int length_of(const struct htest_resp *r)
+{
+    json_t *j = json_loadb(r->body, r->len, 0, NULL);
+    int len = (int)json_integer_value(json_object_get(j, "length"));
+
+    json_decref(j);
+    return len;
+}
+
+/* Two 4x4 solves at once run on both workers, reading the same pattern
+ * databases, and both come back optimal. */
+static void test_parallel_4x4_share_tables(void **state)
+{
+    struct http_config c;
+    struct call a, b;
+    const char *build = getenv("BUILD");
+    http_server *s;
+
+    (void)state;
+    htest_config(&c);
+    c.workers = 2;
+    snprintf(c.pdb, sizeof(c.pdb), "6-6-3");
+    snprintf(c.pdb_dir, sizeof(c.pdb_dir), "%s/pdb-cache",
+             build != NULL && build[0] != '\0' ? build : "build");
+    s = htest_start(&c);
+    call_start(&a, s, "/v1/solve", KORF17);
+    call_start(&b, s, "/v1/solve", KORF88);
+    wait_busy(s, "puzzled_workers_busy 2");
+    call_join(&a);
+    call_join(&b);
+    assert_int_equal(a.resp.status, 200);
+    assert_int_equal(b.resp.status, 200);
+    assert_string_equal(status_of(&a.resp), "solved");
+    assert_string_equal(status_of(&b.resp), "solved");
+    assert_int_equal(length_of(&a.resp), 66);
+    assert_int_equal(length_of(&b.resp), 65);
+    assert_non_null(strstr(a.resp.body, "\"heuristic\":\"pdb\""));
+    htest_resp_free(&a.resp);
+    htest_resp_free(&b.resp);
+    http_server_destroy(s);
+}
+
 static void test_slow_solve_does_not_block_fast(void **state)
 {
     http_server *s = start_with(2, 8, 5000);
@@ -309,6 +359,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_concurrent_clients),
         cmocka_unit_test(test_slow_solve_does_not_block_fast),
+        cmocka_unit_test(test_parallel_4x4_share_tables),
         cmocka_unit_test(test_queue_overflow_503),
         cmocka_unit_test(test_abandoned_request),
         cmocka_unit_test(test_graceful_shutdown),
