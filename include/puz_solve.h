@@ -29,15 +29,25 @@ enum puz_algorithm {
     PUZ_ALG_BNB,        /* branch and bound: min-heap on g + misplaced */
     PUZ_ALG_GREEDY,     /* best-first on h alone; fast, not optimal */
     PUZ_ALG_CONSTRUCTIVE, /* row/column placement by hand method; any N */
+    PUZ_ALG_WASTAR,     /* weighted A*: f = g + w*h; at most w x optimal */
     PUZ_ALG_COUNT_
 };
 
-/* "astar", "idastar", "bfs", "dfs", "bnb", "greedy", "constructive"
- * ("auto" for AUTO). */
+/* "astar", "idastar", "bfs", "dfs", "bnb", "greedy", "constructive",
+ * "wastar" ("auto" for AUTO). AUTO means astar for N <= 3, idastar for
+ * 4x4, and for N >= 5 the best of constructive and a few weighted A*
+ * tries (weights 5, 3, 2 with linear-conflict) within PUZ_IMPROVE_US
+ * and PUZ_IMPROVE_NODES, or the caller's tighter limits. */
 const char *puz_algorithm_name(enum puz_algorithm a);
 puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out);
 /* Whether the algorithm returns optimal paths given an admissible h. */
 bool puz_algorithm_optimal(enum puz_algorithm a);
+
+/* Budget AUTO spends shortening the constructive answer on N >= 5. */
+#define PUZ_IMPROVE_US 250000u
+#define PUZ_IMPROVE_NODES 200000u
+/* Weight of wastar when opts.weight is 0. */
+#define PUZ_WASTAR_DEFAULT_WEIGHT 3u
 
 /* Default depth limit of dfs when limits.max_depth is 0. */
 #define PUZ_DFS_DEFAULT_DEPTH 80u
@@ -69,6 +79,7 @@ struct puz_solve_opts {
     const struct puz_board *goal;     /* NULL = default goal */
     const struct puz_tables *tables;  /* shared tables; may be NULL */
     struct puz_limits limits;
+    unsigned weight;    /* wastar: f = g + weight * h; 0 = default (3) */
 };
 
 struct puz_stats {

@@ -299,6 +299,62 @@ static void test_4x4_walks_agree(void **state)
     puz_arena_destroy(a);
 }
 
+/* Weighted A*: never longer than weight x optimal; weight 1 is A*. */
+static void test_wastar_bound(void **state)
+{
+    struct puz_board b = board(HARD3), goal;
+    puz_arena *a = puz_arena_create(1 << 20);
+
+    (void)state;
+    puz_board_goal(3, &goal);
+    for (unsigned w = 1; w <= 5; w++) {
+        struct puz_solve_opts o = { .algorithm = PUZ_ALG_WASTAR, .weight = w };
+        struct puz_result r;
+        puz_arena_reset(a);
+        assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+        assert_reaches_goal(&b, &goal, &r);
+        assert_true(r.length >= 31 && r.length <= 31 * w);
+        assert_false(r.optimal);
+        if (w == 1)
+            assert_int_equal(r.length, 31);
+    }
+    puz_arena_destroy(a);
+}
+
+/* AUTO on 5x5 and up never answers worse than the constructive method,
+ * and on a long scramble of a 5x5 it finds a shorter path in time. */
+static void test_auto_improves_big_boards(void **state)
+{
+    struct puz_rng rng;
+    puz_arena *a = puz_arena_create(1 << 20);
+    unsigned shorter = 0;
+
+    (void)state;
+    puz_rng_seed(&rng, 11);
+    for (unsigned n = 5; n <= 8; n++) {
+        struct puz_board b, goal;
+        struct puz_solve_opts autos = { 0 };
+        struct puz_solve_opts cons = { .algorithm = PUZ_ALG_CONSTRUCTIVE };
+        struct puz_result ra, rc;
+        puz_board_goal(n, &goal);
+        puz_random_board(n, 1000, NULL, NULL, &rng, &b);
+        puz_arena_reset(a);
+        assert_int_equal(puz_solve(&b, &cons, a, &rc), PUZ_OK);
+        assert_int_equal(puz_solve(&b, &autos, a, &ra), PUZ_OK);
+        assert_reaches_goal(&b, &goal, &ra);
+        assert_false(ra.optimal);
+        assert_true(ra.length <= rc.length);
+        assert_true(ra.stats.time_us < 2000000u);
+        shorter += ra.length < rc.length;
+        if (n == 5) {
+            assert_int_equal(ra.algorithm, PUZ_ALG_WASTAR);
+            assert_true(ra.length < rc.length);
+        }
+    }
+    assert_true(shorter >= 1);
+    puz_arena_destroy(a);
+}
+
 static void test_names_round_trip(void **state)
 {
     (void)state;
@@ -335,6 +391,8 @@ int main(void)
         cmocka_unit_test(test_other_goal),
         cmocka_unit_test(test_2x2),
         cmocka_unit_test(test_4x4_walks_agree),
+        cmocka_unit_test(test_wastar_bound),
+        cmocka_unit_test(test_auto_improves_big_boards),
         cmocka_unit_test(test_names_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,7 +30,8 @@ static void usage(FILE *f)
         "blank\n"
         "  -a, --algorithm A     auto (default), astar, idastar, bfs, dfs, "
         "bnb, greedy,\n"
-        "                        constructive\n"
+        "                        constructive, wastar\n"
+        "  -w, --weight W        wastar: f = g + W*h (default %u)\n"
         "  -H, --heuristic H     misplaced, manhattan, linear-conflict, "
         "...\n"
         "                        (default: linear-conflict; misplaced for "
@@ -47,7 +48,7 @@ static void usage(FILE *f)
         "Moves name the direction the BLANK moves: \"up\" slides the tile "
         "above it down.\n"
         "Exit: 0 solved, 1 unsolvable, 2 bad input, 3 a limit was hit.\n",
-        PUZ_DFS_DEFAULT_DEPTH);
+        PUZ_WASTAR_DEFAULT_WEIGHT, PUZ_DFS_DEFAULT_DEPTH);
 }
 
 static int parse_number(const char *opt, const char *s, unsigned long long *v)
@@ -75,7 +76,7 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
         if (puz_algorithm_parse(arg, &sa->opts.algorithm) == PUZ_OK)
             return 0;
         fprintf(stderr, "puzzled: unknown algorithm '%s' (try auto, astar, "
-                "idastar, bfs, dfs, bnb, greedy, constructive)\n", arg);
+                "idastar, bfs, dfs, bnb, greedy, constructive, wastar)\n", arg);
         return CLI_EXIT_USAGE;
     case 'H':
         sa->opts.heuristic = puz_heuristic_find(arg);
@@ -93,6 +94,15 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
         }
         fprintf(stderr, "puzzled: bad goal: %s\n", msg);
         return CLI_EXIT_USAGE;
+    case 'w':
+        if (parse_number("--weight", arg, &v))
+            return CLI_EXIT_USAGE;
+        if (v < 1 || v > 100) {
+            fprintf(stderr, "puzzled: --weight must be 1..100\n");
+            return CLI_EXIT_USAGE;
+        }
+        sa->opts.weight = (unsigned)v;
+        return 0;
     case 'n': case 't': case 'm': case 'd':
         if (parse_number(c == 'n' ? "--max-nodes" : c == 't' ? "--timeout-ms"
                          : c == 'm' ? "--max-bytes" : "--max-depth", arg, &v))
@@ -120,6 +130,7 @@ static int parse_args(int argc, char **argv, struct solve_args *sa)
         { "timeout-ms", required_argument, NULL, 't' },
         { "max-bytes", required_argument, NULL, 'm' },
         { "max-depth", required_argument, NULL, 'd' },
+        { "weight", required_argument, NULL, 'w' },
         { "json", no_argument, NULL, 'j' },
         { "path", no_argument, NULL, 'p' },
         { "quiet", no_argument, NULL, 'q' },
@@ -129,7 +140,7 @@ static int parse_args(int argc, char **argv, struct solve_args *sa)
     int c, rc;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "a:H:g:n:t:m:d:jpqh", longopts,
+    while ((c = getopt_long(argc, argv, "a:H:g:n:t:m:d:w:jpqh", longopts,
                             NULL)) != -1) {
         rc = apply_option(sa, c, optarg);
         if (rc != 0)

@@ -1,6 +1,7 @@
 /*
  * astar.c - best-first graph search: A* (f = g + h, ties to larger g) over
- * a bucket queue, and over a binary min-heap greedy best-first (h only)
+ * a bucket queue, and over a binary min-heap greedy best-first (h only),
+ * weighted A* (g + w*h: paths at most w times optimal, far fewer nodes)
  * and the textbook least-cost branch and bound (g + h, first come first
  * served).
  *
@@ -93,6 +94,8 @@ static uint64_t priority(struct bestfirst *bf, const struct puz__node *node)
         return h << 32 | (UINT32_MAX - g);
     case PUZ__PRIO_BNB:
         return (g + h) << 40 | (bf->pushes++ & ((1ull << 40) - 1));
+    case PUZ__PRIO_WEIGHTED:
+        return (g + bf->s->weight * h) << 32 | (UINT32_MAX - g);
     default:
         return (g + h) << 32 | (UINT32_MAX - g);
     }

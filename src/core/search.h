@@ -22,6 +22,7 @@ struct puz__search {
     const struct puz_tables *tables;
     puz_arena *arena;
     struct puz_result *out;           /* status, moves, stats to fill */
+    unsigned weight;                  /* PUZ__PRIO_WEIGHTED only */
     uint64_t started_us;
 };
 
@@ -57,5 +58,6 @@ puz_err puz__constructive(struct puz__search *s);
 #define PUZ__PRIO_ASTAR 0    /* f = g + h, ties to larger g */
 #define PUZ__PRIO_GREEDY 1   /* h only */
 #define PUZ__PRIO_BNB 2      /* g + h, ties first come first served */
+#define PUZ__PRIO_WEIGHTED 3 /* g + weight * h, ties to larger g */
 
 #endif

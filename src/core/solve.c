@@ -13,6 +13,7 @@
 
 static const char *const alg_names[PUZ_ALG_COUNT_] = {
     "auto", "astar", "idastar", "bfs", "dfs", "bnb", "greedy", "constructive",
+    "wastar",
 };
 
 const char *puz_algorithm_name(enum puz_algorithm a)
@@ -142,6 +143,7 @@ static puz_err run_algorithm(struct puz__search *s, enum puz_algorithm alg)
     case PUZ_ALG_BFS: return puz__bfs(s);
     case PUZ_ALG_DFS: return puz__dfs(s);
     case PUZ_ALG_CONSTRUCTIVE: return puz__constructive(s);
+    case PUZ_ALG_WASTAR: return puz__astar(s, PUZ__PRIO_WEIGHTED);
     default: return PUZ_EINVAL;
     }
 }
@@ -180,6 +182,69 @@ static puz_err prepare(struct puz__search *s, const struct puz_solve_opts *o,
         return PUZ_ENOMEM;
     }
     return s->hctx != NULL ? PUZ_OK : PUZ_EINVAL;
+}
+
+/* One weighted A* try inside improve(); keeps r's path if it is the
+ * shortest so far. Returns false when time or memory has run out. */
+static bool try_weight(struct puz__search *s, struct puz_limits *lim,
+                       unsigned weight, struct puz_result *best)
+{
+    struct puz_result *r = s->out;
+    const struct puz_limits *caller = s->limits;
+    uint64_t cap = r->stats.expanded + PUZ_IMPROVE_NODES;
+
+    lim->max_nodes = caller->max_nodes != 0 && caller->max_nodes < cap
+                         ? caller->max_nodes : cap;
+    s->limits = lim;
+    s->weight = weight;
+    r->status = PUZ_SOLVED;
+    r->moves = r->tiles = NULL;
+    r->length = 0;
+    puz__astar(s, PUZ__PRIO_WEIGHTED);
+    s->limits = caller;
+    if (r->status == PUZ_SOLVED && r->length < best->length) {
+        best->moves = r->moves;
+        best->tiles = r->tiles;
+        best->length = r->length;
+        best->algorithm = PUZ_ALG_WASTAR;
+        best->heuristic = r->heuristic;
+    }
+    return r->status == PUZ_SOLVED || r->status == PUZ_LIMIT_NODES;
+}
+
+/*
+ * AUTO on N >= 5: the constructive answer always exists, and weighted A*
+ * often finds one half as long in a fraction of a second (5x5: 148
+ * moves against 262). Try a few weights, greediest first, within a small
+ * budget of time and nodes (or the caller's tighter limits) and answer
+ * with the shortest path found.
+ */
+static void improve(struct puz__search *s, const struct puz_solve_opts *o)
+{
+    static const unsigned weights[] = { 5, 3, 2 };
+    struct puz_result *r = s->out;
+    struct puz_result best = *r;
+    struct puz_limits lim = *s->limits;
+    uint64_t deadline = s->started_us + PUZ_IMPROVE_US;
+
+    best.heuristic = NULL;
+    if (r->status != PUZ_SOLVED ||
+        prepare(s, o, PUZ_ALG_WASTAR) != PUZ_OK) {
+        r->heuristic = NULL;
+        return;
+    }
+    if (lim.deadline_us == 0 || lim.deadline_us > deadline)
+        lim.deadline_us = deadline;
+    for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++)
+        if (!try_weight(s, &lim, weights[i], &best))
+            break;
+    r->status = PUZ_SOLVED;
+    r->moves = best.moves;
+    r->tiles = best.tiles;
+    r->length = best.length;
+    r->algorithm = best.algorithm;
+    r->heuristic = best.heuristic;
+    r->reason[0] = '\0';
 }
 
 static void finish_result(struct puz__search *s, size_t used_before)
@@ -244,8 +309,12 @@ puz_err puz_solve(const struct puz_board *start,
          used_before + opts->limits.max_bytes < budget_before))
         puz_arena_set_budget(a, used_before + opts->limits.max_bytes);
     rc = prepare(&s, opts, out->algorithm);
+    s.weight = opts->weight ? opts->weight : PUZ_WASTAR_DEFAULT_WEIGHT;
     if (rc == PUZ_OK)
         rc = run_algorithm(&s, out->algorithm);
+    if (rc == PUZ_OK && opts->algorithm == PUZ_ALG_AUTO &&
+        out->algorithm == PUZ_ALG_CONSTRUCTIVE)
+        improve(&s, opts);
     puz_arena_set_budget(a, budget_before);
     if (rc == PUZ_ENOMEM)
         rc = PUZ_OK;        /* reported as limit_memory */
