@@ -136,7 +136,7 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 bench: $(BENCH_BINS) $(PUZZLED)
 
 run: all
-	./$(PUZZLED) serve --config config/puzzled.conf --pdb 6-6-3
+	./$(PUZZLED) serve --config config/puzzled.conf
 
 clean:
 	rm -rf build build-* bin
