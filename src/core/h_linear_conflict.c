@@ -232,6 +232,73 @@ static unsigned update(const void *ctx, const uint8_t *cells,
            delta - 1000u;
 }
 
+/*
+ * With a state per node (IDA*'s path) the codes of every row and column
+ * are carried along, so a move adjusts two codes by known digits and
+ * looks up two costs: no line is scanned. Boards above 4x4 keep no codes
+ * and fall back to update().
+ */
+struct lc_state {
+    uint16_t row[TABLE_MAX_N];
+    uint16_t col[TABLE_MAX_N];
+};
+
+static unsigned state_init(const void *ctx, const uint8_t *cells,
+                           void *state)
+{
+    const struct lc *lc = ctx;
+    struct lc_state *st = state;
+
+    memset(st, 0, sizeof(*st));
+    for (unsigned i = 0; lc->tabled && i < lc->m.goal.n; i++) {
+        st->row[i] = (uint16_t)row_code(lc, cells, i);
+        st->col[i] = (uint16_t)col_code(lc, cells, i);
+    }
+    return eval(ctx, cells);
+}
+
+/* Move the tile's digit from one line's code to another's; returns the
+ * change in those two lines' conflict costs. */
+static int shift_digit(const struct lc *lc, uint16_t *codes, unsigned a,
+                       unsigned b, unsigned digit_a, unsigned digit_b)
+{
+    int before = lc->cost[codes[a]] + lc->cost[codes[b]];
+
+    codes[a] = (uint16_t)(codes[a] - digit_a);
+    codes[b] = (uint16_t)(codes[b] + digit_b);
+    return lc->cost[codes[a]] + lc->cost[codes[b]] - before;
+}
+
+static unsigned state_update(const void *ctx, const uint8_t *cells,
+                             const void *parent, void *child,
+                             unsigned h_before, unsigned tile, unsigned from,
+                             unsigned to)
+{
+    const struct lc *lc = ctx;
+    struct lc_state *st = child;
+    int delta;
+
+    if (!lc->tabled)
+        return update(ctx, cells, h_before, tile, from, to);
+    *st = *(const struct lc_state *)parent;
+    if (lc->col_of[from] == lc->col_of[to]) {
+        unsigned c = lc->col_of[from];
+        delta = shift_digit(lc, st->row, lc->row_of[from], lc->row_of[to],
+                            lc->rowdigit[tile][from], lc->rowdigit[tile][to]);
+        /* the column keeps its order, so its cost stays; its code moves */
+        st->col[c] = (uint16_t)(st->col[c] - lc->coldigit[tile][from] +
+                                lc->coldigit[tile][to]);
+    } else {
+        unsigned r = lc->row_of[from];
+        delta = shift_digit(lc, st->col, lc->col_of[from], lc->col_of[to],
+                            lc->coldigit[tile][from], lc->coldigit[tile][to]);
+        st->row[r] = (uint16_t)(st->row[r] - lc->rowdigit[tile][from] +
+                                lc->rowdigit[tile][to]);
+    }
+    return (unsigned)((int)h_before - lc->m.dist[tile][from] +
+                      lc->m.dist[tile][to] + 2 * delta);
+}
+
 const struct puz_heuristic puz__h_linear_conflict = {
     .name = "linear-conflict",
     .description = "Manhattan distance plus 2 per tile that must leave its "
@@ -240,4 +307,7 @@ const struct puz_heuristic puz__h_linear_conflict = {
     .prepare = prepare,
     .eval = eval,
     .update = update,
+    .state_size = sizeof(struct lc_state),
+    .state_init = state_init,
+    .state_update = state_update,
 };

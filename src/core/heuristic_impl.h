@@ -44,7 +44,21 @@ struct puz_heuristic {
     unsigned (*update)(const void *ctx, const uint8_t *cells,
                        unsigned h_before, unsigned tile, unsigned from,
                        unsigned to);
+    /* Optional, for searches that keep state per node on their path
+     * (IDA*): state_size bytes (at most PUZ__HSTATE_MAX) that make an
+     * update cheaper than update() can be. state_init fills the state of
+     * a board and returns its h; state_update derives the child's state
+     * from the parent's and returns the child's h. state_size 0 = none. */
+    size_t state_size;
+    unsigned (*state_init)(const void *ctx, const uint8_t *cells,
+                           void *state);
+    unsigned (*state_update)(const void *ctx, const uint8_t *cells,
+                             const void *parent, void *child,
+                             unsigned h_before, unsigned tile,
+                             unsigned from, unsigned to);
 };
+
+#define PUZ__HSTATE_MAX 64
 
 void puz__goalpos_init(struct puz__goalpos *g, const struct puz_board *goal);
 /* Allocate a puz__goalpos for goal in a; NULL on budget exhaustion. */

@@ -29,6 +29,10 @@ struct ida {
     unsigned (*update)(const void *, const uint8_t *, unsigned, unsigned,
                        unsigned, unsigned);
     unsigned (*eval)(const void *, const uint8_t *);
+    unsigned (*state_update)(const void *, const uint8_t *, const void *,
+                             void *, unsigned, unsigned, unsigned, unsigned);
+    unsigned char *states;      /* the heuristic's state per depth */
+    size_t state_size;
     const void *hctx;
     uint64_t generated;
     uint64_t expanded;
@@ -49,6 +53,23 @@ static void init_moves(struct ida *ia, unsigned n)
             ia->move_to[i][ia->nmoves[i]++] = mv.to[i][d];
         }
     }
+}
+
+/* h of the start; with a per-node heuristic state, its stack too. */
+static unsigned start_heuristic(struct ida *ia)
+{
+    const struct puz_heuristic *h = ia->s->h;
+
+    if (h->state_size > 0 && h->state_size <= PUZ__HSTATE_MAX) {
+        ia->states = puz_arena_alloc(ia->s->arena,
+                                     (IDA_MAX_DEPTH + 2) * h->state_size);
+        if (ia->states != NULL) {
+            ia->state_size = h->state_size;
+            ia->state_update = h->state_update;
+            return h->state_init(ia->hctx, ia->cells, ia->states);
+        }
+    }
+    return h->eval(ia->hctx, ia->cells);
 }
 
 static int at_goal(const struct ida *ia)
@@ -98,9 +119,15 @@ static int probe(struct ida *ia, unsigned blank, unsigned g, unsigned h,
         ia->cells[blank] = (uint8_t)tile;
         ia->cells[from] = 0;
         ia->generated++;
-        ch = ia->update ? ia->update(ia->hctx, ia->cells, h, tile, from,
-                                     blank)
-                        : ia->eval(ia->hctx, ia->cells);
+        if (ia->state_update != NULL)
+            ch = ia->state_update(ia->hctx, ia->cells,
+                                  ia->states + g * ia->state_size,
+                                  ia->states + (g + 1) * ia->state_size, h,
+                                  tile, from, blank);
+        else if (ia->update != NULL)
+            ch = ia->update(ia->hctx, ia->cells, h, tile, from, blank);
+        else
+            ch = ia->eval(ia->hctx, ia->cells);
         ia->path[g] = (uint8_t)d;
         if (g + 1 + ch > ia->bound) {   /* pruned: spare the call */
             if (g + 1 + ch < ia->next_bound)
@@ -135,7 +162,7 @@ puz_err puz__idastar(struct puz__search *s)
     ia.update = s->h->update;
     ia.eval = s->h->eval;
     ia.hctx = s->hctx;
-    h0 = s->h->eval(s->hctx, ia.cells);
+    h0 = start_heuristic(&ia);
     for (ia.bound = h0;; ia.bound = ia.next_bound) {
         ia.next_bound = UINT32_MAX;
         int found = probe(&ia, s->start->blank, 0, h0, PUZ_NO_DIR);
