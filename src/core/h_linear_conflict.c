@@ -257,16 +257,22 @@ static unsigned state_init(const void *ctx, const uint8_t *cells,
     return eval(ctx, cells);
 }
 
-/* Move the tile's digit from one line's code to another's; returns the
- * change in those two lines' conflict costs. */
-static int shift_digit(const struct lc *lc, uint16_t *codes, unsigned a,
-                       unsigned b, unsigned digit_a, unsigned digit_b)
+/* Move the tile's digit from line a's code to line b's (a != b: a move
+ * changes the tile's row or its column); parent codes in `from`, child
+ * codes written to `to`. Returns the change in the two lines' conflict
+ * costs. Reads only the parent, so no load waits on the copy just
+ * stored. */
+static int shift_digit(const struct lc *lc, const uint16_t *from,
+                       uint16_t *to, unsigned a, unsigned b,
+                       unsigned digit_a, unsigned digit_b)
 {
-    int before = lc->cost[codes[a]] + lc->cost[codes[b]];
+    unsigned old_a = from[a], old_b = from[b];
+    unsigned new_a = old_a - digit_a, new_b = old_b + digit_b;
 
-    codes[a] = (uint16_t)(codes[a] - digit_a);
-    codes[b] = (uint16_t)(codes[b] + digit_b);
-    return lc->cost[codes[a]] + lc->cost[codes[b]] - before;
+    to[a] = (uint16_t)new_a;
+    to[b] = (uint16_t)new_b;
+    return lc->cost[new_a] + lc->cost[new_b] - lc->cost[old_a] -
+           lc->cost[old_b];
 }
 
 static unsigned state_update(const void *ctx, const uint8_t *cells,
@@ -275,24 +281,27 @@ static unsigned state_update(const void *ctx, const uint8_t *cells,
                              unsigned to)
 {
     const struct lc *lc = ctx;
+    const struct lc_state *p = parent;
     struct lc_state *st = child;
     int delta;
 
     if (!lc->tabled)
         return update(ctx, cells, h_before, tile, from, to);
-    *st = *(const struct lc_state *)parent;
+    *st = *p;
     if (lc->col_of[from] == lc->col_of[to]) {
         unsigned c = lc->col_of[from];
-        delta = shift_digit(lc, st->row, lc->row_of[from], lc->row_of[to],
-                            lc->rowdigit[tile][from], lc->rowdigit[tile][to]);
+        delta = shift_digit(lc, p->row, st->row, lc->row_of[from],
+                            lc->row_of[to], lc->rowdigit[tile][from],
+                            lc->rowdigit[tile][to]);
         /* the column keeps its order, so its cost stays; its code moves */
-        st->col[c] = (uint16_t)(st->col[c] - lc->coldigit[tile][from] +
+        st->col[c] = (uint16_t)(p->col[c] - lc->coldigit[tile][from] +
                                 lc->coldigit[tile][to]);
     } else {
         unsigned r = lc->row_of[from];
-        delta = shift_digit(lc, st->col, lc->col_of[from], lc->col_of[to],
-                            lc->coldigit[tile][from], lc->coldigit[tile][to]);
-        st->row[r] = (uint16_t)(st->row[r] - lc->rowdigit[tile][from] +
+        delta = shift_digit(lc, p->col, st->col, lc->col_of[from],
+                            lc->col_of[to], lc->coldigit[tile][from],
+                            lc->coldigit[tile][to]);
+        st->row[r] = (uint16_t)(p->row[r] - lc->rowdigit[tile][from] +
                                 lc->rowdigit[tile][to]);
     }
     return (unsigned)((int)h_before - lc->m.dist[tile][from] +
