@@ -33,6 +33,7 @@ struct http_solve_request {
     uint64_t max_nodes;         /* never above the config cap */
     unsigned timeout_ms;        /* never above the config cap */
     unsigned max_depth;         /* dfs; 0 = solver default */
+    unsigned weight;            /* wastar, 1..100; 0 = solver default */
     bool include_path;
 };
 

@@ -216,6 +216,33 @@ static void test_solve_algorithms(void **state)
     }
 }
 
+/* wastar's weight: 1 is A* (optimal length), 3 stays within 3x, and a
+ * weight that is not an integer 1..100 is a 422 pointing at it. */
+static void test_solve_wastar_weight(void **state)
+{
+    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
+                        "1\", \"algorithm\": \"wastar\", \"weight\": 1}");
+
+    assert_string_equal(str(j, "status"), "solved");
+    assert_string_equal(str(j, "algorithm"), "wastar");
+    assert_int_equal(num(j, "length"), 31);
+    assert_false(json_is_true(json_object_get(j, "optimal")));
+    json_decref(j);
+    j = post_ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
+                "\"algorithm\": \"wastar\", \"weight\": 3}");
+    assert_true(num(j, "length") >= 31 && num(j, "length") <= 93);
+    json_decref(j);
+    j = post_problem(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
+                     "1\", \"algorithm\": \"wastar\", \"weight\": 0}", 422,
+                     "invalid-option");
+    assert_string_equal(str(j, "pointer"), "/weight");
+    json_decref(j);
+    j = post_problem(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
+                     "1\", \"weight\": \"heavy\"}", 422, "invalid-option");
+    assert_string_equal(str(j, "pointer"), "/weight");
+    json_decref(j);
+}
+
 static void test_solve_node_limit(void **state)
 {
     json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
@@ -979,6 +1006,7 @@ int main(void)
         cmocka_unit_test(test_solve_board_forms),
         cmocka_unit_test(test_solve_include_path),
         cmocka_unit_test(test_solve_algorithms),
+        cmocka_unit_test(test_solve_wastar_weight),
         cmocka_unit_test(test_solve_node_limit),
         cmocka_unit_test(test_solve_deadline_timeout),
         cmocka_unit_test(test_solve_limits_capped),

@@ -12,10 +12,12 @@
 /* Keys each body may carry; anything else is a typo worth reporting. */
 static const char *const solve_keys[] = {
     "board", "goal", "algorithm", "heuristic", "limits", "include_path",
+    "weight",
     NULL
 };
 static const char *const batch_keys[] = {
     "boards", "goal", "algorithm", "heuristic", "limits", "include_path",
+    "weight",
     NULL
 };
 static const char *const score_keys[] = { "board", "goal", "moves", NULL };
@@ -494,6 +496,28 @@ static puz_err decode_goal(const json_t *root, bool *has,
     return http_decode_board(v, "/goal", goal, err);
 }
 
+/* "weight" of wastar: an integer 1..100 (f = g + weight * h). */
+static puz_err decode_weight(const json_t *root,
+                             struct http_solve_request *out,
+                             struct http_problem *err)
+{
+    const json_t *v = json_object_get(root, "weight");
+
+    out->weight = 0;
+    if (v == NULL || json_is_null(v))
+        return PUZ_OK;
+    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+        json_integer_value(v) > 100) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_OPTION,
+                         "weight must be an integer from 1 to 100, not %s",
+                         json_is_integer(v) ? "that number" : type_name(v));
+        http_problem_point(err, "/weight");
+        return PUZ_EINVAL;
+    }
+    out->weight = (unsigned)json_integer_value(v);
+    return PUZ_OK;
+}
+
 /* Options common to /v1/solve and /v1/solve/batch. */
 static puz_err decode_options(const json_t *root,
                               const struct http_config *cfg,
@@ -515,7 +539,8 @@ static puz_err decode_options(const json_t *root,
     }
     if (decode_goal(root, &out->has_goal, &out->goal, err) != PUZ_OK
         || decode_algorithm(root, out, err) != PUZ_OK
-        || decode_heuristic(root, out, err) != PUZ_OK)
+        || decode_heuristic(root, out, err) != PUZ_OK
+        || decode_weight(root, out, err) != PUZ_OK)
         return PUZ_EINVAL;
     return decode_limits(root, cfg, out, err);
 }

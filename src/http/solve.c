@@ -123,6 +123,7 @@ static void solve_opts(const struct http_job *j,
     o->limits.deadline_us = deadline;
     o->limits.cancel = &j->base.cancel;
     o->limits.max_depth = q->max_depth;
+    o->weight = q->weight;
 }
 
 /* A solve that produced no answer to show; false when res is good. */
