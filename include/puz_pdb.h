@@ -161,6 +161,11 @@ const puz_pdb *puz_tables_pdb(const puz_tables *t,
  * class (PUZ_EINVAL: not 3x3, or no 3x3 tables loaded). */
 puz_err puz_tables_distance3(const puz_tables *t, const struct puz_board *b,
                              const struct puz_board *goal, unsigned *out);
+/* The 3x3 table whose goal is exactly goal (not only of its class), or
+ * NULL; it belongs to the bundle. For random boards of an exact
+ * distance, which need the table of the very goal they aim at. */
+const puz_table3 *puz_tables_table3(const puz_tables *t,
+                                    const struct puz_board *goal);
 /* Bytes of all tables held, for metrics. */
 size_t puz_tables_bytes(const puz_tables *t);
 

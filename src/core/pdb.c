@@ -364,6 +364,16 @@ puz_err puz_tables_distance3(const puz_tables *t, const struct puz_board *b,
     return PUZ_OK;
 }
 
+const puz_table3 *puz_tables_table3(const puz_tables *t,
+                                    const struct puz_board *goal)
+{
+    for (unsigned o = 0; o < PUZ__ORBITS; o++)
+        if (t->t3[o] != NULL &&
+            puz_board_equal(puz_table3_goal(t->t3[o]), goal))
+            return t->t3[o];
+    return NULL;
+}
+
 size_t puz_tables_bytes(const puz_tables *t)
 {
     size_t bytes = 0;

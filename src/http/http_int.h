@@ -59,7 +59,8 @@ struct http_server {
     char url[96];
     pool_t *pool;
     unsigned workers;
-    puz_table3 *table3;             /* default 3x3 goal, for random */
+    const puz_table3 *table3;       /* default 3x3 goal, for random;
+                                     * one of the tables' own */
     puz_tables *tables;             /* handed to every solve */
     http_static *www;               /* NULL: no static root */
     char *openapi;                  /* the spec file, or NULL */

@@ -181,8 +181,7 @@ static bool handle_metrics(struct http_req *r)
     g.workers_busy = st.busy;
     g.requests_in_flight = atomic_load(&s->in_flight);
     g.arena_cached_bytes = http__arena_cached_bytes(s);
-    g.tables_bytes = puz_tables_bytes(s->tables)
-                     + (s->table3 != NULL ? PUZ_TABLE3_STATES : 0);
+    g.tables_bytes = puz_tables_bytes(s->tables);
     g.ready = http__ready(s, NULL);
     text = http_metrics_render(s->metrics, &g, &len);
     if (text == NULL) {

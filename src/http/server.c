@@ -37,15 +37,18 @@ static puz_err load_tables(struct http_server *s, char *msg)
     enum puz_pdb_partition part;
     struct puz_pdb_opts po = { .progress = log_pdb_progress };
     puz_pdb *d = NULL;
+    struct puz_board goal3;
     char why[PUZ_MSG_MAX] = "";
     puz_err rc;
 
-    if (puz_table3_create(NULL, &s->table3) != PUZ_OK
-        || puz_tables_create(&s->tables) != PUZ_OK
+    puz_board_goal(3, &goal3);
+    if (puz_tables_create(&s->tables) != PUZ_OK
         || puz_tables_add_3x3(s->tables) != PUZ_OK) {
         snprintf(msg, HTTP_SERVER_MSG, "cannot build the 3x3 tables");
         return PUZ_ENOMEM;
     }
+    /* The default goal's table is one of the bundle's: no second copy. */
+    s->table3 = puz_tables_table3(s->tables, &goal3);
     if (strcmp(s->cfg.pdb, "none") == 0 || s->cfg.pdb[0] == '\0')
         return PUZ_OK;
     if (puz_pdb_partition_parse(s->cfg.pdb, &part) != PUZ_OK) {
@@ -362,7 +365,6 @@ void http_server_destroy(http_server *s)
     http_static_close(s->www);
     free(s->openapi);
     puz_tables_destroy(s->tables);
-    puz_table3_destroy(s->table3);
     pthread_mutex_destroy(&s->arena_lock);
     free(s);
 }

@@ -198,16 +198,27 @@ export class Game {
     {
         if (this.phase !== 'playing' || this.busy)
             return;
+        const waiting = this.assistant.cached(this.tiles) ? null : 'Asking the solver…';
+        await this.withPath('hint', waiting, (path) => this.showHint(path));
+    }
+
+    /*
+     * Asks the solver for the route from the board as it is now, with the
+     * game marked busy as `kind` meanwhile; `use(path)` runs only if the
+     * board and phase are unchanged when the answer arrives.
+     */
+    async withPath(kind, waiting, use)
+    {
         const board = this.tiles.slice();
-        this.busy = 'hint';
+        this.busy = kind;
         this.changed();
-        if (!this.assistant.cached(board))
-            this.hud.say('Asking the solver…');
+        if (waiting)
+            this.hud.say(waiting);
         try {
             const path = await this.assistant.pathFrom(board);
             if (!sameBoard(board, this.tiles) || this.phase !== 'playing')
                 return;
-            this.showHint(path);
+            use(path);
         } catch (err) {
             if (sameBoard(board, this.tiles))
                 this.hud.say(err.message, 'error');
@@ -240,14 +251,7 @@ export class Game {
     {
         if (this.phase !== 'playing' || this.busy)
             return;
-        const board = this.tiles.slice();
-        this.busy = 'solve';
-        this.changed();
-        this.hud.say('Asking the solver…');
-        try {
-            const path = await this.assistant.pathFrom(board);
-            if (!sameBoard(board, this.tiles) || this.phase !== 'playing')
-                return;
+        await this.withPath('solve', 'Asking the solver…', (path) => {
             this.assisted = true;
             this.phase = 'solving';
             this.view.clearHint();
@@ -255,13 +259,7 @@ export class Game {
             this.hud.say(`The solver takes over: ${path.moves.length} moves` +
                 `${path.optimal ? ', the fewest possible.' : ' (a good route, not proven shortest).'}`, 'good');
             this.playback.start(path.moves);
-        } catch (err) {
-            if (sameBoard(board, this.tiles))
-                this.hud.say(err.message, 'error');
-        } finally {
-            this.busy = '';
-            this.changed();
-        }
+        });
     }
 
     setSpeed(speed)
