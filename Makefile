@@ -1,5 +1,8 @@
 # puzzled - build, test and run. Targets: all (default), test, run, asan,
-# bench, clean. Dependencies are installed on demand by scripts/deps.sh.
+# bench, clean. `make run` and `make test` first install what the machine
+# lacks (scripts/deps.sh, once per command), then build in a sub-make so
+# that pkg-config's flags are read after the install; plain `make` only
+# builds.
 
 CC ?= cc
 SANITIZER ?=
@@ -44,13 +47,17 @@ LIBCORE := $(BUILD)/libpuzzled.a
 LIBAPP := $(BUILD)/libpuzapp.a
 PUZZLED := $(BUILD)/puzzled
 
-.PHONY: all deps test unit run asan test-asan test-tsan fuzz bench clean
+.PHONY: all deps deps-test test unit run asan test-asan test-tsan fuzz \
+	bench clean
 all: $(PUZZLED) bin/puzzled
 
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/%.o: %.c | deps
+deps-test:
+	@sh scripts/deps.sh --test
+
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -77,8 +84,8 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBAPP) $(LIBCORE)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Every test binary, then the scripted checks (CLI, integration, browser).
-test: all $(TEST_BINS) $(BENCH_BINS)
-	@sh scripts/deps.sh --test
+test: deps-test
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
 	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
 
 unit: $(TEST_BINS)
@@ -119,7 +126,7 @@ FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_SRCS := tests/support/fuzz_entry.c src/http/decode.c \
 	src/http/problem.c src/http/config.c $(CORE_SRCS)
 
-$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRCS) | deps
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRCS)
 	@mkdir -p $(FUZZ_BUILD)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRCS) $(PKG_LIBS) -pthread -lm
 
@@ -135,7 +142,8 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
 bench: $(BENCH_BINS) $(PUZZLED)
 
-run: all
+run: deps
+	@$(MAKE) --no-print-directory all
 	./$(PUZZLED) serve --config config/puzzled.conf
 
 clean:

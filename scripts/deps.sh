@@ -1,8 +1,11 @@
 #!/bin/sh
 # deps.sh - install what puzzled needs on a Debian 12 machine, but only
 # what is missing (so it is a no-op on a prepared machine and needs no
-# network there). Plain: the build libraries. --test: also the tools the
-# test suite drives (curl, nginx, chromium, node packages via npm ci).
+# network there). Plain (make run): the build libraries and curl, which
+# the README's examples use. --test (make test): also the tools the test
+# suite drives (nginx, chromium, python3, and the pinned node packages via
+# npm ci - among them the Node.js the tests run on: Debian 12's Node 18
+# only bootstraps npm, see package.json).
 set -e
 
 missing=""
@@ -19,8 +22,8 @@ need_pc libmicrohttpd libmicrohttpd-dev
 need_pc jansson libjansson-dev
 need_pc cmocka libcmocka-dev
 need_pc libcurl libcurl4-openssl-dev
+need_cmd curl curl
 if [ "$1" = --test ]; then
-    need_cmd curl curl
     need_cmd python3 python3
     [ -x /usr/sbin/nginx ] || missing="$missing nginx-light"
     [ -x /usr/bin/chromium ] || missing="$missing chromium"
@@ -40,7 +43,12 @@ if [ -n "$missing" ]; then
     # shellcheck disable=SC2086
     apt-get install -y -q --no-install-recommends $missing >&2
 fi
-if [ "$1" = --test ] && [ ! -d node_modules/playwright-core ]; then
-    echo "deps.sh: npm ci (test tools: playwright-core, redocly, ajv)" >&2
+# npm ci again whenever package-lock.json changed since the last install
+# (npm writes node_modules/.package-lock.json at the end of each install).
+if [ "$1" = --test ] &&
+   { [ ! -f node_modules/.package-lock.json ] ||
+     [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
+    echo "deps.sh: npm ci (test tools: node 20, playwright-core, redocly," \
+         "ajv)" >&2
     npm ci --no-audit --no-fund >&2
 fi

@@ -7,6 +7,10 @@
 BUILD=${BUILD:-build}
 PUZZLED=${PUZZLED:-$BUILD/puzzled}
 export BUILD PUZZLED
+# The node tools run on the Node.js that npm ci pinned (package.json), not
+# on whatever node the machine has: Debian 12's is too old for them.
+[ -x node_modules/.bin/node ] && PATH="$(pwd)/node_modules/.bin:$PATH"
+export PATH
 unit_only=0
 if [ "$1" = --unit-only ]; then unit_only=1; shift; fi
 
