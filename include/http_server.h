@@ -35,8 +35,17 @@ unsigned http_server_port(const http_server *s);
 const char *http_server_url(const http_server *s);
 
 /*
- * Graceful stop: stop accepting, answer 503 to new work, cancel queued
- * solves, give running ones cfg.shutdown_grace_ms, resume every
+ * Reopen the access log file (after logrotate moved it): the new file
+ * takes the old descriptor's place atomically (dup2), so network
+ * threads writing at that moment lose no line. No-op when the log is
+ * stderr or off. PUZ_EIO (and the old file kept) if it cannot be
+ * opened.
+ */
+puz_err http_server_reopen_log(http_server *s);
+
+/*
+ * Graceful stop: stop accepting, answer 503 to new work, answer every
+ * queued solve 503 at once (it never starts), give running ones cfg.shutdown_grace_ms, resume every
  * suspended connection, let the answers go out, stop the daemon.
  * Idempotent; the server can only be destroyed afterwards.
  */
@@ -47,7 +56,8 @@ void http_server_destroy(http_server *s);
 
 /* `puzzled serve [flags]`: argv[0] is "serve". Returns the exit status:
  * 0 after a clean shutdown on SIGINT/SIGTERM (or --help), 1 when the
- * server cannot start, 2 for bad configuration. */
+ * server cannot start, 2 for bad configuration. SIGHUP and SIGUSR1
+ * reopen the access log; SIGUSR2 is ignored (docs/operations.md). */
 int http_serve_main(int argc, char **argv);
 
 #endif

@@ -10,7 +10,11 @@
  * called exactly once, on a worker thread, even while the pool shuts
  * down. A job cancelled before it started still runs, with job->cancel
  * set, so whoever waits on it (a suspended HTTP connection) always hears
- * back.
+ * back. The one exception to "on a worker": pool_flush_waiting() runs
+ * the waiting jobs on the calling thread (worker = POOL_NO_WORKER).
+ *
+ * Capacity: `queue` counts jobs waiting beyond the idle workers, so
+ * workers + queue jobs are accepted at once from an idle pool.
  */
 #ifndef POOL_H
 #define POOL_H
@@ -34,6 +38,9 @@ typedef enum {
 const char *pool_strerror(pool_err e);
 
 typedef struct pool pool_t;
+
+/* The `worker` argument of run() when pool_flush_waiting() runs it. */
+#define POOL_NO_WORKER ((unsigned)-1)
 
 struct pool_job {
     /* Called once on a worker; `worker` is 0..workers-1. */
@@ -78,6 +85,12 @@ void pool_close(pool_t *p);
 
 /* Set the cancel flag of every job still waiting in the queue. */
 void pool_cancel_waiting(pool_t *p);
+
+/* Take every waiting job off the queue, set its cancel flag, and call
+ * its run() then done() on this thread, at once (shutdown: queued
+ * requests get their answer without waiting for a worker). Returns how
+ * many. Running jobs are untouched. */
+unsigned pool_flush_waiting(pool_t *p);
 
 /* Set the cancel flag of every waiting and every running job. */
 void pool_cancel_all(pool_t *p);

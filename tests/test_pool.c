@@ -262,6 +262,71 @@ static void test_submit_clears_cancel(void **state)
     pool_destroy(NULL);
 }
 
+/* Issue 15 item 6: with both workers idle, workers + queue jobs sent in
+ * a burst are all taken (the jobs idle workers are about to pick up do
+ * not count against the queue); one more is refused once they are. */
+static void test_idle_workers_do_not_count_as_queue(void **state)
+{
+    enum { TRIES = 50 };
+
+    (void)state;
+    for (int t = 0; t < TRIES; t++) {
+        struct gate g;
+        struct tjob jobs[4];
+        pool_t *p = make_pool(2, 1);
+
+        gate_init(&g);
+        for (int i = 0; i < 4; i++)
+            tjob_init(&jobs[i], &g);
+        for (int i = 0; i < 3; i++)
+            assert_int_equal(pool_submit(p, &jobs[i].base), POOL_OK);
+        assert_int_equal(pool_submit(p, &jobs[3].base), POOL_EFULL);
+        wait_for(&g.waiting, 2);
+        assert_int_equal(pool_submit(p, &jobs[3].base), POOL_EFULL);
+        gate_open(&g);
+        assert_int_equal(pool_drain(p, 5000), POOL_OK);
+        pool_destroy(p);
+        gate_destroy(&g);
+    }
+}
+
+/* Issue 15 item 8: at shutdown the waiting jobs are answered at once on
+ * the caller's thread, cancelled, while the running one carries on. */
+static void test_flush_waiting_runs_them_now(void **state)
+{
+    struct gate g;
+    struct tjob running, waiting[3];
+    pool_t *p = make_pool(1, 4);
+    struct pool_stats st;
+
+    (void)state;
+    gate_init(&g);
+    tjob_init(&running, &g);
+    assert_int_equal(pool_submit(p, &running.base), POOL_OK);
+    wait_for(&g.waiting, 1);
+    for (int i = 0; i < 3; i++) {
+        tjob_init(&waiting[i], &g);
+        assert_int_equal(pool_submit(p, &waiting[i].base), POOL_OK);
+    }
+    assert_int_equal(pool_flush_waiting(p), 3);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(atomic_load(&waiting[i].runs), 1);
+        assert_int_equal(atomic_load(&waiting[i].dones), 1);
+        assert_int_equal(atomic_load(&waiting[i].saw_cancel), 1);
+        assert_int_equal(waiting[i].worker, POOL_NO_WORKER);
+    }
+    pool_get_stats(p, &st);
+    assert_int_equal(st.queued, 0);
+    assert_int_equal(st.busy, 1);
+    assert_int_equal(atomic_load(&running.base.cancel), 0);
+    gate_open(&g);
+    assert_int_equal(pool_drain(p, 5000), POOL_OK);
+    pool_get_stats(p, &st);
+    assert_int_equal(st.completed, 4);
+    pool_destroy(p);
+    gate_destroy(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +337,8 @@ int main(void)
         cmocka_unit_test(test_cancel_waiting_then_all),
         cmocka_unit_test(test_destroy_runs_queued_jobs),
         cmocka_unit_test(test_submit_clears_cancel),
+        cmocka_unit_test(test_idle_workers_do_not_count_as_queue),
+        cmocka_unit_test(test_flush_waiting_runs_them_now),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

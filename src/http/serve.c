@@ -32,16 +32,26 @@ int http_serve_main(int argc, char **argv)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGUSR2, SIG_IGN);
     if (http_server_start(&cfg, &srv, msg) != PUZ_OK) {
         fprintf(stderr, "puzzled serve: %s\n", msg);
         return 1;
     }
     printf("listening on %s\n", http_server_url(srv));
     fflush(stdout);
-    while (sigwait(&set, &sig) != 0)
-        continue;
+    for (;;) {
+        if (sigwait(&set, &sig) != 0)
+            continue;
+        if (sig == SIGINT || sig == SIGTERM)
+            break;
+        if (http_server_reopen_log(srv) == PUZ_OK)
+            http__log_line("puzzled: %s received: access log reopened",
+                           sig == SIGHUP ? "SIGHUP" : "SIGUSR1");
+    }
     http__log_line("puzzled: %s received: draining (grace %u ms)",
                    sig == SIGINT ? "SIGINT" : "SIGTERM",
                    cfg.shutdown_grace_ms);

@@ -126,6 +126,30 @@ static puz_err open_log(struct http_server *s, char *msg)
     return PUZ_OK;
 }
 
+puz_err http_server_reopen_log(http_server *s)
+{
+    int fd;
+
+    if (!s->log_close)
+        return PUZ_OK;      /* stderr or off: nothing to reopen */
+    fd = open(s->cfg.access_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+              0644);
+    if (fd < 0) {
+        http__log_line("puzzled: cannot reopen access log %s: %s; still "
+                       "writing to the old file", s->cfg.access_log,
+                       strerror(errno));
+        return PUZ_EIO;
+    }
+    /* dup2 swaps the file under log_fd in one step: a concurrent
+     * write() goes to the old file or the new one, never nowhere. */
+    if (dup2(fd, s->log_fd) < 0) {
+        close(fd);
+        return PUZ_EIO;
+    }
+    close(fd);
+    return PUZ_OK;
+}
+
 static void set_url(struct http_server *s, int family)
 {
     snprintf(s->url, sizeof(s->url), family == AF_INET6 ? "http://[%s]:%u"
@@ -311,7 +335,9 @@ static void drain_pool(struct http_server *s)
     struct pool_stats st;
 
     pool_close(s->pool);
-    pool_cancel_waiting(s->pool);
+    /* Queued solves would never start: their 503 goes out now, not
+     * when a worker frees up or the grace period ends. */
+    pool_flush_waiting(s->pool);
     if (pool_drain(s->pool, s->cfg.shutdown_grace_ms) == POOL_OK)
         return;
     pool_get_stats(s->pool, &st);

@@ -198,7 +198,10 @@ pool_err pool_submit(pool_t *p, struct pool_job *job)
         rc = POOL_ECLOSED;
         goto out_unlock;
     }
-    if (p->queued >= p->capacity) {
+    /* Jobs idle workers are about to take are not waiting: only what
+     * is queued beyond them counts against the capacity. (A worker that
+     * was signalled but has not woken yet is still idle here.) */
+    if (p->queued >= p->capacity + (p->nthreads - p->busy)) {
         p->rejected++;
         rc = POOL_EFULL;
         goto out_unlock;
@@ -249,6 +252,35 @@ void pool_cancel_all(pool_t *p)
             atomic_store(&p->running[i]->cancel, 1);
     }
     pthread_mutex_unlock(&p->lock);
+}
+
+unsigned pool_flush_waiting(pool_t *p)
+{
+    struct pool_job *list, *job;
+    unsigned n = 0;
+
+    pthread_mutex_lock(&p->lock);
+    cancel_queued(p);
+    list = p->head;
+    p->head = p->tail = NULL;
+    p->queued = 0;
+    pthread_mutex_unlock(&p->lock);
+    /* Outside the lock: run() and done() may take their own locks. */
+    while (list != NULL) {
+        job = list;
+        list = job->next;
+        job->next = NULL;
+        job->run(job, POOL_NO_WORKER);
+        if (job->done != NULL)
+            job->done(job);
+        n++;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->completed += n;
+    if (p->busy == 0 && p->head == NULL)
+        pthread_cond_broadcast(&p->idle);
+    pthread_mutex_unlock(&p->lock);
+    return n;
 }
 
 pool_err pool_drain(pool_t *p, unsigned timeout_ms)

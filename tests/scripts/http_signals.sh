@@ -1,0 +1,75 @@
+#!/bin/sh
+# http_signals.sh - `puzzled serve` and its signals (issue 15, item 8):
+# SIGHUP and SIGUSR1 reopen the access log after it was moved away (the
+# server keeps running and logs into the new file), SIGUSR2 is ignored,
+# and at SIGTERM the solves still waiting in the queue are answered 503
+# at once instead of after the running one (or the grace period).
+# About 3 s.
+cd "$(dirname "$0")/../.." || exit 1
+PUZZLED=${PUZZLED:-build/puzzled}
+command -v curl >/dev/null 2>&1 || { echo "http_signals: no curl" >&2
+                                     exit 77; }
+tmp=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail() { echo "http_signals: FAIL: $*" >&2; exit 1; }
+
+"$PUZZLED" serve --port 0 --workers 1 --queue 4 --pdb none \
+    --shutdown-grace-ms 8000 --access-log "$tmp/access.log" \
+    --static-root "" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+url=
+for _ in $(seq 100); do
+    url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$tmp/out")
+    [ -n "$url" ] && break
+    sleep 0.05
+done
+[ -n "$url" ] || fail "server did not start: $(cat "$tmp/err")"
+
+# Log rotation: move the file, signal, the next line lands in a new one.
+for sig in HUP USR1; do
+    curl -s -o /dev/null -H "X-Request-Id: before-$sig" "$url/livez"
+    mv "$tmp/access.log" "$tmp/access.log.$sig"
+    kill -$sig "$pid"
+    sleep 0.2
+    kill -0 "$pid" 2>/dev/null || fail "SIGHUP/SIGUSR1 killed the server"
+    curl -s -o /dev/null -H "X-Request-Id: after-$sig" "$url/livez"
+    sleep 0.1
+    grep -q "before-$sig" "$tmp/access.log.$sig" \
+        || fail "$sig: the old file lost its line"
+    grep -q "after-$sig" "$tmp/access.log" 2>/dev/null \
+        || fail "$sig: no new access log file after the signal"
+done
+kill -USR2 "$pid"
+sleep 0.2
+kill -0 "$pid" 2>/dev/null || fail "SIGUSR2 killed the server"
+
+# One solve runs for 3 s on the only worker; three more wait.
+slow='{"board":"4 11 3 6 13 15 12 8 5 14 7 2 10 0 9 1","algorithm":"idastar",
+"heuristic":"misplaced","limits":{"timeout_ms":3000}}'
+for i in 1 2 3 4; do
+    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' \
+        -H 'Content-Type: application/json' -d "$slow" \
+        "$url/v1/solve" >"$tmp/solve.$i" &
+    sleep 0.1
+done
+sleep 0.3
+kill -TERM "$pid"
+wait %1 %2 %3 %4 2>/dev/null
+wait "$pid"
+status=$?
+pid=
+[ "$status" = 0 ] || fail "exit status $status after SIGTERM"
+# The first got its answer (200 with a timeout status); the queued
+# three their 503 within a second of SIGTERM, not after 3 s.
+read -r code secs <"$tmp/solve.1"
+[ "$code" = 200 ] || fail "running solve answered $code"
+for i in 2 3 4; do
+    read -r code secs <"$tmp/solve.$i"
+    [ "$code" = 503 ] || fail "queued solve $i answered $code"
+    awk -v s="$secs" 'BEGIN { exit !(s < 1.5) }' \
+        || fail "queued solve $i waited $secs s for its 503"
+done
+grep -q "SIGHUP received: access log reopened" "$tmp/err" \
+    || fail "no log line for SIGHUP"
+echo "http_signals: ok"
