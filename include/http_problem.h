@@ -29,6 +29,9 @@ enum http_problem_kind {
     HTTP_PROBLEM_OVERLOADED,         /* 503: queue full */
     HTTP_PROBLEM_SHUTTING_DOWN,      /* 503: draining */
     HTTP_PROBLEM_INTERNAL,           /* 500: our fault, never the client's */
+    HTTP_PROBLEM_BAD_FRAMING,        /* 400: message framing or headers
+                                      * that cannot be trusted */
+    HTTP_PROBLEM_NOT_IMPLEMENTED,    /* 501: a transfer coding we lack */
     HTTP_PROBLEM_KIND_COUNT_
 };
 

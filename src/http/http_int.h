@@ -155,6 +155,11 @@ bool http__ready(struct http_server *s, json_t **checks);
 /* MHD_OPTION_UNESCAPE_CALLBACK: percent-decoding that keeps "%00". */
 size_t http__unescape(void *cls, struct MHD_Connection *c, char *s);
 
+/* framing.c: refuse a request head whose framing cannot be trusted
+ * (smuggling material, codings MHD cannot decode). False when it set
+ * r->response (with Connection: close) to answer at once. */
+bool http__check_framing(struct http_req *r, const char *version);
+
 /* solve.c: the handlers that need a worker, and the random boards. */
 bool http__handle_solve(struct http_req *r);
 bool http__handle_batch(struct http_req *r);

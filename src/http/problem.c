@@ -41,6 +41,9 @@ static const struct kind_info kinds[HTTP_PROBLEM_KIND_COUNT_] = {
                                      "Server shutting down" },
     [HTTP_PROBLEM_INTERNAL] = { 500, "internal-error",
                                 "Internal server error" },
+    [HTTP_PROBLEM_BAD_FRAMING] = { 400, "bad-request", "Bad request" },
+    [HTTP_PROBLEM_NOT_IMPLEMENTED] = { 501, "not-implemented",
+                                       "Not implemented" },
 };
 
 static const struct kind_info *info(enum http_problem_kind k)

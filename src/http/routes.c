@@ -395,7 +395,8 @@ static void check_length_conflict(struct http_req *r)
 
 static enum MHD_Result first_call(struct http_server *s,
                                   struct MHD_Connection *c, const char *url,
-                                  const char *method, void **con_cls)
+                                  const char *method, const char *version,
+                                  void **con_cls)
 {
     struct http_req *r = http__req_create(s, c, url, method);
 
@@ -403,7 +404,8 @@ static enum MHD_Result first_call(struct http_server *s,
         return MHD_NO;  /* out of memory: MHD closes the connection */
     *con_cls = r;
     match_route(r);
-    check_length_conflict(r);
+    if (http__check_framing(r, version))   /* framing.c (harden) */
+        check_length_conflict(r);
     if (r->response == NULL && r->route != NULL && r->route->json_body)
         check_body_headers(r);
     /* A body refused on its headers is answered before it is read (MHD
@@ -441,9 +443,8 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
     bool handed_off;
     puz_arena *prev;
 
-    (void)version;
     if (r == NULL)
-        return first_call(cls, c, url, method, con_cls);
+        return first_call(cls, c, url, method, version, con_cls);
     if (*upload_size > 0) {
         http__req_body(r, upload, *upload_size);
         *upload_size = 0;
