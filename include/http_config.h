@@ -26,7 +26,13 @@ struct http_config {
     unsigned max_connections;
     unsigned max_connections_per_ip;    /* 0 = no per-address limit */
     unsigned connection_timeout_s;  /* idle keep-alive connections */
+    unsigned request_head_timeout_s;    /* whole head, from the connection's
+                                         * start (or the previous answer
+                                         * plus connection_timeout_s) */
+    unsigned request_body_timeout_s;    /* whole body, from the head */
     size_t max_body_bytes;      /* request body cap (413 above) */
+    size_t max_discard_bytes;   /* past the cap, read and dropped so the
+                                 * 413 is not lost to a reset */
     unsigned json_max_depth;    /* nesting of arrays/objects (400 above) */
     unsigned batch_max;         /* boards per /v1/solve/batch */
     unsigned score_max_moves;   /* moves per /v1/score */

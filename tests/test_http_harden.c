@@ -35,7 +35,9 @@ struct raw {
     double ms;          /* until closed, or until the wait ran out */
 };
 
-static void send_all(int fd, const char *bytes, size_t len)
+/* False when the server closed before taking every byte (EPIPE or
+ * ECONNRESET: where Python's sendall raises). */
+static bool send_all(int fd, const char *bytes, size_t len)
 {
     size_t done = 0;
     ssize_t n;
@@ -43,9 +45,10 @@ static void send_all(int fd, const char *bytes, size_t len)
     while (done < len) {
         n = send(fd, bytes + done, len - done, MSG_NOSIGNAL);
         if (n <= 0)
-            return;     /* the server may close early; fine */
+            return false;
         done += (size_t)n;
     }
+    return true;
 }
 
 /* Read whatever comes within wait_ms (stopping at EOF). */
@@ -199,12 +202,267 @@ static void test_unknown_codings_answered_at_once(void **state)
     assert_false(r.closed);
 }
 
+/* A client that trickles bytes: one per 100 ms on each socket until the
+ * server closes it. Returns the slowest close in ms, or -1 if some
+ * socket was still open after limit_ms. */
+static double trickle(int *fds, int n, const char *bytes, double limit_ms)
+{
+    double t0 = htest_now_ms(), slowest = 0;
+    size_t len = strlen(bytes), at = 0;
+    int open = n;
+    char c;
+
+    while (open > 0 && htest_now_ms() - t0 < limit_ms) {
+        for (int i = 0; i < n; i++) {
+            if (fds[i] < 0)
+                continue;
+            if (recv(fds[i], &c, 1, MSG_DONTWAIT) == 0
+                || send(fds[i], bytes + at % len, 1, MSG_NOSIGNAL) < 0) {
+                close(fds[i]);
+                fds[i] = -1;
+                open--;
+                slowest = htest_now_ms() - t0;
+            }
+        }
+        at++;
+        usleep(100000);
+    }
+    for (int i = 0; i < n; i++) {
+        if (fds[i] >= 0)
+            close(fds[i]);
+    }
+    return open == 0 ? slowest : -1;
+}
+
+static http_server *start_deadlines(unsigned max_connections)
+{
+    struct http_config c;
+
+    htest_config(&c);
+    c.connection_timeout_s = 30;    /* silence never happens here */
+    c.request_head_timeout_s = 1;
+    c.request_body_timeout_s = 1;
+    c.max_connections = max_connections;
+    return htest_start(&c);
+}
+
+static bool metric_has(http_server *s, const char *line)
+{
+    struct htest_resp r;
+    bool has;
+
+    assert_int_equal(htest_get(s, "/metrics", &r), 0);
+    has = strstr(r.body, line) != NULL;
+    if (!has)
+        fprintf(stderr, "no '%s' in:\n%s\n", line, r.body);
+    htest_resp_free(&r);
+    return has;
+}
+
+/* Item 2: a head arriving a byte at a time is cut at the head deadline
+ * (it used to live as long as it kept trickling). */
+static void test_slow_head_cut_at_deadline(void **state)
+{
+    http_server *s = start_deadlines(100);
+    int fds[6];
+    double ms;
+
+    (void)state;
+    for (int i = 0; i < 6; i++) {
+        fds[i] = htest_raw_open(s);
+        assert_true(fds[i] >= 0);
+    }
+    ms = trickle(fds, 6, "GET /livez HTTP/1.1\r\nX-Slow: "
+                 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 5000);
+    fprintf(stderr, "slow heads cut after %.0f ms\n", ms);
+    assert_true(ms > 0 && ms < 3000);
+    http_server_destroy(s);
+}
+
+/* Item 2: a body trickling in is cut at the body deadline, logged and
+ * counted as 408. */
+static void test_slow_body_cut_at_deadline(void **state)
+{
+    http_server *s = start_deadlines(100);
+    int fds[4];
+    double ms;
+
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        fds[i] = htest_raw_open(s);
+        assert_true(fds[i] >= 0);
+    }
+    for (int i = 0; i < 4; i++)
+        send_all(fds[i], "POST /v1/solve HTTP/1.1\r\n" HOST JSON
+                 "Content-Length: 1000\r\n\r\n",
+                 strlen("POST /v1/solve HTTP/1.1\r\n" HOST JSON
+                        "Content-Length: 1000\r\n\r\n"));
+    ms = trickle(fds, 4, "{\"board\": \"                                  ",
+                 5000);
+    fprintf(stderr, "slow bodies cut after %.0f ms\n", ms);
+    assert_true(ms > 0 && ms < 3000);
+    usleep(100000);
+    assert_true(metric_has(s, "route=\"/v1/solve\",code=\"408\"} 4"));
+    http_server_destroy(s);
+}
+
+/* Item 2: past max_connections a client gets a 503 at once instead of
+ * waiting in the listen backlog; once the stalled ones are cut at their
+ * deadline, everyone is served again. */
+static void test_past_max_connections_refused_at_once(void **state)
+{
+    http_server *s = start_deadlines(4);
+    int fds[4];
+    struct raw r;
+    struct htest_resp ok;
+    double t0;
+
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        fds[i] = htest_raw_open(s);
+        assert_true(fds[i] >= 0);
+        send_all(fds[i], "GET /li", 7);
+    }
+    usleep(100000);
+    t0 = htest_now_ms();
+    raw_send(s, "GET /livez HTTP/1.1\r\n" HOST "\r\n", 2000, &r);
+    assert_true(htest_now_ms() - t0 < 1000);
+    if (strstr(r.buf, "HTTP/1.1 503 ") == NULL)
+        fprintf(stderr, "past the limit got (%.0f ms):\n%s\n", r.ms, r.buf);
+    assert_non_null(strstr(r.buf, "HTTP/1.1 503 "));
+    assert_non_null(strstr(r.buf, "Retry-After: 1"));
+    assert_true(r.closed);
+    for (int i = 0; i < 4; i++) {
+        raw_collect(fds[i], 3000, &r);
+        assert_true(r.closed);
+        close(fds[i]);
+    }
+    /* MHD frees the slots on its next turn through the cut sockets. */
+    t0 = htest_now_ms();
+    do {
+        assert_int_equal(htest_get(s, "/livez", &ok), 0);
+        if (ok.status != 200)
+            usleep(20000);
+        htest_resp_free(&ok);
+    } while (ok.status != 200 && htest_now_ms() - t0 < 2000);
+    fprintf(stderr, "served again %.0f ms after the cut\n",
+            htest_now_ms() - t0);
+    assert_int_equal(ok.status, 200);
+    http_server_destroy(s);
+}
+
+/* Like Python's http.client: send the whole body, then read. */
+static void send_whole_body_then_read(size_t len, struct raw *r)
+{
+    char head[256];
+    char *body = malloc(len);
+    int fd = htest_raw_open(srv);
+
+    assert_non_null(body);
+    assert_true(fd >= 0);
+    memset(body, ' ', len);
+    snprintf(head, sizeof(head), "POST /v1/solve HTTP/1.1\r\n" HOST JSON
+             "Content-Length: %zu\r\n\r\n", len);
+    assert_true(send_all(fd, head, strlen(head)));
+    /* The body goes out in pieces, as a client writing from a file or
+     * a slower link does: an early close is seen as EPIPE/ECONNRESET. */
+    for (size_t at = 0; at < len; at += 16384) {
+        if (!send_all(fd, body + at, len - at < 16384 ? len - at : 16384)) {
+            fprintf(stderr, "%zu bytes: send failed at %zu: %s\n", len, at,
+                    strerror(errno));
+            fail();
+        }
+        if (at % (256u << 10) == 0)
+            usleep(2000);
+    }
+    raw_collect(fd, 3000, r);
+    close(fd);
+    free(body);
+}
+
+/* Item 7: a client that sends a whole 1-2 MB body before reading sees
+ * the 413 (it used to get EPIPE or a reset: we answered and closed with
+ * its bytes unread). */
+static void test_early_413_not_lost(void **state)
+{
+    static const size_t sizes[] = { 1u << 20, 2u << 20 };
+    struct raw r;
+
+    (void)state;
+    for (int t = 0; t < 5; t++) {
+        for (size_t i = 0; i < 2; i++) {
+            send_whole_body_then_read(sizes[i], &r);
+            if (strstr(r.buf, "HTTP/1.1 413 ") == NULL)
+                fprintf(stderr, "%zu bytes: got '%s'\n", sizes[i], r.buf);
+            assert_non_null(strstr(r.buf, "HTTP/1.1 413 "));
+            assert_non_null(strstr(r.buf, "payload-too-large"));
+        }
+    }
+}
+
+/* Item 7: with Expect: 100-continue the 413 comes at once (no body was
+ * sent); a length past what we would drop is refused at once too. */
+static void test_413_at_once_when_nothing_to_drop(void **state)
+{
+    struct raw r;
+
+    (void)state;
+    raw_send(srv, "POST /v1/solve HTTP/1.1\r\n" HOST JSON
+             "Expect: 100-continue\r\nContent-Length: 1048576\r\n\r\n",
+             1500, &r);
+    assert_non_null(strstr(r.buf, "HTTP/1.1 413 "));
+    assert_null(strstr(r.buf, "100 Continue"));
+    raw_send(srv, "POST /v1/solve HTTP/1.1\r\n" HOST JSON
+             "Content-Length: 1000000000\r\n\r\n{", 1500, &r);
+    assert_non_null(strstr(r.buf, "HTTP/1.1 413 "));
+    assert_true(r.ms < 1000);
+}
+
+/* Item 7: a chunked body past the cap is not read to its end (it used to
+ * be: 3 GB in 6 s); reading stops at max_body_bytes + max_discard_bytes
+ * and the connection is closed. */
+static void test_chunked_over_cap_stops(void **state)
+{
+    enum { CHUNK = 65536 };
+    static char chunk[CHUNK + 16];
+    size_t sent = 0, limit = (64u << 10) + (8u << 20);
+    int fd = htest_raw_open(srv);
+    char size[16];
+    ssize_t n = 1;
+
+    (void)state;
+    assert_true(fd >= 0);
+    send_all(fd, "POST /v1/solve HTTP/1.1\r\n" HOST JSON
+             "Transfer-Encoding: chunked\r\n\r\n", strlen("POST /v1/solve "
+             "HTTP/1.1\r\n" HOST JSON "Transfer-Encoding: chunked\r\n\r\n"));
+    memset(chunk, ' ', sizeof(chunk));
+    snprintf(size, sizeof(size), "%x\r\n", CHUNK);
+    memcpy(chunk, size, strlen(size));
+    memcpy(chunk + strlen(size) + CHUNK, "\r\n", 2);
+    /* 256 MB would take seconds; the server must give up far sooner. */
+    while (n > 0 && sent < (256u << 20)) {
+        n = send(fd, chunk, strlen(size) + CHUNK + 2, MSG_NOSIGNAL);
+        if (n > 0)
+            sent += (size_t)n;
+    }
+    close(fd);
+    fprintf(stderr, "chunked: cut off after %zu bytes sent\n", sent);
+    /* What the kernel buffers on both sides comes on top of the limit. */
+    assert_true(sent < limit + (16u << 20));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cl_and_te_refused_and_closed),
         cmocka_unit_test(test_ambiguous_headers_refused),
         cmocka_unit_test(test_unknown_codings_answered_at_once),
+        cmocka_unit_test(test_early_413_not_lost),
+        cmocka_unit_test(test_413_at_once_when_nothing_to_drop),
+        cmocka_unit_test(test_chunked_over_cap_stops),
+        cmocka_unit_test(test_slow_head_cut_at_deadline),
+        cmocka_unit_test(test_slow_body_cut_at_deadline),
+        cmocka_unit_test(test_past_max_connections_refused_at_once),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -45,8 +45,16 @@ static const struct key keys[] = {
       100000, "open connections from one client address; 0 = no limit" },
     { "connection_timeout_s", K_UINT, OFF(connection_timeout_s), 0, 1,
       3600, "idle connections are closed after this many seconds" },
+    { "request_head_timeout_s", K_UINT, OFF(request_head_timeout_s), 0, 1,
+      3600, "the whole request head must arrive within this many seconds" },
+    { "request_body_timeout_s", K_UINT, OFF(request_body_timeout_s), 0, 1,
+      3600, "the whole request body must arrive within this many seconds "
+      "of its head" },
     { "max_body_bytes", K_SIZE, OFF(max_body_bytes), 0, 64, 64ull << 20,
       "request body cap (413 above); suffixes k, m" },
+    { "max_discard_bytes", K_SIZE, OFF(max_discard_bytes), 0, 0, 1ull << 30,
+      "body bytes past max_body_bytes read and dropped so the client sees "
+      "its 413; suffixes k, m" },
     { "json_max_depth", K_UINT, OFF(json_max_depth), 0, 2, 1024,
       "deepest nesting of JSON arrays/objects accepted" },
     { "batch_max", K_UINT, OFF(batch_max), 0, 1, 100000,
@@ -98,7 +106,10 @@ void http_config_defaults(struct http_config *c)
     /* Off by default: behind a proxy every client shares its address. */
     c->max_connections_per_ip = 0;
     c->connection_timeout_s = 30;
+    c->request_head_timeout_s = 10;
+    c->request_body_timeout_s = 20;
     c->max_body_bytes = 64 * 1024;
+    c->max_discard_bytes = 8u << 20;
     c->json_max_depth = 32;
     c->batch_max = 100;
     c->score_max_moves = 10000;

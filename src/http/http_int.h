@@ -73,9 +73,18 @@ struct http_server {
     atomic_uint in_flight;          /* requests not yet completed */
     atomic_uint_fast64_t next_id;
     uint64_t id_salt;
+    struct http__conns *conns;      /* deadlines, limit, hang-ups */
     pthread_mutex_t arena_lock;     /* guards the free list below */
     puz_arena **arena_free;
     unsigned arena_nfree;
+};
+
+struct http__conns;     /* conns.c */
+struct http__conn_stats {
+    unsigned open;              /* connections MHD holds now */
+    uint64_t refused;           /* past max_connections */
+    uint64_t cut_head, cut_body;    /* past a deadline */
+    uint64_t abandoned;         /* hung up while a job was pending */
 };
 
 struct http_req;
@@ -154,6 +163,33 @@ void http__on_completed(void *cls, struct MHD_Connection *c,
 bool http__ready(struct http_server *s, json_t **checks);
 /* MHD_OPTION_UNESCAPE_CALLBACK: percent-decoding that keeps "%00". */
 size_t http__unescape(void *cls, struct MHD_Connection *c, char *s);
+
+/* Body bytes read (kept or dropped) before a request over
+ * max_body_bytes is cut off: the cap plus max_discard_bytes. */
+static inline uint64_t http__discard_limit(const struct http_server *s)
+{
+    return (uint64_t)s->cfg.max_body_bytes + s->cfg.max_discard_bytes;
+}
+
+/* conns.c: the watchdog of connections (see there). The MHD callbacks
+ * wrap http__on_request and http__on_completed. */
+puz_err http__conns_start(struct http_server *s);
+void http__conns_stop(struct http_server *s);
+void http__conns_destroy(struct http_server *s);
+void http__conns_stats(struct http_server *s, struct http__conn_stats *st);
+void http__conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
+                       enum MHD_ConnectionNotificationCode code);
+enum MHD_Result http__conn_access(void *cls, struct MHD_Connection *c,
+                                  const char *url, const char *method,
+                                  const char *version, const char *upload,
+                                  size_t *upload_size, void **con_cls);
+void http__conn_completed(void *cls, struct MHD_Connection *c,
+                          void **con_cls,
+                          enum MHD_RequestTerminationCode toe);
+/* r's job is pending (suspended connection): if the client hangs up,
+ * set *cancel (which must live until r completes) and log 499. Call on
+ * the network thread before suspending. */
+void http__conn_watch(struct http_req *r, atomic_int *cancel);
 
 /* framing.c: refuse a request head whose framing cannot be trusted
  * (smuggling material, codings MHD cannot decode). False when it set

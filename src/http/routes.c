@@ -334,6 +334,16 @@ static void route_other(struct http_req *r)
         reply_not_allowed(r, allow);
 }
 
+/* The client waits for "100 Continue" before sending its body, so an
+ * early answer costs it nothing. */
+static bool expects_continue(struct http_req *r)
+{
+    const char *e = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                "Expect");
+
+    return e != NULL && strcasecmp(e, "100-continue") == 0;
+}
+
 /* Content-Type and Content-Length of a JSON route, before the body. */
 static void check_body_headers(struct http_req *r)
 {
@@ -348,11 +358,17 @@ static void check_body_headers(struct http_req *r)
                              "body as JSON with Content-Type: "
                              "application/json (got %.100s)",
                              ct != NULL ? ct : "no Content-Type");
-    } else if (len > r->srv->cfg.max_body_bytes) {
+    } else if (len > r->srv->cfg.max_body_bytes
+               && (len > http__discard_limit(r->srv) || expects_continue(r))) {
         /* Refused before reading a byte of it. */
         http__reply_problemf(r, HTTP_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
                              "is %llu bytes; at most %zu are accepted", len,
                              r->srv->cfg.max_body_bytes);
+    } else if (len > r->srv->cfg.max_body_bytes) {
+        /* Read and dropped, then the 413 (harden, issue 15 item 7): a
+         * client that sends its whole body before reading would get a
+         * reset, not the 413, if we answered and closed now. */
+        r->too_large = true;
     }
 }
 
@@ -448,6 +464,10 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
     if (*upload_size > 0) {
         http__req_body(r, upload, *upload_size);
         *upload_size = 0;
+        /* Past what we drop for the 413's sake (a chunked body has no
+         * length to refuse early): stop reading, MHD closes. */
+        if (r->too_large && r->body_seen > http__discard_limit(r->srv))
+            return MHD_NO;
         return MHD_YES;
     }
     if (!r->dispatched) {

@@ -212,16 +212,28 @@ static puz_err start_daemon(struct http_server *s, char *msg)
 
     /* Network threads only read, route, decode and write; every search
      * goes to the pool, so a couple of them carry any load. */
+    /* MHD's own limit leaves some headroom above ours: past it MHD
+     * stops accepting and clients wait unanswered in the backlog, while
+     * conns.c answers the excess 503 at once and lets it go. */
+    unsigned limit = s->cfg.max_connections + s->cfg.max_connections / 4
+                     + 16;
+
+    if (http__conns_start(s) != PUZ_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "cannot start the connection "
+                 "watchdog");
+        return PUZ_ENOMEM;
+    }
     s->daemon = MHD_start_daemon(
-        flags, 0, NULL, NULL, http__on_request, s,
+        flags, 0, NULL, NULL, http__conn_access, s,
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)s->listen_fd,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)s->cfg.http_threads,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
+        MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_NOTIFY_CONNECTION, http__conn_notify, s,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)s->cfg.max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)s->cfg.connection_timeout_s,
-        MHD_OPTION_NOTIFY_COMPLETED, http__on_completed, s,
+        MHD_OPTION_NOTIFY_COMPLETED, http__conn_completed, s,
         MHD_OPTION_UNESCAPE_CALLBACK, http__unescape, s,
         /* RFC 9112: an HTTP/1.1 request without Host is a 400. */
         MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
@@ -369,6 +381,7 @@ void http_server_shutdown(http_server *s)
     if (s->daemon != NULL)
         MHD_stop_daemon(s->daemon);
     s->daemon = NULL;
+    http__conns_stop(s);
     /* MHD_stop_daemon closed the socket if it still owned it. */
     if (s->listen_fd >= 0 && !s->mhd_owns_fd)
         close(s->listen_fd);
@@ -387,6 +400,7 @@ void http_server_destroy(http_server *s)
     free(s->arena_free);
     if (s->log_close)
         close(s->log_fd);
+    http__conns_destroy(s);
     http_metrics_destroy(s->metrics);
     http_static_close(s->www);
     free(s->openapi);

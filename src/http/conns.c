@@ -1,0 +1,357 @@
+/*
+ * conns.c - what libmicrohttpd 0.9.75 does not watch on a connection,
+ * watched from one small thread of our own:
+ *
+ *  - deadlines for the whole request head and the whole body
+ *    (request_head_timeout_s, request_body_timeout_s). MHD's
+ *    connection timeout only measures silence, so a client sending one
+ *    byte a second held its slot for ever;
+ *  - max_connections: MHD stops accepting at its limit and leaves the
+ *    rest in the listen backlog, where they wait unanswered. We give
+ *    MHD some headroom and refuse the excess ourselves: a 503 written on
+ *    the fresh socket, then it is shut;
+ *  - a client that hangs up while its request waits for a worker: MHD
+ *    does not look at a suspended connection, so we poll its socket and
+ *    set the job's cancel flag (logged and counted as 499).
+ *
+ * A connection is cut with shutdown(2), never close(2): MHD still owns
+ * the descriptor, sees end-of-file on it and cleans up as usual. Every
+ * entry leaves the list in MHD's "closed" notification, which comes
+ * before MHD closes the descriptor, and under the same lock the
+ * watchdog holds: so the watchdog never touches a number the kernel
+ * may have handed to another file.
+ */
+#include "http_int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TICK_MS 20
+
+enum phase { PH_HEAD, PH_BODY, PH_BUSY };
+
+struct conn {
+    struct conn *prev, *next;
+    int fd;
+    enum phase phase;
+    uint64_t deadline_us;       /* 0: none in this phase */
+    atomic_int *cancel;         /* a suspended job's flag, or NULL */
+    bool cut;                   /* shut by a deadline */
+    bool abandoned;             /* hung up while its job was pending */
+};
+
+struct http__conns {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;        /* stop */
+    pthread_t thread;
+    bool started, stop;
+    struct conn *head;
+    unsigned open;
+    uint64_t head_us, body_us, keepalive_us;
+    unsigned max;
+    atomic_uint_fast64_t refused, cut_head, cut_body, abandoned;
+};
+
+static uint64_t secs_us(unsigned s)
+{
+    return (uint64_t)s * 1000000u;
+}
+
+static struct conn *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+    return ci != NULL ? ci->socket_context : NULL;
+}
+
+/* The answer to a connection past max_connections, written before
+ * anything was read: nothing else is queued on a fresh socket, so the
+ * one non-blocking send goes out whole. */
+static void refuse(struct http_server *s, int fd)
+{
+    static const char body[] =
+        "{\"type\":\"https://puzzled.dev/problems/overloaded\","
+        "\"title\":\"Server overloaded\",\"status\":503,"
+        "\"detail\":\"too many open connections; retry after the delay "
+        "in Retry-After\"}";
+    char msg[512];
+    int n = snprintf(msg, sizeof(msg), "HTTP/1.1 503 Service Unavailable"
+                     "\r\nContent-Type: application/problem+json\r\n"
+                     "Retry-After: %u\r\nConnection: close\r\n"
+                     "Content-Length: %zu\r\n\r\n%s", s->cfg.retry_after_s,
+                     sizeof(body) - 1, body);
+
+    (void)!send(fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+    shutdown(fd, SHUT_RDWR);
+}
+
+static void conn_started(struct http_server *s, struct MHD_Connection *c,
+                         void **ctx)
+{
+    struct http__conns *w = s->conns;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    struct conn *k = calloc(1, sizeof(*k));
+    int fd = ci != NULL ? (int)ci->connect_fd : -1;
+
+    *ctx = NULL;
+    if (fd < 0 || k == NULL) {
+        free(k);
+        return;
+    }
+    pthread_mutex_lock(&w->lock);
+    if (w->open >= w->max) {
+        pthread_mutex_unlock(&w->lock);
+        free(k);
+        atomic_fetch_add(&w->refused, 1);
+        refuse(s, fd);
+        return;
+    }
+    k->fd = fd;
+    k->phase = PH_HEAD;
+    k->deadline_us = pool_now_us() + w->head_us;
+    k->next = w->head;
+    if (w->head != NULL)
+        w->head->prev = k;
+    w->head = k;
+    w->open++;
+    pthread_mutex_unlock(&w->lock);
+    *ctx = k;
+}
+
+static void conn_closed(struct http_server *s, void **ctx)
+{
+    struct http__conns *w = s->conns;
+    struct conn *k = *ctx;
+
+    if (k == NULL)
+        return;
+    pthread_mutex_lock(&w->lock);
+    if (k->prev != NULL)
+        k->prev->next = k->next;
+    else
+        w->head = k->next;
+    if (k->next != NULL)
+        k->next->prev = k->prev;
+    w->open--;
+    pthread_mutex_unlock(&w->lock);
+    free(k);
+    *ctx = NULL;
+}
+
+void http__conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
+                       enum MHD_ConnectionNotificationCode code)
+{
+    if (code == MHD_CONNECTION_NOTIFY_STARTED)
+        conn_started(cls, c, ctx);
+    else
+        conn_closed(cls, ctx);
+}
+
+static void set_phase(struct http_server *s, struct conn *k, enum phase ph,
+                      uint64_t span_us)
+{
+    pthread_mutex_lock(&s->conns->lock);
+    k->phase = ph;
+    k->deadline_us = span_us != 0 ? pool_now_us() + span_us : 0;
+    pthread_mutex_unlock(&s->conns->lock);
+}
+
+enum MHD_Result http__conn_access(void *cls, struct MHD_Connection *c,
+                                  const char *url, const char *method,
+                                  const char *version, const char *upload,
+                                  size_t *upload_size, void **con_cls)
+{
+    struct http_server *s = cls;
+    struct conn *k = conn_of(c);
+
+    /* First call: the head is in, the body's clock starts. A call with
+     * no data after that: the body is in (or there was none). */
+    if (k != NULL && *con_cls == NULL)
+        set_phase(s, k, PH_BODY, s->conns->body_us);
+    else if (k != NULL && *upload_size == 0 && k->phase == PH_BODY)
+        set_phase(s, k, PH_BUSY, 0);
+    return http__on_request(cls, c, url, method, version, upload,
+                            upload_size, con_cls);
+}
+
+void http__conn_completed(void *cls, struct MHD_Connection *c,
+                          void **con_cls,
+                          enum MHD_RequestTerminationCode toe)
+{
+    struct http_server *s = cls;
+    struct http_req *r = *con_cls;
+    struct conn *k = conn_of(c);
+    bool abandoned = false, cut = false;
+
+    if (k != NULL) {
+        pthread_mutex_lock(&s->conns->lock);
+        /* The flag lives in r's arena, which dies below. */
+        k->cancel = NULL;
+        abandoned = k->abandoned;
+        cut = k->cut && k->phase == PH_BODY;
+        k->abandoned = false;
+        k->phase = PH_HEAD;
+        /* Next head: idle time first (MHD's own timeout), then a head. */
+        k->deadline_us = pool_now_us() + s->conns->keepalive_us;
+        pthread_mutex_unlock(&s->conns->lock);
+    }
+    if (r != NULL && abandoned)
+        r->status = 499;
+    else if (r != NULL && cut && r->status == 0)
+        r->status = 408;
+    http__on_completed(cls, c, con_cls, toe);
+}
+
+void http__conn_watch(struct http_req *r, atomic_int *cancel)
+{
+    struct http__conns *w = r->srv->conns;
+    struct conn *k = conn_of(r->conn);
+
+    if (k == NULL)
+        return;
+    pthread_mutex_lock(&w->lock);
+    k->cancel = cancel;
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* Cut connections past their deadline; the caller holds the lock. */
+static void sweep_deadlines(struct http__conns *w, uint64_t now)
+{
+    for (struct conn *k = w->head; k != NULL; k = k->next) {
+        if (k->cut || k->deadline_us == 0 || now < k->deadline_us)
+            continue;
+        k->cut = true;
+        atomic_fetch_add(k->phase == PH_BODY ? &w->cut_body : &w->cut_head,
+                         1);
+        shutdown(k->fd, SHUT_RDWR);
+    }
+}
+
+/* Cancel the jobs of clients that hung up; the caller holds the lock.
+ * POLLRDHUP: the peer closed (or half-closed, which nginx, too, takes
+ * as a client that gave up); pipelined bytes alone are no hang-up. */
+static void sweep_hangups(struct http__conns *w)
+{
+    struct pollfd pf[64];
+    struct conn *ks[64];
+    nfds_t n = 0;
+    struct conn *k = w->head;
+
+    while (k != NULL) {
+        for (n = 0; k != NULL && n < 64; k = k->next) {
+            if (k->cancel == NULL || k->abandoned)
+                continue;
+            pf[n].fd = k->fd;
+            pf[n].events = POLLRDHUP;
+            pf[n].revents = 0;
+            ks[n++] = k;
+        }
+        if (n == 0 || poll(pf, n, 0) <= 0)
+            continue;
+        for (nfds_t i = 0; i < n; i++) {
+            if ((pf[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0)
+                continue;
+            ks[i]->abandoned = true;
+            atomic_store(ks[i]->cancel, 1);
+            atomic_fetch_add(&w->abandoned, 1);
+        }
+    }
+}
+
+static void *watchdog_main(void *arg)
+{
+    struct http__conns *w = arg;
+    struct timespec until;
+
+    pthread_mutex_lock(&w->lock);
+    while (!w->stop) {
+        sweep_deadlines(w, pool_now_us());
+        sweep_hangups(w);
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += TICK_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&w->wake, &w->lock, &until);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+puz_err http__conns_start(struct http_server *s)
+{
+    struct http__conns *w = calloc(1, sizeof(*w));
+    pthread_condattr_t attr;
+
+    if (w == NULL)
+        return PUZ_ENOMEM;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->wake, &attr);
+    pthread_condattr_destroy(&attr);
+    w->max = s->cfg.max_connections;
+    w->head_us = secs_us(s->cfg.request_head_timeout_s);
+    w->body_us = secs_us(s->cfg.request_body_timeout_s);
+    w->keepalive_us = secs_us(s->cfg.connection_timeout_s
+                              + s->cfg.request_head_timeout_s);
+    s->conns = w;
+    if (pthread_create(&w->thread, NULL, watchdog_main, w) != 0)
+        return PUZ_ENOMEM;
+    w->started = true;
+    return PUZ_OK;
+}
+
+void http__conns_stop(struct http_server *s)
+{
+    struct http__conns *w = s->conns;
+
+    if (w == NULL)
+        return;
+    if (w->started) {
+        pthread_mutex_lock(&w->lock);
+        w->stop = true;
+        pthread_cond_signal(&w->wake);
+        pthread_mutex_unlock(&w->lock);
+        pthread_join(w->thread, NULL);
+        w->started = false;
+    }
+}
+
+void http__conns_destroy(struct http_server *s)
+{
+    struct http__conns *w = s->conns;
+
+    if (w == NULL)
+        return;
+    http__conns_stop(s);
+    /* MHD is stopped: every entry got its "closed" notification. */
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+    s->conns = NULL;
+}
+
+void http__conns_stats(struct http_server *s, struct http__conn_stats *st)
+{
+    struct http__conns *w = s->conns;
+
+    memset(st, 0, sizeof(*st));
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&w->lock);
+    st->open = w->open;
+    pthread_mutex_unlock(&w->lock);
+    st->refused = atomic_load(&w->refused);
+    st->cut_head = atomic_load(&w->cut_head);
+    st->cut_body = atomic_load(&w->cut_body);
+    st->abandoned = atomic_load(&w->abandoned);
+}
