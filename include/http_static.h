@@ -8,6 +8,7 @@
 #ifndef HTTP_STATIC_H
 #define HTTP_STATIC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,11 @@ void http_static_close(http_static *s);
  * PUZ_EIO when no such regular file exists; both mean 404. */
 puz_err http_static_lookup(const http_static *s, const char *url_path,
                            struct http_static_file *out);
+
+/* If-None-Match (RFC 9110 section 13.1.2): true when the header lists
+ * this etag (weak comparison, whole entity-tags only) or is "*". NULL
+ * header: false. */
+bool http_static_etag_match(const char *if_none_match, const char *etag);
 
 /* Content-Type by file extension; application/octet-stream if unknown. */
 const char *http_static_content_type(const char *path);

@@ -170,6 +170,10 @@ static void test_help_and_shipped_config(void **state)
     assert_int_equal(help, 1);
     assert_int_equal(http_config_from_args(&c, 3, ship, &help, msg), PUZ_OK);
     assert_int_equal(c.port, 8080);
+    /* Issue 15 item 9: one client address can fill the whole queue
+     * (and get its 503s) before the per-address cap refuses it. */
+    assert_true(c.max_connections_per_ip == 0 || c.max_connections_per_ip
+                >= http_config_workers(&c) + c.queue);
     http_config_usage(f);
     fclose(f);
     assert_non_null(strstr(text, "--bind"));

@@ -133,6 +133,46 @@ static void test_content_types(void **state)
                         "application/octet-stream");
 }
 
+/* Issue 15 item 9: a FIFO in the root is no file to serve, and looking
+ * it up must not block the network thread until a writer comes. */
+static void test_fifo_not_served_nor_blocking(void **state)
+{
+    http_static *s = NULL;
+    char msg[256];
+
+    (void)state;
+    unlink(ROOT "/pipe.js");
+    assert_int_equal(mkfifo(ROOT "/pipe.js", 0644), 0);
+    assert_int_equal(http_static_open(ROOT, &s, msg, sizeof(msg)), PUZ_OK);
+    alarm(5);           /* a blocking open() fails the test, not hangs */
+    lookup_fails(s, "/pipe.js");
+    alarm(0);
+    http_static_close(s);
+    unlink(ROOT "/pipe.js");
+}
+
+/* Issue 15 item 9: If-None-Match compares whole entity-tags (weakly),
+ * and "*" matches; a substring of a tag does not. */
+static void test_if_none_match(void **state)
+{
+    const char *tag = "\"1a-2b\"";
+
+    (void)state;
+    assert_true(http_static_etag_match("\"1a-2b\"", tag));
+    assert_true(http_static_etag_match("W/\"1a-2b\"", tag));
+    assert_true(http_static_etag_match("\"x\", \"1a-2b\"", tag));
+    assert_true(http_static_etag_match("\"x\",W/\"1a-2b\" ", tag));
+    assert_true(http_static_etag_match("*", tag));
+    assert_false(http_static_etag_match(NULL, tag));
+    assert_false(http_static_etag_match("", tag));
+    assert_false(http_static_etag_match("\"1a-2b\"x", tag));
+    assert_false(http_static_etag_match("x\"1a-2b\"", tag));
+    assert_false(http_static_etag_match("\"11a-2b\"", tag));
+    assert_false(http_static_etag_match("\"1a-2b", tag));
+    assert_false(http_static_etag_match("1a-2b", tag));
+    assert_false(http_static_etag_match("\"x\" \"y\"", tag));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +180,8 @@ int main(void)
         cmocka_unit_test(test_refuses_escapes),
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_content_types),
+        cmocka_unit_test(test_fifo_not_served_nor_blocking),
+        cmocka_unit_test(test_if_none_match),
     };
 
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -43,6 +43,7 @@ struct conn {
     atomic_int *cancel;         /* a suspended job's flag, or NULL */
     bool cut;                   /* shut by a deadline */
     bool abandoned;             /* hung up while its job was pending */
+    bool refused;               /* answered outside MHD; ignore the rest */
 };
 
 struct http__conns {
@@ -171,6 +172,8 @@ enum MHD_Result http__conn_access(void *cls, struct MHD_Connection *c,
     struct http_server *s = cls;
     struct conn *k = conn_of(c);
 
+    if (k != NULL && k->refused)
+        return MHD_NO;
     /* First call: the head is in, the body's clock starts. A call with
      * no data after that: the body is in (or there was none). */
     if (k != NULL && *con_cls == NULL)
@@ -219,6 +222,16 @@ void http__conn_watch(struct http_req *r, atomic_int *cancel)
     pthread_mutex_lock(&w->lock);
     k->cancel = cancel;
     pthread_mutex_unlock(&w->lock);
+}
+
+void http__conn_refuse(struct MHD_Connection *c)
+{
+    struct conn *k = conn_of(c);
+
+    if (k != NULL)
+        k->refused = true;  /* only this connection's thread reads it */
+    if (k != NULL)
+        shutdown(k->fd, SHUT_RDWR);
 }
 
 /* Cut connections past their deadline; the caller holds the lock. */

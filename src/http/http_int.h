@@ -190,11 +190,18 @@ void http__conn_completed(void *cls, struct MHD_Connection *c,
  * set *cancel (which must live until r completes) and log 499. Call on
  * the network thread before suspending. */
 void http__conn_watch(struct http_req *r, atomic_int *cancel);
+/* Answered outside MHD (framing.c): shut the socket, and let no request
+ * of this connection reach the handler. */
+void http__conn_refuse(struct MHD_Connection *c);
 
 /* framing.c: refuse a request head whose framing cannot be trusted
  * (smuggling material, codings MHD cannot decode). False when it set
  * r->response (with Connection: close) to answer at once. */
 bool http__check_framing(struct http_req *r, const char *version);
+/* MHD_OPTION_URI_LOG_CALLBACK: a request line with more than
+ * HTTP__MAX_QUERY_ARGS query parameters is answered 400 on the spot. */
+#define HTTP__MAX_QUERY_ARGS 64
+void *http__uri_check(void *cls, const char *uri, struct MHD_Connection *c);
 
 /* solve.c: the handlers that need a worker, and the random boards. */
 bool http__handle_solve(struct http_req *r);

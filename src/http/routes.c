@@ -232,7 +232,7 @@ static bool not_modified(struct http_req *r, struct http_static_file *f)
                                                   "If-None-Match");
     struct MHD_Response *resp;
 
-    if (inm == NULL || strstr(inm, f->etag) == NULL)
+    if (!http_static_etag_match(inm, f->etag))
         return false;
     close(f->fd);
     resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);

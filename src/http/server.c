@@ -235,6 +235,7 @@ static puz_err start_daemon(struct http_server *s, char *msg)
         (unsigned)s->cfg.connection_timeout_s,
         MHD_OPTION_NOTIFY_COMPLETED, http__conn_completed, s,
         MHD_OPTION_UNESCAPE_CALLBACK, http__unescape, s,
+        MHD_OPTION_URI_LOG_CALLBACK, http__uri_check, s,
         /* RFC 9112: an HTTP/1.1 request without Host is a 400. */
         MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
         MHD_OPTION_END);
@@ -309,6 +310,12 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
         rc = open_listener(s, msg);
     if (rc == PUZ_OK)
         rc = start_pool(s, msg);
+    if (rc == PUZ_OK && s->cfg.max_connections_per_ip != 0
+        && s->cfg.max_connections_per_ip < s->workers + s->cfg.queue)
+        http__log_line("puzzled: note: max_connections_per_ip (%u) is "
+                       "below workers + queue (%u): one client address "
+                       "cannot fill the queue", s->cfg.max_connections_per_ip,
+                       s->workers + s->cfg.queue);
     if (rc == PUZ_OK) {
         load_openapi(s);
         open_static(s);

@@ -6,6 +6,8 @@
  */
 #include "http_static.h"
 
+#include <stdbool.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -151,7 +153,10 @@ puz_err http_static_lookup(const http_static *s, const char *url_path,
     if (strncmp(real, s->root, s->root_len) != 0
         || real[s->root_len] != '/')
         return PUZ_EINVAL;
-    fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    /* O_NONBLOCK: opening a FIFO (or a device) would otherwise block
+     * this network thread until a writer shows up; fstat below lets
+     * regular files only through, for which the flag changes nothing. */
+    fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return PUZ_EIO;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -160,4 +165,39 @@ puz_err http_static_lookup(const http_static *s, const char *url_path,
     }
     fill_file(out, fd, &st, real);
     return PUZ_OK;
+}
+
+/* Skip optional whitespace and commas between list members. */
+static const char *skip_ows(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == ',')
+        p++;
+    return p;
+}
+
+bool http_static_etag_match(const char *if_none_match, const char *etag)
+{
+    size_t n = strlen(etag);
+    const char *p = if_none_match, *end;
+
+    if (p == NULL)
+        return false;
+    for (p = skip_ows(p); *p != '\0'; p = skip_ows(end)) {
+        if (*p == '*')
+            return true;        /* any current representation */
+        /* Weak comparison (RFC 9110 section 8.8.3.2): W/ is ignored. */
+        if (strncmp(p, "W/", 2) == 0)
+            p += 2;
+        if (*p != '"')
+            return false;       /* not an entity-tag: the list is broken */
+        end = strchr(p + 1, '"');
+        if (end == NULL)
+            return false;
+        end++;
+        if (*end != '\0' && *end != ',' && *end != ' ' && *end != '\t')
+            return false;       /* '"a"x': not a list of entity-tags */
+        if ((size_t)(end - p) == n && strncmp(p, etag, n) == 0)
+            return true;
+    }
+    return false;
 }
