@@ -8,7 +8,9 @@
  * path is wrong.
  *
  * usage: korf100 [--data FILE] [--cache DIR] [--partition 6-6-3|7-8|both]
- *                [--first N] [--quiet]
+ *                [--first N] [--quiet] [--progress]
+ * --progress hands the solver a progress callback that only counts its
+ * calls, to measure what watching a search costs.
  * Tables are loaded from DIR (default pdb-cache) or built there; a 7-8
  * build takes a few minutes on two cores.
  */
@@ -31,6 +33,7 @@ struct args {
     int parts[PUZ_PDB_PARTITION_COUNT_];
     unsigned first;
     int quiet;
+    int progress;
 };
 
 struct totals {
@@ -47,6 +50,15 @@ static void progress(const struct puz_pdb_progress *p, void *user)
     else if (p->kind == PUZ_PDB_EV_GROUP_DONE)
         fprintf(stderr, "  built %s group %u/%u (%u tiles) in %.1f s\n",
                 p->partition, p->group, p->groups, p->tiles, p->seconds);
+}
+
+static unsigned long progress_calls;
+
+static void count_progress(const struct puz_progress *p, void *user)
+{
+    (void)p;
+    (void)user;
+    progress_calls++;
 }
 
 static unsigned load_instances(const char *path, struct instance *in)
@@ -153,12 +165,16 @@ static int bench(enum puz_pdb_partition part, const struct args *ar,
     o.heuristic = puz_heuristic_find("pdb");
     o.goal = &goal;
     o.tables = tables;
+    if (ar->progress)
+        o.progress = count_progress;
     printf("== %s%s\n id  len  %12s  %12s  %8s\n", name,
            part == PUZ_PDB_78 ? " + reflection" : "", "generated",
            "expanded", "seconds");
     for (unsigned i = 0; i < n; i++)
         t.bad += (unsigned)run_one(&in[i], &o, a, &t, ar->quiet);
     report(name, &t, n, table_s, built, bytes);
+    if (ar->progress)
+        printf("%s: %lu progress calls\n\n", name, progress_calls);
     puz_arena_destroy(a);
     puz_tables_destroy(tables);
     return t.bad != 0;
@@ -176,6 +192,10 @@ static int parse(int argc, char **argv, struct args *ar)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--quiet") == 0) {
             ar->quiet = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--progress") == 0) {
+            ar->progress = 1;
             continue;
         }
         if (v == NULL)
@@ -208,7 +228,8 @@ int main(int argc, char **argv)
 
     if (parse(argc, argv, &ar) != 0) {
         fprintf(stderr, "usage: korf100 [--data FILE] [--cache DIR] "
-                "[--partition 6-6-3|7-8|both] [--first N] [--quiet]\n");
+                "[--partition 6-6-3|7-8|both] [--first N] [--quiet] "
+                "[--progress]\n");
         return 2;
     }
     n = load_instances(ar.data, in);

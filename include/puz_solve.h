@@ -73,6 +73,27 @@ struct puz_limits {
     unsigned max_depth;        /* dfs only; 0 = PUZ_DFS_DEFAULT_DEPTH */
 };
 
+/*
+ * What a running search has done so far, for whoever watches it. Numbers
+ * are 0 when the algorithm has none to give.
+ */
+struct puz_progress {
+    enum puz_algorithm algorithm;   /* the one running now */
+    uint64_t expanded;
+    uint64_t generated;
+    uint64_t elapsed_us;
+    unsigned bound;         /* IDA*: this iteration's f-bound; A* family:
+                             * g + h of the node being expanded */
+    unsigned lower_bound;   /* no solution is shorter (optimal searches) */
+    unsigned best_length;   /* shortest path found so far (anytime) */
+};
+
+/* Called on the solving thread at the searches' limit checks, at most
+ * once per PUZ_PROGRESS_US, and when an anytime search finds a shorter
+ * path. Keep it short and lock-light; p lives only during the call. */
+typedef void (*puz_progress_fn)(const struct puz_progress *p, void *user);
+#define PUZ_PROGRESS_US 100000u
+
 struct puz_solve_opts {
     enum puz_algorithm algorithm;
     const puz_heuristic *heuristic;   /* NULL = default for the size */
@@ -80,6 +101,8 @@ struct puz_solve_opts {
     const struct puz_tables *tables;  /* shared tables; may be NULL */
     struct puz_limits limits;
     unsigned weight;    /* wastar: f = g + weight * h; 0 = default (3) */
+    puz_progress_fn progress;   /* NULL = nobody watches (no cost) */
+    void *progress_user;        /* handed to progress */
 };
 
 struct puz_stats {

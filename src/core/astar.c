@@ -224,7 +224,9 @@ static enum puz_status run(struct bestfirst *bf)
             s->out->stats.expanded >= s->limits->max_nodes)
             return PUZ_LIMIT_NODES;
         if ((s->out->stats.expanded & 1023) == 0) {
-            enum puz_status st = puz__check_limits(s);
+            enum puz_status st;
+            s->bound = node->g + node->h;   /* for progress */
+            st = puz__check_limits(s);
             if (st != PUZ_SOLVED)
                 return st;
         }

@@ -87,6 +87,8 @@ static int out_of_budget(struct ida *ia)
         ia->stop = PUZ_LIMIT_NODES;
     } else if ((e & 4095) == 0) {
         ia->s->out->stats.expanded = e;
+        ia->s->out->stats.generated += ia->generated;
+        ia->generated = 0;
         ia->stop = puz__check_limits(ia->s);
     }
     return ia->stop != PUZ_SOLVED;
@@ -165,6 +167,7 @@ puz_err puz__idastar(struct puz__search *s)
     h0 = start_heuristic(&ia);
     for (ia.bound = h0;; ia.bound = ia.next_bound) {
         ia.next_bound = UINT32_MAX;
+        s->bound = ia.bound;
         int found = probe(&ia, s->start->blank, 0, h0, PUZ_NO_DIR);
 
         s->out->stats.generated += ia.generated;

@@ -197,6 +197,7 @@ static void search(struct ipdb *ip, unsigned blank)
 
     for (ip->bound = h0;; ip->bound = ip->next_bound) {
         ip->next_bound = UINT32_MAX;
+        ip->s->bound = ip->bound;
         if (probe(ip, blank, 0, h0, PUZ_NO_DIR)) {
             ip->s->out->status = store_path(ip, blank) == PUZ_OK
                                      ? PUZ_SOLVED : PUZ_LIMIT_MEMORY;

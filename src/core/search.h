@@ -6,6 +6,7 @@
 #ifndef PUZ_SEARCH_H
 #define PUZ_SEARCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "heuristic_impl.h"
@@ -24,7 +25,21 @@ struct puz__search {
     struct puz_result *out;           /* status, moves, stats to fill */
     unsigned weight;                  /* PUZ__PRIO_WEIGHTED only */
     uint64_t started_us;
+    unsigned bound;                   /* current f-bound, for progress */
+    struct puz__watch *watch;         /* NULL = no progress callback */
 };
+
+/* The progress callback's state; mutable behind a const search. */
+struct puz__watch {
+    puz_progress_fn fn;
+    void *user;
+    uint64_t next_us;                 /* no call before this time */
+    unsigned best_length;             /* anytime searches' best so far */
+};
+
+/* Report progress now (force) or if PUZ_PROGRESS_US has passed since the
+ * last report. No-op without a callback. puz__check_limits calls it. */
+void puz__progress(const struct puz__search *s, bool force);
 
 /* Status to stop with (PUZ_TIMEOUT, PUZ_CANCELLED, PUZ_LIMIT_NODES) or
  * PUZ_SOLVED meaning "keep going". Cheap: call every few thousand nodes

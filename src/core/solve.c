@@ -68,10 +68,37 @@ void puz__moves_init(struct puz__moves *m, unsigned n)
     }
 }
 
+void puz__progress(const struct puz__search *s, bool force)
+{
+    struct puz__watch *w = s->watch;
+    const struct puz_result *r = s->out;
+    struct puz_progress p;
+    uint64_t now;
+
+    if (w == NULL)
+        return;
+    now = puz_now_us();
+    if (!force && now < w->next_us)
+        return;
+    w->next_us = now + PUZ_PROGRESS_US;
+    p.algorithm = r->algorithm;
+    p.expanded = r->stats.expanded;
+    p.generated = r->stats.generated;
+    p.elapsed_us = now - s->started_us;
+    p.bound = s->bound;
+    /* An optimal search with an admissible h has ruled out every path
+     * shorter than its current bound. */
+    p.lower_bound = puz_algorithm_optimal(r->algorithm) && s->h != NULL
+                    && puz_heuristic_admissible(s->h) ? s->bound : 0;
+    p.best_length = w->best_length;
+    w->fn(&p, w->user);
+}
+
 enum puz_status puz__check_limits(const struct puz__search *s)
 {
     const struct puz_limits *l = s->limits;
 
+    puz__progress(s, false);
     if (l->cancel != NULL && atomic_load_explicit(l->cancel,
                                                   memory_order_relaxed))
         return PUZ_CANCELLED;
@@ -203,6 +230,10 @@ static bool try_weight(struct puz__search *s, struct puz_limits *lim,
     puz__astar(s, PUZ__PRIO_WEIGHTED);
     s->limits = caller;
     if (r->status == PUZ_SOLVED && r->length < best->length) {
+        if (s->watch != NULL) {
+            s->watch->best_length = r->length;
+            puz__progress(s, true);
+        }
         best->moves = r->moves;
         best->tiles = r->tiles;
         best->length = r->length;
@@ -232,6 +263,10 @@ static void improve(struct puz__search *s, const struct puz_solve_opts *o)
         prepare(s, o, PUZ_ALG_WASTAR) != PUZ_OK) {
         r->heuristic = NULL;
         return;
+    }
+    if (s->watch != NULL) {
+        s->watch->best_length = r->length;
+        puz__progress(s, true);
     }
     if (lim.deadline_us == 0 || lim.deadline_us > deadline)
         lim.deadline_us = deadline;
@@ -272,6 +307,7 @@ puz_err puz_solve(const struct puz_board *start,
 {
     struct puz_board default_goal;
     struct puz__search s = { 0 };
+    struct puz__watch watch = { 0 };
     size_t used_before = puz_arena_used(a);
     size_t budget_before = puz_arena_budget(a);
     bool solvable;
@@ -304,6 +340,12 @@ puz_err puz_solve(const struct puz_board *start,
     s.tables = opts->tables;
     s.arena = a;
     s.out = out;
+    if (opts->progress != NULL) {
+        watch.fn = opts->progress;
+        watch.user = opts->progress_user;
+        watch.next_us = s.started_us + PUZ_PROGRESS_US;
+        s.watch = &watch;
+    }
     if (opts->limits.max_bytes != 0 &&
         (budget_before == 0 ||
          used_before + opts->limits.max_bytes < budget_before))
