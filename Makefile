@@ -32,7 +32,7 @@ LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 
 CORE_SRCS := $(wildcard src/core/*.c)
-APP_SRCS := $(wildcard src/codec/*.c src/pool/*.c src/http/*.c src/cli/*.c)
+APP_SRCS := $(wildcard src/codec/*.c src/pool/*.c src/jobs/*.c src/http/*.c src/cli/*.c)
 TEST_SRCS := $(wildcard tests/test_*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
 
@@ -99,7 +99,7 @@ asan:
 # test under ASan+UBSan, with the 3x3 ground truth sampled rather than
 # swept (PUZZLED_QUICK); test-tsan is ThreadSanitizer on the pool and
 # the server tests, the code where threads meet.
-TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile
+TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile test_jobs
 test-asan:
 	PUZZLED_QUICK=1 $(MAKE) SANITIZER=address,undefined OPT="-O1 -g" \
 		BUILD=$(BUILD)-asan test

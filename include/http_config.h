@@ -51,6 +51,12 @@ struct http_config {
     char access_log[HTTP_CONFIG_STR];    /* "stderr", "off" or a path */
     char pdb[16];                        /* 4x4 tables: none, 6-6-3, 7-8 */
     char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */
+    unsigned job_workers;       /* threads for /v1/jobs, apart */
+    unsigned job_queue;         /* jobs allowed to wait (503 above) */
+    unsigned job_timeout_ms;    /* default and cap of a job's timeout */
+    uint64_t job_max_nodes;     /* default and cap of a job's max_nodes */
+    unsigned job_ttl_s;         /* finished jobs are kept this long */
+    unsigned job_max;           /* jobs held in memory at most */
 };
 
 /* Built-in defaults. */

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_pdb.h"
+#include "cli_progress.h"
 #include "codec.h"
 #include "puz_solve.h"
 
@@ -17,6 +18,7 @@ struct solve_args {
     struct puz_solve_opts opts;
     struct puz_board goal;
     bool json, path, quiet;
+    int progress;       /* 1 --progress, 0 --quiet, -1 on a terminal */
     char board_text[1024];
 };
 
@@ -44,10 +46,16 @@ static void usage(FILE *f)
         "  -j, --json            print the JSON object the service returns\n"
         "  -p, --path            with --json: include every board on the "
         "path\n"
-        "  -q, --quiet           print only the moves\n"
+        "  -q, --quiet           print only the moves, no progress line\n"
+        "  -P, --progress        show the progress line on stderr even "
+        "when it is not\n"
+        "                        a terminal (default: on a terminal, "
+        "after 0.5 s)\n"
         "Moves name the direction the BLANK moves: \"up\" slides the tile "
         "above it down.\n"
-        "Exit: 0 solved, 1 unsolvable, 2 bad input, 3 a limit was hit.\n",
+        "Ctrl-C stops the search and prints what is known.\n"
+        "Exit: 0 solved, 1 unsolvable, 2 bad input, 3 a limit was hit or "
+        "Ctrl-C.\n",
         PUZ_WASTAR_DEFAULT_WEIGHT, PUZ_DFS_DEFAULT_DEPTH);
 }
 
@@ -114,7 +122,8 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
         return 0;
     case 'j': sa->json = true; return 0;
     case 'p': sa->path = true; return 0;
-    case 'q': sa->quiet = true; return 0;
+    case 'q': sa->quiet = true; sa->progress = 0; return 0;
+    case 'P': sa->progress = 1; return 0;
     case 'h': usage(stdout); return -1;
     default: usage(stderr); return CLI_EXIT_USAGE;
     }
@@ -134,13 +143,14 @@ static int parse_args(int argc, char **argv, struct solve_args *sa)
         { "json", no_argument, NULL, 'j' },
         { "path", no_argument, NULL, 'p' },
         { "quiet", no_argument, NULL, 'q' },
+        { "progress", no_argument, NULL, 'P' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     int c, rc;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "a:H:g:n:t:m:d:w:jpqh", longopts,
+    while ((c = getopt_long(argc, argv, "a:H:g:n:t:m:d:w:jpqPh", longopts,
                             NULL)) != -1) {
         rc = apply_option(sa, c, optarg);
         if (rc != 0)
@@ -228,6 +238,48 @@ static int report(const struct solve_args *sa, const struct puz_board *start,
     return CLI_EXIT_OK;
 }
 
+/* Ctrl-C with no path: say how far the search got. */
+static int report_interrupted(const struct cli_progress *p,
+                              const struct puz_result *r)
+{
+    fprintf(stderr, "puzzled: interrupted after %.1f s and %llu expanded "
+            "nodes; no path found yet", (double)r->stats.time_us / 1e6,
+            (unsigned long long)r->stats.expanded);
+    if (p->has_last && p->last.lower_bound != 0)
+        fprintf(stderr, "; the shortest is at least %u moves",
+                p->last.lower_bound);
+    fprintf(stderr, "\n");
+    return CLI_EXIT_LIMIT;
+}
+
+/* Solve with the progress line and Ctrl-C armed, then report. */
+static int solve_watched(struct solve_args *sa, const struct puz_board *start,
+                         puz_arena *a, struct puz_result *r)
+{
+    struct cli_progress prog;
+    puz_err err;
+    int rc;
+
+    cli_progress_init(&prog, stderr, sa->progress, &sa->opts);
+    sa->opts.limits.cancel = cli_interrupt_catch();
+    err = puz_solve(start, &sa->opts, a, r);
+    cli_interrupt_restore();
+    cli_progress_end(&prog);
+    if (err != PUZ_OK) {
+        fprintf(stderr, "puzzled: %s\n", r->reason);
+        return CLI_EXIT_USAGE;
+    }
+    if (r->status == PUZ_CANCELLED && cli_interrupted())
+        return report_interrupted(&prog, r);
+    rc = report(sa, start, r);
+    if (rc == CLI_EXIT_OK && cli_interrupted()) {
+        fprintf(stderr, "puzzled: interrupted: the path above is the best "
+                "found so far, not the search's last word\n");
+        rc = CLI_EXIT_LIMIT;
+    }
+    return rc;
+}
+
 int cli_solve_main(int argc, char **argv)
 {
     struct solve_args sa;
@@ -239,6 +291,7 @@ int cli_solve_main(int argc, char **argv)
     int rc;
 
     memset(&sa, 0, sizeof(sa));
+    sa.progress = -1;
     rc = parse_args(argc, argv, &sa);
     if (rc != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
@@ -253,12 +306,7 @@ int cli_solve_main(int argc, char **argv)
     }
     tables = cli_pdb_tables_for(&start, &sa.opts);
     sa.opts.tables = tables;
-    if (puz_solve(&start, &sa.opts, a, &r) != PUZ_OK) {
-        fprintf(stderr, "puzzled: %s\n", r.reason);
-        rc = CLI_EXIT_USAGE;
-    } else {
-        rc = report(&sa, &start, &r);
-    }
+    rc = solve_watched(&sa, &start, a, &r);
     puz_arena_destroy(a);
     puz_tables_destroy(tables);
     return rc;

@@ -91,6 +91,18 @@ static const struct key keys[] = {
       "pdb heuristic: none, 6-6-3 (seconds to build) or 7-8 (minutes)" },
     { "pdb_dir", STR(pdb_dir),
       "where pattern databases are cached; empty = build, never save" },
+    { "job_workers", K_UINT, OFF(job_workers), 0, 1, 256,
+      "threads running /v1/jobs, apart from the solve workers" },
+    { "job_queue", K_UINT, OFF(job_queue), 0, 1, 100000,
+      "jobs allowed to wait for a job worker; more get 503" },
+    { "job_timeout_ms", K_UINT, OFF(job_timeout_ms), 0, 1, 86400000,
+      "default and cap of a job's limits.timeout_ms (from its start)" },
+    { "job_max_nodes", K_U64, OFF(job_max_nodes), 0, 1,
+      UINT64_C(1) << 50, "default and cap of a job's limits.max_nodes" },
+    { "job_ttl_s", K_UINT, OFF(job_ttl_s), 0, 0, 604800,
+      "finished jobs are kept this many seconds" },
+    { "job_max", K_UINT, OFF(job_max), 0, 1, 1000000,
+      "jobs held in memory at most; the oldest finished go first" },
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -128,6 +140,12 @@ void http_config_defaults(struct http_config *c)
     strcpy(c->access_log, "stderr");
     strcpy(c->pdb, "none");
     c->pdb_dir[0] = '\0';
+    c->job_workers = 1;
+    c->job_queue = 16;
+    c->job_timeout_ms = 3600000;
+    c->job_max_nodes = UINT64_C(1) << 40;
+    c->job_ttl_s = 3600;
+    c->job_max = 1000;
 }
 
 /* Find a key; dashes in name count as underscores. */

@@ -1,0 +1,55 @@
+/*
+ * http_jobs.h - the event streams of jobs (GET /v1/jobs/{id}/events):
+ * Server-Sent Events over libmicrohttpd callback responses.
+ *
+ * A stream writes what is due (the current state at once, progress when
+ * the job changed but at most 4 a second and at least once a second,
+ * a heartbeat comment every HTTP_JOBS_HEARTBEAT_MS, the final event and
+ * then the end) and, when nothing is due, suspends its connection, so an
+ * idle stream costs no network thread. One ticker thread resumes the
+ * streams that have something due: after any job changed, or when a
+ * timer is up.
+ */
+#ifndef HTTP_JOBS_H
+#define HTTP_JOBS_H
+
+#include <stdint.h>
+#include <microhttpd.h>
+
+#include "jobs.h"
+
+#define HTTP_JOBS_MIN_GAP_MS 250      /* at most 4 progress events a s */
+#define HTTP_JOBS_MAX_GAP_MS 1000     /* at least one a second */
+#define HTTP_JOBS_HEARTBEAT_MS 15000
+#define HTTP_JOBS_RETRY_MS 2000       /* EventSource reconnect delay */
+
+typedef struct http_streams http_streams;
+
+/* Start the ticker for streams of jobs in j. NULL on failure. */
+http_streams *http_streams_create(jobs_t *j);
+
+/*
+ * A callback response streaming job's events on connection c; it takes
+ * over the caller's reference to job. last_id is the client's
+ * Last-Event-ID (NULL or not a number: start at 1); the stream's ids
+ * continue from it, so they keep growing across reconnects. NULL when
+ * out of memory (the reference is released then too).
+ */
+struct MHD_Response *http_streams_open(http_streams *s,
+                                       struct MHD_Connection *c,
+                                       jobs_job *job, const char *last_id);
+
+/* Streams open now. */
+unsigned http_streams_count(http_streams *s);
+
+/*
+ * After jobs_shutdown (every job final): wake every stream so it sends
+ * its final event and ends, and wait at most wait_ms for all to close.
+ * No stream suspends after this. Idempotent.
+ */
+void http_streams_shutdown(http_streams *s, unsigned wait_ms);
+
+/* Stop the ticker and free (after the daemon stopped). NULL: no-op. */
+void http_streams_destroy(http_streams *s);
+
+#endif

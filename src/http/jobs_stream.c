@@ -1,0 +1,342 @@
+/*
+ * jobs_stream.c - Server-Sent Events of jobs on libmicrohttpd callback
+ * responses. MHD asks the stream for bytes whenever the socket can take
+ * them; with nothing due the stream suspends its connection (allowed
+ * from the content reader, libmicrohttpd manual "Flow control") and
+ * returns 0, and the ticker thread resumes it once something is due.
+ *
+ * Locking: `lock` guards the list and every stream's fields. The
+ * content reader suspends while holding it, so the ticker (which reads
+ * `suspended` under it) can never resume a connection that is not yet
+ * suspended; the ticker calls MHD_resume_connection after letting go.
+ * Order: streams lock, then the jobs registry's lock inside it.
+ */
+#include "http_jobs.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobs_sse.h"
+
+struct stream {
+    http_streams *owner;
+    struct MHD_Connection *conn;
+    jobs_job *job;                  /* our reference */
+    struct stream *prev, *next;
+    bool started;                   /* retry hint and first state sent */
+    bool ended;                     /* final event queued */
+    bool suspended;
+    uint64_t seq;                   /* last event id sent */
+    uint64_t version;               /* job version last sent */
+    uint64_t last_event_us, last_write_us;
+    char *buf;                      /* pending bytes [off, len) */
+    size_t cap, len, off;
+};
+
+struct http_streams {
+    jobs_t *jobs;
+    pthread_mutex_t lock;
+    struct stream *head;
+    unsigned count;
+    bool closing;                   /* shutdown: never suspend again */
+    bool stop;                      /* the ticker should exit */
+    pthread_t ticker;
+    bool ticker_started;
+};
+
+/* Room for n more pending bytes (lock held). */
+static bool reserve(struct stream *st, size_t n)
+{
+    size_t want = st->cap ? st->cap : 4096;
+    char *grown;
+
+    if (st->off == st->len)
+        st->off = st->len = 0;
+    if (st->len + n <= st->cap)
+        return true;
+    while (want < st->len + n)
+        want *= 2;
+    grown = realloc(st->buf, want);
+    if (grown == NULL)
+        return false;
+    st->buf = grown;
+    st->cap = want;
+    return true;
+}
+
+/* Queue one event whose data is a JSON object (a new reference). */
+static bool queue_event(struct stream *st, const char *type, json_t *o)
+{
+    char *data = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+    size_t need = data != NULL ? strlen(data) + 96 : 0;
+    bool ok = data != NULL && reserve(st, need)
+              && jobs_sse_event(st->buf, st->cap, &st->len, ++st->seq, type,
+                                data) == 0;
+
+    free(data);
+    json_decref(o);
+    return ok;
+}
+
+/* What is due now, queued as bytes; false when nothing is (lock held). */
+static bool fill(struct stream *st, uint64_t now)
+{
+    jobs_t *j = st->owner->jobs;
+    struct jobs_snap snap;
+    uint64_t since = now - st->last_event_us;
+    bool ok = true;
+
+    jobs_snapshot(j, st->job, &snap);
+    if (!st->started) {
+        st->started = true;
+        ok = reserve(st, 32)
+             && jobs_sse_retry(st->buf, st->cap, &st->len,
+                               HTTP_JOBS_RETRY_MS) == 0;
+    } else if (!jobs_state_final(snap.state)
+               && !(snap.version != st->version
+                    && since >= HTTP_JOBS_MIN_GAP_MS * 1000u)
+               && since < HTTP_JOBS_MAX_GAP_MS * 1000u) {
+        if (now - st->last_write_us < HTTP_JOBS_HEARTBEAT_MS * 1000u)
+            return false;
+        ok = reserve(st, 32)
+             && jobs_sse_comment(st->buf, st->cap, &st->len,
+                                 "heartbeat") == 0;
+        st->last_write_us = now;
+        return ok;
+    }
+    if (ok && jobs_state_final(snap.state)) {
+        ok = queue_event(st, jobs_state_name(snap.state),
+                         jobs_job_json(j, st->job, &st->version));
+        st->ended = true;
+    } else if (ok) {
+        ok = queue_event(st, "progress",
+                         jobs_progress_json(j, st->job, &st->version));
+    }
+    st->last_event_us = st->last_write_us = now;
+    return ok;
+}
+
+static ssize_t copy_out(struct stream *st, char *buf, size_t max)
+{
+    size_t n = st->len - st->off;
+
+    if (n > max)
+        n = max;
+    memcpy(buf, st->buf + st->off, n);
+    st->off += n;
+    return (ssize_t)n;
+}
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct stream *st = cls;
+    http_streams *s = st->owner;
+    ssize_t n;
+
+    (void)pos;
+    pthread_mutex_lock(&s->lock);
+    if (st->off == st->len && !st->ended) {
+        if (!fill(st, puz_now_us()) && st->off == st->len) {
+            if (s->closing) {
+                /* Shutting down and the job is not final: cannot be
+                 * after jobs_shutdown, but never hang on it. */
+                pthread_mutex_unlock(&s->lock);
+                return MHD_CONTENT_READER_END_OF_STREAM;
+            }
+            st->suspended = true;
+            MHD_suspend_connection(st->conn);
+            pthread_mutex_unlock(&s->lock);
+            return 0;
+        }
+    }
+    if (st->off < st->len)
+        n = copy_out(st, buf, max);
+    else
+        n = MHD_CONTENT_READER_END_OF_STREAM;   /* ended, all sent */
+    pthread_mutex_unlock(&s->lock);
+    return n;
+}
+
+static void stream_free(void *cls)
+{
+    struct stream *st = cls;
+    http_streams *s = st->owner;
+
+    pthread_mutex_lock(&s->lock);
+    if (st->prev != NULL)
+        st->prev->next = st->next;
+    else
+        s->head = st->next;
+    if (st->next != NULL)
+        st->next->prev = st->prev;
+    s->count--;
+    pthread_mutex_unlock(&s->lock);
+    jobs_release(s->jobs, st->job);
+    free(st->buf);
+    free(st);
+}
+
+/* Whether a suspended stream has something to send (lock held). */
+static bool due(struct stream *st, uint64_t now)
+{
+    struct jobs_snap snap;
+    uint64_t since = now - st->last_event_us;
+
+    if (st->owner->closing)
+        return true;
+    jobs_snapshot(st->owner->jobs, st->job, &snap);
+    return jobs_state_final(snap.state)
+           || (snap.version != st->version
+               && since >= HTTP_JOBS_MIN_GAP_MS * 1000u)
+           || since >= HTTP_JOBS_MAX_GAP_MS * 1000u
+           || now - st->last_write_us >= HTTP_JOBS_HEARTBEAT_MS * 1000u;
+}
+
+/* Resume every suspended stream that has something due. */
+static void wake_due(http_streams *s)
+{
+    struct MHD_Connection *wake[64];
+    unsigned n;
+    uint64_t now = puz_now_us();
+
+    do {
+        n = 0;
+        pthread_mutex_lock(&s->lock);
+        for (struct stream *st = s->head; st != NULL && n < 64;
+             st = st->next) {
+            if (st->suspended && due(st, now)) {
+                st->suspended = false;
+                wake[n++] = st->conn;
+            }
+        }
+        pthread_mutex_unlock(&s->lock);
+        /* Still suspended until MHD processes the resume: the response
+         * cannot be freed before, so conn stays valid. */
+        for (unsigned i = 0; i < n; i++)
+            MHD_resume_connection(wake[i]);
+    } while (n == 64);
+}
+
+static void *ticker(void *arg)
+{
+    http_streams *s = arg;
+    uint64_t seen = 0;
+    bool stop = false;
+
+    while (!stop) {
+        /* A change wakes at once; the timers need a look every 50 ms
+         * (progress may wait for its 250 ms gap to pass). */
+        jobs_wait_change(s->jobs, &seen, 50);
+        wake_due(s);
+        pthread_mutex_lock(&s->lock);
+        stop = s->stop;
+        pthread_mutex_unlock(&s->lock);
+    }
+    return NULL;
+}
+
+http_streams *http_streams_create(jobs_t *j)
+{
+    http_streams *s = calloc(1, sizeof(*s));
+
+    if (s == NULL)
+        return NULL;
+    s->jobs = j;
+    pthread_mutex_init(&s->lock, NULL);
+    if (pthread_create(&s->ticker, NULL, ticker, s) != 0) {
+        http_streams_destroy(s);
+        return NULL;
+    }
+    s->ticker_started = true;
+    return s;
+}
+
+static uint64_t parse_last_id(const char *v)
+{
+    char *end;
+    unsigned long long n;
+
+    if (v == NULL || *v < '0' || *v > '9')
+        return 0;
+    n = strtoull(v, &end, 10);
+    return *end == '\0' && n < UINT64_MAX / 2 ? (uint64_t)n : 0;
+}
+
+struct MHD_Response *http_streams_open(http_streams *s,
+                                       struct MHD_Connection *c,
+                                       jobs_job *job, const char *last_id)
+{
+    struct stream *st = calloc(1, sizeof(*st));
+    struct MHD_Response *resp;
+
+    if (st == NULL) {
+        jobs_release(s->jobs, job);
+        return NULL;
+    }
+    st->owner = s;
+    st->conn = c;
+    st->job = job;
+    st->seq = parse_last_id(last_id);
+    resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
+                                             stream_read, st, stream_free);
+    if (resp == NULL) {
+        jobs_release(s->jobs, job);
+        free(st);
+        return NULL;
+    }
+    MHD_add_response_header(resp, "Content-Type", "text/event-stream");
+    MHD_add_response_header(resp, "Cache-Control", "no-cache");
+    MHD_add_response_header(resp, "X-Accel-Buffering", "no");
+    pthread_mutex_lock(&s->lock);
+    st->next = s->head;
+    if (s->head != NULL)
+        s->head->prev = st;
+    s->head = st;
+    s->count++;
+    pthread_mutex_unlock(&s->lock);
+    return resp;
+}
+
+unsigned http_streams_count(http_streams *s)
+{
+    unsigned n;
+
+    if (s == NULL)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    n = s->count;
+    pthread_mutex_unlock(&s->lock);
+    return n;
+}
+
+void http_streams_shutdown(http_streams *s, unsigned wait_ms)
+{
+    if (s == NULL)
+        return;
+    pthread_mutex_lock(&s->lock);
+    s->closing = true;
+    pthread_mutex_unlock(&s->lock);
+    for (unsigned waited = 0;; waited += 5) {
+        wake_due(s);
+        if (http_streams_count(s) == 0 || waited >= wait_ms)
+            return;
+        usleep(5000);
+    }
+}
+
+void http_streams_destroy(http_streams *s)
+{
+    if (s == NULL)
+        return;
+    if (s->ticker_started) {
+        pthread_mutex_lock(&s->lock);
+        s->stop = true;
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(s->ticker, NULL);
+    }
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
