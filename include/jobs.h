@@ -153,4 +153,8 @@ struct jobs_stats {
 };
 void jobs_get_stats(jobs_t *j, struct jobs_stats *out);
 
+/* The jobs' lines of /metrics (Prometheus text), heap, *len bytes;
+ * NULL on ENOMEM. open_streams: event streams open now. */
+char *jobs_metrics_render(jobs_t *j, unsigned open_streams, size_t *len);
+
 #endif

@@ -24,6 +24,8 @@
 #include "http_problem.h"
 #include "http_server.h"
 #include "http_static.h"
+#include "http_jobs.h"
+#include "jobs.h"
 #include "pool.h"
 #include "puz_arena.h"
 #include "puz_pdb.h"
@@ -44,6 +46,9 @@ enum http__label {
     HTTP__L_METRICS,
     HTTP__L_OPENAPI,
     HTTP__L_STATIC,
+    HTTP__L_JOBS,
+    HTTP__L_JOB,
+    HTTP__L_JOB_EVENTS,
     HTTP__L_OTHER,
     HTTP__L_COUNT_
 };
@@ -66,6 +71,8 @@ struct http_server {
     char *openapi;                  /* the spec file, or NULL */
     size_t openapi_len;
     http_metrics *metrics;
+    jobs_t *jobs;                   /* /v1/jobs and their workers */
+    http_streams *streams;          /* their event streams */
     int log_fd;                     /* access log, -1 = off */
     bool log_close;                 /* we opened log_fd */
     bool cors_any;                  /* cors_origins = "*" */
@@ -208,6 +215,15 @@ bool http__handle_solve(struct http_req *r);
 bool http__handle_batch(struct http_req *r);
 bool http__handle_score(struct http_req *r);
 bool http__handle_random(struct http_req *r);
+
+/* jobs_routes.c */
+bool http__handle_jobs_submit(struct http_req *r);
+bool http__handle_jobs_list(struct http_req *r);
+/* GET and DELETE /v1/jobs/{id}, GET /v1/jobs/{id}/events. */
+bool http__handle_jobs_item(struct http_req *r);
+/* Split "/v1/jobs/{id}[/events]"; id has JOBS_ID_LEN + 1 bytes ("" when
+ * too long to be an id). False for any other path. */
+bool http__jobs_path(const char *path, char *id, bool *events);
 
 /* log.c */
 void http__log_access(const struct http_req *r, uint64_t now_us);

@@ -26,6 +26,9 @@ const char *const http__route_labels[HTTP__L_COUNT_] = {
     [HTTP__L_METRICS] = "/metrics",
     [HTTP__L_OPENAPI] = "/openapi.yaml",
     [HTTP__L_STATIC] = "static",
+    [HTTP__L_JOBS] = "/v1/jobs",
+    [HTTP__L_JOB] = "/v1/jobs/{id}",
+    [HTTP__L_JOB_EVENTS] = "/v1/jobs/{id}/events",
     [HTTP__L_OTHER] = "other",
 };
 
@@ -45,6 +48,13 @@ static const struct http__route routes[] = {
     { "GET", "/readyz", HTTP__L_READYZ, false, handle_readyz },
     { "GET", "/metrics", HTTP__L_METRICS, false, handle_metrics },
     { "GET", "/openapi.yaml", HTTP__L_OPENAPI, false, handle_openapi },
+    { "POST", "/v1/jobs", HTTP__L_JOBS, true, http__handle_jobs_submit },
+    { "GET", "/v1/jobs", HTTP__L_JOBS, false, http__handle_jobs_list },
+    { "GET", "/v1/jobs/{id}", HTTP__L_JOB, false, http__handle_jobs_item },
+    { "DELETE", "/v1/jobs/{id}", HTTP__L_JOB, false,
+      http__handle_jobs_item },
+    { "GET", "/v1/jobs/{id}/events", HTTP__L_JOB_EVENTS, false,
+      http__handle_jobs_item },
     { NULL, NULL, HTTP__L_OTHER, false, NULL },
 };
 
@@ -170,8 +180,8 @@ static bool handle_metrics(struct http_req *r)
     struct http_server *s = r->srv;
     struct http_metrics_gauges g = { 0 };
     struct pool_stats st;
-    size_t len = 0;
-    char *text;
+    size_t len = 0, jlen = 0;
+    char *text, *jtext, *both;
 
     pool_get_stats(s->pool, &st);
     g.queue_depth = st.queued;
@@ -184,12 +194,19 @@ static bool handle_metrics(struct http_req *r)
     g.tables_bytes = puz_tables_bytes(s->tables);
     g.ready = http__ready(s, NULL);
     text = http_metrics_render(s->metrics, &g, &len);
-    if (text == NULL) {
+    jtext = jobs_metrics_render(s->jobs, http_streams_count(s->streams),
+                                &jlen);
+    both = text != NULL && jtext != NULL ? malloc(len + jlen) : NULL;
+    if (both == NULL) {
         http__reply(r, 500, NULL);
-        return false;
+    } else {
+        memcpy(both, text, len);
+        memcpy(both + len, jtext, jlen);
+        http__reply_copy(r, 200, "text/plain; version=0.0.4; "
+                         "charset=utf-8", both, len + jlen);
     }
-    http__reply_copy(r, 200, "text/plain; version=0.0.4; charset=utf-8",
-                     text, len);
+    free(both);
+    free(jtext);
     free(text);
     return false;
 }
@@ -300,10 +317,23 @@ static bool static_exists(struct http_req *r)
     return true;
 }
 
+/* The table's path for r: the template for a job's paths. */
+static const char *route_path(const struct http_req *r)
+{
+    char id[JOBS_ID_LEN + 1];
+    bool events;
+
+    if (!http__jobs_path(r->path, id, &events))
+        return r->path;
+    return events ? "/v1/jobs/{id}/events" : "/v1/jobs/{id}";
+}
+
 static void match_route(struct http_req *r)
 {
+    const char *path = route_path(r);
+
     for (const struct http__route *rt = routes; rt->path != NULL; rt++) {
-        if (strcmp(rt->path, r->path) == 0 && route_answers(rt, r)) {
+        if (strcmp(rt->path, path) == 0 && route_answers(rt, r)) {
             r->route = rt;
             r->label = rt->label;
             return;
@@ -318,7 +348,7 @@ static void route_other(struct http_req *r)
     char allow[96];
     bool api = strncmp(r->path, "/v1/", 4) == 0;
 
-    allow_list(r->path, allow, sizeof(allow));
+    allow_list(route_path(r), allow, sizeof(allow));
     if (allow[0] == '\0' && !api && (method_is(r, "GET")
                                      || method_is(r, "HEAD"))) {
         handle_static(r);   /* answers 404 itself when there is no file */

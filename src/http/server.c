@@ -265,6 +265,26 @@ static puz_err start_pool(struct http_server *s, char *msg)
     return PUZ_OK;
 }
 
+/* Jobs run on workers of their own, so long solves never hold up the
+ * quick ones; their event streams have a ticker thread. */
+static puz_err start_jobs(struct http_server *s, char *msg)
+{
+    struct jobs_config jc = {
+        .workers = s->cfg.job_workers, .queue = s->cfg.job_queue,
+        .ttl_s = s->cfg.job_ttl_s, .max = s->cfg.job_max,
+        .max_bytes = s->cfg.solve_max_bytes, .tables = s->tables,
+    };
+
+    if (jobs_create(&jc, &s->jobs) == JOBS_OK) {
+        s->streams = http_streams_create(s->jobs);
+        if (s->streams != NULL)
+            return PUZ_OK;
+    }
+    snprintf(msg, HTTP_SERVER_MSG, "cannot start %u job threads",
+             s->cfg.job_workers);
+    return PUZ_ENOMEM;
+}
+
 static struct http_server *server_new(const struct http_config *cfg)
 {
     struct http_server *s = calloc(1, sizeof(*s));
@@ -310,6 +330,8 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
         rc = open_listener(s, msg);
     if (rc == PUZ_OK)
         rc = start_pool(s, msg);
+    if (rc == PUZ_OK)
+        rc = start_jobs(s, msg);
     if (rc == PUZ_OK && s->cfg.max_connections_per_ip != 0
         && s->cfg.max_connections_per_ip < s->workers + s->cfg.queue)
         http__log_line("puzzled: note: max_connections_per_ip (%u) is "
@@ -381,6 +403,11 @@ void http_server_shutdown(http_server *s)
         s->mhd_owns_fd = false;
         shutdown(s->listen_fd, SHUT_RDWR);
     }
+    /* Jobs get no grace: they end cancelled at once, and their streams
+     * send the final event and close while the daemon still runs. */
+    if (s->jobs != NULL)
+        jobs_shutdown(s->jobs, "the server is shutting down");
+    http_streams_shutdown(s->streams, 2000);
     if (s->pool != NULL)
         drain_pool(s);
     /* Every job ran its done(), so no connection is suspended now. */
@@ -395,6 +422,8 @@ void http_server_shutdown(http_server *s)
     s->listen_fd = -1;
     pool_destroy(s->pool);
     s->pool = NULL;
+    http_streams_destroy(s->streams);
+    s->streams = NULL;
 }
 
 void http_server_destroy(http_server *s)
@@ -408,6 +437,7 @@ void http_server_destroy(http_server *s)
     if (s->log_close)
         close(s->log_fd);
     http__conns_destroy(s);
+    jobs_destroy(s->jobs);
     http_metrics_destroy(s->metrics);
     http_static_close(s->www);
     free(s->openapi);
