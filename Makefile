@@ -99,7 +99,8 @@ asan:
 # test under ASan+UBSan, with the 3x3 ground truth sampled rather than
 # swept (PUZZLED_QUICK); test-tsan is ThreadSanitizer on the pool and
 # the server tests, the code where threads meet.
-TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile test_jobs
+TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile test_jobs \
+	test_http_jobs
 test-asan:
 	PUZZLED_QUICK=1 $(MAKE) SANITIZER=address,undefined OPT="-O1 -g" \
 		BUILD=$(BUILD)-asan test

@@ -78,10 +78,11 @@ void jobs_destroy(jobs_t *j);
 /*
  * Queue a solve (q is copied; its timeout_ms counts from the start of
  * the run, not from the submission). *out is a new reference to the
- * queued job, NULL on failure.
+ * queued job, NULL on failure. accepted (may be NULL) gets the job
+ * object as accepted, always `queued` (a new reference).
  */
 jobs_err jobs_submit(jobs_t *j, const struct http_solve_request *q,
-                     jobs_job **out);
+                     jobs_job **out, json_t **accepted);
 
 /* A new reference to the job with this id, or NULL (unknown, expired,
  * forgotten or not an id at all). */

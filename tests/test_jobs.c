@@ -78,7 +78,7 @@ static void test_life_cycle(void **state)
     json_t *o, *res;
 
     (void)state;
-    assert_int_equal(jobs_submit(j, &q, &job), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &q, &job, NULL), JOBS_OK);
     assert_non_null(job);
     assert_int_equal(wait_state(j, job, JOBS_DONE, 10000), JOBS_DONE);
     o = jobs_job_json(j, job, NULL);
@@ -110,7 +110,7 @@ static void test_cancel_running_frees_worker(void **state)
     uint64_t t0, took;
 
     (void)state;
-    assert_int_equal(jobs_submit(j, &slow, &job), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &slow, &job, NULL), JOBS_OK);
     assert_int_equal(wait_state(j, job, JOBS_RUNNING, 5000), JOBS_RUNNING);
     usleep(300000);     /* a few progress reports in */
     o = jobs_progress_json(j, job, NULL);
@@ -129,7 +129,7 @@ static void test_cancel_running_frees_worker(void **state)
     json_decref(o);
     assert_true(took < 100000u);
     /* The only worker is free again. */
-    assert_int_equal(jobs_submit(j, &quick, &next), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &quick, &next, NULL), JOBS_OK);
     assert_int_equal(wait_state(j, next, JOBS_DONE, 5000), JOBS_DONE);
     jobs_release(j, next);
     jobs_release(j, job);
@@ -144,10 +144,10 @@ static void test_cancel_queued_and_caps(void **state)
     struct jobs_stats st;
 
     (void)state;
-    assert_int_equal(jobs_submit(j, &slow, &a), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &slow, &a, NULL), JOBS_OK);
     assert_int_equal(wait_state(j, a, JOBS_RUNNING, 5000), JOBS_RUNNING);
-    assert_int_equal(jobs_submit(j, &slow, &b), JOBS_OK);
-    assert_int_equal(jobs_submit(j, &slow, &c), JOBS_EFULL);   /* queue */
+    assert_int_equal(jobs_submit(j, &slow, &b, NULL), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &slow, &c, NULL), JOBS_EFULL);   /* queue */
     assert_null(c);
     assert_int_equal(jobs_cancel(j, b, "changed my mind", 10), JOBS_OK);
     assert_int_equal(wait_state(j, b, JOBS_CANCELLED, 10),
@@ -171,19 +171,19 @@ static void test_max_forgets_oldest_finished(void **state)
     char first[JOBS_ID_LEN + 1];
 
     (void)state;
-    assert_int_equal(jobs_submit(j, &q, &a), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &q, &a, NULL), JOBS_OK);
     wait_state(j, a, JOBS_DONE, 10000);
     snprintf(first, sizeof(first), "%s", jobs_id(a));
-    assert_int_equal(jobs_submit(j, &q, &b), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &q, &b, NULL), JOBS_OK);
     wait_state(j, b, JOBS_DONE, 10000);
-    assert_int_equal(jobs_submit(j, &slow, &c), JOBS_OK);  /* a goes */
+    assert_int_equal(jobs_submit(j, &slow, &c, NULL), JOBS_OK);  /* a goes */
     assert_null(jobs_find(j, first));
     d = jobs_find(j, jobs_id(b));
     assert_non_null(d);
     jobs_release(j, d);
-    assert_int_equal(jobs_submit(j, &slow, &d), JOBS_OK);  /* b goes */
+    assert_int_equal(jobs_submit(j, &slow, &d, NULL), JOBS_OK);  /* b goes */
     /* Two jobs held, neither finished: no room. */
-    assert_int_equal(jobs_submit(j, &slow, &e), JOBS_EFULL);
+    assert_int_equal(jobs_submit(j, &slow, &e, NULL), JOBS_EFULL);
     /* a is still readable through the reference the test holds. */
     assert_string_equal(jobs_id(a), first);
     jobs_release(j, a);
@@ -201,7 +201,7 @@ static void test_ttl_expiry(void **state)
     char id[JOBS_ID_LEN + 1];
 
     (void)state;
-    assert_int_equal(jobs_submit(j, &q, &a), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &q, &a, NULL), JOBS_OK);
     wait_state(j, a, JOBS_DONE, 10000);
     snprintf(id, sizeof(id), "%s", jobs_id(a));
     jobs_release(j, a);
@@ -221,8 +221,8 @@ static void test_ids(void **state)
     char upper[JOBS_ID_LEN + 1], huge[5000];
 
     (void)state;
-    assert_int_equal(jobs_submit(j, &q, &a), JOBS_OK);
-    assert_int_equal(jobs_submit(j, &q, &b), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &q, &a, NULL), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &q, &b, NULL), JOBS_OK);
     assert_int_equal(strlen(jobs_id(a)), 32);
     assert_int_equal(strspn(jobs_id(a), "0123456789abcdef"), 32);
     assert_string_not_equal(jobs_id(a), jobs_id(b));
@@ -252,8 +252,8 @@ static void test_shutdown_cancels_everything(void **state)
     uint64_t seen = 0, t0;
 
     (void)state;
-    assert_int_equal(jobs_submit(j, &slow, &a), JOBS_OK);
-    assert_int_equal(jobs_submit(j, &slow, &b), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &slow, &a, NULL), JOBS_OK);
+    assert_int_equal(jobs_submit(j, &slow, &b, NULL), JOBS_OK);
     wait_state(j, a, JOBS_RUNNING, 5000);
     jobs_wait_change(j, &seen, 0);
     t0 = puz_now_us();
@@ -270,7 +270,7 @@ static void test_shutdown_cancels_everything(void **state)
     }
     {
         jobs_job *c = NULL;
-        assert_int_equal(jobs_submit(j, &slow, &c), JOBS_ECLOSED);
+        assert_int_equal(jobs_submit(j, &slow, &c, NULL), JOBS_ECLOSED);
         assert_null(c);
     }
     jobs_release(j, a);
@@ -293,7 +293,7 @@ static void *hammer(void *arg)
     for (unsigned i = 0; i < 20; i++) {
         jobs_job *job = NULL, *f;
         bool is_slow = (i + h->seed) % 5 == 0;
-        if (jobs_submit(h->j, is_slow ? &slow : &q, &job) != JOBS_OK)
+        if (jobs_submit(h->j, is_slow ? &slow : &q, &job, NULL) != JOBS_OK)
             continue;
         f = jobs_find(h->j, jobs_id(job));
         json_decref(jobs_job_json(h->j, job, NULL));

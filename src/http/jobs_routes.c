@@ -50,11 +50,15 @@ static bool decode_job(struct http_req *r, struct http_solve_request *q)
     return false;
 }
 
-static void reply_job(struct http_req *r, unsigned status, jobs_job *job)
+/* The job (body NULL: as it is now), with Location on a 202. */
+static void reply_job(struct http_req *r, unsigned status, jobs_job *job,
+                      json_t *body)
 {
     char loc[64];
 
-    http__reply_json(r, status, jobs_job_json(r->srv->jobs, job, NULL));
+    if (body == NULL)
+        body = jobs_job_json(r->srv->jobs, job, NULL);
+    http__reply_json(r, status, body);
     if (status == 202 && r->response != NULL) {
         snprintf(loc, sizeof(loc), "/v1/jobs/%s", jobs_id(job));
         MHD_add_response_header(r->response, "Location", loc);
@@ -65,13 +69,14 @@ bool http__handle_jobs_submit(struct http_req *r)
 {
     struct http_solve_request q;
     jobs_job *job = NULL;
+    json_t *accepted = NULL;
     jobs_err rc;
 
     if (refuse_when_draining(r) || !decode_job(r, &q))
         return false;
-    rc = jobs_submit(r->srv->jobs, &q, &job);
+    rc = jobs_submit(r->srv->jobs, &q, &job, &accepted);
     if (rc == JOBS_OK)
-        reply_job(r, 202, job);
+        reply_job(r, 202, job, accepted);
     else if (rc == JOBS_EFULL)
         http__reply_problemf(r, HTTP_PROBLEM_OVERLOADED, "%u job workers "
                              "are busy and %u jobs are waiting (or %u are "
@@ -176,7 +181,7 @@ static bool handle_get(struct http_req *r, const char *id)
     jobs_job *job = find_or_404(r, id);
 
     if (job != NULL)
-        reply_job(r, 200, job);
+        reply_job(r, 200, job, NULL);
     jobs_release(r->srv->jobs, job);
     return false;
 }
@@ -195,7 +200,7 @@ static bool handle_delete(struct http_req *r, const char *id)
         http__reply(r, 204, MHD_create_response_from_buffer(
                                 0, NULL, MHD_RESPMEM_PERSISTENT));
     } else {
-        reply_job(r, 200, job);
+        reply_job(r, 200, job, NULL);
     }
     jobs_release(r->srv->jobs, job);
     return false;

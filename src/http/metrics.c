@@ -13,8 +13,8 @@
 
 /* The codes puzzled itself answers with; anything else is "other". */
 static const unsigned codes[] = {
-    200, 204, 304, 400, 404, 405, 408, 413, 415, 422, 499, 500, 501,
-    503, 507,
+    200, 202, 204, 304, 400, 404, 405, 408, 413, 415, 422, 499, 500,
+    501, 503, 507,
 };
 #define NCODES (sizeof(codes) / sizeof(codes[0]))
 #define NSTATUS 8

@@ -400,14 +400,18 @@ static void link_front(jobs_t *j, jobs_job *job)
     touched(j, job);
 }
 
+static json_t *job_locked(jobs_job *job);
+
 jobs_err jobs_submit(jobs_t *j, const struct http_solve_request *q,
-                     jobs_job **out)
+                     jobs_job **out, json_t **accepted)
 {
     jobs_job *job = job_new(j, q);
     jobs_err rc = JOBS_OK;
     pool_err pr;
 
     *out = NULL;
+    if (accepted != NULL)
+        *accepted = NULL;
     if (job == NULL)
         return JOBS_ENOMEM;
     pthread_mutex_lock(&j->lock);
@@ -426,6 +430,9 @@ jobs_err jobs_submit(jobs_t *j, const struct http_solve_request *q,
         goto out_refuse;
     }
     link_front(j, job);
+    /* Before any worker can move it on: the answer to the submit. */
+    if (accepted != NULL)
+        *accepted = job_locked(job);
     pthread_mutex_unlock(&j->lock);
     *out = job;
     return JOBS_OK;

@@ -6,6 +6,7 @@
  */
 
 import { solve } from './api.js';
+import { JobView, isLongSolve, solveAsJob } from './jobs.js';
 import { parseBoard, sizeOf, tileForMove, applyMove, opposite } from './board.js';
 import {
     ALGORITHMS, BLIND, HEURISTICS, algorithmName, algorithmsFor, appliesTo,
@@ -269,7 +270,12 @@ export class Lab {
     async runOne(tiles, plan)
     {
         try {
-            return await solve(tiles, { ...plan, limits: this.limits() });
+            const limits = this.limits();
+            /* Long ones run as server jobs, with progress and Cancel. */
+            if (isLongSolve(sizeOf(tiles), limits))
+                return await solveAsJob(tiles, { ...plan, limits },
+                    new JobView(this.message, limits.timeout_ms));
+            return await solve(tiles, { ...plan, limits });
         } catch (err) {
             const problem = err.problem || {};
             if (!/\/invalid-option$/.test(problem.type || ''))
