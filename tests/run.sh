@@ -8,8 +8,15 @@ BUILD=${BUILD:-build}
 PUZZLED=${PUZZLED:-$BUILD/puzzled}
 export BUILD PUZZLED
 # The node tools run on the Node.js that npm ci pinned (package.json), not
-# on whatever node the machine has: Debian 12's is too old for them.
-[ -x node_modules/.bin/node ] && PATH="$(pwd)/node_modules/.bin:$PATH"
+# on whatever node the machine has: Debian 12's is too old for them. Its
+# own directory goes first on PATH, because Debian's npm 9 installs the
+# optional node-linux-* package without linking node_modules/.bin/node.
+for n in node_modules/node-linux-*/bin/node; do
+    if [ -x "$n" ] && "$n" --version >/dev/null 2>&1; then
+        PATH="$(pwd)/${n%/node}:$PATH"
+        break
+    fi
+done
 export PATH
 unit_only=0
 if [ "$1" = --unit-only ]; then unit_only=1; shift; fi
