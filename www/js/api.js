@@ -53,7 +53,9 @@ function problemMessage(status, problem, retryAfter)
         return `The solver is busy right now.${wait}`;
     }
     const title = sentence(problem.title);
-    const detail = sentence(problem.detail);
+    /* "/board: tile 1 appears twice" - the JSON pointer is for programs;
+       a person reads the rest. */
+    const detail = sentence(String(problem.detail || '').replace(/^\/[\w/.-]*:\s*/, ''));
     if (title && detail)
         return `${title} ${detail}`;
     return title || detail || `The server answered ${status}.`;
@@ -101,7 +103,9 @@ export function randomPuzzle(size, moves, options = {})
 export function solve(tiles, settings = {}, options = {})
 {
     const body = { board: toRows(tiles) };
-    for (const key of ['algorithm', 'heuristic', 'limits', 'include_path']) {
+    if (Array.isArray(settings.goal))
+        settings = { ...settings, goal: toRows(settings.goal) };
+    for (const key of ['goal', 'algorithm', 'heuristic', 'limits', 'include_path', 'trace']) {
         if (settings[key] !== undefined && settings[key] !== '')
             body[key] = settings[key];
     }
@@ -109,11 +113,14 @@ export function solve(tiles, settings = {}, options = {})
 }
 
 /* POST /v1/score: how the player's moves compare with the optimum. */
-export function score(tiles, moves, options = {})
+export function score(tiles, moves, goal = null, options = {})
 {
+    const body = { board: toRows(tiles), moves };
+    if (goal)
+        body.goal = toRows(goal);
     return request('/v1/score', {
         method: 'POST',
-        body: { board: toRows(tiles), moves },
+        body,
         ...options,
     });
 }

@@ -44,6 +44,13 @@ export class Assistant {
         this.pending = new Map();
         /* Stats of the first answer for each start board, for the score card. */
         this.lastResult = null;
+        this.goal = null;
+    }
+
+    /* The goal every question is about (null: the usual one). */
+    setGoal(goal)
+    {
+        this.goal = goal ? goal.slice() : null;
     }
 
     forget()
@@ -102,7 +109,8 @@ export class Assistant {
         let last = null;
         for (const plan of plans(sizeOf(tiles))) {
             try {
-                last = await solve(tiles, plan, { signal });
+                const asked = this.goal ? { ...plan, goal: this.goal } : plan;
+                last = await solve(tiles, asked, { signal });
                 if (last.status === 'solved')
                     return last;
             } catch (err) {

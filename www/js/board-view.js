@@ -18,6 +18,17 @@ export class BoardView {
         this.tiles = [];
         this.elements = new Map();
         this.hinted = 0;
+        this.goal = null;
+    }
+
+    /* Where each tile belongs (its slice of the picture); null: the usual. */
+    setGoal(goal)
+    {
+        const key = goal ? goal.join(' ') : '';
+        if (key === (this.goal ? this.goal.join(' ') : ''))
+            return;
+        this.goal = goal ? goal.slice() : null;
+        this.size = 0;
     }
 
     /* `url` is a data: URL to cut into tiles, or null for numbers. */
@@ -58,10 +69,14 @@ export class BoardView {
         this.root.replaceChildren();
         this.elements.clear();
         this.root.style.setProperty('--n', String(size));
-        for (let tile = 1; tile <= size * size; tile++) {
+        const cells = size * size;
+        const goal = this.goal && this.goal.length === cells ? this.goal : null;
+        for (let i = 1; i <= cells; i++) {
             /* The cell that belongs to the blank is numbered n*n here. */
-            const element = makeTile(tile % (size * size), tile - 1, size);
-            this.elements.set(tile % (size * size), element);
+            const tile = i % cells;
+            const home = goal ? goal.indexOf(tile) : i - 1;
+            const element = makeTile(tile, home, size);
+            this.elements.set(tile, element);
             this.root.append(element);
         }
     }

@@ -46,9 +46,10 @@ export function sameBoard(a, b)
     return a.length === b.length && a.every((tile, i) => tile === b[i]);
 }
 
-export function isSolved(tiles)
+/* Whether `tiles` is the goal: `goal` when given, else the usual one. */
+export function isSolved(tiles, goal = null)
 {
-    return sameBoard(tiles, goalBoard(sizeOf(tiles)));
+    return sameBoard(tiles, goal || goalBoard(sizeOf(tiles)));
 }
 
 /* Row and column of the cell holding `tile`. */
@@ -147,7 +148,12 @@ export function parseBoard(text)
         .split(/[\s,;]+/).filter(Boolean);
     if (words.length === 0)
         throw new Error('Type the tiles row by row, for example: 1 2 3 4 5 6 7 8 0');
-    const tiles = words.map((w) => (/^[_.xX]$/.test(w) ? 0 : Number(w)));
+    /* Plain digits only: Number() would also take "1e0" or "0x1" as 1. */
+    const tiles = words.map((w) => {
+        if (/^[_.xX]$/.test(w))
+            return 0;
+        return /^\d{1,3}$/.test(w) ? Number(w) : NaN;
+    });
     const bad = words.find((w, i) => !Number.isInteger(tiles[i]));
     if (bad !== undefined)
         throw new Error(`"${bad}" is not a tile number`);

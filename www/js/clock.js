@@ -52,6 +52,14 @@ export class Clock {
         this.onTick(this.seconds);
     }
 
+    /* A resumed game's time so far; the clock waits for the next move. */
+    set(seconds)
+    {
+        this.reset();
+        this.elapsedMs = Math.max(0, seconds) * 1000;
+        this.onTick(this.seconds);
+    }
+
     reset()
     {
         clearInterval(this.timer);

@@ -1,19 +1,33 @@
 /*
  * game.js - one game of the sliding puzzle: which level is being played,
- * the moves made, the clock, hints, the solver playing the board for you,
- * and the finish with its score. The rules themselves live in board.js,
- * drawing in board-view.js and hud.js; this module decides what happens.
+ * the moves made, the clock, hints, undo, the solver playing the board for
+ * you, and the finish with its score. The rules themselves live in
+ * board.js, drawing in board-view.js and hud.js; this module decides what
+ * happens.
  *
  * Phases: loading -> playing <-> solving -> finished; or error if a board
  * could not be fetched.
+ *
+ * Kinds of board: 'level' (a numbered level of a size), 'custom' (typed in
+ * the lab), 'shared' (opened from a link) and 'daily' (the day's puzzle).
+ * Only levels unlock anything or keep a best score.
+ *
+ * Scoring rules a player can rely on:
+ * - every move counts, including an undo (it slides the tile back, which
+ *   is a move like any other, and the server replays it as one);
+ * - a hint, or having watched the solver on this board, keeps the third
+ *   star out of reach; the same board hinted twice counts once;
+ * - moves the solver made earn no stars at all, and its run is not shown
+ *   as a score.
  */
 
 import * as api from './api.js';
 import {
-    applyMove, fromApi, isSolved, moveForTile, opposite, sameBoard, tileForMove,
+    applyMove, fromApi, goalBoard, isSolved, moveForTile, opposite, sameBoard, sizeOf,
+    tileForMove,
 } from './board.js';
 import { Clock } from './clock.js';
-import { percent, scrambleLength, starsFor } from './levels.js';
+import { maxLevel, percent, scrambleLength, starsFor } from './levels.js';
 import { Playback } from './playback.js';
 import { bestFor, chooseLevel, recordFinish, unlockedFor } from './progress.js';
 
@@ -21,9 +35,15 @@ const ARROW = Object.freeze({ up: '↑', down: '↓', left: '←', right: '→' 
 const SLIDE_MS = 140;
 /* Let the last tile land and the picture close up before the card shows. */
 const FINISH_PAUSE_MS = 900;
+const KIND_NAME = Object.freeze({ custom: 'Your board', shared: 'Shared board', daily: 'Daily puzzle' });
 
 export class Game {
-    constructor({ view, hud, card, assistant, progress, onChange })
+    /*
+     * hooks: onChange(game) after any change, onMove(game, {bySolver}),
+     * onFinish(game, result), onSave(snapshot|null), pictureMode() says
+     * whether tiles show a picture without numbers.
+     */
+    constructor({ view, hud, card, assistant, progress, onChange, hooks = {} })
     {
         this.view = view;
         this.hud = hud;
@@ -31,15 +51,19 @@ export class Game {
         this.assistant = assistant;
         this.progress = progress;
         this.onChange = onChange;
+        this.hooks = hooks;
         this.size = progress.size || 3;
         this.level = 1;
-        this.custom = false;
+        this.kind = 'level';
+        this.daily = null;
         this.start = [];
+        this.goal = goalBoard(this.size);
         this.tiles = [];
         this.moves = [];
         this.solverMoves = 0;
-        this.hints = 0;
-        this.assisted = false;
+        this.hinted = new Set();
+        this.watched = false;
+        this.par = { moves: NaN, exact: false };
         this.phase = 'loading';
         this.token = 0;
         this.busy = '';
@@ -52,9 +76,34 @@ export class Game {
         });
     }
 
+    get custom()
+    {
+        return this.kind !== 'level';
+    }
+
+    get hints()
+    {
+        return this.hinted.size;
+    }
+
     changed()
     {
         this.onChange(this);
+    }
+
+    hook(name, ...args)
+    {
+        if (this.hooks[name])
+            this.hooks[name](...args);
+    }
+
+    /* Nothing of the last board may linger while the next one loads. */
+    clearHud()
+    {
+        this.moves = [];
+        this.clock.reset();
+        this.hud.setMoves(0);
+        this.hud.setPar(NaN);
     }
 
     /* Fetches a board for `level` of `size` from the server and starts it. */
@@ -63,69 +112,113 @@ export class Game {
         const token = ++this.token;
         this.stopPlayback();
         this.size = size;
-        this.custom = false;
+        this.kind = 'level';
+        this.daily = null;
         this.level = chooseLevel(this.progress, size, level);
         this.phase = 'loading';
+        this.clearHud();
         this.showLevel();
         this.hud.loading('Shuffling a new board…');
         this.hud.say('');
         this.changed();
+        const walk = scrambleLength(size, this.level);
         try {
-            const puzzle = await api.randomPuzzle(size, scrambleLength(size, this.level));
+            const puzzle = await api.randomPuzzle(size, walk);
             if (token === this.token) {
-                this.begin(fromApi(puzzle.board));
-                /* On 3×3 the server knows the exact distance up front. */
-                if (Number.isInteger(puzzle.optimal_moves))
-                    this.hud.setPar(puzzle.optimal_moves);
+                /* On 3×3 the server knows the exact distance up front; on
+                   bigger boards the walk's length bounds it from above. */
+                const exact = Number.isInteger(puzzle.optimal_moves);
+                this.begin(fromApi(puzzle.board), null, {
+                    moves: exact ? puzzle.optimal_moves : walk, exact,
+                });
             }
         } catch (err) {
             if (token !== this.token)
                 return;
-            this.phase = 'error';
-            this.hud.failed(`${err.message} Press N or “New board” to try again.`);
-            this.hud.say(err.message, 'error');
-            this.changed();
+            this.fail(err);
         }
     }
 
-    /* Plays a board the player typed in the lab: no level, no unlocking. */
-    playBoard(tiles)
+    fail(err)
+    {
+        this.phase = 'error';
+        this.clearHud();
+        this.hud.failed(`${err.message} Press N or “New board” to try again.`);
+        this.hud.say(err.message, 'error');
+        this.changed();
+        this.hook('onSave', null);
+    }
+
+    /* A board from the lab ('custom'), a link ('shared') or the day's
+       puzzle ('daily'): no level, no unlocking. */
+    playBoard(tiles, { goal = null, kind = 'custom', daily = null, par = null } = {})
     {
         ++this.token;
         this.stopPlayback();
-        this.size = Math.round(Math.sqrt(tiles.length));
-        this.custom = true;
+        this.size = sizeOf(tiles);
+        this.kind = kind;
+        this.daily = daily;
         this.showLevel();
-        this.begin(tiles);
+        this.begin(tiles, goal, par);
     }
 
-    begin(tiles)
+    begin(tiles, goal = null, par = null)
     {
         this.start = tiles.slice();
+        this.goal = goal ? goal.slice() : goalBoard(sizeOf(tiles));
+        this.view.setGoal(this.goal);
         this.assistant.forget();
-        this.assisted = false;
+        this.assistant.setGoal(goal);
+        this.watched = false;
+        this.hinted = new Set();
+        this.par = par && Number.isFinite(par.moves) ? { ...par } : { moves: NaN, exact: false };
         this.reset();
         this.hud.ready();
-        this.hud.setPar(NaN);
-        /* Solve the start board now: it gives the par, the score card's
-           numbers, and makes the first hint instant. */
-        const token = this.token;
-        this.solverInfo = this.assistant.pathFrom(this.start).then((info) => {
-            if (token === this.token && info.optimal)
-                this.hud.setPar(info.moves.length);
-            return info;
-        }, () => null);
-        this.hud.say(isSolved(tiles) ? 'This board is already solved.' :
+        this.showPar();
+        this.askSolver();
+        this.hud.say(isSolved(tiles, this.goal) ? 'This board is already solved.' :
             'Your move: slide a tile into the gap.');
+        this.save();
     }
 
-    /* Back to this board's start; having watched the solver still counts. */
+    /* Solve the start board now: it gives the par, the score card's
+       numbers, and makes the first hint instant. */
+    askSolver()
+    {
+        const token = this.token;
+        this.solverInfo = this.assistant.pathFrom(this.start).then((info) => {
+            if (token === this.token)
+                this.learnPar(info);
+            return info;
+        }, () => null);
+    }
+
+    /* An optimal route fixes the par; any other route bounds it. */
+    learnPar(info)
+    {
+        if (!info || this.par.exact)
+            return;
+        const length = info.moves.length;
+        if (info.optimal)
+            this.par = { moves: length, exact: true };
+        else if (!(this.par.moves <= length))
+            this.par = { moves: length, exact: false };
+        this.showPar();
+        this.save();
+    }
+
+    showPar()
+    {
+        this.hud.setPar(this.par.moves, this.par.exact);
+    }
+
+    /* Back to this board's start. Hints and watching the solver stay
+       known: they are about the board, not the attempt. */
     reset()
     {
         this.tiles = this.start.slice();
         this.moves = [];
         this.solverMoves = 0;
-        this.hints = 0;
         this.phase = 'playing';
         this.clock.reset();
         this.view.clearHint();
@@ -137,7 +230,8 @@ export class Game {
     showLevel()
     {
         const unlocked = unlockedFor(this.progress, this.size);
-        this.hud.setLevel(this.custom ? 'Own' : String(this.level), {
+        const label = { daily: 'Daily', shared: 'Shared', custom: 'Own' }[this.kind] || String(this.level);
+        this.hud.setLevel(label, {
             canGoBack: !this.custom && this.level > 1,
             canGoOn: !this.custom && this.level < unlocked,
         });
@@ -149,31 +243,49 @@ export class Game {
     }
 
     /* The blank moves `direction`; returns whether the move was legal. */
-    move(direction, { bySolver = false } = {})
+    move(direction, { bySolver = false, undo = false } = {})
     {
         if (!this.canPlay)
             return false;
-        if (!bySolver && this.phase === 'solving')
-            this.takeOver();
         const next = applyMove(this.tiles, direction);
         if (!next)
             return false;
+        const tookOver = !bySolver && this.phase === 'solving';
+        if (tookOver)
+            this.takeOver();
+        const tile = tileForMove(this.tiles, direction);
         this.tiles = next;
         this.moves.push(direction);
         if (bySolver)
             this.solverMoves += 1;
-        this.clock.start();
+        else
+            this.clock.start();
         this.view.clearHint();
         this.hud.setMoves(this.moves.length);
-        if (isSolved(this.tiles)) {
+        this.hud.announce(this.moveWords(tile, opposite(direction), undo));
+        this.hook('onMove', this, { bySolver });
+        if (isSolved(this.tiles, this.goal)) {
             this.view.render(this.tiles, { solved: true });
             this.finish();
-        } else {
-            this.view.render(this.tiles);
-            if (!bySolver)
-                this.hud.say('');
+            return true;
         }
+        this.view.render(this.tiles);
+        if (!bySolver && !tookOver)
+            this.hud.say(undo ? 'Took the last move back (it counts as a move).' : '');
+        this.save();
         return true;
+    }
+
+    moveWords(tile, slide, undo)
+    {
+        const what = this.pictureMode() ? 'A tile' : `Tile ${tile}`;
+        const count = `${this.moves.length} move${this.moves.length === 1 ? '' : 's'}`;
+        return `${undo ? 'Undo: ' : ''}${what} slid ${slide}. ${count}.`;
+    }
+
+    pictureMode()
+    {
+        return Boolean(this.hooks.pictureMode && this.hooks.pictureMode());
     }
 
     /* A tap or click on `tile`: it slides if it is next to the gap. */
@@ -192,6 +304,32 @@ export class Game {
     slide(slide)
     {
         return this.move(opposite(slide));
+    }
+
+    /* Takes the last move back by playing its opposite (it counts). */
+    undo()
+    {
+        if (this.phase !== 'playing' || this.busy)
+            return false;
+        const last = this.lastUndoable();
+        if (!last) {
+            this.hud.say('Nothing to undo on this board yet.');
+            return false;
+        }
+        return this.move(opposite(last), { undo: true });
+    }
+
+    /* The move an undo reverses: pairs of move + its undo cancel out. */
+    lastUndoable()
+    {
+        const stack = [];
+        for (const move of this.moves) {
+            if (stack.length && stack[stack.length - 1] === opposite(move))
+                stack.pop();
+            else
+                stack.push(move);
+        }
+        return stack.length ? stack[stack.length - 1] : null;
     }
 
     async hint()
@@ -237,13 +375,18 @@ export class Game {
         const move = path.moves[0];
         const tile = tileForMove(this.tiles, move);
         const slide = opposite(move);
-        this.hints += 1;
+        this.hinted.add(this.tiles.join(','));
         this.view.showHint(tile, slide);
         const togo = path.moves.length;
         const why = path.optimal ?
             `${togo} move${togo === 1 ? '' : 's'} from the goal` :
             'a good move (not proven optimal: this board is too big to search fully in time)';
-        this.hud.say(`Hint: slide ${tile} ${slide} ${ARROW[slide]} · ${why}`, 'hint');
+        /* A picture without numbers shows no tile numbers: point instead. */
+        const which = this.pictureMode() ? 'the glowing tile' : `tile ${tile}`;
+        this.hud.say(`Hint: slide ${which} ${slide} ${ARROW[slide]} · ${why} · ` +
+            'a hint keeps the third star away', 'hint');
+        this.save();
+        this.changed();
     }
 
     /* Asks for the rest of the route and plays it on the board. */
@@ -252,8 +395,10 @@ export class Game {
         if (this.phase !== 'playing' || this.busy)
             return;
         await this.withPath('solve', 'Asking the solver…', (path) => {
-            this.assisted = true;
+            this.watched = true;
             this.phase = 'solving';
+            /* The solver's time is not the player's. */
+            this.clock.stop();
             this.view.clearHint();
             this.view.setSlideMs(this.playback.slideMs);
             this.hud.say(`The solver takes over: ${path.moves.length} moves` +
@@ -300,7 +445,9 @@ export class Game {
         ++this.token;
         this.stopPlayback();
         this.reset();
+        this.askSolver();
         this.hud.say('Back to the start of this board.');
+        this.save();
     }
 
     /* A fresh board at the current level (also leaves a pasted board). */
@@ -324,96 +471,200 @@ export class Game {
         return this.play(this.size, target);
     }
 
+    /* What survives a reload: enough to put the same game back. */
+    snapshot()
+    {
+        return {
+            kind: this.kind, size: this.size, level: this.level, daily: this.daily,
+            start: this.start, goal: this.goal, moves: this.moves,
+            solverMoves: this.solverMoves, hinted: [...this.hinted],
+            watched: this.watched, seconds: this.clock.seconds, par: this.par,
+        };
+    }
+
+    save()
+    {
+        if (this.phase === 'playing' || this.phase === 'solving')
+            this.hook('onSave', this.snapshot());
+    }
+
+    /* Puts a saved game back, moves and all; false if it does not fit. */
+    resume(saved)
+    {
+        let tiles = saved.start;
+        for (const move of saved.moves) {
+            tiles = applyMove(tiles, move);
+            if (!tiles)
+                return false;
+        }
+        if (isSolved(tiles, saved.goal))
+            return false;
+        ++this.token;
+        this.size = saved.size;
+        this.kind = saved.kind;
+        this.daily = saved.daily || null;
+        this.level = saved.kind === 'level' ? chooseLevel(this.progress, saved.size, saved.level) : 1;
+        this.showLevel();
+        this.begin(saved.start, sameBoard(saved.goal, goalBoard(saved.size)) ? null : saved.goal, saved.par);
+        this.tiles = tiles;
+        this.moves = saved.moves.slice();
+        this.solverMoves = saved.solverMoves || 0;
+        this.hinted = new Set(saved.hinted || []);
+        this.watched = Boolean(saved.watched);
+        this.clock.set(saved.seconds || 0);
+        this.view.render(this.tiles);
+        this.hud.setMoves(this.moves.length);
+        this.hud.say(`Welcome back: your game is where you left it (${this.moves.length} moves in).`);
+        this.changed();
+        return true;
+    }
+
     async finish()
     {
         const token = this.token;
         this.phase = 'finished';
         this.playback.stop();
         this.clock.stop();
-        this.hud.say(this.assisted ? 'Solved, with the solver\u2019s help.' : 'Solved! Working out your score…', 'good');
+        this.hook('onSave', null);
+        this.hud.say(this.solverMoves ? 'Solved, with the solver\u2019s help.' : 'Solved! Working out your score…', 'good');
         this.changed();
+        const goal = sameBoard(this.goal, goalBoard(this.size)) ? null : this.goal;
         const [scored, solver] = await Promise.all([
-            api.score(this.start, this.moves).catch((err) => ({ error: err })),
+            api.score(this.start, this.moves, goal).catch((err) => ({ error: err })),
             this.solverInfo,
             delay(FINISH_PAUSE_MS),
         ]);
         if (token !== this.token)
             return;
+        this.learnPar(solver);
         const result = this.result(scored, solver);
-        this.hud.say(`Solved in ${result.moves} moves` +
-            (Number.isFinite(result.percent) ? ` · ${result.percent}% of the optimal route` : '') +
-            '. Press N for a new board.', 'good');
+        this.hud.say(this.finishLine(result), 'good');
+        this.hook('onFinish', this, result);
         const choice = await this.card.show(result);
         if (token !== this.token)
             return;
         if (choice === 'next')
-            this.custom ? this.shuffle() : this.nextLevel();
+            this.next();
         else if (choice === 'replay')
             this.restart();
+    }
+
+    next()
+    {
+        if (this.custom)
+            return this.shuffle();
+        if (this.level >= maxLevel(this.size) && this.hooks.onSwitchSize)
+            return this.hooks.onSwitchSize(this.size + 1);
+        return this.nextLevel();
+    }
+
+    finishLine(result)
+    {
+        if (result.bySolver)
+            return `The solver finished it: ${result.moves} moves. Press N for a new board.`;
+        const share = Number.isFinite(result.percent) ?
+            ` · ${result.percent}% of ${result.exact ? 'the optimal route' : 'par'}` : '';
+        return `Solved in ${result.moves} moves${share}. Press N for a new board.`;
     }
 
     /* The numbers for the score card, recorded in the progress on the way. */
     result(scored, solver)
     {
         const moves = this.moves.length;
-        /* The server's count when it has one; else our own optimal solve. */
+        const bySolver = this.solverMoves > 0;
+        /* The server's count when it has one; else the par we know. */
         let optimal = scored.error ? null : scored.optimal_moves;
-        if (!Number.isInteger(optimal))
-            optimal = solver && solver.optimal ? solver.moves.length : NaN;
-        let ratio = scored.error ? null : scored.score;
+        let exact = Number.isInteger(optimal);
+        if (!exact) {
+            optimal = this.par.moves;
+            exact = this.par.exact;
+        }
+        let ratio = !exact || scored.error ? null : scored.score;
         if (typeof ratio !== 'number')
-            ratio = optimal / Math.max(1, moves);
-        const stars = this.assisted ? 0 : starsFor(ratio);
+            ratio = Math.min(1, optimal / Math.max(1, moves));
+        let stars = bySolver ? 0 : starsFor(ratio);
+        const helped = this.hints > 0 || this.watched;
+        if (helped)
+            stars = Math.min(stars, 2);
         let best = false;
         if (!this.custom) {
             best = recordFinish(this.progress, this.size, this.level, {
-                ratio, stars, moves, seconds: this.clock.seconds, assisted: this.assisted,
+                ratio, stars, moves, seconds: this.clock.seconds, assisted: bySolver,
             });
         }
         this.showLevel();
         this.changed();
+        const last = !this.custom && this.level >= maxLevel(this.size);
         return {
-            kicker: this.custom ? `Your board · ${this.size}×${this.size}` :
+            kicker: this.custom ? `${KIND_NAME[this.kind]} · ${this.size}×${this.size}` :
                 `Level ${this.level} · ${this.size}×${this.size}`,
-            title: this.title(ratio),
-            percent: Number.isFinite(ratio) ? percent(ratio) : NaN,
+            title: this.title(ratio, bySolver, helped),
+            percent: !bySolver && Number.isFinite(ratio) ? percent(ratio) : NaN,
+            sub: this.sub(bySolver, exact, optimal, solver),
             stars,
             moves,
             optimal,
+            exact,
+            bySolver,
             seconds: this.clock.seconds,
             hints: this.hints,
             solver,
-            note: this.note(best, scored, { optimal }, solver),
+            note: this.note(best, scored, { optimal, exact, helped }, solver),
             canGoOn: !this.custom,
+            nextLabel: this.custom ? 'New board →' :
+                last ? `Try ${this.size + 1}×${this.size + 1} →` : 'Next level →',
+            daily: this.kind === 'daily' ? this.daily : null,
+            start: this.start,
+            moveList: this.moves.slice(),
         };
     }
 
-    title(ratio)
+    sub(bySolver, exact, optimal, solver)
     {
-        if (this.assisted)
+        if (bySolver) {
+            const route = solver && solver.optimal ? 'an optimal route' : 'its route';
+            return `The solver played ${route}; no score for that.`;
+        }
+        if (exact)
+            return 'of the optimal route';
+        return Number.isFinite(optimal) ?
+            `of par ≤ ${optimal} (the shortest route may be shorter still)` :
+            'no par known for this board';
+    }
+
+    title(ratio, bySolver, helped)
+    {
+        if (bySolver)
             return 'Solved by the solver';
         if (ratio >= 0.999)
-            return 'Perfect!';
+            return helped ? 'Optimal, with help' : 'Perfect!';
         return ratio >= 0.7 ? 'Great solve!' : 'Solved!';
     }
 
     note(best, scored, result, solver)
     {
-        if (scored.error)
-            return `Scored here, as the server could not: ${scored.error.message}`;
-        if (!Number.isFinite(result.optimal) && solver) {
-            return `This board is too big to prove a shortest route; the solver\u2019s ` +
-                `own route took ${solver.moves.length} moves.`;
-        }
-        if (this.assisted) {
+        if (this.solverMoves > 0) {
+            if (this.solverMoves === this.moves.length)
+                return 'Stars are for boards you finish yourself: try it again with Replay.';
             return `${this.solverMoves} of the ${this.moves.length} moves were the solver\u2019s. ` +
                 'Stars are for boards you finish yourself.';
         }
+        const notes = [];
+        if (scored.error)
+            notes.push(`Scored here, as the server could not: ${scored.error.message}`);
+        if (!result.exact && solver) {
+            notes.push(`This board is too big to prove a shortest route; par is the ` +
+                `shortest route known (the solver\u2019s took ${solver.moves.length} moves).`);
+        }
+        if (result.helped) {
+            notes.push(this.watched ? 'You had watched the solver on this board, so the third star stays out of reach.' :
+                `${this.hints} hint${this.hints === 1 ? '' : 's'} used: the third star is for finishing unaided.`);
+        }
         if (best) {
             const record = bestFor(this.progress, this.size, this.level);
-            return record && record.stars === 3 ? 'New best: a perfect route!' : 'New best for this level!';
+            notes.push(record && record.stars === 3 ? 'New best: a perfect route!' : 'New best for this level!');
         }
-        return '';
+        return notes.join(' ');
     }
 }
 

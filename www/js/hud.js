@@ -39,9 +39,20 @@ export class Hud {
         this.time.textContent = formatSeconds(seconds);
     }
 
-    setPar(length)
+    /* `exact` false: only an upper bound is known, shown as "≤ 42". */
+    setPar(length, exact = true)
     {
-        this.par.textContent = Number.isFinite(length) ? String(length) : '–';
+        this.par.textContent = Number.isFinite(length) ? `${exact ? '' : '≤\u2009'}${length}` : '–';
+        this.par.title = Number.isFinite(length) && !exact ?
+            'At most this many moves: the shortest route known, not proven shortest' : '';
+    }
+
+    /* For screen readers only: what just happened on the board. */
+    announce(text)
+    {
+        const live = $('announce');
+        if (live)
+            live.textContent = text;
     }
 
     /* kind: '' (plain), 'hint', 'good' or 'error'. */

@@ -49,24 +49,65 @@ export function attachPointer(root, view, { onTap, onSwipe })
     });
 }
 
+/* Fields where keys type text or pick from a list: the game stays out. */
+const TEXT_ENTRY = 'textarea, select, [contenteditable="true"], ' +
+    'input:not([type]), input[type="text"], input[type="number"], ' +
+    'input[type="search"], input[type="email"], input[type="url"]';
+
 function isTyping(target)
 {
     if (!target || !target.closest)
         return false;
-    return Boolean(target.closest('input, textarea, select, [contenteditable="true"]'));
+    return Boolean(target.closest(TEXT_ENTRY));
+}
+
+/* Controls whose own arrow keys mean something (a radio group, a slider). */
+function ownsArrows(target)
+{
+    return Boolean(target && target.closest &&
+        target.closest('input[type="radio"], input[type="range"]'));
+}
+
+/*
+ * After a pick with the mouse or a finger (a size, a picture, a button),
+ * focus goes back to the board, so that the next arrow key plays instead
+ * of changing that setting again. Keyboard users keep their focus where
+ * they put it. `area` is where this applies (the play section).
+ */
+export function returnFocusAfterPointer(area, board)
+{
+    let pointerAt = -Infinity;
+    area.addEventListener('pointerdown', () => {
+        pointerAt = performance.now();
+    }, true);
+    const back = (event) => {
+        if (performance.now() - pointerAt > 1500 || isTyping(event.target))
+            return;
+        if (event.target === board || board.contains(event.target))
+            return;
+        if (event.target.type === 'file')
+            return;
+        setTimeout(() => board.focus({ preventScroll: true }), 0);
+    };
+    area.addEventListener('change', back);
+    area.addEventListener('click', (event) => {
+        if (event.target.closest && event.target.closest('button'))
+            back(event);
+    });
 }
 
 /*
  * Keyboard shortcuts for the whole page. `actions` maps intents to
- * functions: slide(direction), hint, solve, restart, shuffle, pause, step,
- * stop. `blocked()` says when the game is not listening (a dialog is open).
- * Keys typed into form fields are left alone, and so are arrow keys on a
- * radio group, where they choose an option.
+ * functions: slide(direction), hint, solve, restart, shuffle, undo, pause,
+ * step, stop. `blocked()` says when the game is not listening (a dialog is
+ * open). Keys typed into text fields are left alone, and so are arrow keys
+ * on a radio group or slider the keyboard reached (where they choose).
+ * Letter keys work whatever control has the focus.
  */
 export function attachKeys(actions, blocked)
 {
     document.addEventListener('keydown', (event) => {
-        if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey)
+        if (event.defaultPrevented || event.altKey)
             return;
         if (isTyping(event.target) || blocked())
             return;
@@ -80,15 +121,20 @@ export function attachKeys(actions, blocked)
 
 function keyAction(event)
 {
+    const mod = event.ctrlKey || event.metaKey;
+    if (mod)
+        return event.key.toLowerCase() === 'z' && !event.shiftKey ? (a) => a.undo() : null;
     if (ARROWS[event.key])
-        return (a) => a.slide(ARROWS[event.key]);
+        return ownsArrows(event.target) ? null : (a) => a.slide(ARROWS[event.key]);
     /* Buttons already act on Space and Enter; don't act twice. */
-    const onButton = event.target.closest && event.target.closest('button, a, summary');
+    const onButton = event.target.closest &&
+        event.target.closest('button, a, summary, input[type="checkbox"], input[type="radio"]');
     switch (event.key.toLowerCase()) {
     case 'h': return (a) => a.hint();
     case 's': return (a) => a.solve();
     case 'r': return (a) => a.restart();
     case 'n': return (a) => a.shuffle();
+    case 'u': return (a) => a.undo();
     case '.': return (a) => a.step();
     case 'escape': return (a) => a.stop();
     case ' ': return onButton ? null : (a) => a.pause();

@@ -22,7 +22,7 @@ const STATUS_TEXT = Object.freeze({
     solved: 'solved',
     unsolvable: 'cannot be solved',
     limit_nodes: 'node budget reached',
-    limit_memory: 'memory limit reached',
+    limit_memory: 'server memory cap reached',
     limit_depth: 'depth limit reached',
     timeout: 'time budget reached',
     cancelled: 'cancelled',
@@ -92,7 +92,8 @@ function statusCell(result)
     const tag = document.createElement('span');
     const solved = result.status === 'solved';
     tag.className = `tag ${solved ? (result.optimal ? 'ok' : 'warn') : 'bad'}`;
-    tag.textContent = solved ? (result.optimal ? 'optimal' : 'solved, not optimal') :
+    /* Not proven optimal is all we know: the route may well be shortest. */
+    tag.textContent = solved ? (result.optimal ? 'optimal' : 'solved, not proven optimal') :
         STATUS_TEXT[result.status] || result.status;
     td.append(tag);
     return td;
@@ -104,6 +105,7 @@ export class Lab {
     {
         this.handlers = handlers;
         this.input = $('lab-input');
+        this.goalInput = $('lab-goal');
         this.algorithm = $('lab-algorithm');
         this.heuristic = $('lab-heuristic');
         this.message = $('lab-message');
@@ -130,6 +132,7 @@ export class Lab {
         $('lab-watch').addEventListener('click', () => this.hand(this.handlers.onWatch));
         $('lab-clear').addEventListener('click', () => this.clear());
         this.input.addEventListener('input', () => this.refreshOptions());
+        window.addEventListener('resize', () => this.showScrollHint());
         this.algorithm.addEventListener('change', () => this.refreshOptions());
     }
 
@@ -181,15 +184,35 @@ export class Lab {
         }
     }
 
+    /* The goal typed, null for the usual one, or undefined if it is wrong. */
+    readGoal(tiles)
+    {
+        if (!this.goalInput.value.trim())
+            return null;
+        try {
+            const goal = parseBoard(this.goalInput.value);
+            if (goal.length !== tiles.length)
+                throw new Error(`The goal has ${goal.length} cells and the board ${tiles.length}.`);
+            return goal;
+        } catch (err) {
+            this.say(`Goal: ${err.message}`, 'error');
+            this.goalInput.focus();
+            return undefined;
+        }
+    }
+
     /* Gives the board to the game; an unplayable one is explained here. */
     async hand(handler)
     {
         const tiles = this.readBoard();
         if (!tiles)
             return;
+        const goal = this.readGoal(tiles);
+        if (goal === undefined)
+            return;
         this.say('Checking the board…');
         try {
-            await handler(tiles);
+            await handler(tiles, goal);
             this.say('');
         } catch (err) {
             this.say(err.message, 'error');
@@ -207,16 +230,25 @@ export class Lab {
             .map((h) => ({ algorithm, heuristic: h.id })));
     }
 
+    /*
+     * On 3×3 the server's default heuristic is the exact distance table:
+     * with it every informed search walks straight to the goal, and the
+     * comparison shows nothing. So the comparison uses the heuristic
+     * chosen, or else Manhattan distance, and says so.
+     */
     compareAlgorithms()
     {
         const tiles = this.readBoard();
         if (!tiles)
             return;
-        const heuristic = this.heuristic.value;
+        const heuristic = this.heuristic.value || 'manhattan';
+        const note = this.heuristic.value ? '' :
+            `Compared with ${heuristicName(heuristic).toLowerCase()} (an exact table would make every ` +
+            'algorithm walk straight to the goal). Pick another heuristic above to compare with it.';
         this.runAll(algorithmsFor(sizeOf(tiles)).filter((a) => !this.isUnavailable(a.id)).map((a) => ({
             algorithm: a.id,
             heuristic: BLIND.has(a.id) ? '' : heuristic,
-        })));
+        })), note);
     }
 
     limits()
@@ -232,12 +264,15 @@ export class Lab {
     }
 
     /* Runs each {algorithm, heuristic} in turn on the typed board. */
-    async runAll(plans)
+    async runAll(plans, note = '')
     {
         if (this.running)
             return;
         const tiles = this.readBoard();
         if (!tiles)
+            return;
+        const goal = this.readGoal(tiles);
+        if (goal === undefined)
             return;
         this.setRunning(true);
         let last = null;
@@ -247,13 +282,13 @@ export class Lab {
                 this.say(plans.length > 1 ?
                     `Running ${i + 1} of ${plans.length}: ${algorithmName(plan.algorithm)}…` :
                     'Solving…');
-                const result = await this.runOne(tiles, plan);
+                const result = await this.runOne(tiles, goal ? { ...plan, goal } : plan);
                 if (result)
                     this.addRow(tiles, result);
                 last = result || last;
             }
             if (last)
-                this.summarise(tiles, last, plans.length);
+                this.summarise(tiles, last, plans.length, note);
         } catch (err) {
             this.say(err.message, 'error');
         } finally {
@@ -328,10 +363,16 @@ export class Lab {
             $(id).disabled = running;
     }
 
-    summarise(tiles, result, count)
+    summarise(tiles, result, count, note = '')
     {
         if (count > 1) {
-            this.say(`Done: ${count} runs added to the table below. The fewest boards expanded (among solved runs) is in green.`, 'good');
+            this.say(`Done: ${count} runs added to the table below. The fewest boards expanded (among solved runs) is in green.` +
+                (note ? ` ${note}` : ''), 'good');
+            return;
+        }
+        if (result.status === 'limit_memory') {
+            this.say('Stopped: the server\u2019s memory cap for one search was reached. ' +
+                'Try a stronger heuristic, or IDA*, which needs almost no memory.');
             return;
         }
         if (result.status !== 'solved') {
@@ -383,6 +424,14 @@ export class Lab {
         this.body.append(tr);
         $('lab-empty').hidden = true;
         this.markBest(tiles.join(' '));
+        this.showScrollHint();
+    }
+
+    /* A table wider than its box says so (on a phone it scrolls). */
+    showScrollHint()
+    {
+        const wrap = $('lab-table-wrap');
+        $('lab-scroll-hint').hidden = !(wrap.scrollWidth > wrap.clientWidth + 2);
     }
 
     /* Runs are grouped under a heading row naming their board. */

@@ -24,6 +24,16 @@ export function scrambleLength(size, level)
     return Math.min(walk.base + walk.perLevel * k, walk.max);
 }
 
+/*
+ * The last level of a size, or Infinity. 3×3 level 28 is already 31 moves,
+ * the hardest a 3×3 board can be: levels past it would only repeat it, so
+ * 3×3 ends there and the game offers 4×4 next.
+ */
+export function maxLevel(size)
+{
+    return size === 3 ? MAX_3X3_DISTANCE - 3 : Infinity;
+}
+
 /* Three stars for an optimal finish; the rest leaves room to improve. */
 export function starsFor(ratio)
 {

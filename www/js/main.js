@@ -1,7 +1,9 @@
 /*
  * main.js - starts the page: builds each part (board, HUD, settings,
  * lab, score card), connects them to the game and to the player's
- * input, and restores the saved progress. It holds no rules of its own.
+ * input, and restores the saved progress and the game in progress. It
+ * holds no rules of its own. Also here: the level map, the theme and
+ * sound toggles and share links, each a few lines of wiring.
  */
 
 import { solve } from './api.js';
@@ -9,12 +11,18 @@ import { Assistant } from './assist.js';
 import { BoardView } from './board-view.js';
 import { Game } from './game.js';
 import { Hud } from './hud.js';
-import { attachKeys, attachPointer } from './input.js';
+import { attachKeys, attachPointer, returnFocusAfterPointer } from './input.js';
 import { Lab } from './lab.js';
 import { loadPhoto, storedPhoto } from './photo.js';
 import { NUMBERS, OWN, isBuiltIn, pictureUrl } from './pictures.js';
 import { speedName } from './playback.js';
-import { bestFor, levelFor, loadProgress, saveProgress, totalStars } from './progress.js';
+import {
+    bestFor, clearGame, levelFor, levelMap, loadGame, loadProgress, saveGame, saveProgress,
+    totalStars,
+} from './progress.js';
+import { readShared, shareUrl } from './share.js';
+import { Sound } from './sound.js';
+import { Think } from './think.js';
 import { ScoreCard } from './score-card.js';
 import { SettingsPanel } from './settings-panel.js';
 import { percent } from './levels.js';
@@ -25,12 +33,21 @@ const progress = loadProgress();
 const view = new BoardView($('board'));
 const hud = new Hud();
 const card = new ScoreCard();
+const sound = new Sound(false);
 let ownUrl = storedPhoto();
 
 const game = new Game({
     view, hud, card, progress,
     assistant: new Assistant(),
     onChange: showControls,
+    hooks: {
+        onMove: () => sound.move(),
+        onFinish: () => sound.win(),
+        onSave: (snapshot) => (snapshot ? saveGame(snapshot) : clearGame()),
+        onSwitchSize: (size) => changeSize(size),
+        pictureMode: () => $('board').classList.contains('pictures') &&
+            !$('board').classList.contains('show-numbers'),
+    },
 });
 
 const settings = new SettingsPanel({
@@ -45,9 +62,11 @@ const settings = new SettingsPanel({
 });
 
 new Lab({
-    onPlay: (tiles) => playPasted(tiles, false),
-    onWatch: (tiles) => playPasted(tiles, true),
+    onPlay: (tiles, goal) => playPasted(tiles, goal, false),
+    onWatch: (tiles, goal) => playPasted(tiles, goal, true),
 });
+
+new Think({ currentBoard: () => game.start.slice() });
 
 function usePicture(id)
 {
@@ -91,13 +110,13 @@ function changeSize(size)
  * says so (422 with the reason) before searching, and a one-node budget
  * keeps this check from searching at all.
  */
-async function playPasted(tiles, watch)
+async function playPasted(tiles, goal, watch, kind = 'custom')
 {
-    await solve(tiles, { limits: { max_nodes: 1 } });
+    await solve(tiles, { goal, limits: { max_nodes: 1 } });
     settings.showSize(Math.round(Math.sqrt(tiles.length)));
-    settings.setGoalSize(Math.round(Math.sqrt(tiles.length)));
+    settings.setGoalSize(Math.round(Math.sqrt(tiles.length)), goal);
     usePicture(progress.picture);
-    game.playBoard(tiles);
+    game.playBoard(tiles, { goal, kind });
     $('play').scrollIntoView({ block: 'start' });
     $('board').focus({ preventScroll: true });
     if (watch)
@@ -111,6 +130,8 @@ function showControls()
     $('hint').disabled = !playing;
     $('solve').disabled = !playing;
     $('restart').disabled = game.phase === 'loading' || game.phase === 'error';
+    $('undo').disabled = !playing || !game.lastUndoable();
+    $('share').disabled = game.phase === 'loading' || game.phase === 'error';
     $('board').setAttribute('aria-busy', String(game.phase === 'loading' || Boolean(game.busy)));
     $('board').dataset.phase = game.phase;
 
@@ -126,11 +147,15 @@ function showControls()
 
 function showStars()
 {
-    const best = game.custom ? null : bestFor(progress, game.size, game.level);
+    if (game.custom) {
+        settings.showOwn(game.size, game.kind);
+        return;
+    }
+    const best = bestFor(progress, game.size, game.level);
     const text = best ?
         `Best here: ${percent(best.ratio)}% in ${best.moves} moves.` :
         'No best score on this level yet.';
-    settings.showStars(totalStars(progress, game.size), game.custom ? 'Playing your own board.' : text);
+    settings.showStars(totalStars(progress, game.size), text, game.size);
 }
 
 function wireButtons()
@@ -139,6 +164,11 @@ function wireButtons()
     $('solve').addEventListener('click', () => game.solve());
     $('restart').addEventListener('click', () => game.restart());
     $('shuffle').addEventListener('click', () => game.shuffle());
+    $('undo').addEventListener('click', () => game.undo());
+    $('share').addEventListener('click', () => shareBoard());
+    $('level-map-open').addEventListener('click', () => openLevelMap());
+    $('theme-toggle').addEventListener('click', () => setTheme(nextTheme(progress.theme)));
+    $('sound-toggle').addEventListener('click', () => setSound(!progress.sound));
     $('level-prev').addEventListener('click', () => game.changeLevel(-1));
     $('level-next').addEventListener('click', () => game.changeLevel(1));
     $('play-pause').addEventListener('click', () => game.playback.toggle());
@@ -167,6 +197,7 @@ function wireInput()
         solve: () => game.solve(),
         restart: () => game.restart(),
         shuffle: () => game.shuffle(),
+        undo: () => game.undo(),
         pause: () => game.playback.toggle(),
         step: () => game.playback.step(),
         stop: () => {
@@ -175,20 +206,158 @@ function wireInput()
                 hud.say('Stopped. Your move.');
             }
         },
-    }, () => card.open);
+    }, () => card.open || $('level-map').open);
+    returnFocusAfterPointer($('play'), $('board'));
 }
 
-function startUp()
+/* --- Level map ---------------------------------------------------------- */
+
+function openLevelMap()
+{
+    const size = game.size;
+    $('level-map-size').textContent = `${size}×${size}`;
+    const grid = $('level-grid');
+    grid.replaceChildren();
+    for (const entry of levelMap(progress, size)) {
+        const li = document.createElement('li');
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'level-cell';
+        button.dataset.level = String(entry.level);
+        if (!game.custom && entry.level === game.level)
+            button.setAttribute('aria-current', 'true');
+        const stars = '★'.repeat(entry.stars) + '☆'.repeat(3 - entry.stars);
+        button.innerHTML = '';
+        const num = document.createElement('span');
+        num.className = 'level-num';
+        num.textContent = String(entry.level);
+        const row = document.createElement('span');
+        row.className = 'level-stars';
+        row.textContent = stars;
+        button.append(num, row);
+        button.setAttribute('aria-label', `Level ${entry.level}, ` +
+            (entry.played ? `${entry.stars} star${entry.stars === 1 ? '' : 's'}` : 'not finished yet'));
+        button.addEventListener('click', () => {
+            $('level-map').close();
+            game.play(size, entry.level);
+            $('board').focus({ preventScroll: true });
+        });
+        li.append(button);
+        grid.append(li);
+    }
+    $('level-map').showModal();
+}
+
+/* --- Theme and sound ---------------------------------------------------- */
+
+const THEMES = ['auto', 'light', 'dark'];
+const THEME_NAMES = { auto: 'follows the system', light: 'light', dark: 'dark' };
+
+function nextTheme(theme)
+{
+    return THEMES[(THEMES.indexOf(theme || 'auto') + 1) % THEMES.length];
+}
+
+function setTheme(theme)
+{
+    progress.theme = theme;
+    saveProgress(progress);
+    if (theme === 'auto')
+        delete document.documentElement.dataset.theme;
+    else
+        document.documentElement.dataset.theme = theme;
+    const label = `Colour theme: ${THEME_NAMES[theme]}`;
+    $('theme-toggle').setAttribute('aria-label', label);
+    $('theme-toggle').title = label;
+    $('theme-toggle').textContent = theme === 'light' ? '☀' : theme === 'dark' ? '☾' : '◐';
+}
+
+function setSound(on)
+{
+    progress.sound = on;
+    saveProgress(progress);
+    sound.setOn(on);
+    $('sound-toggle').setAttribute('aria-pressed', String(on));
+    $('sound-toggle').title = `Sound: ${on ? 'on' : 'off'}`;
+    $('sound-toggle').classList.toggle('on', on);
+}
+
+/* --- Share links -------------------------------------------------------- */
+
+function shareBoard()
+{
+    const url = shareUrl(location.href, game.start, game.goal, progress.picture);
+    $('share-line').hidden = false;
+    const field = $('share-url');
+    field.value = url;
+    field.select();
+    if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(url).then(() => hud.say('Link copied: it opens this board as a shared board.', 'good'),
+            () => hud.say('Copy the link below to share this board.'));
+    } else {
+        hud.say('Copy the link below to share this board.');
+    }
+}
+
+async function openShared(shared)
+{
+    if (shared.error) {
+        hud.say(shared.error, 'error');
+        return false;
+    }
+    if (shared.picture && (isBuiltIn(shared.picture) || shared.picture === NUMBERS))
+        progress.picture = shared.picture;
+    try {
+        await playPasted(shared.tiles, shared.goal, false, 'shared');
+        hud.say('A shared board: slide the tiles to its goal.', 'good');
+        return true;
+    } catch (err) {
+        hud.say(`The shared board cannot be played: ${err.message}`, 'error');
+        return false;
+    }
+}
+
+async function startUp()
 {
     wireButtons();
     wireInput();
+    setTheme(progress.theme || 'auto');
+    setSound(Boolean(progress.sound));
     settings.setOwn(ownUrl);
     settings.showSize(progress.size);
     settings.setGoalSize(progress.size);
     view.setShowNumbers(Boolean(progress.showNumbers));
     settings.showNumbers(Boolean(progress.showNumbers));
     usePicture(progress.picture);
+    const shared = readShared(location.href);
+    if (shared) {
+        /* The address has done its job; a reload resumes the game. */
+        history.replaceState(null, '', location.pathname + location.hash);
+        if (await openShared(shared))
+            return;
+    }
+    if (resumeSaved())
+        return;
     game.play(progress.size, levelFor(progress, progress.size));
+}
+
+/* The game in progress before a reload, if there was one. */
+function resumeSaved()
+{
+    const saved = loadGame();
+    if (!saved)
+        return false;
+    const size = saved.size;
+    settings.showSize(size);
+    settings.setGoalSize(size, saved.goal);
+    usePicture(progress.picture);
+    if (game.resume(saved))
+        return true;
+    clearGame();
+    settings.showSize(progress.size);
+    settings.setGoalSize(progress.size);
+    usePicture(progress.picture);
+    return false;
 }
 
 startUp();

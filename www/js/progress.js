@@ -6,6 +6,8 @@
  * simply forgets on reload.
  */
 
+import { maxLevel } from './levels.js';
+
 const KEY = 'puzzled.progress.v1';
 
 function fresh()
@@ -68,7 +70,7 @@ export function bestFor(progress, size, level)
 export function chooseLevel(progress, size, level)
 {
     const record = sizeRecord(progress, size);
-    record.level = Math.max(1, Math.min(Math.floor(level), record.unlocked));
+    record.level = Math.max(1, Math.min(Math.floor(level), record.unlocked, maxLevel(size)));
     saveProgress(progress);
     return record.level;
 }
@@ -81,7 +83,7 @@ export function chooseLevel(progress, size, level)
 export function recordFinish(progress, size, level, result)
 {
     const record = sizeRecord(progress, size);
-    record.unlocked = Math.max(record.unlocked, level + 1);
+    record.unlocked = Math.max(record.unlocked, Math.min(level + 1, maxLevel(size)));
     let improved = false;
     const previous = record.best[String(level)];
     if (!result.assisted && Number.isFinite(result.ratio) &&
@@ -98,8 +100,59 @@ export function recordFinish(progress, size, level, result)
     return improved;
 }
 
+/* Every level's best, for the level map: [{ level, stars }], 1..unlocked. */
+export function levelMap(progress, size)
+{
+    const record = sizeRecord(progress, size);
+    const out = [];
+    for (let level = 1; level <= record.unlocked; level++) {
+        const best = record.best[String(level)];
+        out.push({ level, stars: best ? best.stars || 0 : 0, played: Boolean(best) });
+    }
+    return out;
+}
+
 export function totalStars(progress, size)
 {
     const best = sizeRecord(progress, size).best;
     return Object.values(best).reduce((sum, b) => sum + (b.stars || 0), 0);
+}
+
+/*
+ * The game in progress, kept apart from the progress record so that a
+ * broken one never costs the player their stars. Written on every move;
+ * removed when the board is finished.
+ */
+const GAME_KEY = 'puzzled.game.v1';
+
+export function saveGame(snapshot)
+{
+    try {
+        localStorage.setItem(GAME_KEY, JSON.stringify({ version: 1, ...snapshot }));
+    } catch {
+        /* No storage: the game simply does not survive a reload. */
+    }
+}
+
+export function loadGame()
+{
+    try {
+        const saved = JSON.parse(localStorage.getItem(GAME_KEY) || 'null');
+        if (saved && saved.version === 1 && Array.isArray(saved.start) &&
+            Array.isArray(saved.goal) && Array.isArray(saved.moves) &&
+            saved.start.length === saved.goal.length && saved.start.length >= 4)
+            return saved;
+    } catch {
+        /* Unreadable: start a fresh game. */
+    }
+    return null;
+}
+
+export function clearGame()
+{
+    try {
+        localStorage.removeItem(GAME_KEY);
+    } catch {
+        /* Nothing to clear. */
+    }
 }

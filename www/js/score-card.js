@@ -72,14 +72,21 @@ export class ScoreCard {
         $('score-kicker').textContent = r.kicker;
         $('score-title').textContent = r.title;
         renderStars(r.stars, $('score-stars'));
-        $('score-percent').textContent = Number.isFinite(r.percent) ? String(r.percent) : '–';
+        const scored = Number.isFinite(r.percent);
+        $('score-percent').textContent = scored ? String(r.percent) : '–';
+        $('score-percent').parentElement.hidden = !scored;
+        $('score-sub').textContent = r.sub || 'of the optimal route';
         $('score-moves').textContent = formatCount(r.moves);
-        $('score-optimal').textContent = formatCount(r.optimal);
+        $('score-optimal').textContent = r.exact === false && Number.isFinite(r.optimal) ?
+            `≤ ${formatCount(r.optimal)}` : formatCount(r.optimal);
+        $('score-optimal-label').textContent = r.exact === false ? 'Par' : 'Optimal';
         $('score-time').textContent = formatSeconds(r.seconds);
         $('score-hints').textContent = String(r.hints);
         $('solver-line').textContent = solverLine(r.solver);
         $('score-note').textContent = r.note || '';
-        $('score-next').textContent = r.canGoOn ? 'Next level →' : 'New board →';
+        $('score-next').textContent = r.nextLabel || (r.canGoOn ? 'Next level →' : 'New board →');
+        if (this.onShow)
+            this.onShow(r);
         this.dialog.returnValue = '';
         this.dialog.showModal();
         return new Promise((resolve) => {

@@ -44,9 +44,9 @@ function numbersThumb()
 }
 
 /* The goal in numbers mode: a tiny board, coloured like the real one. */
-function miniNumbers(size)
+function miniNumbers(size, goal = null)
 {
-    return goalBoard(size).map((tile, i) => {
+    return (goal || goalBoard(size)).map((tile, i) => {
         const cell = document.createElement('i');
         if (tile === 0) {
             cell.className = 'gap';
@@ -107,11 +107,11 @@ export class SettingsPanel {
         });
     }
 
+    /* Checks the size's button; a size the picker lacks checks none. */
     showSize(size)
     {
-        const input = document.querySelector(`input[name="size"][value="${size}"]`);
-        if (input)
-            input.checked = true;
+        for (const input of document.querySelectorAll('input[name="size"]'))
+            input.checked = Number(input.value) === size;
         $('size-name').textContent = `${size}×${size}`;
     }
 
@@ -131,13 +131,14 @@ export class SettingsPanel {
         goal.style.backgroundImage = url ? `url("${url}")` : '';
         goal.replaceChildren();
         if (!url)
-            goal.append(...miniNumbers(this.size || 3));
+            goal.append(...miniNumbers(this.size || 3, this.goal));
         goal.style.setProperty('--n', String(this.size || 3));
     }
 
-    setGoalSize(size)
+    setGoalSize(size, goal = null)
     {
         this.size = size;
+        this.goal = goal && goal.length === size * size ? goal.slice() : null;
     }
 
     /* Shows the player's picture as the "Yours" thumbnail once there is one. */
@@ -155,9 +156,21 @@ export class SettingsPanel {
         $('show-numbers').checked = show;
     }
 
-    showStars(total, bestText)
+    showStars(total, bestText, size)
     {
+        $('stars-line').hidden = false;
         $('total-stars').textContent = String(total);
+        $('stars-word').textContent = total === 1 ? 'star' : 'stars';
+        $('size-name').textContent = `${size}×${size}`;
         $('best-line').textContent = bestText;
+    }
+
+    /* A board that is not a level: no stars to count. */
+    showOwn(size, kind)
+    {
+        $('stars-line').hidden = true;
+        const what = { shared: 'a shared', daily: 'the daily' }[kind] || 'your own';
+        $('best-line').textContent = `Playing ${what} ${size}×${size} board: ` +
+            'stars are for the numbered levels.';
     }
 }

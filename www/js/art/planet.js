@@ -7,7 +7,20 @@ import { seeded } from './random.js';
 
 function nebula(ctx, s, rand)
 {
-    ctx.fillStyle = '#05061a';
+    /* Night sky with a colour that drifts across it, so that no two
+       tiles of star field look alike (a black sky made tiles that only a
+       star or two told apart). */
+    const across = ctx.createLinearGradient(0, 0, s, s);
+    across.addColorStop(0, '#3b1673');
+    across.addColorStop(0.5, '#0a1a4a');
+    across.addColorStop(1, '#0b5a5e');
+    ctx.fillStyle = across;
+    ctx.fillRect(0, 0, s, s);
+    const down = ctx.createLinearGradient(s, 0, 0, s);
+    down.addColorStop(0, 'rgba(170, 40, 110, 0.55)');
+    down.addColorStop(0.5, 'rgba(0, 0, 0, 0)');
+    down.addColorStop(1, 'rgba(200, 120, 40, 0.45)');
+    ctx.fillStyle = down;
     ctx.fillRect(0, 0, s, s);
     ctx.save();
     ctx.globalCompositeOperation = 'lighter';

@@ -1,0 +1,290 @@
+/*
+ * think.js - "Watch A* think": steps through a real A* solve of a 3×3
+ * board, side by side for three heuristics (misplaced tiles, Manhattan
+ * distance, linear conflict). Each column shows, at step k, the snapshot
+ * taken off the open list (the smallest f = g + h), the children it put
+ * on, the open list as a priority queue sorted by f, and the closed list.
+ *
+ * The steps are the server's own (POST /v1/solve with "trace": K); the
+ * open and closed lists are rebuilt here from those steps, in order, the
+ * way A* keeps them: a child already closed or already open with a
+ * smaller g is not added again.
+ */
+
+import { solve } from './api.js';
+import { fromApi } from './board.js';
+
+const $ = (id) => document.getElementById(id);
+const STEPS = 60;
+const OPEN_SHOWN = 8;
+const CLOSED_SHOWN = 6;
+const COLUMNS = Object.freeze([
+    { id: 'misplaced', name: 'Misplaced tiles' },
+    { id: 'manhattan', name: 'Manhattan distance' },
+    { id: 'linear-conflict', name: 'Linear conflict' },
+]);
+
+function key(tiles)
+{
+    return tiles.join(' ');
+}
+
+function mini(tiles, className = '')
+{
+    const grid = document.createElement('span');
+    grid.className = `mini ${className}`.trim();
+    grid.setAttribute('role', 'img');
+    grid.setAttribute('aria-label', tiles.map((t) => (t === 0 ? 'gap' : t)).join(' '));
+    for (const tile of tiles) {
+        const cell = document.createElement('i');
+        cell.textContent = tile === 0 ? '' : String(tile);
+        if (tile === 0)
+            cell.className = 'gap';
+        cell.setAttribute('aria-hidden', 'true');
+        grid.append(cell);
+    }
+    return grid;
+}
+
+/* A* order: smaller f first, then larger g (deeper first), then arrival. */
+function byPriority(a, b)
+{
+    return a.f - b.f || b.g - a.g || a.seq - b.seq;
+}
+
+/*
+ * The lists after each step: states[k] = { open: [...], closed: [...],
+ * step } after step k has put its children on the open list.
+ */
+function replay(trace)
+{
+    const open = new Map();
+    const closed = [];
+    const closedKeys = new Set();
+    const states = [];
+    let seq = 0;
+    trace.forEach((step, k) => {
+        const board = fromApi(step.board);
+        const id = key(board);
+        if (k === 0)
+            open.set(id, { tiles: board, g: step.g, h: step.h, f: step.f, seq: seq++ });
+        open.delete(id);
+        closed.push({ tiles: board, g: step.g, h: step.h, f: step.f });
+        closedKeys.add(id);
+        const added = new Set();
+        for (const child of step.children) {
+            const tiles = fromApi(child.board);
+            const cid = key(tiles);
+            const known = open.get(cid);
+            if (known && known.g <= child.g)
+                continue;
+            open.set(cid, { tiles, g: child.g, h: child.h, f: child.f, seq: seq++ });
+            closedKeys.delete(cid);
+            added.add(cid);
+        }
+        states.push({
+            open: [...open.values()].sort(byPriority),
+            closed: closed.slice(),
+            added,
+            step: { ...step, tiles: board },
+        });
+    });
+    return states;
+}
+
+export class Think {
+    constructor({ currentBoard })
+    {
+        this.currentBoard = currentBoard;
+        this.columns = [];
+        this.index = 0;
+        this.timer = 0;
+        $('think-load').addEventListener('click', () => this.load());
+        $('think-prev').addEventListener('click', () => this.go(this.index - 1));
+        $('think-next').addEventListener('click', () => this.go(this.index + 1));
+        $('think-play').addEventListener('click', () => this.togglePlay());
+        $('think-step').addEventListener('input', () => this.go(Number($('think-step').value) - 1));
+    }
+
+    /* Traces the game's board (3×3 only; a sample board otherwise). */
+    async load()
+    {
+        const board = this.currentBoard();
+        const tiles = board && board.length === 9 ? board : [1, 2, 3, 4, 0, 6, 7, 5, 8];
+        this.stop();
+        $('think-message').textContent = 'Asking the solver for three A* traces…';
+        try {
+            const runs = [];
+            for (const column of COLUMNS) {
+                const r = await solve(tiles, {
+                    algorithm: 'astar', heuristic: column.id, trace: STEPS,
+                    limits: { max_nodes: 200000 },
+                });
+                runs.push({ ...column, result: r, states: replay(r.trace || []) });
+            }
+            this.tiles = tiles;
+            this.columns = runs;
+            const longest = Math.max(...runs.map((r) => r.states.length));
+            $('think-step').max = String(Math.max(1, longest));
+            $('think-step').disabled = false;
+            for (const id of ['think-prev', 'think-next', 'think-play'])
+                $(id).disabled = false;
+            $('think-message').textContent = `The first ${STEPS} expansions of A* from this board, ` +
+                'one per step. Press → or Play to step on.';
+            $('think-start').replaceChildren(mini(tiles, 'mini-large'));
+            this.go(0);
+        } catch (err) {
+            $('think-message').textContent = err.message;
+        }
+    }
+
+    togglePlay()
+    {
+        if (this.timer) {
+            this.stop();
+            return;
+        }
+        $('think-play').textContent = 'Pause';
+        $('think-play').setAttribute('aria-pressed', 'true');
+        this.timer = setInterval(() => {
+            if (!this.go(this.index + 1))
+                this.stop();
+        }, 900);
+    }
+
+    stop()
+    {
+        clearInterval(this.timer);
+        this.timer = 0;
+        $('think-play').textContent = 'Play';
+        $('think-play').setAttribute('aria-pressed', 'false');
+    }
+
+    /* Shows step `index` in every column; false past the last one. */
+    go(index)
+    {
+        const longest = Math.max(0, ...this.columns.map((c) => c.states.length));
+        if (index < 0 || index >= longest)
+            return false;
+        this.index = index;
+        $('think-step').value = String(index + 1);
+        $('think-count').textContent = `Step ${index + 1} of ${longest}`;
+        const box = $('think-columns');
+        box.replaceChildren(...this.columns.map((c) => this.column(c, index)));
+        return true;
+    }
+
+    column(run, index)
+    {
+        const col = document.createElement('section');
+        col.className = 'think-col';
+        col.dataset.heuristic = run.id;
+        const title = document.createElement('h3');
+        title.textContent = run.name;
+        const total = document.createElement('p');
+        total.className = 'muted think-total';
+        const r = run.result;
+        total.textContent = r.status === 'solved' ?
+            `Whole solve: ${r.length} moves, ${r.stats.expanded.toLocaleString('en-US')} expansions.` :
+            `Whole solve stopped: ${r.status}.`;
+        col.append(title, total);
+        const state = run.states[Math.min(index, run.states.length - 1)];
+        if (!state) {
+            col.append(text('p', 'No steps.'));
+            return col;
+        }
+        if (index >= run.states.length) {
+            col.append(text('p', `Reached the goal after ${run.states.length} expansions: ` +
+                'the goal came off the open list next.', 'think-done'));
+        }
+        col.append(this.expanded(state), this.openList(state), this.closedList(state));
+        return col;
+    }
+
+    expanded(state)
+    {
+        const s = state.step;
+        const box = document.createElement('div');
+        box.className = 'think-expanded';
+        const head = text('p', `Taken off the open list (smallest f): g ${s.g} + h ${s.h} = f ${s.f}` +
+            ` · open list had ${s.open}`, 'think-head');
+        const row = document.createElement('div');
+        row.className = 'think-row';
+        row.append(mini(s.tiles, 'mini-current'));
+        const arrow = text('span', '→', 'think-arrow');
+        arrow.setAttribute('aria-hidden', 'true');
+        row.append(arrow);
+        for (const child of s.children) {
+            const fig = document.createElement('figure');
+            fig.className = 'think-child';
+            fig.append(mini(fromApi(child.board), 'mini-child'));
+            const cap = document.createElement('figcaption');
+            cap.textContent = `f ${child.f} = ${child.g}+${child.h}`;
+            fig.append(cap);
+            row.append(fig);
+        }
+        if (s.children.length === 0)
+            row.append(text('span', 'no new children', 'muted'));
+        box.append(head, row);
+        return box;
+    }
+
+    openList(state)
+    {
+        const table = document.createElement('table');
+        table.className = 'think-open';
+        const cap = document.createElement('caption');
+        cap.textContent = `Open list (priority queue by f): ${state.open.length}`;
+        table.append(cap);
+        const head = document.createElement('tr');
+        for (const h of ['Board', 'g', 'h', 'f']) {
+            const th = document.createElement('th');
+            th.scope = 'col';
+            th.textContent = h;
+            head.append(th);
+        }
+        const thead = document.createElement('thead');
+        thead.append(head);
+        const body = document.createElement('tbody');
+        state.open.slice(0, OPEN_SHOWN).forEach((node, i) => {
+            const tr = document.createElement('tr');
+            if (state.added.has(key(node.tiles)))
+                tr.className = 'think-new';
+            if (i === 0)
+                tr.classList.add('think-next');
+            const td = document.createElement('td');
+            td.append(mini(node.tiles));
+            tr.append(td, text('td', String(node.g)), text('td', String(node.h)), text('td', String(node.f)));
+            body.append(tr);
+        });
+        table.append(thead, body);
+        const wrap = document.createElement('div');
+        wrap.append(table);
+        if (state.open.length > OPEN_SHOWN)
+            wrap.append(text('p', `… and ${state.open.length - OPEN_SHOWN} more`, 'muted think-more'));
+        return wrap;
+    }
+
+    closedList(state)
+    {
+        const box = document.createElement('div');
+        box.className = 'think-closed';
+        box.append(text('p', `Closed list (expanded): ${state.closed.length}`, 'think-head'));
+        const row = document.createElement('div');
+        row.className = 'think-row';
+        for (const node of state.closed.slice(-CLOSED_SHOWN).reverse())
+            row.append(mini(node.tiles, 'mini-closed'));
+        box.append(row);
+        return box;
+    }
+}
+
+function text(tag, content, className = '')
+{
+    const el = document.createElement(tag);
+    el.textContent = content;
+    if (className)
+        el.className = className;
+    return el;
+}
+
