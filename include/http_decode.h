@@ -35,6 +35,7 @@ struct http_solve_request {
     unsigned max_depth;         /* dfs; 0 = solver default */
     unsigned weight;            /* wastar, 1..100; 0 = solver default */
     bool include_path;
+    unsigned trace;             /* expansions to record; 0 = none */
 };
 
 struct http_batch_entry {

@@ -19,6 +19,7 @@
 #include "puz_board.h"
 #include "puz_err.h"
 #include "puz_heuristic.h"
+#include "puz_trace.h"
 
 enum puz_algorithm {
     PUZ_ALG_AUTO = 0,   /* pick by board size (astar for N<=3, ...) */
@@ -103,6 +104,7 @@ struct puz_solve_opts {
     unsigned weight;    /* wastar: f = g + weight * h; 0 = default (3) */
     puz_progress_fn progress;   /* NULL = nobody watches (no cost) */
     void *progress_user;        /* handed to progress */
+    puz_trace *trace;   /* records the first expansions; NULL = none */
 };
 
 struct puz_stats {

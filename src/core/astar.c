@@ -162,6 +162,8 @@ static puz_err visit_child(struct bestfirst *bf, uint32_t pi, unsigned d)
     c->parent = pi;
     c->move = (uint8_t)d;
     c->closed = 0;
+    if (s->trace)
+        puz_trace_child(s->trace, cells, s->cells, c->g, c->h);
     return push(bf, ci);
 }
 
@@ -173,6 +175,9 @@ static puz_err expand(struct bestfirst *bf, uint32_t pi)
     if (p->g == UINT16_MAX - 1)
         return PUZ_OK;          /* cannot record a longer path */
     bf->s->out->stats.expanded++;
+    if (bf->s->trace)
+        puz_trace_expand(bf->s->trace, p->cells, bf->s->cells, p->g, p->h,
+                         bf->open_count + 1);
     for (unsigned d = 0; d < 4; d++) {
         if (d == back || bf->moves.to[p->blank][d] == 255)
             continue;

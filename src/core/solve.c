@@ -352,6 +352,7 @@ puz_err puz_solve(const struct puz_board *start,
         puz_arena_set_budget(a, used_before + opts->limits.max_bytes);
     rc = prepare(&s, opts, out->algorithm);
     s.weight = opts->weight ? opts->weight : PUZ_WASTAR_DEFAULT_WEIGHT;
+    s.trace = opts->trace;
     if (rc == PUZ_OK)
         rc = run_algorithm(&s, out->algorithm);
     if (rc == PUZ_OK && opts->algorithm == PUZ_ALG_AUTO &&

@@ -12,7 +12,7 @@
 /* Keys each body may carry; anything else is a typo worth reporting. */
 static const char *const solve_keys[] = {
     "board", "goal", "algorithm", "heuristic", "limits", "include_path",
-    "weight",
+    "weight", "trace",
     NULL
 };
 static const char *const batch_keys[] = {
@@ -518,6 +518,30 @@ static puz_err decode_weight(const json_t *root,
     return PUZ_OK;
 }
 
+/* "trace" (issue 16, /v1/solve only): record the first K expansions of a
+ * best-first search, 1..PUZ_TRACE_MAX. */
+static puz_err decode_trace(const json_t *root,
+                            struct http_solve_request *out,
+                            struct http_problem *err)
+{
+    const json_t *v = json_object_get(root, "trace");
+
+    out->trace = 0;
+    if (v == NULL || json_is_null(v))
+        return PUZ_OK;
+    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+        json_integer_value(v) > PUZ_TRACE_MAX) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_OPTION,
+                         "trace must be an integer from 1 to %d, not %s",
+                         PUZ_TRACE_MAX,
+                         json_is_integer(v) ? "that number" : type_name(v));
+        http_problem_point(err, "/trace");
+        return PUZ_EINVAL;
+    }
+    out->trace = (unsigned)json_integer_value(v);
+    return PUZ_OK;
+}
+
 /* Options common to /v1/solve and /v1/solve/batch. */
 static puz_err decode_options(const json_t *root,
                               const struct http_config *cfg,
@@ -540,7 +564,8 @@ static puz_err decode_options(const json_t *root,
     if (decode_goal(root, &out->has_goal, &out->goal, err) != PUZ_OK
         || decode_algorithm(root, out, err) != PUZ_OK
         || decode_heuristic(root, out, err) != PUZ_OK
-        || decode_weight(root, out, err) != PUZ_OK)
+        || decode_weight(root, out, err) != PUZ_OK
+        || decode_trace(root, out, err) != PUZ_OK)
         return PUZ_EINVAL;
     return decode_limits(root, cfg, out, err);
 }

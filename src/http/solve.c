@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "codec_trace.h"
 #include "http_decode.h"
 #include "http_jalloc.h"
 #include "puz_random.h"
@@ -154,6 +155,17 @@ static void record(struct http_req *r, const struct puz_result *res)
                        res->stats.expanded);
 }
 
+/* Adds "trace" to a /v1/solve answer when the request asked for one. */
+static json_t *with_trace(json_t *reply, const struct http_solve_request *q,
+                          const puz_trace *t)
+{
+    if (reply != NULL && q->trace)
+        json_object_set_new(reply, "trace",
+                            t != NULL ? codec_trace_json(t, q->board.n)
+                                      : json_array());
+    return reply;
+}
+
 static void run_solve(struct http_job *j)
 {
     struct http_req *r = j->req;
@@ -164,6 +176,8 @@ static void run_solve(struct http_job *j)
     puz_err rc;
 
     solve_opts(j, q, j->deadline_us, &o);
+    if (q->trace)
+        o.trace = puz_trace_create(r->arena, q->trace);
     memset(&res, 0, sizeof(res));
     rc = puz_solve(&q->board, &o, r->arena, &res);
     if (rc == PUZ_OK)
@@ -172,8 +186,9 @@ static void run_solve(struct http_job *j)
         http__reply_problem(r, &p);
         return;
     }
-    http__reply_json(r, 200, codec_result_json(&q->board, &res,
-                                               q->include_path));
+    http__reply_json(r, 200, with_trace(codec_result_json(&q->board, &res,
+                                                          q->include_path),
+                                        q, o.trace));
 }
 
 /* One board of a batch, solved in a scratch arena so the batch's
