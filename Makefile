@@ -13,7 +13,7 @@ BUILD ?= build-$(subst $(comma),-,$(SANITIZER))
 endif
 comma := ,
 
-PKGS := libmicrohttpd jansson
+PKGS := libmicrohttpd jansson sqlite3
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_PKG_LIBS = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
@@ -32,7 +32,8 @@ LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 
 CORE_SRCS := $(wildcard src/core/*.c)
-APP_SRCS := $(wildcard src/codec/*.c src/pool/*.c src/jobs/*.c src/http/*.c src/cli/*.c)
+APP_SRCS := $(wildcard src/codec/*.c src/pool/*.c src/jobs/*.c src/http/*.c src/cli/*.c \
+            src/store/*.c)
 TEST_SRCS := $(wildcard tests/test_*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
 

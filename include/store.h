@@ -1,0 +1,83 @@
+/*
+ * store.h - the server's embedded store (SQLite, one file in the state
+ * directory): the daily puzzle's leaderboard. Opening creates the file,
+ * applies any missing schema migrations and switches to WAL, so a new
+ * server and an upgraded one both start with a current schema, and
+ * entries survive restarts.
+ *
+ * One connection, one mutex: every call is serialised (one writer path);
+ * readers are cheap, the table small. Scores come in already verified
+ * (the server replays the moves); the store checks only what it keeps:
+ * the nickname, the bounds, and how often a client address submits.
+ */
+#ifndef STORE_H
+#define STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "puz_err.h"
+
+typedef struct store store;
+
+#define STORE_FILE "puzzled.db"
+#define STORE_NICK_MAX 24           /* bytes of a nickname */
+#define STORE_DAY_ENTRIES_MAX 10000 /* per day and size */
+#define STORE_RATE_WINDOW_S 60      /* submissions per client address ... */
+#define STORE_RATE_MAX 5            /* ... at most this many per window */
+#define STORE_SCHEMA_VERSION 1
+
+enum store_status {
+    STORE_OK = 0,
+    STORE_INVALID,      /* a field out of bounds; msg says which */
+    STORE_RATE_LIMITED, /* this client submitted too often */
+    STORE_FULL,         /* this day and size hold the maximum */
+    STORE_FAILED,       /* SQLite failed; msg has its words */
+};
+
+struct store_submission {
+    const char *day;        /* "YYYY-MM-DD" */
+    unsigned size;          /* 3..5 */
+    const char *nickname;   /* see store_nickname_ok */
+    unsigned moves;         /* verified by replay */
+    unsigned time_ms;       /* as the player's page measured it */
+    const char *client;     /* client address, for the rate limit */
+};
+
+struct store_entry {
+    unsigned rank;          /* 1-based */
+    char nickname[STORE_NICK_MAX + 1];
+    unsigned moves;
+    unsigned time_ms;
+    int64_t created_at;     /* unix seconds */
+};
+
+/* Opens (creating if need be) dir/STORE_FILE, creating dir too. On
+ * failure returns PUZ_EINVAL with words in msg (PUZ_MSG_MAX bytes). */
+puz_err store_open(const char *dir, store **out, char *msg);
+void store_close(store *s);
+
+/* The schema version in the file (after store_open: the current one). */
+int store_schema_version(store *s);
+
+/* 1..STORE_NICK_MAX bytes of letters, digits, space, '_', '-' and '.',
+ * not starting or ending with a space. */
+bool store_nickname_ok(const char *nick);
+
+/* Adds a verified entry at time now (unix seconds); *rank is its place
+ * on the day's board (1 = best: fewest moves, then least time, then
+ * earliest). */
+enum store_status store_daily_add(store *s, const struct store_submission *e,
+                                  int64_t now, unsigned *rank, char *msg);
+
+/* The best max entries of day and size, best first; *count of them. */
+enum store_status store_daily_top(store *s, const char *day, unsigned size,
+                                  struct store_entry *out, unsigned max,
+                                  unsigned *count, char *msg);
+
+/* Entries of day and size in all. */
+enum store_status store_daily_count(store *s, const char *day,
+                                    unsigned size, unsigned *count,
+                                    char *msg);
+
+#endif

@@ -1,0 +1,239 @@
+/*
+ * test_store.c - the SQLite store (store.h): a fresh directory gets the
+ * current schema in WAL mode; entries rank by moves, then time; closing
+ * and reopening keeps them (a restart); four threads submitting at once
+ * lose nothing; bad input, a nickname with markup, a flood from one
+ * address and a schema from the future are refused.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "puz_board.h"
+#include "store.h"
+
+#define DAY "2026-12-02"
+
+static char dir[64];
+
+static int make_dir(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/puzzled-store-XXXXXX");
+    return mkdtemp(dir) == NULL ? -1 : 0;
+}
+
+static int remove_dir(void **state)
+{
+    char cmd[128];
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static store *open_ok(void)
+{
+    store *s = NULL;
+    char msg[PUZ_MSG_MAX] = "";
+
+    if (store_open(dir, &s, msg) != PUZ_OK)
+        fail_msg("store_open: %s", msg);
+    return s;
+}
+
+static enum store_status add(store *s, const char *nick, unsigned moves,
+                             unsigned ms, const char *client, int64_t now)
+{
+    struct store_submission e = { DAY, 3, nick, moves, ms, client };
+    unsigned rank;
+    char msg[PUZ_MSG_MAX];
+
+    return store_daily_add(s, &e, now, &rank, msg);
+}
+
+static void test_fresh_store_has_schema_and_wal(void **state)
+{
+    store *s = open_ok();
+    char path[128];
+    sqlite3 *db;
+    sqlite3_stmt *st;
+
+    (void)state;
+    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+    store_close(s);
+    snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st,
+                                        NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+static void test_ranked_by_moves_then_time_and_kept_on_restart(void **state)
+{
+    store *s = open_ok();
+    struct store_entry top[10];
+    unsigned n, rank;
+    char msg[PUZ_MSG_MAX];
+    struct store_submission e = { DAY, 3, "dora", 20, 5000, "10.0.0.9" };
+
+    (void)state;
+    assert_int_equal(add(s, "ada", 22, 9000, "10.0.0.1", 1000), STORE_OK);
+    assert_int_equal(add(s, "bob", 20, 9000, "10.0.0.2", 1000), STORE_OK);
+    assert_int_equal(add(s, "cy", 20, 7000, "10.0.0.3", 1000), STORE_OK);
+    assert_int_equal(store_daily_add(s, &e, 1000, &rank, msg), STORE_OK);
+    assert_int_equal(rank, 1);
+    store_close(s);                 /* a restart */
+    s = open_ok();
+    assert_int_equal(store_daily_top(s, DAY, 3, top, 10, &n, msg), STORE_OK);
+    assert_int_equal(n, 4);
+    assert_string_equal(top[0].nickname, "dora");
+    assert_string_equal(top[1].nickname, "cy");
+    assert_string_equal(top[2].nickname, "bob");
+    assert_string_equal(top[3].nickname, "ada");
+    assert_int_equal(top[3].rank, 4);
+    assert_int_equal(store_daily_top(s, DAY, 4, top, 10, &n, msg), STORE_OK);
+    assert_int_equal(n, 0);
+    store_close(s);
+}
+
+struct worker {
+    store *s;
+    int id;
+    int ok;
+};
+
+static void *submit_many(void *arg)
+{
+    struct worker *w = arg;
+    char client[32];
+
+    for (int i = 0; i < 25; i++) {
+        snprintf(client, sizeof(client), "10.1.%d.%d", w->id, i);
+        w->ok += add(w->s, "racer", 10 + (unsigned)i, 1000, client, 5000)
+                 == STORE_OK;
+    }
+    return NULL;
+}
+
+static void test_concurrent_submissions_all_kept(void **state)
+{
+    store *s = open_ok();
+    struct worker w[4];
+    pthread_t t[4];
+    unsigned before, after;
+    char msg[PUZ_MSG_MAX];
+
+    (void)state;
+    assert_int_equal(store_daily_count(s, DAY, 3, &before, msg), STORE_OK);
+    for (int i = 0; i < 4; i++) {
+        w[i] = (struct worker){ s, i, 0 };
+        pthread_create(&t[i], NULL, submit_many, &w[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        assert_int_equal(w[i].ok, 25);
+    }
+    assert_int_equal(store_daily_count(s, DAY, 3, &after, msg), STORE_OK);
+    assert_int_equal(after, before + 100);
+    store_close(s);
+}
+
+static void test_rate_limit_per_address(void **state)
+{
+    store *s = open_ok();
+
+    (void)state;
+    for (int i = 0; i < STORE_RATE_MAX; i++)
+        assert_int_equal(add(s, "eve", 30, 1000, "10.9.9.9", 9000), STORE_OK);
+    assert_int_equal(add(s, "eve", 30, 1000, "10.9.9.9", 9001),
+                     STORE_RATE_LIMITED);
+    /* Another address is not held back; a minute later neither is eve. */
+    assert_int_equal(add(s, "fay", 30, 1000, "10.9.9.8", 9001), STORE_OK);
+    assert_int_equal(add(s, "eve", 30, 1000, "10.9.9.9",
+                         9000 + STORE_RATE_WINDOW_S + 1), STORE_OK);
+    store_close(s);
+}
+
+static void test_bad_input_refused(void **state)
+{
+    store *s = open_ok();
+    struct store_submission e = { "2026-1-02", 3, "ok", 10, 10, "1.2.3.4" };
+    struct store_entry top[1];
+    unsigned rank, n;
+    char msg[PUZ_MSG_MAX];
+
+    (void)state;
+    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), STORE_INVALID);
+    e.day = DAY;
+    e.size = 9;
+    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), STORE_INVALID);
+    e.size = 3;
+    e.moves = 0;
+    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), STORE_INVALID);
+    e.moves = 10;
+    e.nickname = "<script>alert(1)</script>";
+    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), STORE_INVALID);
+    assert_false(store_nickname_ok(""));
+    assert_false(store_nickname_ok(" lead"));
+    assert_false(store_nickname_ok("a very long nickname indeed"));
+    assert_false(store_nickname_ok("x'; DROP TABLE daily_entries; --"));
+    assert_true(store_nickname_ok("Ada L. 2"));
+    assert_int_equal(store_daily_top(s, "yesterday", 3, top, 1, &n, msg),
+                     STORE_INVALID);
+    store_close(s);
+}
+
+static void test_schema_from_the_future_refused(void **state)
+{
+    char path[128], msg[PUZ_MSG_MAX];
+    sqlite3 *db;
+    store *s = NULL;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL,
+                                  NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(store_open(dir, &s, msg), PUZ_EINVAL);
+    assert_null(s);
+    assert_non_null(strstr(msg, "newer"));
+}
+
+static void test_unusable_directory_refused(void **state)
+{
+    store *s = NULL;
+    char msg[PUZ_MSG_MAX];
+
+    (void)state;
+    assert_int_equal(store_open("/proc/puzzled-no-such/dir", &s, msg),
+                     PUZ_EINVAL);
+    assert_null(s);
+    assert_non_null(strstr(msg, "state directory"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fresh_store_has_schema_and_wal),
+        cmocka_unit_test(test_ranked_by_moves_then_time_and_kept_on_restart),
+        cmocka_unit_test(test_concurrent_submissions_all_kept),
+        cmocka_unit_test(test_rate_limit_per_address),
+        cmocka_unit_test(test_bad_input_refused),
+        cmocka_unit_test(test_schema_from_the_future_refused),
+        cmocka_unit_test(test_unusable_directory_refused),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
