@@ -10,12 +10,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import {
     applyMove, isSolved, legalMoves, opposite, toRows,
 } from '../../www/js/board.js';
 import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
 const KORF_1 = '14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3';
 const KORF_GOAL = '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15';
@@ -124,6 +126,9 @@ before(async () => {
     api = apiClient(server.base);
     browser = await launchBrowser({ width: 1440, height: 900 });
     page = browser.context.pages()[0] || await browser.context.newPage();
+    /* Headless chromium reports a light system theme; the game follows
+       it. These tests look at the dark one unless they say otherwise. */
+    await page.emulateMedia({ colorScheme: 'dark' });
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
     page.on('console', (message) => {
         if (message.type() === 'error' && !/Failed to load resource/.test(message.text()))
@@ -293,6 +298,15 @@ test('defect 5: Compare algorithms on 3×3 uses a heuristic that shows a differe
     assert.ok(new Set(rows.map((r) => r.expanded)).size > 2, JSON.stringify(rows));
     assert.ok(rows.every((r) => r.tag !== 'solved, not optimal'), 'says "not proven optimal"');
     assert.match(await page.textContent('#lab-message'), /manhattan/i);
+    /* The effort chart: A* by f layer, IDA* by iteration, bars for each. */
+    for (const alg of ['astar', 'idastar']) {
+        const fig = await page.$(`#lab-charts figure.effort[data-algorithm="${alg}"]`);
+        assert.ok(fig, `no effort chart for ${alg}`);
+        assert.ok(Number(await fig.getAttribute('data-layers')) >= 2);
+        assert.ok((await fig.$$('rect.effort-bar')).length >= 2);
+    }
+    await page.$eval('#lab-charts', (e) => e.scrollIntoView());
+    await shot('r2-effort');
 });
 
 test('defect 6: Korf\u2019s instance 1 with its gap-first goal can be entered and played', async () => {
@@ -407,6 +421,7 @@ test('defect 13: small text meets 4.5:1, phone buttons are 44 px, the wide table
     assert.ok(contrast(colours.fine, card) >= 4.5, `fine print ${contrast(colours.fine, card)}`);
 
     const phone = await browser.context.newPage();
+    await phone.emulateMedia({ colorScheme: 'dark' });
     await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(`${server.base}/`);
     await waitForPlaying(phone);
@@ -524,7 +539,7 @@ test('level map: shows levels with stars and starts the one picked', async () =>
     assert.deepEqual(cells, ['Level 1, 3 stars', 'Level 2, not finished yet', 'Level 3, not finished yet']);
     await shot('r2-level-map');
     await page.click('#level-grid .level-cell[data-level="1"]');
-    await page.waitForSelector('#level-map:not([open])');
+    await page.waitForFunction(() => !document.getElementById('level-map').open);
     await page.waitForFunction(() => document.getElementById('level').textContent === '1');
     await waitForPlaying();
 });
@@ -579,6 +594,69 @@ test('share link: the address holds board, goal and picture, and opens as a shar
     assert.match(await other.textContent('#best-line'), /shared/);
     await shot('r2-shared', other);
     await other.close();
+});
+
+test('watch A* think: real trace steps, three heuristics side by side', async () => {
+    await freshPage();
+    const start = await board();
+    await page.click('#think-load');
+    await page.waitForFunction(() => document.querySelectorAll('#think-columns .think-col').length === 3,
+        null, { timeout: 30000 });
+    const first = await page.$$eval('#think-columns .think-col', (cols) => cols.map((c) => ({
+        h: c.dataset.heuristic,
+        head: c.querySelector('.think-expanded .think-head').textContent,
+        current: c.querySelector('.mini-current').getAttribute('aria-label'),
+        open: c.querySelector('.think-open caption').textContent,
+    })));
+    assert.deepEqual(first.map((c) => c.h), ['misplaced', 'manhattan', 'linear-conflict']);
+    const label = start.map((t) => (t === 0 ? 'gap' : t)).join(' ');
+    for (const c of first) {
+        assert.equal(c.current, label, 'step 1 expands the start board');
+        assert.match(c.head, /g 0 \+ h \d+ = f \d+ · open list had 1/);
+    }
+    /* Step 2 takes the child with the smallest f: the first row of step
+       1's open list. */
+    const next = await page.$eval('#think-columns .think-col[data-heuristic="manhattan"] .think-open tbody tr .mini',
+        (m) => m.getAttribute('aria-label'));
+    await page.click('#think-next');
+    await page.waitForFunction(() => /Step 2 of/.test(document.getElementById('think-count').textContent));
+    assert.equal(await page.$eval('#think-columns .think-col[data-heuristic="manhattan"] .mini-current',
+        (m) => m.getAttribute('aria-label')), next);
+    await page.$eval('#think', (e) => e.scrollIntoView());
+    await shot('r2-think');
+});
+
+async function axeCheck(p, what)
+{
+    await p.addScriptTag({ path: AXE });
+    const result = await p.evaluate(async () => {
+        const r = await window.axe.run(document, {
+            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        });
+        return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ` +
+            v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
+    });
+    assert.deepEqual(result, [], `${what}: ${result.join('\n')}`);
+}
+
+test('axe-core finds no WCAG 2.1 AA violations (dark, light, phone, dialogs)', async () => {
+    await freshPage();
+    await axeCheck(page, 'dark');
+    await page.click('#theme-toggle');
+    await axeCheck(page, 'light');
+    await page.click('#theme-toggle');
+    await page.click('#theme-toggle');
+    await page.click('#level-map-open');
+    await page.waitForSelector('#level-map[open]');
+    await axeCheck(page, 'level map');
+    await page.click('#level-map-close');
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${server.base}/`);
+    await waitForPlaying(phone);
+    await shot('r2-phone-play', phone);
+    await axeCheck(phone, 'phone');
+    await phone.close();
 });
 
 test('no script errors in the second round', () => {

@@ -105,7 +105,7 @@ export function solve(tiles, settings = {}, options = {})
     const body = { board: toRows(tiles) };
     if (Array.isArray(settings.goal))
         settings = { ...settings, goal: toRows(settings.goal) };
-    for (const key of ['goal', 'algorithm', 'heuristic', 'limits', 'include_path', 'trace']) {
+    for (const key of ['goal', 'algorithm', 'heuristic', 'limits', 'include_path', 'trace', 'effort']) {
         if (settings[key] !== undefined && settings[key] !== '')
             body[key] = settings[key];
     }

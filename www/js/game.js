@@ -273,6 +273,7 @@ export class Game {
         if (!bySolver && !tookOver)
             this.hud.say(undo ? 'Took the last move back (it counts as a move).' : '');
         this.save();
+        this.changed();
         return true;
     }
 

@@ -76,12 +76,16 @@ function ownsArrows(target)
  */
 export function returnFocusAfterPointer(area, board)
 {
-    let pointerAt = -Infinity;
-    area.addEventListener('pointerdown', () => {
-        pointerAt = performance.now();
+    /* Whether the last thing the player did was point, not type. */
+    let pointing = false;
+    document.addEventListener('pointerdown', () => {
+        pointing = true;
+    }, true);
+    document.addEventListener('keydown', () => {
+        pointing = false;
     }, true);
     const back = (event) => {
-        if (performance.now() - pointerAt > 1500 || isTyping(event.target))
+        if (!pointing || isTyping(event.target))
             return;
         if (event.target === board || board.contains(event.target))
             return;

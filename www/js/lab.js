@@ -310,7 +310,7 @@ export class Lab {
             if (isLongSolve(sizeOf(tiles), limits))
                 return await solveAsJob(tiles, { ...plan, limits },
                     new JobView(this.message, limits.timeout_ms));
-            return await solve(tiles, { ...plan, limits });
+            return await solve(tiles, { ...plan, limits, effort: true });
         } catch (err) {
             const problem = err.problem || {};
             if (!/\/invalid-option$/.test(problem.type || ''))
@@ -425,6 +425,64 @@ export class Lab {
         $('lab-empty').hidden = true;
         this.markBest(tiles.join(' '));
         this.showScrollHint();
+        this.addChart(result);
+    }
+
+    /*
+     * The effort chart: one small bar chart per run, expansions per f
+     * layer (A* and the other best-first searches) or per iteration
+     * (IDA*), so a better heuristic is seen as fewer, lower bars.
+     */
+    addChart(result)
+    {
+        const layers = Array.isArray(result.effort) ? result.effort : [];
+        if (layers.length === 0)
+            return;
+        const ida = result.algorithm === 'idastar';
+        const fig = document.createElement('figure');
+        fig.className = 'effort';
+        fig.dataset.algorithm = result.algorithm;
+        fig.dataset.layers = String(layers.length);
+        const cap = document.createElement('figcaption');
+        const who = `${algorithmName(result.algorithm)}` +
+            (BLIND.has(result.algorithm) ? '' : ` · ${heuristicName(result.heuristic)}`);
+        cap.textContent = `${who}: boards expanded per ${ida ? 'iteration (bound f)' : 'f = g + h layer'}`;
+        const max = Math.max(...layers.map((l) => l.expanded));
+        const W = 280, H = 90, gap = 2;
+        const bw = Math.max(2, Math.floor((W - gap * layers.length) / layers.length));
+        const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+        svg.setAttribute('viewBox', `0 0 ${W} ${H + 16}`);
+        svg.setAttribute('role', 'img');
+        svg.setAttribute('aria-label', `${cap.textContent}: ` + layers.map((l) =>
+            `f ${l.f}: ${formatCount(l.expanded)}`).join(', '));
+        layers.forEach((l, i) => {
+            const h = Math.max(1, Math.round((Math.log10(l.expanded + 1) / Math.log10(max + 1)) * H));
+            const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+            rect.setAttribute('x', String(i * (bw + gap)));
+            rect.setAttribute('y', String(H - h));
+            rect.setAttribute('width', String(bw));
+            rect.setAttribute('height', String(h));
+            rect.setAttribute('class', 'effort-bar');
+            const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+            title.textContent = `f ${l.f}: ${formatCount(l.expanded)} boards`;
+            rect.append(title);
+            svg.append(rect);
+        });
+        for (const [i, anchor] of [[0, 'start'], [layers.length - 1, 'end']]) {
+            const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+            t.setAttribute('x', String(anchor === 'start' ? 0 : Math.min(W, layers.length * (bw + gap))));
+            t.setAttribute('y', String(H + 13));
+            t.setAttribute('text-anchor', anchor);
+            t.setAttribute('class', 'effort-label');
+            t.textContent = `f ${layers[i].f}`;
+            svg.append(t);
+        }
+        const note = document.createElement('p');
+        note.className = 'effort-note';
+        note.textContent = `${formatCount(result.stats.expanded)} in all · tallest ${formatCount(max)} (log scale)`;
+        fig.append(cap, svg, note);
+        $('lab-charts').append(fig);
+        $('lab-charts').hidden = false;
     }
 
     /* A table wider than its box says so (on a phone it scrolls). */
@@ -474,6 +532,8 @@ export class Lab {
     clear()
     {
         this.body.replaceChildren();
+        $('lab-charts').replaceChildren();
+        $('lab-charts').hidden = true;
         this.lastBoard = '';
         this.runs = [];
         $('lab-empty').hidden = false;

@@ -42,16 +42,22 @@ export function isBuiltIn(id)
     return BUILT_IN.some((p) => p.id === id);
 }
 
-/* A data: URL of the built-in picture `id`, painted at most once. */
-export function pictureUrl(id)
+/* Thumbnails need far fewer pixels: painting five full pictures just to
+   show their thumbnails made the page slow to start. */
+export const THUMB_PX = 160;
+
+/* A data: URL of the built-in picture `id` at `px` pixels square,
+   painted at most once per size. */
+export function pictureUrl(id, px = PICTURE_PX)
 {
-    if (!cache.has(id)) {
+    const key = `${id}@${px}`;
+    if (!cache.has(key)) {
         const picture = BUILT_IN.find((p) => p.id === id);
         if (!picture)
             return null;
-        cache.set(id, paint(picture.draw, PICTURE_PX));
+        cache.set(key, paint(picture.draw, px));
     }
-    return cache.get(id);
+    return cache.get(key);
 }
 
 export function pictureName(id)

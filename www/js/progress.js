@@ -58,7 +58,7 @@ export function levelFor(progress, size)
 
 export function unlockedFor(progress, size)
 {
-    return sizeRecord(progress, size).unlocked;
+    return Math.min(sizeRecord(progress, size).unlocked, maxLevel(size));
 }
 
 export function bestFor(progress, size, level)
@@ -105,7 +105,7 @@ export function levelMap(progress, size)
 {
     const record = sizeRecord(progress, size);
     const out = [];
-    for (let level = 1; level <= record.unlocked; level++) {
+    for (let level = 1; level <= unlockedFor(progress, size); level++) {
         const best = record.best[String(level)];
         out.push({ level, stars: best ? best.stars || 0 : 0, played: Boolean(best) });
     }

@@ -5,7 +5,7 @@
  * callbacks and shows what it is told; it keeps no game state of its own.
  */
 
-import { BUILT_IN, NUMBERS, OWN, pictureUrl } from './pictures.js';
+import { BUILT_IN, NUMBERS, OWN, THUMB_PX, pictureUrl } from './pictures.js';
 import { goalBoard } from './board.js';
 import { rowHue } from './board-view.js';
 
@@ -31,7 +31,7 @@ function pictureThumb(id)
 {
     const thumb = document.createElement('span');
     thumb.className = 'thumb';
-    thumb.style.backgroundImage = `url("${pictureUrl(id)}")`;
+    thumb.style.backgroundImage = `url("${pictureUrl(id, THUMB_PX)}")`;
     return thumb;
 }
 

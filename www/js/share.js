@@ -24,13 +24,14 @@ function tilesFrom(text)
 /* The link for this board (goal left out when it is the usual one). */
 export function shareUrl(base, tiles, goal, picture)
 {
-    const url = new URL('/', base);
-    url.searchParams.set('board', tiles.join(','));
+    /* Built by hand so the commas stay readable (URLSearchParams would
+       write %2C); every part is digits, commas or a picture id. */
+    const parts = [`board=${tiles.join(',')}`];
     if (goal && !sameBoard(goal, goalBoard(sizeOf(tiles))))
-        url.searchParams.set('goal', goal.join(','));
-    if (picture)
-        url.searchParams.set('picture', picture);
-    return url.toString();
+        parts.push(`goal=${goal.join(',')}`);
+    if (picture && /^[a-z]+$/.test(picture))
+        parts.push(`picture=${picture}`);
+    return `${new URL('/', base)}?${parts.join('&')}`;
 }
 
 /* { tiles, goal, picture } from an address, null if it holds no board,
