@@ -13,4 +13,8 @@
  * side n; a new reference, NULL when jansson runs out of memory. */
 json_t *codec_trace_json(const puz_trace *t, unsigned n);
 
+/* [{f, expanded}] in increasing f (IDA*: its iteration bounds); [] when
+ * t is NULL. A new reference, NULL when out of memory. */
+json_t *codec_effort_json(const puz_trace *t);
+
 #endif

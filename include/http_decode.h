@@ -36,6 +36,7 @@ struct http_solve_request {
     unsigned weight;            /* wastar, 1..100; 0 = solver default */
     bool include_path;
     unsigned trace;             /* expansions to record; 0 = none */
+    bool effort;                /* report expansions per layer */
 };
 
 struct http_batch_entry {

@@ -8,6 +8,11 @@
  * so a solve without a trace pays one NULL test per expansion and per
  * child. Only the best-first searches (astar, greedy, wastar, bnb) call
  * them; other algorithms leave the trace empty.
+ *
+ * The same recorder also measures effort by layer, for every expansion
+ * (not only the first K): the best-first searches count expansions per
+ * f = g + h, IDA* per iteration (by its bound). The pattern-database
+ * IDA* of 4x4 does not report layers.
  */
 #ifndef PUZ_TRACE_H
 #define PUZ_TRACE_H
@@ -19,6 +24,13 @@
 
 /* Most expansions one trace may hold (the HTTP cap is the same). */
 #define PUZ_TRACE_MAX 200
+/* f values (or IDA* bounds) told apart; larger ones count in the last. */
+#define PUZ_TRACE_LAYERS 256
+
+struct puz_trace_layer {
+    unsigned f;             /* f = g + h, or the IDA* iteration's bound */
+    uint64_t expanded;      /* expansions in that layer */
+};
 
 struct puz_trace_node {
     uint8_t cells[PUZ_MAX_CELLS];
@@ -34,8 +46,9 @@ struct puz_trace_step {
 
 typedef struct puz_trace puz_trace;
 
-/* A recorder for the first `max` expansions (1..PUZ_TRACE_MAX), in the
- * arena; NULL when out of memory or max is out of range. */
+/* A recorder for the first `max` expansions (0..PUZ_TRACE_MAX; 0 keeps
+ * only the layers), in the arena; NULL when out of memory or max is out
+ * of range. */
 puz_trace *puz_trace_create(puz_arena *a, unsigned max);
 
 /* Steps recorded so far, and step i (0 <= i < count). */
@@ -49,5 +62,13 @@ void puz_trace_expand(puz_trace *t, const uint8_t *cells, unsigned cells_n,
                       unsigned g, unsigned h, uint64_t open_size);
 void puz_trace_child(puz_trace *t, const uint8_t *cells, unsigned cells_n,
                      unsigned g, unsigned h);
+/* IDA*'s hook: an iteration with this bound ended; expanded is the
+ * search's running total. */
+void puz_trace_iteration(puz_trace *t, unsigned bound, uint64_t expanded);
+
+/* The layers with any expansions, in increasing f, into out (at most
+ * max); returns how many were written. */
+unsigned puz_trace_layers(const puz_trace *t, struct puz_trace_layer *out,
+                          unsigned max);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -115,6 +116,30 @@ static void test_batch_takes_no_trace(void **state)
     htest_resp_free(&r);
 }
 
+static void test_effort_layers_sum_to_expanded(void **state)
+{
+    const char *algs[] = { "astar", "idastar" };
+
+    for (size_t i = 0; i < 2; i++) {
+        char body[160];
+        json_t *j, *effort;
+        json_int_t sum = 0;
+        snprintf(body, sizeof(body), "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
+                 "\"algorithm\": \"%s\", \"heuristic\": \"manhattan\", "
+                 "\"effort\": true}", algs[i]);
+        j = post_ok(state, body);
+        effort = json_object_get(j, "effort");
+        assert_true(json_array_size(effort) >= 2);
+        for (size_t k = 0; k < json_array_size(effort); k++)
+            sum += json_integer_value(json_object_get(
+                json_array_get(effort, k), "expanded"));
+        assert_int_equal(sum, json_integer_value(json_object_get(
+            json_object_get(j, "stats"), "expanded")));
+        assert_null(json_object_get(j, "trace"));
+        json_decref(j);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +148,7 @@ int main(void)
         cmocka_unit_test(test_no_trace_unless_asked),
         cmocka_unit_test(test_bad_trace_is_422),
         cmocka_unit_test(test_batch_takes_no_trace),
+        cmocka_unit_test(test_effort_layers_sum_to_expanded),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

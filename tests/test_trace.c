@@ -109,10 +109,43 @@ static void test_trace_create_refuses_bad_sizes(void **state)
     puz_arena *a = puz_arena_create(1 << 16);
 
     (void)state;
-    assert_null(puz_trace_create(a, 0));
     assert_null(puz_trace_create(a, PUZ_TRACE_MAX + 1));
     assert_int_equal(puz_trace_count(NULL), 0);
     assert_null(puz_trace_step(NULL, 0));
+    puz_arena_destroy(a);
+}
+
+/* Layers add up to every expansion: A* by f, IDA* by iteration. */
+static void test_layers_count_every_expansion(void **state)
+{
+    struct puz_board b = board("8 6 7 2 5 4 3 0 1");
+    puz_arena *a = puz_arena_create(1 << 22);
+    struct puz_trace_layer layers[PUZ_TRACE_LAYERS];
+    enum puz_algorithm algs[] = { PUZ_ALG_ASTAR, PUZ_ALG_IDASTAR };
+
+    (void)state;
+    for (unsigned i = 0; i < 2; i++) {
+        struct puz_solve_opts o = astar("manhattan", NULL);
+        struct puz_result r;
+        uint64_t sum = 0;
+        unsigned n;
+        puz_arena_reset(a);
+        o.algorithm = algs[i];
+        o.trace = puz_trace_create(a, 0);
+        assert_non_null(o.trace);
+        assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+        assert_int_equal(r.length, 31);
+        n = puz_trace_layers(o.trace, layers, PUZ_TRACE_LAYERS);
+        assert_true(n >= 2);
+        for (unsigned k = 0; k < n; k++) {
+            sum += layers[k].expanded;
+            if (k > 0)
+                assert_true(layers[k].f > layers[k - 1].f);
+        }
+        assert_int_equal(layers[n - 1].f, 31);
+        assert_int_equal(sum, r.stats.expanded);
+        assert_int_equal(puz_trace_count(o.trace), 0);
+    }
     puz_arena_destroy(a);
 }
 
@@ -123,6 +156,7 @@ int main(void)
         cmocka_unit_test(test_trace_stops_at_its_cap),
         cmocka_unit_test(test_trace_does_not_change_the_answer),
         cmocka_unit_test(test_trace_create_refuses_bad_sizes),
+        cmocka_unit_test(test_layers_count_every_expansion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,3 +51,16 @@ json_t *codec_trace_json(const puz_trace *t, unsigned n)
     }
     return steps;
 }
+
+json_t *codec_effort_json(const puz_trace *t)
+{
+    struct puz_trace_layer layers[PUZ_TRACE_LAYERS];
+    unsigned n = puz_trace_layers(t, layers, PUZ_TRACE_LAYERS);
+    json_t *out = json_array();
+
+    for (unsigned i = 0; out != NULL && i < n; i++)
+        json_array_append_new(out, json_pack("{s:i, s:I}", "f",
+                              (int)layers[i].f, "expanded",
+                              (json_int_t)layers[i].expanded));
+    return out;
+}

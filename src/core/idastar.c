@@ -172,6 +172,8 @@ puz_err puz__idastar(struct puz__search *s)
 
         s->out->stats.generated += ia.generated;
         s->out->stats.expanded = ia.expanded;
+        if (s->trace)
+            puz_trace_iteration(s->trace, ia.bound, ia.expanded);
         ia.generated = 0;
         if (found) {
             s->out->status = puz__set_path(s, ia.path, ia.found_len) == PUZ_OK

@@ -11,23 +11,24 @@ struct puz_trace {
     unsigned max, count;
     int open;           /* the last step may still get children */
     struct puz_trace_step *steps;
+    uint64_t by_f[PUZ_TRACE_LAYERS];
+    uint64_t ida_seen;  /* IDA*'s running total at its last iteration */
 };
 
 puz_trace *puz_trace_create(puz_arena *a, unsigned max)
 {
     puz_trace *t;
 
-    if (max == 0 || max > PUZ_TRACE_MAX)
+    if (max > PUZ_TRACE_MAX)
         return NULL;
     t = puz_arena_alloc(a, sizeof(*t));
     if (t == NULL)
         return NULL;
-    t->steps = puz_arena_alloc(a, max * sizeof(*t->steps));
-    if (t->steps == NULL)
+    memset(t, 0, sizeof(*t));
+    t->steps = max ? puz_arena_alloc(a, max * sizeof(*t->steps)) : NULL;
+    if (max && t->steps == NULL)
         return NULL;
     t->max = max;
-    t->count = 0;
-    t->open = 0;
     return t;
 }
 
@@ -55,6 +56,7 @@ void puz_trace_expand(puz_trace *t, const uint8_t *cells, unsigned cells_n,
 {
     struct puz_trace_step *step;
 
+    t->by_f[g + h < PUZ_TRACE_LAYERS ? g + h : PUZ_TRACE_LAYERS - 1]++;
     if (t->count >= t->max) {
         t->open = 0;
         return;
@@ -76,4 +78,25 @@ void puz_trace_child(puz_trace *t, const uint8_t *cells, unsigned cells_n,
     step = &t->steps[t->count - 1];
     if (step->nchildren < 4)
         fill(&step->children[step->nchildren++], cells, cells_n, g, h);
+}
+
+void puz_trace_iteration(puz_trace *t, unsigned bound, uint64_t expanded)
+{
+    t->by_f[bound < PUZ_TRACE_LAYERS ? bound : PUZ_TRACE_LAYERS - 1] +=
+        expanded - t->ida_seen;
+    t->ida_seen = expanded;
+}
+
+unsigned puz_trace_layers(const puz_trace *t, struct puz_trace_layer *out,
+                          unsigned max)
+{
+    unsigned n = 0;
+
+    for (unsigned f = 0; t != NULL && f < PUZ_TRACE_LAYERS && n < max; f++) {
+        if (t->by_f[f] == 0)
+            continue;
+        out[n].f = f;
+        out[n++].expanded = t->by_f[f];
+    }
+    return n;
 }

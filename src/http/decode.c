@@ -12,7 +12,7 @@
 /* Keys each body may carry; anything else is a typo worth reporting. */
 static const char *const solve_keys[] = {
     "board", "goal", "algorithm", "heuristic", "limits", "include_path",
-    "weight", "trace",
+    "weight", "trace", "effort",
     NULL
 };
 static const char *const batch_keys[] = {
@@ -542,6 +542,28 @@ static puz_err decode_trace(const json_t *root,
     return PUZ_OK;
 }
 
+/* "effort" (issue 16, /v1/solve only): expansions per f layer (A*) or
+ * per iteration (IDA*), for the lab's chart. */
+static puz_err decode_effort(const json_t *root,
+                             struct http_solve_request *out,
+                             struct http_problem *err)
+{
+    const json_t *v = json_object_get(root, "effort");
+
+    out->effort = false;
+    if (v == NULL || json_is_null(v))
+        return PUZ_OK;
+    if (!json_is_boolean(v)) {
+        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST,
+                         "effort must be true or false, not %s",
+                         type_name(v));
+        http_problem_point(err, "/effort");
+        return PUZ_EINVAL;
+    }
+    out->effort = json_is_true(v);
+    return PUZ_OK;
+}
+
 /* Options common to /v1/solve and /v1/solve/batch. */
 static puz_err decode_options(const json_t *root,
                               const struct http_config *cfg,
@@ -565,7 +587,8 @@ static puz_err decode_options(const json_t *root,
         || decode_algorithm(root, out, err) != PUZ_OK
         || decode_heuristic(root, out, err) != PUZ_OK
         || decode_weight(root, out, err) != PUZ_OK
-        || decode_trace(root, out, err) != PUZ_OK)
+        || decode_trace(root, out, err) != PUZ_OK
+        || decode_effort(root, out, err) != PUZ_OK)
         return PUZ_EINVAL;
     return decode_limits(root, cfg, out, err);
 }

@@ -155,7 +155,8 @@ static void record(struct http_req *r, const struct puz_result *res)
                        res->stats.expanded);
 }
 
-/* Adds "trace" to a /v1/solve answer when the request asked for one. */
+/* Adds "trace" and "effort" to a /v1/solve answer when the request
+ * asked for them. */
 static json_t *with_trace(json_t *reply, const struct http_solve_request *q,
                           const puz_trace *t)
 {
@@ -163,6 +164,8 @@ static json_t *with_trace(json_t *reply, const struct http_solve_request *q,
         json_object_set_new(reply, "trace",
                             t != NULL ? codec_trace_json(t, q->board.n)
                                       : json_array());
+    if (reply != NULL && q->effort)
+        json_object_set_new(reply, "effort", codec_effort_json(t));
     return reply;
 }
 
@@ -176,7 +179,7 @@ static void run_solve(struct http_job *j)
     puz_err rc;
 
     solve_opts(j, q, j->deadline_us, &o);
-    if (q->trace)
+    if (q->trace || q->effort)
         o.trace = puz_trace_create(r->arena, q->trace);
     memset(&res, 0, sizeof(res));
     rc = puz_solve(&q->board, &o, r->arena, &res);
