@@ -44,6 +44,8 @@ async function main()
     const docs = outputDir('docs');
     try {
         const page = browser.context.pages()[0] || await browser.context.newPage();
+        /* The README shows the dark theme (headless chromium reports light). */
+        await page.emulateMedia({ colorScheme: 'dark' });
         await page.goto(`${server.base}/`);
         await page.evaluate((p) => localStorage.setItem('puzzled.progress.v1', JSON.stringify(p)),
             PROGRESS);
