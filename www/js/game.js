@@ -515,7 +515,8 @@ export class Game {
         this.clock.set(saved.seconds || 0);
         this.view.render(this.tiles);
         this.hud.setMoves(this.moves.length);
-        this.hud.say(`Welcome back: your game is where you left it (${this.moves.length} moves in).`);
+        if (this.moves.length > 0)
+            this.hud.say(`Welcome back: your game is where you left it (${this.moves.length} moves in).`);
         this.changed();
         return true;
     }
