@@ -184,9 +184,21 @@ test('Solve plays the optimal path with pause and step, then shows the score', a
         el.value = '1';
         el.dispatchEvent(new Event('input', { bubbles: true }));
     });
-    await page.click('#solve');
-    await page.waitForSelector('#playback:not([hidden])');
-    await page.click('#play-pause');
+    /* Click Solve and pause the moment the playback bar appears, in the
+       page: from the test's side that is a race on a loaded machine. */
+    await page.evaluate(() => new Promise((resolve) => {
+        const bar = document.getElementById('playback');
+        const watch = new MutationObserver(() => {
+            if (!bar.hidden) {
+                watch.disconnect();
+                document.getElementById('play-pause').click();
+                resolve();
+            }
+        });
+        watch.observe(bar, { attributes: true });
+        document.getElementById('solve').click();
+    }));
+    await page.waitForSelector('#play-pause[aria-pressed="true"]');
     const paused = await board();
     await page.waitForTimeout(1200);
     assert.deepEqual(await board(), paused, 'the board moved while paused');

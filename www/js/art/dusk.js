@@ -34,6 +34,14 @@ function sky(ctx, s, horizon)
     g.addColorStop(1, '#ffd27d');
     ctx.fillStyle = g;
     ctx.fillRect(0, 0, s, horizon);
+    /* Night comes from the east: the sky darkens and cools left to
+       right, so two tiles of sky at the same height differ. */
+    const east = ctx.createLinearGradient(0, 0, s, 0);
+    east.addColorStop(0, 'rgba(255, 120, 140, 0.22)');
+    east.addColorStop(0.5, 'rgba(0, 0, 0, 0)');
+    east.addColorStop(1, 'rgba(10, 30, 90, 0.45)');
+    ctx.fillStyle = east;
+    ctx.fillRect(0, 0, s, horizon);
 }
 
 function stars(ctx, s, horizon, rand)
