@@ -446,7 +446,8 @@ export class Game {
         ++this.token;
         this.stopPlayback();
         this.reset();
-        this.askSolver();
+        /* The start board's answer (par, the solver's numbers) still
+           holds: same board. */
         this.hud.say('Back to the start of this board.');
         this.save();
     }
