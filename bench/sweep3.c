@@ -2,15 +2,27 @@
  * sweep3.c - solve every one of the 181,440 solvable 3x3 boards with each
  * optimal algorithm/heuristic pair on one core and print a table: total
  * seconds, boards/s, mean and max nodes expanded, peak arena bytes. Each
- * length is checked against the exact distance table as it goes, so a
- * fast wrong answer cannot hide in the numbers.
+ * answer is checked as it goes: its length against the exact distance
+ * table, and its moves replayed onto the goal, so a fast wrong answer
+ * cannot hide in the numbers.
  *
- * usage: sweep3 [PAIR...]   PAIR = algorithm+heuristic, e.g. astar+manhattan
- *        (default: the optimal pairs that finish in minutes)
+ * usage: sweep3 [-s K] [-n N] [-r REF8] [PAIR...]
+ *   PAIR  algorithm+heuristic, e.g. astar+manhattan, or `table`: the
+ *         server's default (astar with the exact table loaded), which
+ *         reads each path off the table instead of searching
+ *         (default: the optimal pairs that finish in minutes, and table)
+ *   -s K  every K-th board only (profiling under callgrind)
+ *   -n N  run each row N times and report the fastest (noisy machines)
+ *   -r REF8  also time ../shared/bench/ref8.c (built as REF8) beside the
+ *         linear-conflict rows, `REF8 sweep astar|ida`, run right before
+ *         ours each time so both see the same load; prints the ratio
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "puz_pdb.h"
 #include "puz_solve.h"
 #include "puz_table3.h"
 
@@ -23,17 +35,30 @@ struct row {
     unsigned wrong;
 };
 
-static int parse_pair(const char *pair, struct puz_solve_opts *o)
+struct run {
+    const puz_table3 *t;
+    puz_tables *tables;     /* the 3x3 tables, for the `table` row */
+    puz_arena *arena;
+    unsigned every;
+};
+
+static int parse_pair(const char *pair, const struct run *run,
+                      struct puz_solve_opts *o)
 {
     char alg[32];
     const char *plus = strchr(pair, '+');
     size_t len = plus ? (size_t)(plus - pair) : strlen(pair);
 
+    memset(o, 0, sizeof(*o));
+    if (strcmp(pair, "table") == 0) {
+        o->algorithm = PUZ_ALG_ASTAR;
+        o->tables = run->tables;
+        return 0;
+    }
     if (len >= sizeof(alg))
         return -1;
     memcpy(alg, pair, len);
     alg[len] = '\0';
-    memset(o, 0, sizeof(*o));
     if (puz_algorithm_parse(alg, &o->algorithm) != PUZ_OK)
         return -1;
     if (plus != NULL) {
@@ -44,26 +69,56 @@ static int parse_pair(const char *pair, struct puz_solve_opts *o)
     return 0;
 }
 
-static int sweep(const puz_table3 *t, const char *pair, puz_arena *a,
-                 struct row *out)
+/* Whether r is a legal path of length d from b to the goal: replayed
+ * here rather than with puz_replay(), which checks any size and would
+ * cost more than the table's answer itself. */
+static int correct(const struct puz_board *b, const struct puz_result *r,
+                   const struct puz_board *goal, unsigned d)
+{
+    static const int step[4] = { -3, 3, -1, 1 };
+    uint8_t cells[9];
+    unsigned blank = b->blank;
+
+    if (r->status != PUZ_SOLVED || r->length != d)
+        return 0;
+    memcpy(cells, b->cells, 9);
+    for (unsigned i = 0; i < r->length; i++) {
+        unsigned m = r->moves[i], next;
+        if (m > 3 || (m == 0 && blank < 3) || (m == 1 && blank > 5) ||
+            (m == 2 && blank % 3 == 0) || (m == 3 && blank % 3 == 2))
+            return 0;
+        next = (unsigned)((int)blank + step[m]);
+        cells[blank] = cells[next];
+        cells[next] = 0;
+        blank = next;
+    }
+    return memcmp(cells, goal->cells, 9) == 0;
+}
+
+static int sweep(const struct run *run, const char *pair, struct row *out)
 {
     struct puz_solve_opts o;
+    struct puz_board goal;
     uint64_t total = 0, t0;
     uint32_t boards = 0;
+    const puz_table3 *t = run->t;
 
     memset(out, 0, sizeof(*out));
     out->pair = pair;
-    if (parse_pair(pair, &o) != 0)
+    if (parse_pair(pair, run, &o) != 0)
         return -1;
+    puz_board_goal(3, &goal);
     t0 = puz_now_us();
     for (unsigned d = 0; d <= puz_table3_max_distance(t); d++) {
         for (uint32_t k = 0; k < puz_table3_count_at(t, d); k++) {
             struct puz_board b;
             struct puz_result r;
+            if ((k + d) % run->every != 0)
+                continue;
             puz_table3_state_at(t, d, k, &b);
-            puz_arena_reset(a);
-            if (puz_solve(&b, &o, a, &r) != PUZ_OK ||
-                r.status != PUZ_SOLVED || r.length != d)
+            puz_arena_reset(run->arena);
+            if (puz_solve(&b, &o, run->arena, &r) != PUZ_OK ||
+                !correct(&b, &r, &goal, d))
                 out->wrong++;
             total += r.stats.expanded;
             if (r.stats.expanded > out->max_expanded)
@@ -78,41 +133,117 @@ static int sweep(const puz_table3 *t, const char *pair, puz_arena *a,
     return 0;
 }
 
+/* Seconds the reference takes for `ref sweep mode`, or -1. */
+static double run_ref(const char *ref, const char *mode)
+{
+    char cmd[1024], line[512];
+    double secs = -1;
+    FILE *p;
+
+    snprintf(cmd, sizeof(cmd), "'%s' sweep %s", ref, mode);
+    p = popen(cmd, "r");
+    if (p == NULL)
+        return -1;
+    while (fgets(line, sizeof(line), p) != NULL) {
+        const char *at = strstr(line, "seconds ");
+        if (at != NULL && strstr(line, "wrong 0 ") != NULL)
+            secs = atof(at + 8);
+    }
+    return pclose(p) == 0 ? secs : -1;
+}
+
+/* The reference's mode for a pair it implements, or NULL. */
+static const char *ref_mode(const char *pair)
+{
+    if (strcmp(pair, "astar+linear-conflict") == 0)
+        return "astar";
+    if (strcmp(pair, "idastar+linear-conflict") == 0)
+        return "ida";
+    return NULL;
+}
+
+static void print_row(const struct row *r, unsigned boards, double ref)
+{
+    printf("| %s | %.2f | %.0f | %.1f | %llu | %zu | %u |", r->pair,
+           r->seconds, boards / r->seconds, r->mean_expanded,
+           (unsigned long long)r->max_expanded, r->peak_arena, r->wrong);
+    if (ref > 0)
+        printf(" %.2f | %.2f |", ref, r->seconds / ref);
+    else if (ref == 0)
+        printf(" | |");
+    printf("\n");
+    fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const defaults[] = {
         "astar+linear-conflict", "astar+manhattan", "astar+misplaced",
         "idastar+linear-conflict", "idastar+manhattan", "bnb+misplaced",
+        "table",
     };
     const char *const *pairs = defaults;
     int count = (int)(sizeof(defaults) / sizeof(defaults[0]));
+    const char *ref = NULL;
+    unsigned repeat = 1, boards = 0;
+    struct run run = { NULL, NULL, NULL, 1 };
     puz_table3 *t;
-    puz_arena *a = puz_arena_create(1 << 20);
-    int bad = 0;
+    int bad = 0, opt;
 
-    if (argc > 1) {
-        pairs = (const char *const *)argv + 1;
-        count = argc - 1;
+    while ((opt = getopt(argc, argv, "s:n:r:")) != -1) {
+        if (opt == 's' && atoi(optarg) > 0)
+            run.every = (unsigned)atoi(optarg);
+        else if (opt == 'n' && atoi(optarg) > 0)
+            repeat = (unsigned)atoi(optarg);
+        else if (opt == 'r')
+            ref = optarg;
+        else {
+            fprintf(stderr, "usage: sweep3 [-s K] [-n N] [-r REF8] "
+                    "[PAIR...]\n");
+            return 2;
+        }
     }
-    if (a == NULL || puz_table3_create(NULL, &t) != PUZ_OK)
+    if (optind < argc) {
+        pairs = (const char *const *)argv + optind;
+        count = argc - optind;
+    }
+    run.arena = puz_arena_create(1 << 20);
+    if (run.arena == NULL || puz_table3_create(NULL, &t) != PUZ_OK ||
+        puz_tables_create(&run.tables) != PUZ_OK ||
+        puz_tables_add_3x3(run.tables) != PUZ_OK)
         return 1;
+    run.t = t;
+    for (unsigned d = 0; d <= puz_table3_max_distance(t); d++)
+        for (uint32_t k = 0; k < puz_table3_count_at(t, d); k++)
+            boards += (k + d) % run.every == 0;
     printf("| algorithm+heuristic | total s | boards/s | mean expanded | "
-           "max expanded | peak arena bytes | wrong |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|\n");
+           "max expanded | peak arena bytes | wrong |%s\n",
+           ref ? " ref8 s | × ref8 |" : "");
+    printf("|---|---:|---:|---:|---:|---:|---:|%s\n",
+           ref ? "---:|---:|" : "");
     for (int i = 0; i < count; i++) {
-        struct row r;
-        if (sweep(t, pairs[i], a, &r) != 0) {
+        struct puz_solve_opts o;
+        struct row r, best = { 0 };
+        double ref_best = ref ? 0 : -1;
+        const char *mode = ref ? ref_mode(pairs[i]) : NULL;
+        if (parse_pair(pairs[i], &run, &o) != 0) {
             fprintf(stderr, "sweep3: bad pair '%s'\n", pairs[i]);
             bad = 1;
             continue;
         }
-        printf("| %s | %.2f | %.0f | %.1f | %llu | %zu | %u |\n", r.pair,
-               r.seconds, PUZ_TABLE3_STATES / r.seconds, r.mean_expanded,
-               (unsigned long long)r.max_expanded, r.peak_arena, r.wrong);
-        fflush(stdout);
-        bad |= r.wrong != 0;
+        for (unsigned n = 0; n < repeat; n++) {
+            double secs = mode && run.every == 1 ? run_ref(ref, mode) : 0;
+            if (secs > 0 && (ref_best == 0 || secs < ref_best))
+                ref_best = secs;
+            sweep(&run, pairs[i], &r);
+            if (n == 0 || r.seconds < best.seconds)
+                best = r;
+        }
+        print_row(&best, boards, ref_best);
+        bad |= best.wrong != 0;
     }
     puz_table3_destroy(t);
-    puz_arena_destroy(a);
+    puz_tables_destroy(run.tables);
+    puz_arena_destroy(run.arena);
     return bad;
 }

@@ -36,4 +36,22 @@ uint32_t puz_table3_count_at(const puz_table3 *t, unsigned d);
 puz_err puz_table3_state_at(const puz_table3 *t, unsigned d, uint32_t k,
                             struct puz_board *out);
 
+/*
+ * A shortest path from b to the goal read off the table, one lookup per
+ * move and no search: its blank directions into dirs (room for
+ * puz_table3_max_distance(t) entries, at most 31), and
+ * the length as the result (PUZ_TABLE3_UNREACHABLE when b cannot reach
+ * the goal). b may be seen through a symmetry frame: cell[i] is the
+ * table's cell for b's cell i and tile[v] the table's tile for b's tile
+ * v (both NULL: b is in the table's own frame); dirs are in b's frame.
+ * Where several moves are optimal the last in the order up, down, left,
+ * right is taken, which is the path A* (ties to larger g, children
+ * pushed in that order) returns with the exact distance as heuristic.
+ * *generated (may be NULL) gets the children that A* would generate
+ * along the way: every legal move at each node but the one back.
+ */
+unsigned puz_table3_walk(const puz_table3 *t, const struct puz_board *b,
+                         const uint8_t *cell, const uint8_t *tile,
+                         uint8_t *dirs, unsigned *generated);
+
 #endif

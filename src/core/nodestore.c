@@ -1,7 +1,8 @@
 /*
  * nodestore.c - node records in 4096-node arena blocks (so a pointer to a
  * node stays valid while the store grows) and a linear-probing hash index
- * kept under half full.
+ * kept under half full; and the packed store for boards of up to 16
+ * cells (one array of 16-byte records, same kind of index).
  */
 #include <string.h>
 
@@ -145,4 +146,63 @@ void puz__ns_path(const struct puz__nodestore *ns, uint32_t i, uint8_t *dirs)
         dirs[k] = node->move;
         node = puz__ns_at(ns, node->parent);
     }
+}
+
+#define PS_FIRST_NODES 1024u
+
+puz_err puz__ps_init(struct puz__pstore *ps, puz_arena *a)
+{
+    memset(ps, 0, sizeof(*ps));
+    ps->arena = a;
+    ps->cap = PS_FIRST_NODES;
+    ps->nodes = puz_arena_alloc(a, ps->cap * sizeof(*ps->nodes));
+    ps->slot_mask = 2 * PS_FIRST_NODES - 1;
+    ps->shift = 64 - 11;
+    ps->slots = puz_arena_calloc(a, ps->slot_mask + 1, sizeof(*ps->slots));
+    return ps->nodes != NULL && ps->slots != NULL ? PUZ_OK : PUZ_ENOMEM;
+}
+
+/* Double the records and the index; the outgrown copies stay in the
+ * arena until the request ends (at most as much again). */
+static puz_err ps_grow(struct puz__pstore *ps)
+{
+    uint32_t cap = ps->cap * 2, mask = ps->slot_mask * 2 + 1;
+    struct puz__pnode *nodes;
+    uint32_t *slots;
+
+    if (cap < ps->cap || mask < ps->slot_mask)
+        return PUZ_ENOMEM;
+    nodes = puz_arena_alloc(ps->arena, (size_t)cap * sizeof(*nodes));
+    slots = nodes != NULL ? puz_arena_calloc(ps->arena, (size_t)mask + 1,
+                                             sizeof(*slots)) : NULL;
+    if (slots == NULL)
+        return PUZ_ENOMEM;
+    memcpy(nodes, ps->nodes, (size_t)ps->count * sizeof(*nodes));
+    ps->nodes = nodes;
+    ps->cap = cap;
+    ps->slots = slots;
+    ps->slot_mask = mask;
+    ps->shift--;
+    for (uint32_t i = 0; i < ps->count; i++) {
+        uint32_t s = puz__ps_slot(ps, nodes[i].key);
+        while (slots[s] != 0)
+            s = (s + 1) & mask;
+        slots[s] = i + 1;
+    }
+    return PUZ_OK;
+}
+
+puz_err puz__ps_add(struct puz__pstore *ps, uint64_t key, uint32_t slot,
+                    uint32_t *out)
+{
+    *out = PUZ__NO_PARENT;
+    if (ps->count == ps->cap) {
+        if (ps->count >= UINT32_MAX / 2 || ps_grow(ps) != PUZ_OK)
+            return PUZ_ENOMEM;
+        puz__ps_find(ps, key, &slot);   /* the index moved */
+    }
+    ps->slots[slot] = ps->count + 1;
+    ps->nodes[ps->count].key = key;
+    *out = ps->count++;
+    return PUZ_OK;
 }

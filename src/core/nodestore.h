@@ -54,4 +54,63 @@ puz_err puz__ns_add(struct puz__nodestore *ns, const uint8_t *cells,
 /* Blank directions from the start to node i (len = its g), into dirs. */
 void puz__ns_path(const struct puz__nodestore *ns, uint32_t i, uint8_t *dirs);
 
+/*
+ * The packed store, for boards of at most 16 cells: the state is one
+ * 64-bit word (4 bits a cell, cell i in bits 4i..4i+3), so a record is
+ * 16 bytes, comparing two states is one instruction and the hash one
+ * multiplication. Records sit in one array (doubled by copying as it
+ * fills, so hold indices, not pointers, across an add); the index is a
+ * table of record numbers + 1 kept at most half full.
+ */
+struct puz__pnode {
+    uint64_t key;
+    uint32_t parent;    /* record index, PUZ__NO_PARENT for the start */
+    uint16_t g;
+    uint8_t h;          /* heuristic value (at most 255 on 4x4) */
+    uint8_t meta;       /* blank cell << 3 | closed << 2 | move */
+};
+
+#define PUZ__PN_BLANK(m) ((unsigned)(m) >> 3)
+#define PUZ__PN_CLOSED 4u
+#define PUZ__PN_MOVE(m) ((unsigned)(m) & 3u)
+
+struct puz__pstore {
+    puz_arena *arena;
+    struct puz__pnode *nodes;
+    uint32_t count, cap;
+    uint32_t *slots;
+    uint32_t slot_mask;
+    unsigned shift;         /* 64 - log2(slots) */
+};
+
+puz_err puz__ps_init(struct puz__pstore *ps, puz_arena *a);
+
+static inline uint32_t puz__ps_slot(const struct puz__pstore *ps,
+                                    uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> ps->shift);
+}
+
+/* Index of the record with this key, or PUZ__NO_PARENT; *slot gets the
+ * slot where it was found or would go. */
+static inline uint32_t puz__ps_find(const struct puz__pstore *ps,
+                                    uint64_t key, uint32_t *slot)
+{
+    uint32_t s = puz__ps_slot(ps, key);
+
+    for (;; s = (s + 1) & ps->slot_mask) {
+        uint32_t v = ps->slots[s];
+        if (v == 0 || ps->nodes[v - 1].key == key) {
+            *slot = s;
+            return v - 1;       /* 0 - 1 = PUZ__NO_PARENT */
+        }
+    }
+}
+
+/* Append a record for key (not present; slot from puz__ps_find) and
+ * return its index in *out; PUZ_ENOMEM when the arena budget is spent.
+ * The record's other fields are left for the caller to set. */
+puz_err puz__ps_add(struct puz__pstore *ps, uint64_t key, uint32_t slot,
+                    uint32_t *out);
+
 #endif

@@ -185,8 +185,10 @@ static puz_err check_inputs(const struct puz_board *start,
                  "supported (%d..%d)", start->n, PUZ_MIN_SIZE, PUZ_MAX_SIZE);
         return PUZ_EINVAL;
     }
-    if (puz_board_solvable(start, goal, solvable, out->reason) != PUZ_OK)
-        return PUZ_EINVAL;
+    /* The explanation (a formatted string) only when it is shown. */
+    if (puz_board_solvable(start, goal, solvable, NULL) != PUZ_OK ||
+        !*solvable)
+        return puz_board_solvable(start, goal, solvable, out->reason);
     return PUZ_OK;
 }
 
