@@ -265,6 +265,8 @@ struct packed {
     unsigned (*update)(const void *, const uint8_t *, unsigned, unsigned,
                        unsigned, unsigned);
     unsigned (*eval)(const void *, const uint8_t *);
+    unsigned (*update_packed)(const void *, uint64_t, unsigned, unsigned,
+                              unsigned, unsigned);
     const void *hctx;
     uint8_t nmoves[16];
     uint8_t move_dir[16][4];
@@ -335,11 +337,11 @@ static puz_err packed_expand(struct packed *pk, uint32_t pi)
     if (g == UINT16_MAX - 1)
         return PUZ_OK;          /* cannot record a longer path */
     pk->expanded++;
-    for (unsigned i = 0; i < pk->s->cells; i++)
+    for (unsigned i = 0; pk->update_packed == NULL && i < pk->s->cells; i++)
         cells[i] = (uint8_t)(key >> (4 * i) & 15u);
     for (unsigned k = 0; k < pk->nmoves[blank]; k++) {
         unsigned d = pk->move_dir[blank][k], from = pk->move_to[blank][k];
-        uint64_t tile = cells[from], ckey;
+        uint64_t tile = key >> (4 * from) & 15u, ckey;
         uint32_t ci, slot;
         struct puz__pnode *c;
         if (d == back)
@@ -354,7 +356,10 @@ static puz_err packed_expand(struct packed *pk, uint32_t pi)
                 continue;
             }
         } else {
-            unsigned ch = packed_h(pk, cells, h, (unsigned)tile, from, blank);
+            unsigned ch = pk->update_packed
+                ? pk->update_packed(pk->hctx, ckey, h, (unsigned)tile, from,
+                                    blank)
+                : packed_h(pk, cells, h, (unsigned)tile, from, blank);
             if (puz__ps_add(&pk->ps, ckey, slot, &ci) != PUZ_OK)
                 return PUZ_ENOMEM;
             c = &pk->ps.nodes[ci];
@@ -445,6 +450,7 @@ static puz_err packed_start(struct packed *pk)
     }
     pk->update = s->h->update;
     pk->eval = s->h->eval;
+    pk->update_packed = s->h->update_packed;
     pk->hctx = s->hctx;
     pk->goal = pack16(s->goal->cells, s->cells);
     pk->open.arena = s->arena;

@@ -28,6 +28,25 @@ static puz_err grow_to(puz_arena *a, void **arr, uint32_t *cap, size_t elem,
     return PUZ_OK;
 }
 
+/* A stack's items need no zeroing: grow by copying into fresh room,
+ * starting at 32 entries. */
+static puz_err grow_stack(puz_arena *a, struct puz__stack *st)
+{
+    uint32_t n = st->cap ? st->cap * 2 : 32;
+    uint32_t *items;
+
+    if (n < st->cap)
+        return PUZ_ENOMEM;
+    items = puz_arena_alloc(a, (size_t)n * sizeof(*items));
+    if (items == NULL)
+        return PUZ_ENOMEM;
+    if (st->count)
+        memcpy(items, st->items, (size_t)st->count * sizeof(*items));
+    st->items = items;
+    st->cap = n;
+    return PUZ_OK;
+}
+
 puz_err puz__bq_init(struct puz__bucketq *q, puz_arena *a)
 {
     memset(q, 0, sizeof(*q));
@@ -36,8 +55,8 @@ puz_err puz__bq_init(struct puz__bucketq *q, puz_arena *a)
     return grow_to(a, (void **)&q->by_f, &q->f_cap, sizeof(*q->by_f), 63);
 }
 
-puz_err puz__bq_push(struct puz__bucketq *q, unsigned f, unsigned g,
-                     uint32_t node)
+puz_err puz__bq_push_slow(struct puz__bucketq *q, unsigned f, unsigned g,
+                          uint32_t node)
 {
     struct puz__fbucket *fb;
     struct puz__stack *st;
@@ -51,30 +70,7 @@ puz_err puz__bq_push(struct puz__bucketq *q, unsigned f, unsigned g,
         return PUZ_ENOMEM;
     st = &fb->by_g[g];
     if (st->count == st->cap &&
-        grow_to(q->arena, (void **)&st->items, &st->cap, sizeof(*st->items),
-                st->count) != PUZ_OK)
+        grow_stack(q->arena, st) != PUZ_OK)
         return PUZ_ENOMEM;
-    st->items[st->count++] = node;
-    if (fb->count++ == 0 || g > fb->top_g)
-        fb->top_g = g;
-    if (f < q->min_f)
-        q->min_f = f;
-    q->count++;
-    return PUZ_OK;
-}
-
-uint32_t puz__bq_pop(struct puz__bucketq *q)
-{
-    struct puz__fbucket *fb;
-    struct puz__stack *st;
-
-    while (q->by_f[q->min_f].count == 0)
-        q->min_f++;
-    fb = &q->by_f[q->min_f];
-    while (fb->by_g[fb->top_g].count == 0)
-        fb->top_g--;
-    st = &fb->by_g[fb->top_g];
-    fb->count--;
-    q->count--;
-    return st->items[--st->count];
+    return puz__bq_push(q, f, g, node);
 }

@@ -233,15 +233,66 @@ static unsigned update(const void *ctx, const uint8_t *cells,
 }
 
 /*
+ * The same update on a packed board (A* on up to 4x4, always tabled):
+ * the tile digits are read straight from the word.
+ */
+static inline unsigned packed_line(const struct lc *lc, uint64_t board,
+                                   const uint16_t (*digit)[TABLE_CELLS],
+                                   unsigned c, unsigned step)
+{
+#define DIGIT(k) digit[board >> (4 * (c + (k) * step)) & 15u][c + (k) * step]
+    switch (lc->m.goal.n) {
+    case 3:
+        return DIGIT(0) + DIGIT(1) + DIGIT(2);
+    case 4:
+        return DIGIT(0) + DIGIT(1) + DIGIT(2) + DIGIT(3);
+    default:
+        return DIGIT(0) + DIGIT(1);
+    }
+#undef DIGIT
+}
+
+static unsigned update_packed(const void *ctx, uint64_t board,
+                              unsigned h_before, unsigned tile,
+                              unsigned from, unsigned to)
+{
+    const struct lc *lc = ctx;
+    unsigned h = h_before - lc->m.dist[tile][from] + lc->m.dist[tile][to];
+    unsigned n = lc->m.goal.n, line, code;
+
+    if (lc->col_of[from] == lc->col_of[to]) {   /* vertical: a row */
+        line = lc->m.goal.row[tile];
+        if (line != lc->row_of[from] && line != lc->row_of[to])
+            return h;
+        code = packed_line(lc, board, lc->rowdigit, line * n, 1);
+        return h + 2u * lc->cost[code] -
+               2u * lc->cost[code + lc->rowdigit[tile][from] -
+                             lc->rowdigit[tile][to]];
+    }
+    line = lc->m.goal.col[tile];                /* sideways: a column */
+    if (line != lc->col_of[from] && line != lc->col_of[to])
+        return h;
+    code = packed_line(lc, board, lc->coldigit, line, n);
+    return h + 2u * lc->cost[code] -
+           2u * lc->cost[code + lc->coldigit[tile][from] -
+                         lc->coldigit[tile][to]];
+}
+
+/*
  * With a state per node (IDA*'s path) the codes of every row and column
  * are carried along, so a move adjusts two codes by known digits and
  * looks up two costs: no line is scanned. Boards above 4x4 keep no codes
  * and fall back to update().
  */
 struct lc_state {
-    uint16_t row[TABLE_MAX_N];
-    uint16_t col[TABLE_MAX_N];
+    uint64_t row;       /* code of row i in bits 16i..16i+15 */
+    uint64_t col;       /* likewise for the columns */
 };
+
+static unsigned lane(uint64_t codes, unsigned i)
+{
+    return (unsigned)(codes >> (16 * i) & 0xffffu);
+}
 
 static unsigned state_init(const void *ctx, const uint8_t *cells,
                            void *state)
@@ -249,30 +300,32 @@ static unsigned state_init(const void *ctx, const uint8_t *cells,
     const struct lc *lc = ctx;
     struct lc_state *st = state;
 
-    memset(st, 0, sizeof(*st));
+    st->row = st->col = 0;
     for (unsigned i = 0; lc->tabled && i < lc->m.goal.n; i++) {
-        st->row[i] = (uint16_t)row_code(lc, cells, i);
-        st->col[i] = (uint16_t)col_code(lc, cells, i);
+        st->row |= (uint64_t)row_code(lc, cells, i) << (16 * i);
+        st->col |= (uint64_t)col_code(lc, cells, i) << (16 * i);
     }
     return eval(ctx, cells);
 }
 
-/* Move the tile's digit from line a's code to line b's (a != b: a move
- * changes the tile's row or its column); parent codes in `from`, child
- * codes written to `to`. Returns the change in the two lines' conflict
- * costs. Reads only the parent, so no load waits on the copy just
- * stored. */
-static int shift_digit(const struct lc *lc, const uint16_t *from,
-                       uint16_t *to, unsigned a, unsigned b,
-                       unsigned digit_a, unsigned digit_b)
+/*
+ * The codes sit in two words, each written whole: the child's words are
+ * the parent's plus or minus a digit in two lanes, so the next level's
+ * loads are served from these stores without waiting (a copy of the
+ * struct followed by narrower writes would make them wait). Moving the
+ * tile's digit from line a to line b of `codes` (a != b); returns the
+ * change in the two lines' conflict costs.
+ */
+static int shift_digit(const struct lc *lc, uint64_t codes, uint64_t *out,
+                       unsigned a, unsigned b, unsigned digit_a,
+                       unsigned digit_b)
 {
-    unsigned old_a = from[a], old_b = from[b];
-    unsigned new_a = old_a - digit_a, new_b = old_b + digit_b;
+    unsigned old_a = lane(codes, a), old_b = lane(codes, b);
 
-    to[a] = (uint16_t)new_a;
-    to[b] = (uint16_t)new_b;
-    return lc->cost[new_a] + lc->cost[new_b] - lc->cost[old_a] -
-           lc->cost[old_b];
+    *out = codes - ((uint64_t)digit_a << (16 * a)) +
+           ((uint64_t)digit_b << (16 * b));
+    return lc->cost[old_a - digit_a] + lc->cost[old_b + digit_b] -
+           lc->cost[old_a] - lc->cost[old_b];
 }
 
 static unsigned state_update(const void *ctx, const uint8_t *cells,
@@ -287,22 +340,21 @@ static unsigned state_update(const void *ctx, const uint8_t *cells,
 
     if (!lc->tabled)
         return update(ctx, cells, h_before, tile, from, to);
-    *st = *p;
     if (lc->col_of[from] == lc->col_of[to]) {
         unsigned c = lc->col_of[from];
-        delta = shift_digit(lc, p->row, st->row, lc->row_of[from],
+        delta = shift_digit(lc, p->row, &st->row, lc->row_of[from],
                             lc->row_of[to], lc->rowdigit[tile][from],
                             lc->rowdigit[tile][to]);
         /* the column keeps its order, so its cost stays; its code moves */
-        st->col[c] = (uint16_t)(p->col[c] - lc->coldigit[tile][from] +
-                                lc->coldigit[tile][to]);
+        st->col = p->col - ((uint64_t)lc->coldigit[tile][from] << (16 * c))
+                  + ((uint64_t)lc->coldigit[tile][to] << (16 * c));
     } else {
         unsigned r = lc->row_of[from];
-        delta = shift_digit(lc, p->col, st->col, lc->col_of[from],
+        delta = shift_digit(lc, p->col, &st->col, lc->col_of[from],
                             lc->col_of[to], lc->coldigit[tile][from],
                             lc->coldigit[tile][to]);
-        st->row[r] = (uint16_t)(p->row[r] - lc->rowdigit[tile][from] +
-                                lc->rowdigit[tile][to]);
+        st->row = p->row - ((uint64_t)lc->rowdigit[tile][from] << (16 * r))
+                  + ((uint64_t)lc->rowdigit[tile][to] << (16 * r));
     }
     return (unsigned)((int)h_before - lc->m.dist[tile][from] +
                       lc->m.dist[tile][to] + 2 * delta);
@@ -316,6 +368,7 @@ const struct puz_heuristic puz__h_linear_conflict = {
     .prepare = prepare,
     .eval = eval,
     .update = update,
+    .update_packed = update_packed,
     .state_size = sizeof(struct lc_state),
     .state_init = state_init,
     .state_update = state_update,

@@ -58,6 +58,16 @@ static unsigned update(const void *ctx, const uint8_t *cells,
     return h_before - m->dist[tile][from] + m->dist[tile][to];
 }
 
+static unsigned update_packed(const void *ctx, uint64_t board,
+                              unsigned h_before, unsigned tile,
+                              unsigned from, unsigned to)
+{
+    const struct puz__manhattan *m = ctx;
+
+    (void)board;
+    return h_before - m->dist[tile][from] + m->dist[tile][to];
+}
+
 const struct puz_heuristic puz__h_manhattan = {
     .name = "manhattan",
     .description = "sum of each tile's row and column distance to its goal",
@@ -65,4 +75,5 @@ const struct puz_heuristic puz__h_manhattan = {
     .prepare = prepare,
     .eval = eval,
     .update = update,
+    .update_packed = update_packed,
 };

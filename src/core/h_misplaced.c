@@ -33,6 +33,16 @@ static unsigned update(const void *ctx, const uint8_t *cells,
     return h_before - (g->pos[tile] != from) + (g->pos[tile] != to);
 }
 
+static unsigned update_packed(const void *ctx, uint64_t board,
+                              unsigned h_before, unsigned tile,
+                              unsigned from, unsigned to)
+{
+    const struct puz__goalpos *g = ctx;
+
+    (void)board;
+    return h_before - (g->pos[tile] != from) + (g->pos[tile] != to);
+}
+
 const struct puz_heuristic puz__h_misplaced = {
     .name = "misplaced",
     .description = "tiles not on their goal cell (the classic textbook one)",
@@ -40,4 +50,5 @@ const struct puz_heuristic puz__h_misplaced = {
     .prepare = prepare,
     .eval = eval,
     .update = update,
+    .update_packed = update_packed,
 };

@@ -44,6 +44,13 @@ struct puz_heuristic {
     unsigned (*update)(const void *ctx, const uint8_t *cells,
                        unsigned h_before, unsigned tile, unsigned from,
                        unsigned to);
+    /* Optional, for boards of at most 16 cells held packed in one word
+     * (cell i in bits 4i..4i+3, as A* keeps them): update() given the
+     * packed board after the move, so the search need not unpack it.
+     * NULL means the search unpacks and calls update (or eval). */
+    unsigned (*update_packed)(const void *ctx, uint64_t board,
+                              unsigned h_before, unsigned tile,
+                              unsigned from, unsigned to);
     /* Optional, for searches that keep state per node on their path
      * (IDA*): state_size bytes (at most PUZ__HSTATE_MAX) that make an
      * update cheaper than update() can be. state_init fills the state of

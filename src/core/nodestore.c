@@ -192,17 +192,15 @@ static puz_err ps_grow(struct puz__pstore *ps)
     return PUZ_OK;
 }
 
-puz_err puz__ps_add(struct puz__pstore *ps, uint64_t key, uint32_t slot,
-                    uint32_t *out)
+/* puz__ps_add when the records are full: grow, then add. */
+puz_err puz__ps_add_slow(struct puz__pstore *ps, uint64_t key,
+                         uint32_t *out)
 {
+    uint32_t slot;
+
     *out = PUZ__NO_PARENT;
-    if (ps->count == ps->cap) {
-        if (ps->count >= UINT32_MAX / 2 || ps_grow(ps) != PUZ_OK)
-            return PUZ_ENOMEM;
-        puz__ps_find(ps, key, &slot);   /* the index moved */
-    }
-    ps->slots[slot] = ps->count + 1;
-    ps->nodes[ps->count].key = key;
-    *out = ps->count++;
-    return PUZ_OK;
+    if (ps->count >= UINT32_MAX / 2 || ps_grow(ps) != PUZ_OK)
+        return PUZ_ENOMEM;
+    puz__ps_find(ps, key, &slot);       /* the index moved */
+    return puz__ps_add(ps, key, slot, out);
 }

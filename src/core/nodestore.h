@@ -107,10 +107,21 @@ static inline uint32_t puz__ps_find(const struct puz__pstore *ps,
     }
 }
 
+puz_err puz__ps_add_slow(struct puz__pstore *ps, uint64_t key,
+                         uint32_t *out);
+
 /* Append a record for key (not present; slot from puz__ps_find) and
  * return its index in *out; PUZ_ENOMEM when the arena budget is spent.
  * The record's other fields are left for the caller to set. */
-puz_err puz__ps_add(struct puz__pstore *ps, uint64_t key, uint32_t slot,
-                    uint32_t *out);
+static inline puz_err puz__ps_add(struct puz__pstore *ps, uint64_t key,
+                                  uint32_t slot, uint32_t *out)
+{
+    if (ps->count == ps->cap)
+        return puz__ps_add_slow(ps, key, out);
+    ps->slots[slot] = ps->count + 1;
+    ps->nodes[ps->count].key = key;
+    *out = ps->count++;
+    return PUZ_OK;
+}
 
 #endif
