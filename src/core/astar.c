@@ -420,7 +420,8 @@ static enum puz_status packed_run(struct packed *pk)
             return PUZ_LIMIT_NODES;
         if ((pk->expanded & 1023) == 0) {
             enum puz_status st;
-            s->out->stats.expanded = pk->expanded;
+            packed_sync(pk);
+            s->bound = node->g + node->h;   /* for progress */
             st = puz__check_limits(s);
             if (st != PUZ_SOLVED)
                 return st;
@@ -498,8 +499,8 @@ static bool table_walk(struct puz__search *s)
     uint8_t cells[9];
     unsigned len, gen, blank = s->start->blank;
 
-    if (s->h != &puz__h_pdb || c->t3 == NULL)
-        return false;
+    if (s->h != &puz__h_pdb || c->t3 == NULL || s->trace != NULL)
+        return false;   /* a traced solve shows the search itself */
     r->moves = puz_arena_alloc(s->arena, 32);
     r->tiles = puz_arena_alloc(s->arena, 32);
     if (r->moves == NULL || r->tiles == NULL) {
@@ -535,7 +536,7 @@ puz_err puz__astar(struct puz__search *s, int mode)
 
     if (mode == PUZ__PRIO_ASTAR && table_walk(s))
         return PUZ_OK;
-    if (s->cells <= 16) {
+    if (s->cells <= 16 && s->trace == NULL) {   /* traces: generic path */
         packed_search(s, mode);
         return PUZ_OK;
     }
