@@ -15,7 +15,9 @@
 #include "puz_random.h"
 #include "puz_solve.h"
 
-#define KORF1 "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  /* 57 moves */
+/* Korf's #88: 65 moves, seconds of IDA* + linear conflict even on an idle
+ * machine (#1 takes ~0.1 s: too quick to watch or cancel). */
+#define KORF88 "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4"
 #define HARD3 "8 6 7 2 5 4 3 0 1"                       /* 31 moves */
 
 struct watch {
@@ -67,11 +69,11 @@ static struct puz_board board(const char *text)
     return b;
 }
 
-/* IDA* on a 57-move 15-puzzle: several reports, then a cancel from the
+/* IDA* on a 65-move 15-puzzle: several reports, then a cancel from the
  * callback that the search obeys within a few milliseconds. */
 static void test_idastar_reports_and_cancels(void **state)
 {
-    struct puz_board b = board(KORF1);
+    struct puz_board b = board(KORF88);
     struct puz_board goal = board("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
     struct watch w = { 0 };
     atomic_int cancel = 0;
@@ -100,7 +102,7 @@ static void test_idastar_reports_and_cancels(void **state)
     assert_true(w.min_gap_us >= PUZ_PROGRESS_US - 1000);
     assert_true(w.first.elapsed_us >= PUZ_PROGRESS_US - 1000);
     assert_int_equal(w.last.algorithm, PUZ_ALG_IDASTAR);
-    assert_true(w.last.bound >= 41 && w.last.bound <= 57);
+    assert_true(w.last.bound >= 41 && w.last.bound <= 65);
     assert_int_equal(w.last.lower_bound, w.last.bound);
     assert_int_equal(w.last.best_length, 0);
     assert_true(w.last.expanded > 0 && w.last.generated > w.last.expanded);
