@@ -23,6 +23,10 @@
 #include "puz_heuristic.h"
 #include "puz_solve.h"
 
+/* limits.timeout_ms of a /v1/solve with auto (or anytime) on 5x5 and up
+ * when the client gives none (at most the server's cap). */
+#define HTTP_ANYTIME_DEFAULT_MS 1000u
+
 /* What /v1/solve asks for, and the shared options of a batch. */
 struct http_solve_request {
     struct puz_board board;

@@ -31,22 +31,22 @@ enum puz_algorithm {
     PUZ_ALG_GREEDY,     /* best-first on h alone; fast, not optimal */
     PUZ_ALG_CONSTRUCTIVE, /* row/column placement by hand method; any N */
     PUZ_ALG_WASTAR,     /* weighted A*: f = g + w*h; at most w x optimal */
+    PUZ_ALG_ANYTIME,    /* N >= 5: shorter and shorter paths until the
+                         * deadline (docs/large.md); below 5x5 the
+                         * optimal default */
     PUZ_ALG_COUNT_
 };
 
 /* "astar", "idastar", "bfs", "dfs", "bnb", "greedy", "constructive",
- * "wastar" ("auto" for AUTO). AUTO means astar for N <= 3, idastar for
- * 4x4, and for N >= 5 the best of constructive and a few weighted A*
- * tries (weights 5, 3, 2 with linear-conflict) within PUZ_IMPROVE_US
- * and PUZ_IMPROVE_NODES, or the caller's tighter limits. */
+ * "wastar", "anytime" ("auto" for AUTO). AUTO means astar for N <= 3,
+ * idastar for 4x4 and anytime for N >= 5: the constructive answer at
+ * once, then shorter paths until limits.deadline_us (1 s from the start
+ * when 0); see docs/large.md. */
 const char *puz_algorithm_name(enum puz_algorithm a);
 puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out);
 /* Whether the algorithm returns optimal paths given an admissible h. */
 bool puz_algorithm_optimal(enum puz_algorithm a);
 
-/* Budget AUTO spends shortening the constructive answer on N >= 5. */
-#define PUZ_IMPROVE_US 250000u
-#define PUZ_IMPROVE_NODES 200000u
 /* Weight of wastar when opts.weight is 0. */
 #define PUZ_WASTAR_DEFAULT_WEIGHT 3u
 
@@ -116,6 +116,9 @@ struct puz_stats {
     uint64_t time_us;       /* wall clock */
 };
 
+/* Room for puz_result.method ("constructive+wastar+window", ...). */
+#define PUZ_METHOD_MAX 96
+
 struct puz_result {
     enum puz_status status;
     enum puz_algorithm algorithm;     /* the one that ran (AUTO resolved) */
@@ -126,6 +129,16 @@ struct puz_result {
     uint8_t *tiles;     /* length numbers of the tiles that slid */
     struct puz_stats stats;
     char reason[PUZ_MSG_MAX];  /* why unsolvable / which limit; or "" */
+    /* The best proven lower bound on the optimal length: the strongest
+     * admissible estimate of the start, raised by any completed search
+     * bound; = length when optimal. 0 when unsolvable. */
+    unsigned lower_bound;
+    /* length / lower_bound when solved (1 when both are 0), else 0: the
+     * path is at most (gap - 1) * 100 % longer than an optimal one. */
+    double gap;
+    /* The stages that ran, joined by '+' ("idastar",
+     * "constructive+reduce+window", ...). */
+    char method[PUZ_METHOD_MAX];
 };
 
 /* Monotonic clock in microseconds, for deadlines. */

@@ -185,6 +185,9 @@ static void print_human(const struct puz_board *start,
            r->optimal ? "optimal" : "not proven optimal",
            puz_algorithm_name(r->algorithm), r->heuristic ? " + " : "",
            r->heuristic ? puz_heuristic_name(r->heuristic) : "");
+    printf("lower bound %u, at most %.1f%% above optimal (gap %.3f); "
+           "method %s\n", r->lower_bound, (r->gap - 1.0) * 100.0, r->gap,
+           r->method);
     printf("moves (direction the blank moves):");
     for (unsigned i = 0; i < r->length; i++)
         printf(" %s", puz_dir_name((enum puz_dir)r->moves[i]));

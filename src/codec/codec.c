@@ -2,6 +2,8 @@
  * codec.c - a solve result as JSON. One encoder for the HTTP service and
  * `puzzled solve --json`, so a script can switch between them freely.
  */
+#include <math.h>
+
 #include "codec.h"
 
 json_t *codec_board_rows(const struct puz_board *b)
@@ -84,6 +86,12 @@ json_t *codec_result_json(const struct puz_board *start,
 
     if (o == NULL)
         return NULL;
+    /* What is proven about the path's quality (docs/large.md). */
+    json_object_set_new(o, "lower_bound", json_integer(r->lower_bound));
+    json_object_set_new(o, "gap", r->status == PUZ_SOLVED
+                                      ? json_real(round(r->gap * 1e4) / 1e4)
+                                      : json_null());
+    json_object_set_new(o, "method", json_string(r->method));
     if (r->reason[0] != '\0')
         json_object_set_new(o, "reason", json_string(r->reason));
     if (include_path && r->status == PUZ_SOLVED)

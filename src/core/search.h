@@ -25,6 +25,7 @@ struct puz__search {
     struct puz_result *out;           /* status, moves, stats to fill */
     unsigned weight;                  /* PUZ__PRIO_WEIGHTED only */
     puz_trace *trace;                 /* best-first searches; NULL = none */
+    unsigned lower_bound;             /* proven by a search; 0 = none */
     uint64_t started_us;
     unsigned bound;                   /* current f-bound, for progress */
     struct puz__watch *watch;         /* NULL = no progress callback */

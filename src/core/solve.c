@@ -8,12 +8,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "large.h"
 #include "puz_pdb.h"
-#include "search.h"
 
 static const char *const alg_names[PUZ_ALG_COUNT_] = {
     "auto", "astar", "idastar", "bfs", "dfs", "bnb", "greedy", "constructive",
-    "wastar",
+    "wastar", "anytime",
 };
 
 const char *puz_algorithm_name(enum puz_algorithm a)
@@ -144,7 +144,7 @@ static enum puz_algorithm default_algorithm(unsigned n)
 {
     if (n <= 3)
         return PUZ_ALG_ASTAR;
-    return n == 4 ? PUZ_ALG_IDASTAR : PUZ_ALG_CONSTRUCTIVE;
+    return n == 4 ? PUZ_ALG_IDASTAR : PUZ_ALG_ANYTIME;
 }
 
 static const puz_heuristic *default_heuristic(enum puz_algorithm alg)
@@ -157,7 +157,7 @@ static const puz_heuristic *default_heuristic(enum puz_algorithm alg)
 static int uses_heuristic(enum puz_algorithm alg)
 {
     return alg != PUZ_ALG_BFS && alg != PUZ_ALG_DFS &&
-           alg != PUZ_ALG_CONSTRUCTIVE;
+           alg != PUZ_ALG_CONSTRUCTIVE && alg != PUZ_ALG_ANYTIME;
 }
 
 static puz_err run_algorithm(struct puz__search *s, enum puz_algorithm alg)
@@ -171,6 +171,7 @@ static puz_err run_algorithm(struct puz__search *s, enum puz_algorithm alg)
     case PUZ_ALG_DFS: return puz__dfs(s);
     case PUZ_ALG_CONSTRUCTIVE: return puz__constructive(s);
     case PUZ_ALG_WASTAR: return puz__astar(s, PUZ__PRIO_WEIGHTED);
+    case PUZ_ALG_ANYTIME: return puz__anytime(s);
     default: return PUZ_EINVAL;
     }
 }
@@ -213,84 +214,51 @@ static puz_err prepare(struct puz__search *s, const struct puz_solve_opts *o,
     return s->hctx != NULL ? PUZ_OK : PUZ_EINVAL;
 }
 
-/* One weighted A* try inside improve(); keeps r's path if it is the
- * shortest so far. Returns false when time or memory has run out. */
-static bool try_weight(struct puz__search *s, struct puz_limits *lim,
-                       unsigned weight, struct puz_result *best)
+/* h of the start by one admissible heuristic; 0 when it cannot run. */
+static unsigned start_estimate(const struct puz__search *s, const char *name)
 {
-    struct puz_result *r = s->out;
-    const struct puz_limits *caller = s->limits;
-    uint64_t cap = r->stats.expanded + PUZ_IMPROVE_NODES;
+    const puz_heuristic *h = puz_heuristic_find(name);
+    unsigned v = 0;
 
-    lim->max_nodes = caller->max_nodes != 0 && caller->max_nodes < cap
-                         ? caller->max_nodes : cap;
-    s->limits = lim;
-    s->weight = weight;
-    r->status = PUZ_SOLVED;
-    r->moves = r->tiles = NULL;
-    r->length = 0;
-    puz__astar(s, PUZ__PRIO_WEIGHTED);
-    s->limits = caller;
-    if (r->status == PUZ_SOLVED && r->length < best->length) {
-        if (s->watch != NULL) {
-            s->watch->best_length = r->length;
-            puz__progress(s, true);
-        }
-        best->moves = r->moves;
-        best->tiles = r->tiles;
-        best->length = r->length;
-        best->algorithm = PUZ_ALG_WASTAR;
-        best->heuristic = r->heuristic;
-    }
-    return r->status == PUZ_SOLVED || r->status == PUZ_LIMIT_NODES;
+    if (h == NULL || puz_heuristic_eval(h, s->start, s->goal, s->tables,
+                                        s->arena, &v, NULL) != PUZ_OK)
+        return 0;
+    return v;
 }
 
 /*
- * AUTO on N >= 5: the constructive answer always exists, and weighted A*
- * often finds one half as long in a fraction of a second (5x5: 148
- * moves against 262). Try a few weights, greediest first, within a small
- * budget of time and nodes (or the caller's tighter limits) and answer
- * with the shortest path found.
+ * The proven lower bound: the strongest admissible estimate of the start
+ * (linear conflict, or the loaded tables when they serve this goal),
+ * raised by whatever a search proved (s->lower_bound); the length itself
+ * when the path is optimal. Then gap = length / lower_bound.
  */
-static void improve(struct puz__search *s, const struct puz_solve_opts *o)
+static void set_bound(struct puz__search *s)
 {
-    static const unsigned weights[] = { 5, 3, 2 };
     struct puz_result *r = s->out;
-    struct puz_result best = *r;
-    struct puz_limits lim = *s->limits;
-    uint64_t deadline = s->started_us + PUZ_IMPROVE_US;
+    unsigned lb = s->lower_bound, v;
 
-    best.heuristic = NULL;
-    if (r->status != PUZ_SOLVED ||
-        prepare(s, o, PUZ_ALG_WASTAR) != PUZ_OK) {
-        r->heuristic = NULL;
+    if (r->status == PUZ_UNSOLVABLE)
         return;
+    v = start_estimate(s, "linear-conflict");
+    lb = v > lb ? v : lb;
+    if (puz_tables_serves(s->tables, s->goal)) {
+        v = start_estimate(s, "pdb");
+        lb = v > lb ? v : lb;
     }
-    if (s->watch != NULL) {
-        s->watch->best_length = r->length;
-        puz__progress(s, true);
-    }
-    if (lim.deadline_us == 0 || lim.deadline_us > deadline)
-        lim.deadline_us = deadline;
-    for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++)
-        if (!try_weight(s, &lim, weights[i], &best))
-            break;
-    r->status = PUZ_SOLVED;
-    r->moves = best.moves;
-    r->tiles = best.tiles;
-    r->length = best.length;
-    r->algorithm = best.algorithm;
-    r->heuristic = best.heuristic;
-    r->reason[0] = '\0';
+    if (r->status == PUZ_SOLVED && lb > r->length)
+        lb = r->length;     /* cannot happen with admissible estimates */
+    if (r->optimal)
+        lb = r->length;
+    r->lower_bound = lb;
+    if (r->status == PUZ_SOLVED)
+        r->gap = lb > 0 ? (double)r->length / lb : 1.0;
 }
 
 static void finish_result(struct puz__search *s, size_t used_before)
 {
     struct puz_result *r = s->out;
-    size_t peak = puz_arena_peak(s->arena);
+    size_t peak;
 
-    r->stats.time_us = puz_now_us() - s->started_us;
-    r->stats.arena_peak = peak > used_before ? peak - used_before : 0;
     r->optimal = r->status == PUZ_SOLVED && puz_algorithm_optimal(r->algorithm)
                  && (r->heuristic == NULL ||
                      puz_heuristic_admissible(r->heuristic));
@@ -301,6 +269,13 @@ static void finish_result(struct puz__search *s, size_t used_before)
             snprintf(r->reason, sizeof(r->reason), "stopped: %s",
                      puz_status_name(r->status));
     }
+    if (r->method[0] == '\0')
+        snprintf(r->method, sizeof(r->method), "%s",
+                 puz_algorithm_name(r->algorithm));
+    set_bound(s);
+    peak = puz_arena_peak(s->arena);
+    r->stats.time_us = puz_now_us() - s->started_us;
+    r->stats.arena_peak = peak > used_before ? peak - used_before : 0;
 }
 
 puz_err puz_solve(const struct puz_board *start,
@@ -327,10 +302,15 @@ puz_err puz_solve(const struct puz_board *start,
         return rc;
     out->algorithm = opts->algorithm != PUZ_ALG_AUTO
                          ? opts->algorithm : default_algorithm(start->n);
+    /* anytime is the large-board method; on 4x4 and less the optimal
+     * default answers within any budget worth having */
+    if (out->algorithm == PUZ_ALG_ANYTIME && start->n < 5)
+        out->algorithm = default_algorithm(start->n);
     if ((unsigned)out->algorithm >= PUZ_ALG_COUNT_)
         return PUZ_EINVAL;
     if (!solvable) {
         out->status = PUZ_UNSOLVABLE;
+        snprintf(out->method, sizeof(out->method), "parity");
         out->stats.time_us = puz_now_us() - s.started_us;
         return PUZ_OK;
     }
@@ -357,9 +337,6 @@ puz_err puz_solve(const struct puz_board *start,
     s.trace = opts->trace;
     if (rc == PUZ_OK)
         rc = run_algorithm(&s, out->algorithm);
-    if (rc == PUZ_OK && opts->algorithm == PUZ_ALG_AUTO &&
-        out->algorithm == PUZ_ALG_CONSTRUCTIVE)
-        improve(&s, opts);
     puz_arena_set_budget(a, budget_before);
     if (rc == PUZ_ENOMEM)
         rc = PUZ_OK;        /* reported as limit_memory */

@@ -615,6 +615,14 @@ puz_err http_decode_solve(const json_t *root, const struct http_config *cfg,
                              &out->board, err) != PUZ_OK
         || decode_options(root, cfg, out, err) != PUZ_OK)
         return PUZ_EINVAL;
+    /* auto on 5x5 and up is the anytime search, which uses its whole
+     * budget: without a timeout_ms it gets a second (docs/large.md). */
+    if (json_object_get(json_object_get(root, "limits"), "timeout_ms")
+            == NULL && out->board.n >= 5 &&
+        (out->algorithm == PUZ_ALG_AUTO ||
+         out->algorithm == PUZ_ALG_ANYTIME) &&
+        out->timeout_ms > HTTP_ANYTIME_DEFAULT_MS)
+        out->timeout_ms = HTTP_ANYTIME_DEFAULT_MS;
     return PUZ_OK;
 }
 

@@ -30,7 +30,9 @@ function plans(size)
         return [{ limits: PLAY_LIMITS }, { algorithm: 'greedy', limits: PLAY_LIMITS }];
     return [
         { algorithm: 'astar', limits: QUICK_LIMITS },
-        { limits: PLAY_LIMITS },
+        /* auto here is the anytime search: it uses all of its budget, so
+           take the server's default (1 s), not PLAY_LIMITS */
+        {},
         { algorithm: 'greedy', limits: PLAY_LIMITS },
     ];
 }
@@ -97,7 +99,8 @@ export class Assistant {
         if (!this.pending.has(key)) {
             const asking = this.ask(tiles, signal).then((result) => {
                 this.remember(tiles, result);
-                return { ...this.cached(tiles), stats: result.stats };
+                return { ...this.cached(tiles), stats: result.stats,
+                    gap: result.gap, lowerBound: result.lower_bound };
             }).finally(() => this.pending.delete(key));
             this.pending.set(key, asking);
         }

@@ -656,8 +656,10 @@ export class Game {
         if (scored.error)
             notes.push(`Scored here, as the server could not: ${scored.error.message}`);
         if (!result.exact && solver) {
+            const gap = Number.isFinite(solver.gap) ?
+                `; best known, at most ${Math.round((solver.gap - 1) * 100)}% above optimal` : '';
             notes.push(`This board is too big to prove a shortest route; par is the ` +
-                `shortest route known (the solver\u2019s took ${solver.moves.length} moves).`);
+                `shortest route known (the solver\u2019s took ${solver.moves.length} moves${gap}).`);
         }
         if (result.helped) {
             notes.push(this.watched ? 'You had watched the solver on this board, so the third star stays out of reach.' :

@@ -1,0 +1,258 @@
+/*
+ * anytime.c - `anytime` (and `auto` on 5x5 and up): a first answer at
+ * once, then shorter ones until the budget ends; the shortest wins.
+ *
+ *   1. constructive: the hand method, a path in microseconds;
+ *   2. 5x5: weighted A* tries with falling weights (restarting weighted
+ *      A*), each shortened by post-optimisation;
+ *      6x6 and up: reduction - the first row and column together by a
+ *      weighted A* over just those tiles, recursing down to 5x5, which
+ *      step 2's 5x5 search finishes;
+ *   3. windows: every stretch of k moves replaced by an optimal path
+ *      between its end boards, k growing while time is left.
+ * docs/large.md gives the policy and the measurements behind it. The
+ * budget is the caller's deadline (PUZ_ANYTIME_DEFAULT_US when none);
+ * once a path exists the answer is `solved`, never a timeout.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "large.h"
+#include "puz_pdb.h"
+
+void puz__method_add(struct puz__anytime *at, const char *stage)
+{
+    size_t len = strlen(at->method);
+
+    if (strstr(at->method, stage) != NULL)
+        return;
+    snprintf(at->method + len, sizeof(at->method) - len, "%s%s",
+             len ? "+" : "", stage);
+}
+
+uint64_t puz__nodes_left(const struct puz__anytime *at)
+{
+    uint64_t max = at->s->limits->max_nodes;
+
+    if (max == 0)
+        return 0;
+    return at->nodes < max ? max - at->nodes : 1;
+}
+
+/* Progress for a watcher (solve options' callback): the counts so far,
+ * and at once when the answer got shorter. */
+static void sync_stats(const struct puz__anytime *at)
+{
+    at->s->out->stats.expanded = at->base_expanded + at->nodes;
+}
+
+static void report(const struct puz__anytime *at, const struct puz__lpath *p)
+{
+    struct puz__search *s = at->s;
+
+    if (s->watch == NULL || p != at->top ||
+        s->watch->best_length == p->len)
+        return;
+    s->watch->best_length = p->len;
+    sync_stats(at);
+    puz__progress(s, true);
+}
+
+static int time_left(const struct puz__anytime *at)
+{
+    const struct puz_limits *l = at->s->limits;
+
+    if (at->s->watch != NULL) {
+        sync_stats(at);
+        puz__progress(at->s, false);
+    }
+
+    if (l->cancel != NULL &&
+        atomic_load_explicit(l->cancel, memory_order_relaxed))
+        return 0;
+    if (l->max_nodes != 0 && at->nodes >= l->max_nodes)
+        return 0;
+    return puz_now_us() < at->deadline_us;
+}
+
+/* States a weighted A* try may store: ~64 bytes each, at most 256 MiB,
+ * less when the caller set a memory limit. */
+static uint64_t node_cap(const struct puz__anytime *at)
+{
+    uint64_t cap = (256u << 20) / 64;
+    size_t bytes = at->s->limits->max_bytes;
+
+    if (bytes != 0 && bytes / 64 < cap)
+        cap = bytes / 64;
+    return cap < 4096 ? 4096 : cap;
+}
+
+static void keep_shorter(const struct puz__anytime *at,
+                         struct puz__lpath *best, struct puz__lpath *cand)
+{
+    if (cand->dirs != NULL && cand->len < best->len) {
+        free(best->dirs);
+        *best = *cand;
+    } else {
+        free(cand->dirs);
+    }
+    memset(cand, 0, sizeof(*cand));
+    report(at, best);
+}
+
+/* Window passes over p from b until `until`: k grows when a pass
+ * saves nothing. */
+static void windows(struct puz__anytime *at, const struct puz_board *b,
+                    struct puz__lpath *p, unsigned k0, unsigned kmax,
+                    uint64_t until)
+{
+    const struct puz_limits *l = at->s->limits;
+    unsigned k = k0;
+
+    puz__pathopt_loops(b, p);
+    while (k <= kmax && puz_now_us() < until && time_left(at)) {
+        uint64_t cap = 2000u << (k > 16 ? (k - 16) / 2 : 0);
+        unsigned saved;
+        if (cap > 2000000u)
+            cap = 2000000u;
+        saved = puz__pathopt_windows(b, p, k, cap, until, l->cancel,
+                                     &at->nodes, l->max_nodes);
+        puz__method_add(at, "window");
+        if (saved == 0)
+            k += 2;
+        else
+            puz__pathopt_loops(b, p);
+        report(at, p);
+    }
+    report(at, p);
+}
+
+/* One weighted A* try on the 5x5 b; PUZ_OK with cand filled. */
+static puz_err try_5x5(struct puz__anytime *at, const struct puz_board *b,
+                       const struct puz__mlc *m, unsigned w100,
+                       uint64_t until, struct puz__lpath *cand)
+{
+    struct puz__wsearch w = { 0 };
+    uint8_t *dirs;
+    unsigned len;
+    puz_err rc;
+
+    w.n = b->n;
+    w.mlc = m;
+    w.weight100 = w100;
+    w.max_nodes = node_cap(at);
+    w.deadline_us = until;
+    w.cancel = at->s->limits->cancel;
+    w.max_expanded = puz__nodes_left(at);
+    rc = puz__wsearch_run(&w, b->cells, &dirs, &len);
+    at->nodes += w.expanded;
+    at->s->out->stats.generated += w.generated;
+    if (rc != PUZ_OK)
+        return rc;
+    cand->dirs = dirs;
+    cand->len = cand->cap = len;
+    return PUZ_OK;
+}
+
+void puz__anytime_5x5(struct puz__anytime *at, const struct puz_board *b,
+                      const struct puz_board *goal, uint64_t until,
+                      struct puz__lpath *p)
+{
+    static const unsigned weights[] = { 300, 200, 160, 140, 125, 115 };
+    struct puz__mlc m;
+
+    puz__mlc_init(&m, goal, NULL, 0);
+    for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++) {
+        struct puz__lpath cand = { 0 };
+        uint64_t now = puz_now_us();
+        if (now >= until || !time_left(at))
+            break;
+        /* leave time for the windows after the last try that ends */
+        if (try_5x5(at, b, &m, weights[i], now + (until - now) * 2 / 3,
+                    &cand) != PUZ_OK)
+            break;
+        puz__method_add(at, "wastar");
+        windows(at, b, &cand, 12, 20, now + (until - now) * 3 / 4);
+        keep_shorter(at, p, &cand);
+    }
+    windows(at, b, p, 12, 40, until);
+}
+
+/* The constructive answer, copied out of the arena into best. */
+static puz_err first_answer(struct puz__search *s, struct puz__lpath *best)
+{
+    struct puz_result *r = s->out;
+    puz_err rc = puz__constructive(s);
+
+    if (rc != PUZ_OK || r->status != PUZ_SOLVED)
+        return rc != PUZ_OK ? rc : PUZ_EINVAL;
+    return puz__lpath_append(best, r->moves, r->length);
+}
+
+static uint64_t budget_end(const struct puz__search *s)
+{
+    uint64_t end = s->limits->deadline_us, b;
+
+    if (end == 0)
+        end = s->started_us + PUZ_ANYTIME_DEFAULT_US;
+    /* keep a twentieth back for writing the answer */
+    b = end > s->started_us ? end - s->started_us : 0;
+    return end - b / 20;
+}
+
+/*
+ * The policy per size (docs/large.md): 5x5 - weighted A* tries with
+ * falling weights, each post-optimised; 6x6 and up - the reduction by
+ * strips down to the 5x5 search, then windows over the whole path.
+ */
+static void improve(struct puz__anytime *at, struct puz__lpath *best)
+{
+    struct puz__search *s = at->s;
+    struct puz__lpath cand = { 0 };
+    uint64_t now = puz_now_us();
+
+    if (s->n == 5) {
+        puz__anytime_5x5(at, s->start, s->goal, at->deadline_us, best);
+        return;
+    }
+    if (puz__reduce_solve(at, PUZ__STRIP_W100, 5,
+                          now + (at->deadline_us - now) * 3 / 4,
+                          &cand) == PUZ_OK) {
+        puz__method_add(at, "reduce");
+        keep_shorter(at, best, &cand);
+    }
+    free(cand.dirs);
+    windows(at, s->start, best, 12, 40, at->deadline_us);
+}
+
+puz_err puz__anytime(struct puz__search *s)
+{
+    struct puz__anytime at;
+    struct puz__lpath best = { 0 };
+    struct puz_result *r = s->out;
+    puz_err rc;
+
+    memset(&at, 0, sizeof(at));
+    at.s = s;
+    at.deadline_us = budget_end(s);
+    rc = first_answer(s, &best);
+    if (rc != PUZ_OK || r->status != PUZ_SOLVED) {
+        free(best.dirs);
+        return rc == PUZ_EINVAL ? PUZ_OK : rc;
+    }
+    puz__method_add(&at, "constructive");
+    at.base_expanded = r->stats.expanded;
+    at.top = &best;
+    report(&at, &best);
+    r->heuristic = puz_heuristic_find("linear-conflict");
+    if (s->n >= 5)
+        improve(&at, &best);
+    report(&at, &best);
+    sync_stats(&at);
+    if (puz__set_path(s, best.dirs, best.len) != PUZ_OK)
+        r->status = PUZ_LIMIT_MEMORY;
+    free(best.dirs);
+    snprintf(r->method, sizeof(r->method), "%s", at.method);
+    return PUZ_OK;
+}

@@ -1,0 +1,130 @@
+/*
+ * large.h - the pieces of the anytime search for boards of 5x5 and up
+ * (private to the core; docs/large.md says how they fit together):
+ *
+ *   mlc.c      Manhattan + linear conflict against any goal, counting
+ *              only the tiles one cares about (the others are "don't
+ *              care" and so are interchangeable).
+ *   wsearch.c  weighted A* over those abstract boards, with the blank
+ *              kept inside a square region; its own store, freed after
+ *              each try, so restarts with falling weights cost no arena.
+ *   pathopt.c  path post-optimisation: cut loops, then replace windows
+ *              of k moves by optimal paths between their end boards
+ *              (IDA*), sliding the window along the path.
+ *   reduce.c   6x6 and up: solve the first row and column together,
+ *              recurse on the smaller square down to 5x5.
+ *   anytime.c  the policy per size and the budget.
+ */
+#ifndef PUZ_LARGE_H
+#define PUZ_LARGE_H
+
+#include <stdint.h>
+
+#include "search.h"
+
+/* A tile value no real tile has: "some tile we do not care about". */
+#define PUZ__DONT_CARE 255u
+#define PUZ__NOT_CARED 255u
+
+struct puz__mlc {
+    unsigned n;
+    uint8_t row[256];       /* goal row of tile t; NOT_CARED if ignored */
+    uint8_t col[256];
+};
+
+/* Estimate towards goal counting the tiles of goal listed in care
+ * (care == NULL: every tile). Tiles absent from care are ignored. */
+void puz__mlc_init(struct puz__mlc *m, const struct puz_board *goal,
+                   const uint8_t *care, unsigned ncare);
+unsigned puz__mlc_eval(const struct puz__mlc *m, const uint8_t *cells);
+/* h after the tile now in cell `to` came from `from` (the blank moved
+ * from `to` to `from`); cells is the board after the move. */
+unsigned puz__mlc_update(const struct puz__mlc *m, uint8_t *cells,
+                         unsigned h_before, unsigned from, unsigned to);
+
+/* Where a search may move the blank: the square of cells with row and
+ * column >= lo (0 = the whole board). */
+struct puz__wsearch {
+    unsigned n;
+    unsigned lo;
+    const struct puz__mlc *mlc;
+    /* optional: a registry heuristic for whole boards (the 5x5 pattern
+     * databases when loaded); used instead of mlc when set */
+    const struct puz_heuristic *h;
+    const void *hctx;
+    unsigned weight100;         /* f = 100 g + weight100 h */
+    uint64_t max_nodes;         /* stored boards */
+    uint64_t max_expanded;      /* 0 = no limit (besides the deadline) */
+    uint64_t deadline_us;
+    const atomic_int *cancel;
+    /* out */
+    uint64_t expanded;
+    uint64_t generated;
+};
+
+/* Weighted A* from cells (tiles outside care may be anything: they are
+ * masked) until every cared tile is home. On success *path (malloc'd;
+ * caller frees) holds *len blank directions and PUZ_OK is returned;
+ * PUZ_ETIMEOUT-like failures return PUZ_ERANGE (out of nodes, time or
+ * memory), and nothing is allocated. */
+puz_err puz__wsearch_run(struct puz__wsearch *w, const uint8_t *cells,
+                         uint8_t **path, unsigned *len);
+
+/* A path being improved: blank directions from a start board. */
+struct puz__lpath {
+    uint8_t *dirs;      /* malloc'd */
+    unsigned len, cap;
+};
+
+/* Cut loops (a board seen twice) out of p. Returns moves removed. */
+unsigned puz__pathopt_loops(const struct puz_board *start,
+                            struct puz__lpath *p);
+/* One pass of window optimisation with windows of k moves over p,
+ * spending at most node_cap nodes per window and stopping at
+ * deadline_us or when *nodes reaches node_limit (0 = none). Returns
+ * moves saved; *nodes grows by the nodes used. */
+unsigned puz__pathopt_windows(const struct puz_board *start,
+                              struct puz__lpath *p, unsigned k,
+                              uint64_t node_cap, uint64_t deadline_us,
+                              const atomic_int *cancel, uint64_t *nodes,
+                              uint64_t node_limit);
+
+/* 6x6 and up: reduce to 5x5 by strips, solve the 5x5 with the 5x5
+ * method and join. On success p holds a full path from start. */
+struct puz__anytime;
+puz_err puz__anytime(struct puz__search *s);
+puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
+                          unsigned f, uint64_t until,
+                          struct puz__lpath *p);
+
+/* The budget and stages of one anytime solve (anytime.c). */
+struct puz__anytime {
+    struct puz__search *s;
+    uint64_t deadline_us;       /* stop for good */
+    uint64_t nodes;             /* all stages together */
+    uint64_t base_expanded;     /* the constructive method's count */
+    const struct puz__lpath *top;   /* the answer being improved */
+    char method[PUZ_METHOD_MAX];
+};
+/* Reduction: strip tiles placed PUZ__STRIP_STEP more at a time by
+ * weighted A* with weight PUZ__STRIP_W100 / 100 (bench/large). */
+#define PUZ__STRIP_W100 150u
+#define PUZ__STRIP_STEP 4u
+
+/* Budget when the caller set no deadline. */
+#define PUZ_ANYTIME_DEFAULT_US 1000000u
+
+/* Near-optimal 5x5 (the remainder of a reduction or the board itself):
+ * weighted A* tries with falling weights until until_us; improves p
+ * (a path from b) when it finds shorter. */
+void puz__anytime_5x5(struct puz__anytime *at, const struct puz_board *b,
+                      const struct puz_board *goal, uint64_t until_us,
+                      struct puz__lpath *p);
+/* Append dirs to p (grows it). PUZ_ENOMEM on failure. */
+puz_err puz__lpath_append(struct puz__lpath *p, const uint8_t *dirs,
+                          unsigned len);
+void puz__method_add(struct puz__anytime *at, const char *stage);
+/* Expansions left under limits.max_nodes; 0 when there is no limit. */
+uint64_t puz__nodes_left(const struct puz__anytime *at);
+
+#endif

@@ -1,0 +1,200 @@
+/*
+ * reduce.c - boards of 6x6 and up, reduced to 5x5: the first row and
+ * column of the unsolved square are placed together by a weighted A*
+ * that sees only those tiles (the others are interchangeable, so the
+ * state is the blank and 2m - 1 tiles of an m x m square), and the blank
+ * never leaves the square. Then the same on the square one smaller,
+ * down to 5x5, which is relabelled as a 5x5 puzzle and handed to the
+ * near-optimal 5x5 search. Needs the goal's blank in the last 5x5.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "large.h"
+#include "puz_pdb.h"
+
+/* Tiles of goal on row lo and column lo from lo on. */
+static unsigned strip_tiles(const struct puz_board *goal, unsigned lo,
+                            uint8_t *care)
+{
+    unsigned n = goal->n, k = 0;
+
+    for (unsigned c = lo; c < n; c++)
+        care[k++] = goal->cells[lo * n + c];
+    for (unsigned r = lo + 1; r < n; r++)
+        care[k++] = goal->cells[r * n + lo];
+    return k;
+}
+
+static void apply(struct puz_board *b, const uint8_t *dirs, unsigned len)
+{
+    for (unsigned i = 0; i < len; i++)
+        puz_board_move(b, (enum puz_dir)dirs[i]);
+}
+
+/* Bring the first j tiles of care home in cur by weighted A* (the
+ * blank inside the square from lo), greedier on failure. */
+static puz_err place(struct puz__anytime *at, struct puz_board *cur,
+                     unsigned lo, const uint8_t *care, unsigned j,
+                     unsigned w100, uint64_t until, struct puz__lpath *p)
+{
+    const struct puz__search *s = at->s;
+    struct puz__mlc m;
+    puz_err rc = PUZ_ERANGE;
+
+    puz__mlc_init(&m, s->goal, care, j);
+    for (unsigned w = w100; w <= 2000 && rc != PUZ_OK; w *= 2) {
+        struct puz__wsearch ws = { 0 };
+        uint8_t *dirs = NULL;
+        unsigned len = 0;
+        uint64_t now = puz_now_us();
+        ws.n = s->n;
+        ws.lo = lo;
+        ws.mlc = &m;
+        ws.weight100 = w;
+        ws.max_nodes = 2000000;
+        /* the first tries get half of what is left, the last all */
+        ws.deadline_us = w * 2 > 2000 ? at->deadline_us
+                         : now + (until > now ? (until - now) / 2 : 0);
+        ws.cancel = s->limits->cancel;
+        ws.max_expanded = puz__nodes_left(at);
+        rc = puz__wsearch_run(&ws, cur->cells, &dirs, &len);
+        at->nodes += ws.expanded;
+        s->out->stats.generated += ws.generated;
+        if (rc == PUZ_OK) {
+            apply(cur, dirs, len);
+            rc = puz__lpath_append(p, dirs, len);
+        }
+        free(dirs);
+    }
+    return rc;
+}
+
+/* Place strip lo of cur: its tiles a few more at a time, every search
+ * keeping the ones placed before (they may move and come back). */
+static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
+                     unsigned lo, unsigned w100, unsigned step,
+                     uint64_t until, struct puz__lpath *p)
+{
+    uint8_t care[2 * PUZ_MAX_SIZE];
+    unsigned k = strip_tiles(at->s->goal, lo, care);
+    puz_err rc = PUZ_OK;
+
+    for (unsigned j = 0; j < k && rc == PUZ_OK;) {
+        uint64_t now = puz_now_us();
+        unsigned groups = (k - j + step - 1) / step;
+        j = j + step < k ? j + step : k;
+        rc = place(at, cur, lo, care, j, w100,
+                   now + (until > now ? (until - now) / groups : 0), p);
+    }
+    return rc;
+}
+
+/* The last f x f square of cur as a puzzle b5 of side f with goal g5
+ * (tiles renamed by their goal cell). */
+static void last_square(const struct puz_board *cur,
+                        const struct puz_board *goal, unsigned f,
+                        struct puz_board *b5, struct puz_board *g5)
+{
+    unsigned n = cur->n, lo = n - f, gb5 = 0;
+    uint8_t gcell[PUZ_MAX_CELLS];
+
+    for (unsigned i = 0; i < n * n; i++)
+        gcell[goal->cells[i]] = (uint8_t)i;
+    gb5 = (gcell[0] / n - lo) * f + (gcell[0] % n - lo);
+    b5->n = g5->n = (uint8_t)f;
+    for (unsigned r = 0; r < f; r++)
+        for (unsigned c = 0; c < f; c++) {
+            unsigned t = cur->cells[(r + lo) * n + c + lo], gi, i = r * f + c;
+            g5->cells[i] = (uint8_t)(i == gb5 ? 0 : i < gb5 ? i + 1 : i);
+            if (t == 0) {
+                b5->cells[i] = 0;
+                b5->blank = (uint8_t)i;
+                continue;
+            }
+            gi = (gcell[t] / n - lo) * f + (gcell[t] % n - lo);
+            b5->cells[i] = (uint8_t)(gi < gb5 ? gi + 1 : gi);
+        }
+    g5->blank = (uint8_t)gb5;
+}
+
+/* A first path for the remainder: the constructive method. */
+static puz_err first_5x5(struct puz__anytime *at, const struct puz_board *b5,
+                         const struct puz_board *g5, struct puz__lpath *p5)
+{
+    struct puz__search sub = *at->s;
+    struct puz_result r5;
+    puz_err rc;
+
+    memset(&r5, 0, sizeof(r5));
+    sub.start = b5;
+    sub.goal = g5;
+    sub.n = b5->n;
+    sub.cells = sub.n * sub.n;
+    sub.out = &r5;
+    rc = puz__constructive(&sub);
+    if (rc != PUZ_OK || r5.status != PUZ_SOLVED)
+        return rc != PUZ_OK ? rc : PUZ_EINVAL;
+    return puz__lpath_append(p5, r5.moves, r5.length);
+}
+
+/* The 4x4 remainder optimally when the 4x4 tables are loaded. */
+static puz_err exact_4x4(struct puz__anytime *at, const struct puz_board *b4,
+                         const struct puz_board *g4, uint64_t until,
+                         struct puz__lpath *p4)
+{
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    puz_arena *a = puz_arena_create(1 << 16);
+    puz_err rc = PUZ_ERANGE;
+
+    if (a == NULL)
+        return PUZ_ENOMEM;
+    o.algorithm = PUZ_ALG_IDASTAR;
+    o.goal = g4;
+    o.tables = at->s->tables;
+    o.limits.deadline_us = until;
+    o.limits.cancel = at->s->limits->cancel;
+    if (puz_solve(b4, &o, a, &r) == PUZ_OK && r.status == PUZ_SOLVED &&
+        r.length < p4->len) {
+        p4->len = 0;
+        rc = puz__lpath_append(p4, r.moves, r.length);
+        puz__method_add(at, "idastar4");
+    }
+    at->nodes += r.stats.expanded;
+    puz_arena_destroy(a);
+    return rc;
+}
+
+puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
+                          unsigned f, uint64_t until,
+                          struct puz__lpath *p)
+{
+    const struct puz__search *s = at->s;
+    unsigned n = s->n, gb = 0;
+    struct puz_board cur = *s->start, b5, g5;
+    struct puz__lpath p5 = { 0 };
+    uint64_t start = puz_now_us(), total;
+    puz_err rc = PUZ_OK;
+
+    while (s->goal->cells[gb] != 0)
+        gb++;
+    if (n <= f || gb / n < n - f || gb % n < n - f || start >= until)
+        return PUZ_EINVAL;
+    total = until - start;
+    /* strips: up to half the budget in all; the rest for the square */
+    for (unsigned lo = 0; lo + f < n && rc == PUZ_OK; lo++)
+        rc = strip(at, &cur, lo, strip_w100, PUZ__STRIP_STEP,
+                   start + total / 2 * (lo + 1) / (n - f), p);
+    if (rc != PUZ_OK)
+        return rc;
+    last_square(&cur, s->goal, f, &b5, &g5);
+    rc = first_5x5(at, &b5, &g5, &p5);
+    if (rc == PUZ_OK && !(f == 4 && puz_tables_serves(s->tables, &g5) &&
+                          exact_4x4(at, &b5, &g5, until, &p5) == PUZ_OK))
+        puz__anytime_5x5(at, &b5, &g5, until, &p5);
+    if (rc == PUZ_OK)
+        rc = puz__lpath_append(p, p5.dirs, p5.len);
+    free(p5.dirs);
+    return rc;
+}

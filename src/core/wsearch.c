@@ -1,0 +1,366 @@
+/*
+ * wsearch.c - weighted A* (f = g + w h, ties to the deeper node) over
+ * abstract boards: a state is the blank's cell and the cells of the
+ * tiles one cares about, so boards that differ only in the other tiles
+ * are one state. The blank stays inside the square of rows and columns
+ * >= lo (the cells outside are solved and locked). A closed node is
+ * never reopened, which keeps the path within w times optimal for a
+ * consistent h and in practice far shorter.
+ *
+ * Its memory (states, the hash index and the open heap) is malloc'd and
+ * freed before it returns: the anytime search restarts it with falling
+ * weights, and an arena could not give the memory of a failed try back.
+ * max_nodes bounds it (about 48 + k bytes per stored state).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "large.h"
+
+struct wnode {
+    uint32_t parent;
+    uint16_t g, h;
+    uint8_t move, closed;
+};
+
+struct hentry {
+    uint64_t key;
+    uint32_t node;
+};
+
+struct ws {
+    struct puz__wsearch *w;
+    unsigned k;                     /* state bytes: blank + cared tiles */
+    uint8_t tile_of[PUZ_MAX_CELLS]; /* slot -> tile (slot 0 = blank) */
+    uint8_t slot_of[256];           /* tile -> slot; 255 = not cared */
+    uint8_t home[PUZ_MAX_CELLS];    /* goal cell of each slot's tile */
+    uint8_t to[PUZ_MAX_CELLS][4];   /* blank moves inside the region */
+    struct wnode *nodes;
+    uint8_t *states;
+    uint32_t count, cap;
+    uint32_t *index;                /* open addressing; UINT32_MAX = free */
+    uint32_t mask;
+    struct hentry *heap;
+    uint32_t hcount, hcap;
+};
+
+static uint32_t hash_state(const uint8_t *st, unsigned k)
+{
+    uint32_t h = 2166136261u;
+
+    for (unsigned i = 0; i < k; i++)
+        h = (h ^ st[i]) * 16777619u;
+    return h ^ (h >> 15);
+}
+
+static int grow_index(struct ws *ws)
+{
+    uint32_t size = ws->mask ? (ws->mask + 1) * 2 : 1u << 16;
+    uint32_t *idx = malloc(size * sizeof(*idx));
+
+    if (idx == NULL)
+        return -1;
+    memset(idx, 0xFF, size * sizeof(*idx));
+    for (uint32_t i = 0; i < ws->count; i++) {
+        uint32_t j = hash_state(ws->states + (size_t)i * ws->k, ws->k);
+        while (idx[j & (size - 1)] != UINT32_MAX)
+            j++;
+        idx[j & (size - 1)] = i;
+    }
+    free(ws->index);
+    ws->index = idx;
+    ws->mask = size - 1;
+    return 0;
+}
+
+/* Index of the state, or UINT32_MAX; *slot is where it would go. */
+static uint32_t find(const struct ws *ws, const uint8_t *st, uint32_t *slot)
+{
+    uint32_t j = hash_state(st, ws->k);
+
+    for (;; j++) {
+        uint32_t i = ws->index[j & ws->mask];
+        if (i == UINT32_MAX || memcmp(ws->states + (size_t)i * ws->k, st,
+                                      ws->k) == 0) {
+            *slot = j & ws->mask;
+            return i;
+        }
+    }
+}
+
+static int grow_nodes(struct ws *ws)
+{
+    uint32_t cap = ws->cap ? ws->cap * 2 : 1u << 15;
+    struct wnode *nodes;
+    uint8_t *states;
+
+    if (cap > ws->w->max_nodes)
+        cap = (uint32_t)ws->w->max_nodes;
+    if (cap <= ws->cap)
+        return -1;
+    nodes = realloc(ws->nodes, cap * sizeof(*nodes));
+    if (nodes == NULL)
+        return -1;
+    ws->nodes = nodes;
+    states = realloc(ws->states, (size_t)cap * ws->k);
+    if (states == NULL)
+        return -1;
+    ws->states = states;
+    ws->cap = cap;
+    return 0;
+}
+
+/* Add a new state; its index, or UINT32_MAX when out of room. */
+static uint32_t add(struct ws *ws, const uint8_t *st, uint32_t slot)
+{
+    uint32_t i = ws->count;
+
+    if (i == ws->cap && grow_nodes(ws) != 0)
+        return UINT32_MAX;
+    memcpy(ws->states + (size_t)i * ws->k, st, ws->k);
+    ws->count++;
+    if ((uint64_t)ws->count * 2 > ws->mask) {
+        if (grow_index(ws) != 0) {
+            ws->count--;
+            return UINT32_MAX;
+        }
+    } else {
+        ws->index[slot] = i;
+    }
+    return i;
+}
+
+static int heap_push(struct ws *ws, uint64_t key, uint32_t node)
+{
+    uint32_t i;
+
+    if (ws->hcount == ws->hcap) {
+        uint32_t cap = ws->hcap ? ws->hcap * 2 : 1u << 15;
+        struct hentry *h = realloc(ws->heap, cap * sizeof(*h));
+        if (h == NULL)
+            return -1;
+        ws->heap = h;
+        ws->hcap = cap;
+    }
+    i = ws->hcount++;
+    while (i > 0 && ws->heap[(i - 1) / 2].key > key) {
+        ws->heap[i] = ws->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    ws->heap[i].key = key;
+    ws->heap[i].node = node;
+    return 0;
+}
+
+static uint32_t heap_pop(struct ws *ws)
+{
+    uint32_t top = ws->heap[0].node, i = 0;
+    struct hentry last = ws->heap[--ws->hcount];
+
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= ws->hcount)
+            break;
+        if (c + 1 < ws->hcount && ws->heap[c + 1].key < ws->heap[c].key)
+            c++;
+        if (ws->heap[c].key >= last.key)
+            break;
+        ws->heap[i] = ws->heap[c];
+        i = c;
+    }
+    ws->heap[i] = last;
+    return top;
+}
+
+static uint64_t prio(const struct ws *ws, unsigned g, unsigned h)
+{
+    uint64_t f = 100u * (uint64_t)g + (uint64_t)ws->w->weight100 * h;
+
+    return f << 16 | (uint64_t)(65535u - g);
+}
+
+static void setup(struct ws *ws, const uint8_t *cells)
+{
+    const struct puz__wsearch *w = ws->w;
+    const struct puz__mlc *m = w->mlc;
+    unsigned n = w->n;
+    struct puz__moves mv;
+
+    memset(ws->slot_of, 0xFF, sizeof(ws->slot_of));
+    ws->k = 1;
+    for (unsigned i = 0; i < n * n; i++) {
+        unsigned t = cells[i];
+        if (t == 0 || t == PUZ__DONT_CARE || m->row[t] == PUZ__NOT_CARED)
+            continue;
+        ws->slot_of[t] = (uint8_t)ws->k;
+        ws->tile_of[ws->k] = (uint8_t)t;
+        ws->home[ws->k++] = (uint8_t)(m->row[t] * n + m->col[t]);
+    }
+    puz__moves_init(&mv, n);
+    for (unsigned i = 0; i < n * n; i++)
+        for (unsigned d = 0; d < 4; d++) {
+            unsigned c = mv.to[i][d];
+            ws->to[i][d] = (uint8_t)(c != 255 && c / n >= w->lo &&
+                                     c % n >= w->lo ? c : 255);
+        }
+}
+
+static void state_of(const struct ws *ws, const uint8_t *cells, uint8_t *st)
+{
+    for (unsigned i = 0; i < ws->w->n * ws->w->n; i++) {
+        unsigned t = cells[i];
+        if (t == 0)
+            st[0] = (uint8_t)i;
+        else if (ws->slot_of[t] != 0xFF)
+            st[ws->slot_of[t]] = (uint8_t)i;
+    }
+}
+
+static void cells_of(const struct ws *ws, const uint8_t *st, uint8_t *cells)
+{
+    memset(cells, PUZ__DONT_CARE, ws->w->n * ws->w->n);
+    cells[st[0]] = 0;
+    for (unsigned s = 1; s < ws->k; s++)
+        cells[st[s]] = ws->tile_of[s];
+}
+
+static unsigned estimate(const struct ws *ws, uint8_t *cells, unsigned hp,
+                         unsigned from, unsigned to)
+{
+    const struct puz__wsearch *w = ws->w;
+
+    if (w->h != NULL)
+        return w->h->eval(w->hctx, cells);
+    return puz__mlc_update(w->mlc, cells, hp, from, to);
+}
+
+/* Children of node pi; -1 when out of room. */
+static int expand(struct ws *ws, uint32_t pi)
+{
+    uint8_t cells[PUZ_MAX_CELLS], st[PUZ_MAX_CELLS];
+    struct wnode p = ws->nodes[pi];
+    unsigned blank, back = pi == 0 ? PUZ_NO_DIR : p.move ^ 1u;
+
+    memcpy(st, ws->states + (size_t)pi * ws->k, ws->k);
+    cells_of(ws, st, cells);
+    blank = st[0];
+    for (unsigned d = 0; d < 4; d++) {
+        unsigned from = ws->to[blank][d], t, h;
+        uint32_t slot, ci;
+        if (from == 255 || d == back)
+            continue;
+        t = cells[from];
+        cells[blank] = (uint8_t)t;
+        cells[from] = 0;
+        h = estimate(ws, cells, p.h, from, blank);
+        cells[from] = (uint8_t)t;
+        cells[blank] = 0;
+        st[0] = (uint8_t)from;
+        if (ws->slot_of[t] != 0xFF)
+            st[ws->slot_of[t]] = (uint8_t)blank;
+        ws->w->generated++;
+        ci = find(ws, st, &slot);
+        if (ci == UINT32_MAX) {
+            ci = add(ws, st, slot);
+            if (ci == UINT32_MAX)
+                return -1;
+            ws->nodes[ci].h = (uint16_t)h;
+            ws->nodes[ci].closed = 0;
+        } else if (ws->nodes[ci].closed || ws->nodes[ci].g <= p.g + 1u) {
+            goto next;
+        }
+        ws->nodes[ci].g = (uint16_t)(p.g + 1);
+        ws->nodes[ci].parent = pi;
+        ws->nodes[ci].move = (uint8_t)d;
+        if (heap_push(ws, prio(ws, p.g + 1u, ws->nodes[ci].h), ci) != 0)
+            return -1;
+next:
+        st[0] = (uint8_t)blank;
+        if (ws->slot_of[t] != 0xFF)
+            st[ws->slot_of[t]] = (uint8_t)from;
+    }
+    return 0;
+}
+
+static int at_home(const struct ws *ws, uint32_t i)
+{
+    const uint8_t *st = ws->states + (size_t)i * ws->k;
+
+    return memcmp(st + 1, ws->home + 1, ws->k - 1) == 0;
+}
+
+static puz_err extract(struct ws *ws, uint32_t gi, uint8_t **path,
+                       unsigned *len)
+{
+    unsigned g = ws->nodes[gi].g;
+    uint8_t *dirs = malloc(g + 1u);
+
+    if (dirs == NULL)
+        return PUZ_ENOMEM;
+    for (uint32_t i = gi; i != 0; i = ws->nodes[i].parent)
+        dirs[ws->nodes[i].g - 1] = ws->nodes[i].move;
+    *path = dirs;
+    *len = g;
+    return PUZ_OK;
+}
+
+static int out_of_time(const struct puz__wsearch *w)
+{
+    if (w->cancel != NULL &&
+        atomic_load_explicit(w->cancel, memory_order_relaxed))
+        return 1;
+    return w->deadline_us != 0 && puz_now_us() >= w->deadline_us;
+}
+
+static puz_err search(struct ws *ws, const uint8_t *cells, uint8_t **path,
+                      unsigned *len)
+{
+    struct puz__wsearch *w = ws->w;
+    uint8_t st[PUZ_MAX_CELLS], c[PUZ_MAX_CELLS];
+    uint32_t slot;
+
+    setup(ws, cells);
+    if (grow_index(ws) != 0 || grow_nodes(ws) != 0)
+        return PUZ_ENOMEM;
+    state_of(ws, cells, st);
+    find(ws, st, &slot);
+    add(ws, st, slot);
+    cells_of(ws, st, c);
+    ws->nodes[0] = (struct wnode){ 0, 0, 0, PUZ_NO_DIR, 0 };
+    ws->nodes[0].h = (uint16_t)(w->h ? w->h->eval(w->hctx, c)
+                                     : puz__mlc_eval(w->mlc, c));
+    heap_push(ws, 0, 0);
+    while (ws->hcount > 0) {
+        uint32_t i = heap_pop(ws);
+        if (ws->nodes[i].closed)
+            continue;
+        ws->nodes[i].closed = 1;
+        if (at_home(ws, i))
+            return extract(ws, i, path, len);
+        if ((++w->expanded & 1023) == 0 && out_of_time(w))
+            return PUZ_ERANGE;
+        if (w->max_expanded != 0 && w->expanded >= w->max_expanded)
+            return PUZ_ERANGE;
+        if (ws->nodes[i].g >= 60000 || expand(ws, i) != 0)
+            return PUZ_ERANGE;
+    }
+    return PUZ_ERANGE;
+}
+
+puz_err puz__wsearch_run(struct puz__wsearch *w, const uint8_t *cells,
+                         uint8_t **path, unsigned *len)
+{
+    struct ws ws;
+    puz_err rc;
+
+    memset(&ws, 0, sizeof(ws));
+    ws.w = w;
+    *path = NULL;
+    *len = 0;
+    rc = search(&ws, cells, path, len);
+    free(ws.nodes);
+    free(ws.states);
+    free(ws.index);
+    free(ws.heap);
+    return rc;
+}

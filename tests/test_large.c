@@ -1,0 +1,205 @@
+/*
+ * test_large.c - the anytime search on 5x5 to 8x8 and the bounds every
+ * answer carries: paths replayed to the goal, gap >= 1, optimal only
+ * with lower_bound = length, the wall-clock budget kept (200 ms + 10%),
+ * the same answer for the same board under a node budget, other goals,
+ * and the small sizes' optimal answers with lower_bound = length.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "puz_random.h"
+#include "puz_solve.h"
+
+#define BUDGET_US 200000u
+
+static void check_answer(const struct puz_board *b,
+                         const struct puz_board *goal,
+                         const struct puz_result *r)
+{
+    struct puz_board end;
+
+    assert_int_equal(r->status, PUZ_SOLVED);
+    assert_int_equal(puz_replay(b, r->moves, r->length, &end), PUZ_OK);
+    assert_true(puz_board_equal(&end, goal));
+    assert_true(r->lower_bound <= r->length);
+    assert_true(r->gap >= 1.0);
+    assert_true(!r->optimal || r->lower_bound == r->length);
+    assert_true(r->method[0] != '\0');
+}
+
+/* Every size, seeded long walks: solved, legal, bounded, in budget. */
+static void test_anytime_answers_within_budget(void **state)
+{
+    puz_arena *a = puz_arena_create(1 << 20);
+    struct puz_rng rng;
+
+    (void)state;
+    puz_rng_seed(&rng, 13);
+    for (unsigned n = 5; n <= 8; n++) {
+        for (unsigned i = 0; i < 2; i++) {
+            struct puz_board b, goal;
+            struct puz_solve_opts o = { 0 };
+            struct puz_result r;
+            uint64_t t0;
+            puz_board_goal(n, &goal);
+            puz_random_board(n, 10000, NULL, NULL, &rng, &b);
+            puz_arena_reset(a);
+            t0 = puz_now_us();
+            o.limits.deadline_us = t0 + BUDGET_US;
+            assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+            assert_true(puz_now_us() - t0 <= BUDGET_US * 11 / 10);
+            check_answer(&b, &goal, &r);
+            assert_int_equal(r.algorithm, PUZ_ALG_ANYTIME);
+            assert_false(r.optimal);
+            assert_true(r.lower_bound > 0);
+            assert_non_null(strstr(r.method, "constructive"));
+        }
+    }
+    puz_arena_destroy(a);
+}
+
+/* Same board, same node budget: the same path, move for move. */
+static void test_anytime_same_answer_under_node_budget(void **state)
+{
+    puz_arena *a = puz_arena_create(1 << 20), *b2 = puz_arena_create(1 << 20);
+    struct puz_rng rng;
+
+    (void)state;
+    for (unsigned n = 5; n <= 7; n++) {
+        struct puz_board b;
+        struct puz_solve_opts o = { .algorithm = PUZ_ALG_ANYTIME };
+        struct puz_result r1, r2;
+        puz_rng_seed(&rng, 7 + n);
+        puz_random_board(n, 10000, NULL, NULL, &rng, &b);
+        o.limits.max_nodes = 20000;
+        assert_int_equal(puz_solve(&b, &o, a, &r1), PUZ_OK);
+        assert_int_equal(puz_solve(&b, &o, b2, &r2), PUZ_OK);
+        assert_int_equal(r1.status, PUZ_SOLVED);
+        assert_int_equal(r1.length, r2.length);
+        assert_memory_equal(r1.moves, r2.moves, r1.length);
+        assert_int_equal(r1.lower_bound, r2.lower_bound);
+        assert_string_equal(r1.method, r2.method);
+    }
+    puz_arena_destroy(a);
+    puz_arena_destroy(b2);
+}
+
+/* A goal with the blank first (Korf's convention): still solved. */
+static void test_anytime_other_goal(void **state)
+{
+    struct puz_board goal, b;
+    struct puz_rng rng;
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    puz_arena *a = puz_arena_create(1 << 20);
+
+    (void)state;
+    for (unsigned n = 5; n <= 6; n++) {
+        char text[256];
+        size_t len = 0;
+        for (unsigned i = 0; i < n * n; i++)
+            len += (size_t)snprintf(text + len, sizeof(text) - len, "%u ", i);
+        assert_int_equal(puz_board_parse(text, &goal, NULL), PUZ_OK);
+        puz_rng_seed(&rng, 5);
+        puz_random_board(n, 10000, &goal, NULL, &rng, &b);
+        o.goal = &goal;
+        o.limits.deadline_us = puz_now_us() + 100000u;
+        assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+        check_answer(&b, &goal, &r);
+    }
+    puz_arena_destroy(a);
+}
+
+/* The anytime answer is never longer than the constructive one. */
+static void test_anytime_beats_constructive(void **state)
+{
+    puz_arena *a = puz_arena_create(1 << 20);
+    struct puz_rng rng;
+
+    (void)state;
+    puz_rng_seed(&rng, 21);
+    for (unsigned n = 5; n <= 8; n++) {
+        struct puz_board b;
+        struct puz_solve_opts cons = { .algorithm = PUZ_ALG_CONSTRUCTIVE };
+        struct puz_solve_opts any = { .algorithm = PUZ_ALG_ANYTIME };
+        struct puz_result rc, ra;
+        puz_random_board(n, 10000, NULL, NULL, &rng, &b);
+        any.limits.deadline_us = puz_now_us() + 150000u;
+        assert_int_equal(puz_solve(&b, &cons, a, &rc), PUZ_OK);
+        assert_int_equal(puz_solve(&b, &any, a, &ra), PUZ_OK);
+        assert_true(ra.length <= rc.length);
+        assert_true(rc.lower_bound == ra.lower_bound);
+        assert_true(rc.gap >= ra.gap);
+    }
+    puz_arena_destroy(a);
+}
+
+/* 3x3 and 4x4 optimal answers: lower_bound = length, gap 1; a search
+ * stopped by a limit still reports the start's bound, and no gap. */
+static void test_small_sizes_bounds(void **state)
+{
+    struct puz_board b3, b4;
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    puz_arena *a = puz_arena_create(1 << 20);
+
+    (void)state;
+    assert_int_equal(puz_board_parse("8 6 7 2 5 4 3 0 1", &b3, NULL),
+                     PUZ_OK);
+    assert_int_equal(puz_solve(&b3, &o, a, &r), PUZ_OK);
+    assert_true(r.optimal);
+    assert_int_equal(r.lower_bound, 31);
+    assert_true(r.gap == 1.0);
+    assert_int_equal(puz_board_parse("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1",
+                                     &b4, NULL), PUZ_OK);
+    o.limits.max_nodes = 1000;
+    assert_int_equal(puz_solve(&b4, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_LIMIT_NODES);
+    assert_true(r.lower_bound > 0);
+    assert_true(r.gap == 0.0);
+    /* anytime below 5x5 runs the optimal default */
+    o.algorithm = PUZ_ALG_ANYTIME;
+    o.limits.max_nodes = 0;
+    assert_int_equal(puz_solve(&b3, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.algorithm, PUZ_ALG_ASTAR);
+    assert_true(r.optimal);
+    assert_int_equal(r.lower_bound, r.length);
+    puz_arena_destroy(a);
+}
+
+/* The goal itself: length 0, bound 0, gap 1. */
+static void test_goal_board(void **state)
+{
+    struct puz_board g;
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    puz_arena *a = puz_arena_create(1 << 16);
+
+    (void)state;
+    puz_board_goal(6, &g);
+    assert_int_equal(puz_solve(&g, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_SOLVED);
+    assert_int_equal(r.length, 0);
+    assert_int_equal(r.lower_bound, 0);
+    assert_true(r.gap == 1.0);
+    puz_arena_destroy(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_anytime_answers_within_budget),
+        cmocka_unit_test(test_anytime_same_answer_under_node_budget),
+        cmocka_unit_test(test_anytime_other_goal),
+        cmocka_unit_test(test_anytime_beats_constructive),
+        cmocka_unit_test(test_small_sizes_bounds),
+        cmocka_unit_test(test_goal_board),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
