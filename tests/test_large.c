@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "puz_random.h"
@@ -33,6 +34,38 @@ static void check_answer(const struct puz_board *b,
     assert_true(r->method[0] != '\0');
 }
 
+static uint64_t cpu_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/*
+ * Wall time within budget + 10%. The search is pure computation, so an
+ * overrun while this thread got less than half of a core is the busy
+ * machine's scheduler, not the search: reported, not failed.
+ */
+static void check_budget(unsigned n, uint64_t t0, uint64_t c0,
+                         const struct puz_result *r)
+{
+    uint64_t wall = puz_now_us() - t0, cpu = cpu_us() - c0;
+
+    if (wall <= BUDGET_US * 11 / 10)
+        return;
+    if (cpu * 2 < wall) {
+        print_message("%ux%u: %llu us wall for a %u us budget, but only "
+                      "%llu us on a core (machine busy); not counted\n", n,
+                      n, (unsigned long long)wall, BUDGET_US,
+                      (unsigned long long)cpu);
+        return;
+    }
+    fail_msg("%ux%u: %llu us (%llu on a core) for a %u us budget (%s)", n,
+             n, (unsigned long long)wall, (unsigned long long)cpu,
+             BUDGET_US, r->method);
+}
+
 /* Every size, seeded long walks: solved, legal, bounded, in budget. */
 static void test_anytime_answers_within_budget(void **state)
 {
@@ -46,14 +79,14 @@ static void test_anytime_answers_within_budget(void **state)
             struct puz_board b, goal;
             struct puz_solve_opts o = { 0 };
             struct puz_result r;
-            uint64_t t0;
+            uint64_t t0, c0 = cpu_us();
             puz_board_goal(n, &goal);
             puz_random_board(n, 10000, NULL, NULL, &rng, &b);
             puz_arena_reset(a);
             t0 = puz_now_us();
             o.limits.deadline_us = t0 + BUDGET_US;
             assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
-            assert_true(puz_now_us() - t0 <= BUDGET_US * 11 / 10);
+            check_budget(n, t0, c0, &r);
             check_answer(&b, &goal, &r);
             assert_int_equal(r.algorithm, PUZ_ALG_ANYTIME);
             assert_false(r.optimal);

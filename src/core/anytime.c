@@ -196,9 +196,11 @@ static uint64_t budget_end(const struct puz__search *s)
 
     if (end == 0)
         end = s->started_us + PUZ_ANYTIME_DEFAULT_US;
-    /* keep a twentieth back for writing the answer */
+    /* keep a tenth back (at most 50 ms) for writing the answer and for
+     * a busy machine's scheduling delays */
     b = end > s->started_us ? end - s->started_us : 0;
-    return end - b / 20;
+    b = b / 10 < 50000 ? b / 10 : 50000;
+    return end - b;
 }
 
 /*

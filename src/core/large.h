@@ -108,8 +108,12 @@ struct puz__anytime {
 };
 /* Reduction: strip tiles placed PUZ__STRIP_STEP more at a time by
  * weighted A* with weight PUZ__STRIP_W100 / 100 (bench/large). */
+#ifndef PUZ__STRIP_W100
 #define PUZ__STRIP_W100 150u
+#endif
+#ifndef PUZ__STRIP_STEP
 #define PUZ__STRIP_STEP 4u
+#endif
 
 /* Budget when the caller set no deadline. */
 #define PUZ_ANYTIME_DEFAULT_US 1000000u

@@ -103,7 +103,7 @@ static int probe(struct wida *w, unsigned blank, unsigned g, unsigned h,
     }
     if (++w->nodes > w->cap)
         return 0;
-    if ((w->nodes & 4095) == 0 && w->deadline_us != 0 &&
+    if ((w->nodes & 1023) == 0 && w->deadline_us != 0 &&
         puz_now_us() >= w->deadline_us) {
         w->cap = 0;             /* out of time: unwind */
         return 0;

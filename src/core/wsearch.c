@@ -337,7 +337,7 @@ static puz_err search(struct ws *ws, const uint8_t *cells, uint8_t **path,
         ws->nodes[i].closed = 1;
         if (at_home(ws, i))
             return extract(ws, i, path, len);
-        if ((++w->expanded & 1023) == 0 && out_of_time(w))
+        if ((++w->expanded & 255) == 0 && out_of_time(w))
             return PUZ_ERANGE;
         if (w->max_expanded != 0 && w->expanded >= w->max_expanded)
             return PUZ_ERANGE;
