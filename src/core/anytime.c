@@ -130,8 +130,9 @@ static void windows(struct puz__anytime *at, const struct puz_board *b,
 
 /* One weighted A* try on the 5x5 b; PUZ_OK with cand filled. */
 static puz_err try_5x5(struct puz__anytime *at, const struct puz_board *b,
-                       const struct puz__mlc *m, unsigned w100,
-                       uint64_t until, struct puz__lpath *cand)
+                       const struct puz__mlc *m, const void *pdb_ctx,
+                       unsigned w100, uint64_t until,
+                       struct puz__lpath *cand)
 {
     struct puz__wsearch w = { 0 };
     uint8_t *dirs;
@@ -140,6 +141,10 @@ static puz_err try_5x5(struct puz__anytime *at, const struct puz_board *b,
 
     w.n = b->n;
     w.mlc = m;
+    if (pdb_ctx != NULL) {
+        w.h = puz_heuristic_find("pdb");
+        w.hctx = pdb_ctx;
+    }
     w.weight100 = w100;
     w.max_nodes = node_cap(at);
     w.deadline_us = until;
@@ -155,22 +160,42 @@ static puz_err try_5x5(struct puz__anytime *at, const struct puz_board *b,
     return PUZ_OK;
 }
 
+/* The registry's pattern databases for this goal when the loaded
+ * tables serve it (the 5x5 6-6-6-6 set once built), else NULL. */
+static const void *pdb_context(struct puz__anytime *at,
+                               const struct puz_board *goal)
+{
+    const struct puz_heuristic *h = puz_heuristic_find("pdb");
+    struct puz__hargs args = { goal, at->s->tables, at->s->arena };
+    void *ctx = NULL;
+    char msg[PUZ_MSG_MAX];
+
+    if (h == NULL || goal->n != 5 ||
+        !puz_tables_serves(at->s->tables, goal) ||
+        h->prepare(&args, &ctx, msg) != PUZ_OK)
+        return NULL;
+    return ctx;
+}
+
 void puz__anytime_5x5(struct puz__anytime *at, const struct puz_board *b,
                       const struct puz_board *goal, uint64_t until,
                       struct puz__lpath *p)
 {
     static const unsigned weights[] = { 300, 200, 160, 140, 125, 115 };
+    const void *pdb = pdb_context(at, goal);
     struct puz__mlc m;
 
     puz__mlc_init(&m, goal, NULL, 0);
+    if (pdb != NULL)
+        at->s->out->heuristic = puz_heuristic_find("pdb");
     for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++) {
         struct puz__lpath cand = { 0 };
         uint64_t now = puz_now_us();
         if (now >= until || !time_left(at))
             break;
         /* leave time for the windows after the last try that ends */
-        if (try_5x5(at, b, &m, weights[i], now + (until - now) * 2 / 3,
-                    &cand) != PUZ_OK)
+        if (try_5x5(at, b, &m, pdb, weights[i],
+                    now + (until - now) * 2 / 3, &cand) != PUZ_OK)
             break;
         puz__method_add(at, "wastar");
         windows(at, b, &cand, 12, 20, now + (until - now) * 3 / 4);
