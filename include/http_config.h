@@ -50,6 +50,7 @@ struct http_config {
     char openapi_path[HTTP_CONFIG_STR];  /* served at /openapi.yaml */
     char access_log[HTTP_CONFIG_STR];    /* "stderr", "off" or a path */
     char pdb[16];                        /* 4x4 tables: none, 6-6-3, 7-8 */
+    char pdb_5x5[16];                    /* 5x5 tables: none, 6-6-6-6 */
     char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */
     unsigned job_workers;       /* threads for /v1/jobs, apart */
     unsigned job_queue;         /* jobs allowed to wait (503 above) */

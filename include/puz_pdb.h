@@ -2,8 +2,9 @@
  * puz_pdb.h - pattern databases and the set of shared read-only tables
  * the searches consult.
  *
- * A 4x4 pattern database (puz_pdb) is one disjoint partition of the 15
- * tiles, 6-6-3 or 7-8, with one table per group: for every placement of
+ * A pattern database (puz_pdb) is one disjoint partition of the tiles
+ * (4x4: 6-6-3 or 7-8; 5x5: 6-6-6-6), with a table per group: for every
+ * placement of
  * the group's tiles, the fewest moves OF THOSE TILES that bring them home,
  * found by breadth-first search backwards from the goal. Because each
  * table counts only its own tiles' moves, the groups' values add up to an
@@ -14,11 +15,13 @@
  * symmetry of the square: boards are rotated or reflected and their tiles
  * relabelled so that the goal becomes the canonical one. Three tables
  * per partition therefore cover every 4x4 goal: blank in a corner (the
- * default goal and Korf's goal), on an edge, or in the centre.
+ * default goal and Korf's goal), on an edge, or in the centre. 5x5 sets
+ * exist for the corner class only (the default goal and Korf's).
  *
  * puz_tables is the bundle a service loads once at start-up and passes,
  * read-only, to every solve (struct puz_solve_opts.tables): 3x3 exact
- * distance tables and 4x4 pattern databases. Nothing in it changes after
+ * distance tables and 4x4 and 5x5 pattern databases. Nothing in it
+ * changes after
  * loading, so any number of threads may share one.
  */
 #ifndef PUZ_PDB_H
@@ -31,23 +34,32 @@
 #include "puz_board.h"
 #include "puz_err.h"
 #include "puz_table3.h"
+#include "puz_tables.h"
 
 typedef struct puz_pdb puz_pdb;
-typedef struct puz_tables puz_tables;
 
 /* Bumped whenever the file layout or the meaning of an entry changes;
  * older cache files are then rejected and rebuilt. */
-#define PUZ_PDB_FILE_VERSION 1u
+#define PUZ_PDB_FILE_VERSION 2u
 
 enum puz_pdb_partition {
     PUZ_PDB_663 = 0,    /* groups of 6, 6 and 3 tiles: ~6 MB, seconds */
     PUZ_PDB_78 = 1,     /* groups of 7 and 8 tiles: ~290 MB, minutes */
+    PUZ_PDB_6666 = 2,   /* 5x5, four groups of 6 tiles: ~128 MB, minutes */
+    PUZ_PDB_4X6 = 3,    /* 5x5, six groups of 4 tiles: 1 MB, a second */
     PUZ_PDB_PARTITION_COUNT_
 };
 
-/* "6-6-3", "7-8"; "unknown" otherwise. */
+/* "6-6-3", "7-8", "6-6-6-6", "4x6"; "unknown" otherwise. */
 const char *puz_pdb_partition_name(enum puz_pdb_partition p);
-/* Accepts "6-6-3"/"663" and "7-8"/"78". */
+/* Board side the partition is for (4 or 5; 0 if unknown). */
+unsigned puz_pdb_partition_size(enum puz_pdb_partition p);
+/* Whether partition p has tables for goal: goal has p's size and its
+ * blank is in a class p serves (4x4: any; 5x5: a corner). */
+bool puz_pdb_partition_serves(enum puz_pdb_partition p,
+                              const struct puz_board *goal);
+/* Accepts "6-6-3"/"663", "7-8"/"78", "6-6-6-6"/"6666" and
+ * "4x6"/"444444". */
 puz_err puz_pdb_partition_parse(const char *s, enum puz_pdb_partition *out);
 
 /* What a build or a cache lookup reports as it goes. */
@@ -59,7 +71,7 @@ enum puz_pdb_event {
 
 struct puz_pdb_progress {
     enum puz_pdb_event kind;
-    const char *partition;  /* "6-6-3" or "7-8" */
+    const char *partition;  /* "6-6-3", "7-8" or "6-6-6-6" */
     unsigned group, groups; /* 1-based group being built, and how many */
     unsigned tiles;         /* tiles in this group */
     unsigned depth;         /* BFS level just finished (moves of the group) */
@@ -80,9 +92,10 @@ struct puz_pdb_opts {
 };
 
 /*
- * Build the tables of partition part for goal's symmetry class (goal is
- * 4x4; NULL = default goal). Uses opts->threads threads inside this call
- * only; peak memory is about 1.3 GB for 7-8 and 30 MB for 6-6-3. On
+ * Build the tables of partition part for goal's symmetry class (goal of
+ * the partition's size; NULL = default goal). Uses opts->threads threads
+ * inside this call only; peak memory is about 1.3 GB for 7-8, 0.75 GB
+ * for 6-6-6-6 and 30 MB for 6-6-3. On
  * success *out is a new table set: free it with puz_pdb_destroy.
  * msg (PUZ_MSG_MAX, may be NULL) says what went wrong otherwise.
  */
@@ -95,8 +108,10 @@ puz_err puz_pdb_build(enum puz_pdb_partition part,
 puz_err puz_pdb_save(const puz_pdb *d, const char *path, char *msg);
 
 /*
- * Map the file at path read-only and check it: magic, version, byte
- * order, header and data checksums, sizes. PUZ_ECORRUPT when the file is
+ * Read the file at path into memory and check it: magic, version, byte
+ * order, header and data checksums, sizes. The tables are a private copy
+ * (not a mapping), so a cache file truncated or rewritten later cannot
+ * hurt a running process. PUZ_ECORRUPT when the file is
  * damaged or truncated, PUZ_EINVAL when it is intact but for another
  * partition or goal class (part < 0 or goal NULL: accept any), PUZ_EIO
  * when it cannot be read. msg gets one line naming the defect.
@@ -119,54 +134,26 @@ puz_err puz_pdb_open(const char *dir, enum puz_pdb_partition part,
 void puz_pdb_destroy(puz_pdb *d);
 
 /* File name the cache uses for part and goal, e.g.
- * "pdb-4x4-7-8-corner-v1.bin" (no directory). */
+ * "pdb-4x4-7-8-corner-v2.bin" (no directory). */
 void puz_pdb_filename(enum puz_pdb_partition part,
                       const struct puz_board *goal, char *buf, size_t size);
 
 enum puz_pdb_partition puz_pdb_partition(const puz_pdb *d);
-/* The canonical goal the tables were built for (blank in cell 15, 14 or
- * 10); every goal of the same class is served by remapping. */
+/* The canonical goal the tables were built for (4x4: blank in cell 15,
+ * 14 or 10; 5x5: 24); every goal of the same class is served by
+ * remapping. */
 const struct puz_board *puz_pdb_goal(const puz_pdb *d);
-/* Whether d serves goal (4x4, blank in the same symmetry class). */
+/* Whether d serves goal (same size, blank in the same symmetry class). */
 bool puz_pdb_serves(const puz_pdb *d, const struct puz_board *goal);
 /* Bytes of table data held. */
 size_t puz_pdb_bytes(const puz_pdb *d);
 /* Wall-clock seconds the build took; 0 when loaded from a file. */
 double puz_pdb_build_seconds(const puz_pdb *d);
 
-/* The additive estimate of b towards goal (both 4x4; goal served by d):
+/* The additive estimate of b towards goal (goal served by d):
  * for the corner and centre classes, the larger of the lookups of b and
  * of b reflected about the main diagonal (Korf & Felner). */
 puz_err puz_pdb_eval(const puz_pdb *d, const struct puz_board *b,
                      const struct puz_board *goal, unsigned *out);
-
-/* An empty bundle. Free with puz_tables_destroy. */
-puz_err puz_tables_create(puz_tables **out);
-/* Frees the bundle and every table in it. NULL is fine. */
-void puz_tables_destroy(puz_tables *t);
-
-/* Exact 3x3 distance tables for all three goal classes (a few ms), so
- * the 3x3 `pdb` heuristic serves every 3x3 goal. */
-puz_err puz_tables_add_3x3(puz_tables *t);
-/* Add d; the bundle owns it from now on, also when this fails
- * (PUZ_EINVAL: a set of that partition and class is already there). */
-puz_err puz_tables_add_pdb(puz_tables *t, puz_pdb *d);
-
-/* Whether the `pdb` heuristic can run for goal's size and class. */
-bool puz_tables_serves(const puz_tables *t, const struct puz_board *goal);
-/* The strongest 4x4 set serving goal (7-8 before 6-6-3), or NULL. */
-const puz_pdb *puz_tables_pdb(const puz_tables *t,
-                              const struct puz_board *goal);
-/* Exact distance of the 3x3 board b to goal through the table of goal's
- * class (PUZ_EINVAL: not 3x3, or no 3x3 tables loaded). */
-puz_err puz_tables_distance3(const puz_tables *t, const struct puz_board *b,
-                             const struct puz_board *goal, unsigned *out);
-/* The 3x3 table whose goal is exactly goal (not only of its class), or
- * NULL; it belongs to the bundle. For random boards of an exact
- * distance, which need the table of the very goal they aim at. */
-const puz_table3 *puz_tables_table3(const puz_tables *t,
-                                    const struct puz_board *goal);
-/* Bytes of all tables held, for metrics. */
-size_t puz_tables_bytes(const puz_tables *t);
 
 #endif

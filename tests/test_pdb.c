@@ -4,7 +4,10 @@
  * 6-6-3 solves quickly (published lengths, replayed paths), goals served
  * by symmetry, the 3x3 exact table against an independent BFS, and cache
  * files: round trip, and every kind of damage rejected, reported and
- * rebuilt.
+ * rebuilt. On 5x5: the builder and shared tables against the truth,
+ * admissibility, reflection, additivity, optimal solves with the small
+ * 4x6 tables against an independent search, files, and tables that
+ * outlive their truncated file.
  *
  * The 6-6-3 tables are built once per run into $BUILD/pdb-cache (or a
  * temporary directory), a few seconds; the cache tests work on copies.
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -34,7 +38,8 @@
 #define KORF_COUNT 100u
 
 struct fixture {
-    puz_tables *tables;          /* 6-6-3 (corner class) and 3x3 */
+    puz_tables *tables;          /* 6-6-3 and 4x6 (corner class), 3x3 */
+    char cached5[512];           /* the 4x6 cache file */
     char dir[256];               /* scratch directory for file tests */
     char cached[512];            /* the 6-6-3 cache file */
 };
@@ -64,8 +69,12 @@ static int setup(void **state)
     mkdir(cache, 0755);
     puz_pdb_filename(PUZ_PDB_663, NULL, name, sizeof(name));
     snprintf(fx->cached, sizeof(fx->cached), "%s/%s", cache, name);
+    puz_pdb_filename(PUZ_PDB_4X6, NULL, name, sizeof(name));
+    snprintf(fx->cached5, sizeof(fx->cached5), "%s/%s", cache, name);
     if (puz_tables_create(&fx->tables) != PUZ_OK ||
         puz_pdb_open(cache, PUZ_PDB_663, NULL, &o, &d, msg) != PUZ_OK ||
+        puz_tables_add_pdb(fx->tables, d) != PUZ_OK ||
+        puz_pdb_open(cache, PUZ_PDB_4X6, NULL, &o, &d, msg) != PUZ_OK ||
         puz_tables_add_pdb(fx->tables, d) != PUZ_OK ||
         puz_tables_add_3x3(fx->tables) != PUZ_OK) {
         fprintf(stderr, "test_pdb: setup failed: %s\n", msg);
@@ -109,15 +118,22 @@ static void test_partition_names(void **state)
 }
 
 /*
- * Independent truth for one group: a 0-1 BFS over (tile cells, blank
- * cell) coded in base 16, where sliding a group tile costs 1 and moving
- * the blank over any other cell costs 0; best[placement code] is the
- * least cost over blank cells. Shares no code with pdb_build.c.
+ * Independent truth for one group on an n x n board (n = 4 or 5): a 0-1
+ * BFS over (tile cells, blank cell) coded in fields of B = 4 or 5 bits,
+ * where sliding a group tile costs 1 and moving the blank over any other
+ * cell costs 0; best[placement code] is the least cost over blank cells.
+ * Shares no code with pdb_build.c.
  */
-static void truth_group(const uint8_t *home, unsigned k, unsigned blank,
-                        uint8_t *best)
+static unsigned field_bits(unsigned n)
 {
-    size_t states = (size_t)1 << (4 * (k + 1)), head, tail;
+    return n == 4 ? 4 : 5;
+}
+
+static void truth_group(const uint8_t *home, unsigned k, unsigned blank,
+                        unsigned n, uint8_t *best)
+{
+    unsigned fb = field_bits(n), fm = (1u << fb) - 1;
+    size_t states = (size_t)1 << (fb * (k + 1)), head, tail;
     uint8_t *dist = malloc(states);
     uint32_t *dq = malloc(2 * states * sizeof(*dq));
     uint32_t start = blank;
@@ -125,27 +141,28 @@ static void truth_group(const uint8_t *home, unsigned k, unsigned blank,
     assert_non_null(dist);
     assert_non_null(dq);
     memset(dist, 255, states);
-    memset(best, 255, states >> 4);
+    memset(best, 255, states >> fb);
     for (unsigned i = 0; i < k; i++)
-        start |= (uint32_t)home[i] << (4 * (i + 1));
+        start |= (uint32_t)home[i] << (fb * (i + 1));
     head = tail = states;
     dist[start] = 0;
     dq[tail++] = start;
     while (head < tail) {
         uint32_t s = dq[head++];
-        unsigned b = s & 15, r = b / 4, c = b % 4;
-        int nb[4] = { r > 0 ? (int)b - 4 : -1, r < 3 ? (int)b + 4 : -1,
-                      c > 0 ? (int)b - 1 : -1, c < 3 ? (int)b + 1 : -1 };
-        if (dist[s] < best[s >> 4])
-            best[s >> 4] = dist[s];
+        unsigned b = s & fm, r = b / n, c = b % n;
+        int nb[4] = { r > 0 ? (int)(b - n) : -1,
+                      r + 1 < n ? (int)(b + n) : -1,
+                      c > 0 ? (int)b - 1 : -1, c + 1 < n ? (int)b + 1 : -1 };
+        if (dist[s] < best[s >> fb])
+            best[s >> fb] = dist[s];
         for (unsigned d = 0; d < 4; d++) {
-            uint32_t t = (s & ~15u) | (uint32_t)nb[d];
+            uint32_t t = (s & ~fm) | (uint32_t)nb[d];
             unsigned cost = 0;
             if (nb[d] < 0)
                 continue;
             for (unsigned i = 0; i < k; i++)
-                if (((s >> (4 * (i + 1))) & 15) == (unsigned)nb[d]) {
-                    t = (t & ~(15u << (4 * (i + 1)))) | b << (4 * (i + 1));
+                if (((s >> (fb * (i + 1))) & fm) == (unsigned)nb[d]) {
+                    t = (t & ~(fm << (fb * (i + 1)))) | b << (fb * (i + 1));
                     cost = 1;
                 }
             if (dist[t] <= dist[s] + cost)
@@ -161,29 +178,34 @@ static void truth_group(const uint8_t *home, unsigned k, unsigned blank,
     free(dist);
 }
 
-/* Compare a built table with the truth on every placement. */
-static void check_group(const uint8_t *home, unsigned k, unsigned blank,
-                        const uint64_t *nib)
+/* Compare a built table with the truth on every placement of the tiles
+ * whose goal cells are home[]; the table is read through cmap (NULL:
+ * identity), the way a group that shares another's table reads it. */
+static void check_group_n(const uint8_t *home, unsigned k, unsigned blank,
+                          unsigned n, const uint8_t *cmap,
+                          const uint64_t *nib)
 {
-    size_t codes = (size_t)1 << (4 * k), checked = 0;
+    unsigned fb = field_bits(n), fm = (1u << fb) - 1;
+    size_t codes = (size_t)1 << (fb * k), checked = 0;
     uint8_t *best = malloc(codes);
 
     assert_non_null(best);
-    truth_group(home, k, blank, best);
+    truth_group(home, k, blank, n, best);
     for (size_t code = 0; code < codes; code++) {
-        uint8_t pos[PUZ__PDB_MAX_K];
+        uint8_t pos[PUZ__PDB_MAX_K], tp[PUZ__PDB_MAX_K];
         unsigned used = 0, md = 0, ok = 1;
-        for (unsigned i = 0; i < k; i++) {
-            pos[i] = (uint8_t)((code >> (4 * i)) & 15);
-            ok &= !(used >> pos[i] & 1);
+        for (unsigned i = 0; i < k && ok; i++) {
+            pos[i] = (uint8_t)((code >> (fb * i)) & fm);
+            ok &= pos[i] < n * n && !(used >> pos[i] & 1);
             used |= 1u << pos[i];
-            md += (unsigned)(abs(pos[i] / 4 - home[i] / 4) +
-                             abs(pos[i] % 4 - home[i] % 4));
+            md += (unsigned)(abs(pos[i] / (int)n - home[i] / (int)n) +
+                             abs(pos[i] % (int)n - home[i] % (int)n));
+            tp[i] = cmap != NULL ? cmap[pos[i]] : pos[i];
         }
         if (!ok)
             continue;
         assert_int_equal(md + 2 * puz__pdb_entry(nib,
-                                                 puz__pdb_rank(pos, k)),
+                                                 puz__pdb_rank(tp, k, n * n)),
                          best[code]);
         checked++;
     }
@@ -191,28 +213,45 @@ static void check_group(const uint8_t *home, unsigned k, unsigned blank,
     free(best);
 }
 
-/* A group built alone through the builder, on a made-up layout. */
-static void build_custom(const uint8_t *home, unsigned k, unsigned blank,
-                         unsigned threads)
+static void check_group(const uint8_t *home, unsigned k, unsigned blank,
+                        const uint64_t *nib)
+{
+    check_group_n(home, k, blank, 4, NULL, nib);
+}
+
+/* A group built alone through the builder, on a made-up layout; returns
+ * its table (free it). */
+static uint64_t *build_custom_n(const uint8_t *home, unsigned k,
+                                unsigned blank, unsigned n, unsigned threads)
 {
     struct puz_pdb d;
     struct puz_pdb_opts o = { threads, NULL, NULL };
-    uint64_t *out = malloc(puz__pdb_group_words(k) * 8);
+    uint64_t *out = malloc(puz__pdb_group_words(k, n * n) * 8);
     char msg[PUZ_MSG_MAX];
 
     assert_non_null(out);
     memset(&d, 0, sizeof(d));
-    d.goal.n = 4;
+    d.n = n;
+    d.cells = n * n;
+    d.goal.n = (uint8_t)n;
     d.goal.blank = (uint8_t)blank;
     d.ngroups = 1;
     d.g[0].k = k;
     d.g[0].entries = 1;
     for (unsigned i = 0; i < k; i++) {
         d.g[0].home[i] = home[i];
-        d.g[0].entries *= 16 - i;
+        d.g[0].entries *= n * n - i;
     }
     assert_int_equal(puz__pdb_build_group(&d, 0, out, &o, puz_now_us(), msg),
                      PUZ_OK);
+    return out;
+}
+
+static void build_custom(const uint8_t *home, unsigned k, unsigned blank,
+                         unsigned threads)
+{
+    uint64_t *out = build_custom_n(home, k, blank, 4, threads);
+
     check_group(home, k, blank, out);
     free(out);
 }
@@ -671,6 +710,328 @@ static void test_open_rebuilds_damaged_file(void **state)
     free(buf);
 }
 
+/* ---- 5x5 ---- */
+
+/* The builder on 5x5 boards against the truth: a group whose goal
+ * leaves the blank free, and one that walls the goal blank in. */
+static void test_5x5_group_matches_truth(void **state)
+{
+    static const uint8_t open_home[] = { 3, 4, 8 };
+    static const uint8_t walled[] = { 19, 23, 18 };
+    uint64_t *t;
+
+    (void)state;
+    t = build_custom_n(open_home, 3, 24, 5, 2);
+    check_group_n(open_home, 3, 24, 5, NULL, t);
+    free(t);
+    t = build_custom_n(walled, 3, 24, 5, 1);
+    check_group_n(walled, 3, 24, 5, NULL, t);
+    free(t);
+}
+
+/* A group that is another turned or mirrored reads that one's table
+ * through its cell map: check such reads against the group's own truth. */
+static void test_5x5_shared_table_matches_truth(void **state)
+{
+    static const uint8_t r[] = { 3, 4, 8 };
+    static const uint8_t mirrored[] = { 15, 20, 16 };   /* transposed */
+    static const uint8_t turned[] = { 21, 20, 16 };     /* half turn */
+    uint8_t transpose[25], half[25];
+    uint64_t *t;
+
+    (void)state;
+    for (unsigned c = 0; c < 25; c++) {
+        transpose[c] = (uint8_t)((c % 5) * 5 + c / 5);
+        half[c] = (uint8_t)(24 - c);
+    }
+    t = build_custom_n(r, 3, 24, 5, 2);
+    check_group_n(mirrored, 3, 24, 5, transpose, t);
+    check_group_n(turned, 3, 0, 5, half, t);
+    free(t);
+}
+
+/* 6-6-6-6 (Korf & Felner's, turned onto the blank-last goal) builds two
+ * tables: groups 2 and 3 read group 1's through a symmetry. */
+static void test_5x5_layouts_share_tables(void **state)
+{
+    static const struct { enum puz_pdb_partition p; unsigned groups, k;
+                          unsigned tables; } cases[] = {
+        { PUZ_PDB_6666, 4, 6, 2 },
+        { PUZ_PDB_4X6, 6, 4, 4 },
+    };
+    size_t off[PUZ__PDB_MAX_GROUPS];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct puz_pdb d;
+        unsigned tables = 0;
+        memset(&d, 0, sizeof(d));
+        assert_int_equal(puz__pdb_layout(&d, cases[i].p, 0), PUZ_OK);
+        assert_int_equal(d.n, 5);
+        assert_int_equal(d.ngroups, cases[i].groups);
+        for (unsigned g = 0; g < d.ngroups; g++) {
+            const struct puz__group *gr = &d.g[g], *rg = &d.g[gr->table];
+            assert_int_equal(gr->k, cases[i].k);
+            tables += gr->table == g;
+            for (unsigned j = 0; j < gr->k; j++) {
+                assert_int_equal(gr->cmap[gr->home[j]], rg->home[j]);
+                assert_int_equal(d.slot_of[gr->tile[j]], j);
+                assert_int_equal(d.group_of[gr->tile[j]], g);
+            }
+        }
+        assert_int_equal(tables, cases[i].tables);
+        assert_int_equal(puz__pdb_table_bytes(&d, off),
+                         tables * ((puz__pdb_group_words(cases[i].k, 25) * 8
+                                    + 63) & ~(size_t)63));
+    }
+    {
+        struct puz_pdb d;
+        memset(&d, 0, sizeof(d));
+        assert_int_equal(puz__pdb_layout(&d, PUZ_PDB_6666, 1), PUZ_EINVAL);
+    }
+}
+
+static void reflect5(const struct puz_board *goal, const struct puz_board *b,
+                     struct puz_board *out)
+{
+    uint8_t rt[25];
+
+    for (unsigned c = 0; c < 25; c++)
+        rt[goal->cells[c]] = goal->cells[(c % 5) * 5 + c / 5];
+    *out = *b;
+    for (unsigned c = 0; c < 25; c++)
+        out->cells[(c % 5) * 5 + c / 5] = rt[b->cells[c]];
+    out->blank = (uint8_t)((b->blank % 5) * 5 + b->blank / 5);
+}
+
+/* Random walks from both corner goals: h never exceeds the moves taken,
+ * flips parity with every move, is at least Manhattan; the board and its
+ * reflection about the diagonal get the same value (the lookup of one
+ * is the reflected lookup of the other). */
+static void test_5x5_admissible_and_reflected(void **state)
+{
+    struct fixture *fx = *state;
+    const puz_heuristic *md = puz_heuristic_find("manhattan");
+    struct puz_board goals[2], b, rb;
+    struct puz_rng rng;
+    puz_arena *a = puz_arena_create(1 << 16);
+
+    puz_board_goal(5, &goals[0]);
+    board_of("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
+             "23 24", &goals[1]);
+    puz_rng_seed(&rng, 7);
+    for (unsigned gi = 0; gi < 2; gi++) {
+        const puz_pdb *d = puz_tables_pdb(fx->tables, &goals[gi]);
+        unsigned h, hr, m, prev = 0;
+        assert_non_null(d);
+        assert_int_equal(puz_pdb_partition(d), PUZ_PDB_4X6);
+        b = goals[gi];
+        for (unsigned step = 1; step <= 5000; step++) {
+            enum puz_dir dir = (enum puz_dir)puz_rng_below(&rng, 4);
+            if (!puz_board_can_move(&b, dir))
+                continue;
+            puz_board_move(&b, dir);
+            assert_int_equal(puz_pdb_eval(d, &b, &goals[gi], &h), PUZ_OK);
+            assert_int_equal(puz_heuristic_eval(md, &b, &goals[gi], NULL,
+                                                a, &m, NULL), PUZ_OK);
+            reflect5(&goals[gi], &b, &rb);
+            assert_int_equal(puz_pdb_eval(d, &rb, &goals[gi], &hr), PUZ_OK);
+            assert_int_equal(h, hr);
+            assert_true(h >= m);
+            assert_true(((h ^ prev) & 1) == 1);
+            assert_true(h <= step);
+            prev = h;
+        }
+    }
+    puz_arena_destroy(a);
+}
+
+/* Additivity: with only one group's tiles off home (the blank walks
+ * among them), h is that group's table value, and the others add 0. */
+static void test_5x5_additive(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board goal, b;
+    struct puz_rng rng;
+    const puz_pdb *d;
+
+    puz_board_goal(5, &goal);
+    d = puz_tables_pdb(fx->tables, &goal);
+    puz_rng_seed(&rng, 11);
+    for (unsigned i = 0; i < 200; i++) {
+        uint8_t cells[25];
+        unsigned h, sum = 0, n = 0;
+        walk_from(&goal, 2 + i % 30, &rng, &b);
+        memcpy(cells, b.cells, 25);
+        assert_int_equal(puz_pdb_eval(d, &b, &goal, &h), PUZ_OK);
+        for (unsigned g = 0; g < d->ngroups; g++) {
+            uint8_t pos[PUZ__PDB_MAX_K];
+            for (unsigned c = 0; c < 25; c++)
+                if (cells[c] != 0 && d->group_of[cells[c]] == g)
+                    pos[d->slot_of[cells[c]]] = d->g[g].cmap[c];
+            sum += puz__pdb_lookup(d, g, pos);
+            n += puz__pdb_lookup(d, g, pos) != 0;
+        }
+        /* the sum of the parts is the sum the lookup adds up */
+        assert_true(h >= puz__pdb_sum(d, cells));
+        assert_int_equal(puz__pdb_sum(d, cells) % 2, h % 2);
+        (void)n;
+        assert_true(sum * 2 <= h);
+    }
+}
+
+/* Solve with idastar + pdb (the 5x5 plug-in, small tables) and compare
+ * with the generic IDA* + linear conflict, which shares no code with it. */
+static void test_5x5_optimal_against_independent_search(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board goals[2], b, end;
+    struct puz_rng rng;
+
+    puz_board_goal(5, &goals[0]);
+    board_of("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
+             "23 24", &goals[1]);
+    puz_rng_seed(&rng, 2024);
+    for (unsigned i = 0; i < 6; i++) {
+        const struct puz_board *goal = &goals[i & 1];
+        struct puz_solve_opts o = { 0 };
+        struct puz_result r, ref;
+        puz_arena *a = puz_arena_create(1 << 16);
+        walk_from(goal, 36 + 2 * i, &rng, &b);
+        o.algorithm = PUZ_ALG_IDASTAR;
+        o.goal = goal;
+        o.heuristic = puz_heuristic_find("linear-conflict");
+        assert_int_equal(puz_solve(&b, &o, a, &ref), PUZ_OK);
+        assert_int_equal(ref.status, PUZ_SOLVED);
+        o.heuristic = puz_heuristic_find("pdb");
+        o.tables = fx->tables;
+        assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+        assert_int_equal(r.status, PUZ_SOLVED);
+        assert_true(r.optimal);
+        assert_int_equal(r.length, ref.length);
+        assert_true(r.stats.expanded < ref.stats.expanded);
+        assert_int_equal(puz_replay(&b, r.moves, r.length, &end), PUZ_OK);
+        assert_true(puz_board_equal(&end, goal));
+        puz_arena_destroy(a);
+    }
+}
+
+/* 5x5 files: round trip, damage, and a file for other tables. */
+static void test_5x5_cache_files(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board goal, edge;
+    char path[600], msg[PUZ_MSG_MAX];
+    size_t len;
+    uint8_t *buf = slurp(fx->cached5, &len);
+    const puz_pdb *d;
+    puz_pdb *back;
+
+    puz_board_goal(5, &goal);
+    d = puz_tables_pdb(fx->tables, &goal);
+    assert_int_equal(puz_pdb_load(fx->cached5, PUZ_PDB_4X6, &goal, &back,
+                                  msg), PUZ_OK);
+    assert_int_equal(puz_pdb_bytes(back), puz_pdb_bytes(d));
+    assert_memory_equal(back->mem, d->mem, puz_pdb_bytes(d));
+    puz_pdb_destroy(back);
+    assert_int_equal(puz_pdb_load(fx->cached5, PUZ_PDB_6666, NULL, &back,
+                                  msg), PUZ_EINVAL);
+    assert_non_null(strstr(msg, "holds 4x6 tables, wanted 6-6-6-6"));
+    board_of("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 "
+             "0 24", &edge);
+    assert_int_equal(puz_pdb_load(fx->cached5, -1, &edge, &back, msg),
+                     PUZ_EINVAL);
+    assert_int_equal(puz_pdb_load(fx->cached, -1, &goal, &back, msg),
+                     PUZ_EINVAL);
+    assert_non_null(strstr(msg, "another board size"));
+    snprintf(path, sizeof(path), "%s/damaged5.bin", fx->dir);
+    buf[len - 7] ^= 4;
+    spit(path, buf, len);
+    assert_int_equal(puz_pdb_load(path, -1, NULL, &back, msg), PUZ_ECORRUPT);
+    assert_non_null(strstr(msg, "data checksum"));
+    free(buf);
+}
+
+/* 5x5 goals without tables (blank not in a corner) still solve with
+ * heuristic pdb asked for: through linear conflict, and the answer says
+ * so. */
+static void test_5x5_other_goals_fall_back(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board goal, b;
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    struct puz_rng rng;
+    puz_arena *a = puz_arena_create(1 << 16);
+
+    board_of("1 2 3 4 5 6 7 8 9 10 11 12 0 13 14 15 16 17 18 19 20 21 22 "
+             "23 24", &goal);
+    puz_rng_seed(&rng, 9);
+    walk_from(&goal, 20, &rng, &b);
+    o.algorithm = PUZ_ALG_IDASTAR;
+    o.heuristic = puz_heuristic_find("pdb");
+    o.goal = &goal;
+    o.tables = fx->tables;
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_SOLVED);
+    assert_true(r.optimal);
+    assert_ptr_equal(r.heuristic, puz_heuristic_find("linear-conflict"));
+    puz_arena_destroy(a);
+}
+
+/* Issue 15: the tables of a running process must survive their cache
+ * file being truncated in place (a mapping turned that into SIGBUS). A
+ * child process loads, the file is cut to nothing, the child looks up
+ * values; it must exit normally with the same values. */
+static void test_loaded_tables_survive_truncated_file(void **state)
+{
+    struct fixture *fx = *state;
+    char path[300];
+    size_t len;
+    uint8_t *buf = slurp(fx->cached, &len);
+    int status = 0;
+    pid_t pid;
+
+    snprintf(path, sizeof(path), "%s/truncate-me.bin", fx->dir);
+    spit(path, buf, len);
+    free(buf);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct puz_board goal, b;
+        struct puz_rng rng;
+        char msg[PUZ_MSG_MAX];
+        unsigned h1[50], h2;
+        puz_pdb *d;
+        FILE *f;
+        puz_board_goal(4, &goal);
+        if (puz_pdb_load(path, PUZ_PDB_663, NULL, &d, msg) != PUZ_OK)
+            _exit(2);
+        puz_rng_seed(&rng, 5);
+        for (unsigned i = 0; i < 50; i++) {
+            walk_from(&goal, 60, &rng, &b);
+            puz_pdb_eval(d, &b, &goal, &h1[i]);
+        }
+        f = fopen(path, "r+");
+        if (f == NULL || ftruncate(fileno(f), 0) != 0)
+            _exit(3);
+        fclose(f);
+        puz_rng_seed(&rng, 5);
+        for (unsigned i = 0; i < 50; i++) {
+            walk_from(&goal, 60, &rng, &b);
+            puz_pdb_eval(d, &b, &goal, &h2);
+            if (h2 != h1[i])
+                _exit(4);
+        }
+        puz_pdb_destroy(d);
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_false(WIFSIGNALED(status));
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -688,6 +1049,15 @@ int main(void)
         cmocka_unit_test(test_cache_rejects_damage),
         cmocka_unit_test(test_cache_rejects_other_tables),
         cmocka_unit_test(test_open_rebuilds_damaged_file),
+        cmocka_unit_test(test_5x5_group_matches_truth),
+        cmocka_unit_test(test_5x5_shared_table_matches_truth),
+        cmocka_unit_test(test_5x5_layouts_share_tables),
+        cmocka_unit_test(test_5x5_admissible_and_reflected),
+        cmocka_unit_test(test_5x5_additive),
+        cmocka_unit_test(test_5x5_optimal_against_independent_search),
+        cmocka_unit_test(test_5x5_cache_files),
+        cmocka_unit_test(test_5x5_other_goals_fall_back),
+        cmocka_unit_test(test_loaded_tables_survive_truncated_file),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,5 +1,5 @@
 /*
- * pdb_cmd.c - `puzzled pdb`: build a 4x4 pattern database explicitly
+ * pdb_cmd.c - `puzzled pdb`: build a 4x4 or 5x5 pattern database explicitly
  * (with a progress line on stderr) and save it, or check a saved file.
  * Also cli_pdb_tables_for(), which `solve` uses to load or build the
  * tables a goal needs.
@@ -26,15 +26,19 @@ struct build_args {
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: puzzled pdb build [--partition 6-6-3|7-8] [--goal G] "
-        "[--out FILE] [--threads N]\n"
+        "usage: puzzled pdb build [--partition 6-6-3|7-8|6-6-6-6|4x6] "
+        "[--goal G]\n"
+        "                         [--out FILE] [--threads N]\n"
         "       puzzled pdb verify FILE\n"
-        "  build     build 4x4 pattern databases and save them (default\n"
-        "            6-6-3, seconds; 7-8 takes minutes and ~1.3 GB)\n"
-        "  --goal G  4x4 goal the tables are for (default 1..15, blank "
-        "last);\n"
+        "  build     build pattern databases and save them (default\n"
+        "            6-6-3, 4x4, seconds; 7-8 takes minutes and ~1.3 GB;\n"
+        "            6-6-6-6 is the 5x5 set: minutes, ~0.75 GB, 128 MB "
+        "file;\n"
+        "            4x6 a weak 5x5 set built in a second)\n"
+        "  --goal G  goal the tables are for (default 1..N, blank last);\n"
         "            one file serves every goal whose blank is in the same\n"
-        "            kind of cell: corner, edge or centre\n"
+        "            kind of cell: corner, edge or centre (5x5: corner "
+        "only)\n"
         "  --out F   file to write (default %s/<name>, the cache the\n"
         "            service and `solve` read; PUZZLED_PDB_DIR overrides)\n"
         "  verify    check a file's header, sizes and checksums\n",
@@ -79,16 +83,12 @@ static int build_option(struct build_args *ba, int c, const char *arg)
     case 'p':
         if (puz_pdb_partition_parse(arg, &ba->part) == PUZ_OK)
             return 0;
-        fprintf(stderr, "puzzled: --partition is 6-6-3 or 7-8, not '%s'\n",
-                arg);
+        fprintf(stderr, "puzzled: --partition is 6-6-3, 7-8, 6-6-6-6 or "
+                "4x6, not '%s'\n", arg);
         return CLI_EXIT_USAGE;
     case 'g':
         if (puz_board_parse(arg, &ba->goal, msg) != PUZ_OK) {
             fprintf(stderr, "puzzled: bad --goal: %s\n", msg);
-            return CLI_EXIT_USAGE;
-        }
-        if (ba->goal.n != 4) {
-            fprintf(stderr, "puzzled: --goal must be a 4x4 board\n");
             return CLI_EXIT_USAGE;
         }
         ba->goalp = &ba->goal;
@@ -136,6 +136,13 @@ static int build_main(int argc, char **argv)
 
     if (rc != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
+    if (ba.goalp != NULL && ba.goal.n != puz_pdb_partition_size(ba.part)) {
+        fprintf(stderr, "puzzled: --goal must be a %ux%u board for %s\n",
+                puz_pdb_partition_size(ba.part),
+                puz_pdb_partition_size(ba.part),
+                puz_pdb_partition_name(ba.part));
+        return CLI_EXIT_USAGE;
+    }
     o.threads = ba.threads;
     puz_pdb_filename(ba.part, ba.goalp, name, sizeof(name));
     if (ba.out == NULL) {
@@ -199,25 +206,48 @@ int cli_pdb_main(int argc, char **argv)
     return CLI_EXIT_USAGE;
 }
 
+static int cached(enum puz_pdb_partition part, const struct puz_board *goal)
+{
+    char name[128], path[4096];
+
+    puz_pdb_filename(part, goal, name, sizeof(name));
+    snprintf(path, sizeof(path), "%s/%s", cache_dir(), name);
+    return access(path, F_OK) == 0;
+}
+
 /* The 7-8 set only if it is already cached: building it takes minutes. */
 static puz_err open_4x4(const struct puz_board *goal, puz_pdb **out,
                         char *msg)
 {
     double last = 0;
     struct puz_pdb_opts o = { 0, progress, &last };
-    char name[128], path[4096];
 
-    puz_pdb_filename(PUZ_PDB_78, goal, name, sizeof(name));
-    snprintf(path, sizeof(path), "%s/%s", cache_dir(), name);
-    if (access(path, F_OK) == 0 &&
+    if (cached(PUZ_PDB_78, goal) &&
         puz_pdb_open(cache_dir(), PUZ_PDB_78, goal, &o, out, msg) == PUZ_OK)
         return PUZ_OK;
-    puz_pdb_filename(PUZ_PDB_663, goal, name, sizeof(name));
-    snprintf(path, sizeof(path), "%s/%s", cache_dir(), name);
-    if (access(path, F_OK) != 0)
+    if (!cached(PUZ_PDB_663, goal))
         fprintf(stderr, "puzzled: building 6-6-3 pattern databases for "
                 "this goal into %s (about 5 s, once)\n", cache_dir());
     return puz_pdb_open(cache_dir(), PUZ_PDB_663, goal, &o, out, msg);
+}
+
+/* 5x5: the 6-6-6-6 set, built on first use only when the pdb heuristic
+ * was asked for by name (minutes); otherwise only if already cached.
+ * *out stays NULL when there is nothing to load. */
+static puz_err open_5x5(const struct puz_board *goal, bool asked,
+                        puz_pdb **out, char *msg)
+{
+    double last = 0;
+    struct puz_pdb_opts o = { 0, progress, &last };
+
+    *out = NULL;
+    if (!cached(PUZ_PDB_6666, goal)) {
+        if (!asked)
+            return PUZ_OK;
+        fprintf(stderr, "puzzled: building the 6-6-6-6 pattern databases "
+                "into %s (minutes and ~0.75 GB, once)\n", cache_dir());
+    }
+    return puz_pdb_open(cache_dir(), PUZ_PDB_6666, goal, &o, out, msg);
 }
 
 static int uses_pdb(const struct puz_solve_opts *o)
@@ -230,6 +260,30 @@ static int uses_pdb(const struct puz_solve_opts *o)
            o->algorithm == PUZ_ALG_IDASTAR || o->algorithm == PUZ_ALG_GREEDY;
 }
 
+/* The set for goal of start's size, built or loaded (NULL if none). */
+static puz_err open_for(const struct puz_board *start,
+                        const struct puz_board *goal,
+                        const struct puz_solve_opts *o, puz_tables *t,
+                        char *msg)
+{
+    const puz_heuristic *pdb = puz_heuristic_find("pdb");
+    puz_pdb *d = NULL;
+    puz_err rc;
+
+    if (start->n == 3)
+        return puz_tables_add_3x3(t);
+    if (start->n == 4)
+        rc = open_4x4(goal, &d, msg);
+    else if (puz_pdb_partition_serves(PUZ_PDB_6666, goal) &&
+             (o->heuristic == pdb || o->algorithm != PUZ_ALG_AUTO))
+        rc = open_5x5(goal, o->heuristic == pdb, &d, msg);
+    else
+        return PUZ_OK;
+    if (rc == PUZ_OK && d != NULL)
+        rc = puz_tables_add_pdb(t, d);
+    return rc;
+}
+
 puz_tables *cli_pdb_tables_for(const struct puz_board *start,
                                const struct puz_solve_opts *o)
 {
@@ -237,18 +291,15 @@ puz_tables *cli_pdb_tables_for(const struct puz_board *start,
     const struct puz_board *goal = o->goal;
     char msg[PUZ_MSG_MAX] = "";
     puz_tables *t = NULL;
-    puz_pdb *d = NULL;
     puz_err rc;
 
-    if ((start->n != 3 && start->n != 4) || !uses_pdb(o))
+    if (start->n < 3 || start->n > 5 || !uses_pdb(o))
         return NULL;
     if (goal == NULL && puz_board_goal(start->n, &dflt) == PUZ_OK)
         goal = &dflt;
     if (goal == NULL || goal->n != start->n || puz_tables_create(&t))
         return NULL;
-    rc = start->n == 3 ? puz_tables_add_3x3(t) : open_4x4(goal, &d, msg);
-    if (rc == PUZ_OK && d != NULL)
-        rc = puz_tables_add_pdb(t, d);
+    rc = open_for(start, goal, o, t, msg);
     if (rc != PUZ_OK) {
         fprintf(stderr, "puzzled: going on without pattern databases: "
                 "%s\n", msg[0] ? msg : puz_strerror(rc));

@@ -1,10 +1,10 @@
 /*
  * h_pdb.c - the `pdb` heuristic for the generic searches: on 3x3 the
  * exact distance from the table, on 4x4 the additive pattern database
- * value (the strongest set loaded for the goal's class). Boards are seen
- * through the goal's symmetry frame, so one table serves every goal of
- * a class. idastar_pdb.c has a faster 4x4 IDA* that uses the same
- * context but keeps the group indices per node.
+ * value on 4x4 and 5x5 (the strongest set loaded for the goal's class).
+ * Boards are seen through the goal's symmetry frame, so one table serves
+ * every goal of a class. idastar_pdb.c has a faster IDA* expansion that
+ * uses the same context but keeps the group indices per node.
  */
 #include <string.h>
 
@@ -60,19 +60,21 @@ static unsigned update(const void *ctx, const uint8_t *cells,
     const struct puz_pdb *d = c->db;
     uint8_t pos[PUZ__PDB_MAX_K];
     unsigned ct, gi, after, before;
+    const uint8_t *cm;
 
     if (d == NULL || d->reflect)
         return eval(ctx, cells);
     ct = c->fr.tile[tile];
     gi = d->group_of[ct];
-    for (unsigned i = 0; i < PUZ__PDB_CELLS; i++) {
+    cm = d->g[gi].cmap;
+    for (unsigned i = 0; i < d->cells; i++) {
         unsigned t = c->fr.tile[cells[i]];
         if (t != 0 && d->group_of[t] == gi)
-            pos[d->slot_of[t]] = c->fr.cell[i];
+            pos[d->slot_of[t]] = cm[c->fr.cell[i]];
     }
-    after = puz__pdb_entry(d->g[gi].nib, puz__pdb_rank(pos, d->g[gi].k));
-    pos[d->slot_of[ct]] = c->fr.cell[from];
-    before = puz__pdb_entry(d->g[gi].nib, puz__pdb_rank(pos, d->g[gi].k));
+    after = puz__pdb_lookup(d, gi, pos);
+    pos[d->slot_of[ct]] = cm[c->fr.cell[from]];
+    before = puz__pdb_lookup(d, gi, pos);
     return h_before + c->md[ct][c->fr.cell[to]] - c->md[ct][c->fr.cell[from]]
            + 2 * after - 2 * before;
 }
@@ -80,7 +82,8 @@ static unsigned update(const void *ctx, const uint8_t *cells,
 const struct puz_heuristic puz__h_pdb = {
     .name = "pdb",
     .description = "pattern databases: exact table on 3x3, additive "
-                   "6-6-3 or 7-8 (with reflection) on 4x4",
+                   "6-6-3 or 7-8 (with reflection) on 4x4, 6-6-6-6 (with "
+                   "reflection) on 5x5",
     .admissible = true,
     .prepare = prepare,
     .eval = eval,

@@ -2,29 +2,30 @@
  * idastar.c - iterative-deepening A*: depth-first probes bounded by
  * f = g + h, each bound the smallest f that exceeded the previous one.
  * Memory is the current path only, so it scales to boards where A*'s
- * closed set would not fit. The board is changed in place and restored on
- * the way back; the heuristic is updated per move, never recomputed; a
- * move never undoes the previous one.
+ * closed set would not fit.
+ *
+ * This file is the one driver (iterations, budget, clock, path) and the
+ * generic plug-in: any size, any heuristic through its hooks. The board
+ * is changed in place and restored on the way back; the heuristic is
+ * updated per move, never recomputed; a move never undoes the previous
+ * one. 4x4 and 5x5 with pattern databases use the specialised plug-in of
+ * idastar_pdb.c instead.
  */
 #include <string.h>
 
-#include "search.h"
+#include "idastar.h"
+#include "pdb_impl.h"
 
 #define IDA_MAX_DEPTH 1000u
-#define IDA_FOUND UINT32_MAX
 
 struct ida {
-    struct puz__search *s;
+    struct puz__ida c;
     /* legal blank moves per cell, so the loop never tests for walls */
     uint8_t nmoves[PUZ_MAX_CELLS];
     uint8_t move_dir[PUZ_MAX_CELLS][4];
     uint8_t move_to[PUZ_MAX_CELLS][4];
     uint8_t cells[PUZ_MAX_CELLS];
-    uint8_t *path;              /* blank directions, depth entries */
-    unsigned bound;
-    unsigned next_bound;        /* smallest f seen above bound */
-    unsigned found_len;         /* path length once the goal is hit */
-    enum puz_status stop;       /* PUZ_SOLVED while the search may go on */
+    unsigned start_blank, h0;
     /* the hot loop's inputs, copied out of s to save pointer chasing */
     unsigned (*update)(const void *, const uint8_t *, unsigned, unsigned,
                        unsigned, unsigned);
@@ -34,10 +35,55 @@ struct ida {
     unsigned char *states;      /* the heuristic's state per depth */
     size_t state_size;
     const void *hctx;
-    uint64_t generated;
-    uint64_t expanded;
-    uint64_t max_nodes;         /* UINT64_MAX when unlimited */
 };
+
+puz_err puz__ida_init(struct puz__ida *ida, struct puz__search *s,
+                      unsigned max_depth)
+{
+    memset(ida, 0, sizeof(*ida));
+    ida->s = s;
+    ida->stop = PUZ_SOLVED;
+    ida->max_depth = max_depth;
+    ida->max_nodes = s->limits->max_nodes ? s->limits->max_nodes
+                                          : UINT64_MAX;
+    ida->path = puz_arena_alloc(s->arena, max_depth + 1);
+    return ida->path != NULL ? PUZ_OK : PUZ_ENOMEM;
+}
+
+puz_err puz__ida_run(struct puz__ida *ida, unsigned h0,
+                     const struct puz__ida_plugin *pl, void *self)
+{
+    struct puz__search *s = ida->s;
+
+    for (ida->bound = h0;; ida->bound = ida->next_bound) {
+        int found;
+
+        ida->next_bound = UINT32_MAX;
+        s->bound = ida->bound;          /* for progress reports */
+        found = pl->iterate(ida, self);
+        s->out->stats.generated += ida->generated;
+        s->out->stats.expanded = ida->expanded;
+        if (s->trace)
+            puz_trace_iteration(s->trace, ida->bound, ida->expanded);
+        ida->generated = 0;
+        if (found) {
+            if (pl->map_path != NULL)
+                pl->map_path(self, ida->path, ida->found_len);
+            s->out->status = puz__set_path(s, ida->path, ida->found_len)
+                                     == PUZ_OK ? PUZ_SOLVED
+                                               : PUZ_LIMIT_MEMORY;
+            return PUZ_OK;
+        }
+        if (ida->stop != PUZ_SOLVED || ida->next_bound == UINT32_MAX ||
+            ida->next_bound > ida->max_depth) {
+            s->out->status = ida->stop != PUZ_SOLVED ? ida->stop
+                                                     : PUZ_LIMIT_DEPTH;
+            return PUZ_OK;
+        }
+        if (s->out->stats.max_frontier < ida->next_bound)
+            s->out->stats.max_frontier = ida->next_bound;
+    }
+}
 
 static void init_moves(struct ida *ia, unsigned n)
 {
@@ -58,10 +104,11 @@ static void init_moves(struct ida *ia, unsigned n)
 /* h of the start; with a per-node heuristic state, its stack too. */
 static unsigned start_heuristic(struct ida *ia)
 {
-    const struct puz_heuristic *h = ia->s->h;
+    struct puz__search *s = ia->c.s;
+    const struct puz_heuristic *h = s->h;
 
     if (h->state_size > 0 && h->state_size <= PUZ__HSTATE_MAX) {
-        ia->states = puz_arena_alloc(ia->s->arena,
+        ia->states = puz_arena_alloc(s->arena,
                                      (IDA_MAX_DEPTH + 2) * h->state_size);
         if (ia->states != NULL) {
             ia->state_size = h->state_size;
@@ -74,24 +121,9 @@ static unsigned start_heuristic(struct ida *ia)
 
 static int at_goal(const struct ida *ia)
 {
-    return memcmp(ia->cells, ia->s->goal->cells, ia->s->cells) == 0;
-}
+    const struct puz__search *s = ia->c.s;
 
-/* Count one expansion and, every 4096, look at the clock and flag. The
- * counters live in ia and reach the result at the checks and the end. */
-static int out_of_budget(struct ida *ia)
-{
-    uint64_t e = ++ia->expanded;
-
-    if (e > ia->max_nodes) {
-        ia->stop = PUZ_LIMIT_NODES;
-    } else if ((e & 4095) == 0) {
-        ia->s->out->stats.expanded = e;
-        ia->s->out->stats.generated += ia->generated;
-        ia->generated = 0;
-        ia->stop = puz__check_limits(ia->s);
-    }
-    return ia->stop != PUZ_SOLVED;
+    return memcmp(ia->cells, s->goal->cells, s->cells) == 0;
 }
 
 /* Probe below the node with the blank at `blank`, g moves from the start
@@ -101,16 +133,15 @@ static int probe(struct ida *ia, unsigned blank, unsigned g, unsigned h,
 {
     unsigned f = g + h;
 
-    if (f > ia->bound) {
-        if (f < ia->next_bound)
-            ia->next_bound = f;
+    if (f > ia->c.bound) {
+        puz__ida_over(&ia->c, f);
         return 0;
     }
     if (h == 0 && at_goal(ia)) {
-        ia->found_len = g;
+        ia->c.found_len = g;
         return 1;
     }
-    if (g >= IDA_MAX_DEPTH || out_of_budget(ia))
+    if (g >= ia->c.max_depth || puz__ida_expand(&ia->c))
         return 0;
     for (unsigned k = 0; k < ia->nmoves[blank]; k++) {
         unsigned d = ia->move_dir[blank][k], from = ia->move_to[blank][k];
@@ -120,7 +151,7 @@ static int probe(struct ida *ia, unsigned blank, unsigned g, unsigned h,
         tile = ia->cells[from];
         ia->cells[blank] = (uint8_t)tile;
         ia->cells[from] = 0;
-        ia->generated++;
+        ia->c.generated++;
         if (ia->state_update != NULL)
             ch = ia->state_update(ia->hctx, ia->cells,
                                   ia->states + g * ia->state_size,
@@ -130,63 +161,46 @@ static int probe(struct ida *ia, unsigned blank, unsigned g, unsigned h,
             ch = ia->update(ia->hctx, ia->cells, h, tile, from, blank);
         else
             ch = ia->eval(ia->hctx, ia->cells);
-        ia->path[g] = (uint8_t)d;
-        if (g + 1 + ch > ia->bound) {   /* pruned: spare the call */
-            if (g + 1 + ch < ia->next_bound)
-                ia->next_bound = g + 1 + ch;
-        } else if (probe(ia, from, g + 1, ch, d ^ 1u)) {
+        ia->c.path[g] = (uint8_t)d;
+        if (g + 1 + ch > ia->c.bound)   /* pruned: spare the call */
+            puz__ida_over(&ia->c, g + 1 + ch);
+        else if (probe(ia, from, g + 1, ch, d ^ 1u))
             return 1;
-        }
         ia->cells[from] = (uint8_t)tile;
         ia->cells[blank] = 0;
-        if (ia->stop != PUZ_SOLVED)
+        if (ia->c.stop != PUZ_SOLVED)
             return 0;
     }
     return 0;
 }
 
+static int iterate(struct puz__ida *c, void *self)
+{
+    struct ida *ia = self;
+
+    (void)c;
+    return probe(ia, ia->start_blank, 0, ia->h0, PUZ_NO_DIR);
+}
+
+static const struct puz__ida_plugin generic = { iterate, NULL };
+
 puz_err puz__idastar(struct puz__search *s)
 {
     struct ida ia;
-    unsigned h0;
 
+    if (s->h == &puz__h_pdb && puz__idastar_pdb(s) != PUZ_EINVAL)
+        return PUZ_OK;
     memset(&ia, 0, sizeof(ia));
-    ia.s = s;
-    ia.stop = PUZ_SOLVED;
-    init_moves(&ia, s->n);
-    memcpy(ia.cells, s->start->cells, s->cells);
-    ia.path = puz_arena_alloc(s->arena, IDA_MAX_DEPTH + 1);
-    if (ia.path == NULL) {
+    if (puz__ida_init(&ia.c, s, IDA_MAX_DEPTH) != PUZ_OK) {
         s->out->status = PUZ_LIMIT_MEMORY;
         return PUZ_OK;
     }
-    ia.max_nodes = s->limits->max_nodes ? s->limits->max_nodes : UINT64_MAX;
+    init_moves(&ia, s->n);
+    memcpy(ia.cells, s->start->cells, s->cells);
     ia.update = s->h->update;
     ia.eval = s->h->eval;
     ia.hctx = s->hctx;
-    h0 = start_heuristic(&ia);
-    for (ia.bound = h0;; ia.bound = ia.next_bound) {
-        ia.next_bound = UINT32_MAX;
-        s->bound = ia.bound;
-        int found = probe(&ia, s->start->blank, 0, h0, PUZ_NO_DIR);
-
-        s->out->stats.generated += ia.generated;
-        s->out->stats.expanded = ia.expanded;
-        if (s->trace)
-            puz_trace_iteration(s->trace, ia.bound, ia.expanded);
-        ia.generated = 0;
-        if (found) {
-            s->out->status = puz__set_path(s, ia.path, ia.found_len) == PUZ_OK
-                                 ? PUZ_SOLVED : PUZ_LIMIT_MEMORY;
-            return PUZ_OK;
-        }
-        if (ia.stop != PUZ_SOLVED || ia.next_bound == UINT32_MAX ||
-            ia.next_bound > IDA_MAX_DEPTH) {
-            s->out->status = ia.stop != PUZ_SOLVED ? ia.stop
-                                                    : PUZ_LIMIT_DEPTH;
-            return PUZ_OK;
-        }
-        if (ia.s->out->stats.max_frontier < ia.next_bound)
-            ia.s->out->stats.max_frontier = ia.next_bound;
-    }
+    ia.start_blank = s->start->blank;
+    ia.h0 = start_heuristic(&ia);
+    return puz__ida_run(&ia.c, ia.h0, &generic, &ia);
 }

@@ -1,21 +1,26 @@
 /*
- * pdb_file.c - pattern database cache files: write them atomically, map
- * them back read-only, and never trust one that fails a check.
+ * pdb_file.c - pattern database cache files: write them atomically, read
+ * them back, and never trust one that fails a check.
  *
- * Layout: a 4096-byte header (so the tables start page aligned in the
- * mapping), then the groups' tables, each 64-byte aligned, exactly as in
- * memory. The header names the version, byte order, size, partition,
- * goal class, canonical goal and group of every tile, the tables' sizes,
- * a checksum of the data and one of the header itself. A file that is
- * damaged, truncated or for other tables is reported in one line and
- * rebuilt by puz_pdb_open().
+ * Layout: a 4096-byte header, then the stored tables, each 64-byte
+ * aligned, exactly as in memory. The header names the version, byte
+ * order, board side, partition, goal class, canonical goal and group of
+ * every tile, each group's size and the table it reads, a checksum of the
+ * data and one of the header itself. A file that is damaged, truncated
+ * or for other tables is reported in one line and rebuilt by
+ * puz_pdb_open().
+ *
+ * The tables are read into private memory, not mapped: a mapping of a
+ * file that someone truncates or rewrites in place turns the next lookup
+ * into SIGBUS, and a server must survive an operator's `truncate` or a
+ * careless `cp` over its cache. Reading costs about what the checksum
+ * pass over a mapping did (the pages are touched either way).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,12 +35,15 @@
 #define OFF_PART 20
 #define OFF_ORBIT 24
 #define OFF_NGROUPS 28
-#define OFF_GOAL 32
-#define OFF_GROUPS_OF 48
-#define OFF_GROUP 64          /* 24 bytes per group: k, pad, entries, words */
-#define OFF_DATA_BYTES 136
-#define OFF_DATA_SUM 144
-#define OFF_HEADER_SUM 152
+#define OFF_GOAL 32           /* 32 bytes: the canonical goal's cells */
+#define OFF_GROUPS_OF 64      /* 32 bytes: group of every tile */
+#define OFF_GROUP 96          /* 24 bytes per group: k, table, entries,
+                               * words stored; room for 6 groups */
+#define OFF_DATA_BYTES 240
+#define OFF_DATA_SUM 248
+#define OFF_HEADER_SUM 256
+/* Read in pieces of this size, so a huge read is never one syscall. */
+#define READ_CHUNK (64u << 20)
 
 static const uint64_t mix = 0x9e3779b97f4a7c15ull;
 
@@ -89,7 +97,13 @@ static uint64_t get64(const uint8_t *h, size_t off)
 
 static const uint64_t *data_of(const struct puz_pdb *d)
 {
-    return d->g[0].nib;
+    return d->mem;
+}
+
+static uint64_t stored_words(const struct puz_pdb *d, unsigned i)
+{
+    return d->g[i].table == i ? puz__pdb_group_words(d->g[i].k, d->cells)
+                              : 0;
 }
 
 static uint64_t header_sum(const uint8_t *h)
@@ -106,16 +120,17 @@ static void header_fill(const struct puz_pdb *d, uint8_t *h)
     memcpy(h, MAGIC, 8);
     put32(h, OFF_VERSION, PUZ_PDB_FILE_VERSION);
     put32(h, OFF_ORDER, BYTE_ORDER_MARK);
-    put32(h, OFF_N, 4);
+    put32(h, OFF_N, d->n);
     put32(h, OFF_PART, (uint32_t)d->part);
     put32(h, OFF_ORBIT, d->orbit);
     put32(h, OFF_NGROUPS, d->ngroups);
-    memcpy(h + OFF_GOAL, d->goal.cells, PUZ__PDB_CELLS);
-    memcpy(h + OFF_GROUPS_OF, d->group_of, PUZ__PDB_CELLS);
+    memcpy(h + OFF_GOAL, d->goal.cells, d->cells);
+    memcpy(h + OFF_GROUPS_OF, d->group_of, d->cells);
     for (unsigned i = 0; i < d->ngroups; i++) {
         put32(h, OFF_GROUP + 24 * i, d->g[i].k);
+        put32(h, OFF_GROUP + 24 * i + 4, d->g[i].table);
         put64(h, OFF_GROUP + 24 * i + 8, d->g[i].entries);
-        put64(h, OFF_GROUP + 24 * i + 16, puz__pdb_group_words(d->g[i].k));
+        put64(h, OFF_GROUP + 24 * i + 16, stored_words(d, i));
     }
     put64(h, OFF_DATA_BYTES, d->data_bytes);
     put64(h, OFF_DATA_SUM, puz__pdb_checksum(data_of(d), d->data_bytes / 8));
@@ -179,23 +194,22 @@ static puz_err fail(char *msg, puz_err rc, const char *what)
 static puz_err check_layout(const uint8_t *h, struct puz_pdb *d, char *msg)
 {
     uint32_t part = get32(h, OFF_PART), orbit = get32(h, OFF_ORBIT);
+    size_t off[PUZ__PDB_MAX_GROUPS];
 
-    if (get32(h, OFF_N) != 4 || part >= PUZ_PDB_PARTITION_COUNT_ ||
-        orbit >= PUZ__ORBITS)
+    if (part >= PUZ_PDB_PARTITION_COUNT_ ||
+        get32(h, OFF_N) != puz_pdb_partition_size(part) ||
+        puz__pdb_layout(d, (enum puz_pdb_partition)part, orbit) != PUZ_OK)
         return fail(msg, PUZ_ECORRUPT, "header names an unknown table");
-    puz__pdb_layout(d, (enum puz_pdb_partition)part, orbit);
-    d->data_bytes = 0;
-    for (unsigned i = 0; i < d->ngroups; i++) {
-        uint64_t words = puz__pdb_group_words(d->g[i].k);
+    for (unsigned i = 0; i < d->ngroups; i++)
         if (get32(h, OFF_GROUP + 24 * i) != d->g[i].k ||
+            get32(h, OFF_GROUP + 24 * i + 4) != d->g[i].table ||
             get64(h, OFF_GROUP + 24 * i + 8) != d->g[i].entries ||
-            get64(h, OFF_GROUP + 24 * i + 16) != words)
+            get64(h, OFF_GROUP + 24 * i + 16) != stored_words(d, i))
             return fail(msg, PUZ_ECORRUPT, "group sizes do not match");
-        d->data_bytes += (words * 8 + 63) & ~(uint64_t)63;
-    }
+    d->data_bytes = puz__pdb_table_bytes(d, off);
     if (get32(h, OFF_NGROUPS) != d->ngroups ||
-        memcmp(h + OFF_GOAL, d->goal.cells, PUZ__PDB_CELLS) != 0 ||
-        memcmp(h + OFF_GROUPS_OF, d->group_of, PUZ__PDB_CELLS) != 0 ||
+        memcmp(h + OFF_GOAL, d->goal.cells, d->cells) != 0 ||
+        memcmp(h + OFF_GROUPS_OF, d->group_of, d->cells) != 0 ||
         get64(h, OFF_DATA_BYTES) != d->data_bytes)
         return fail(msg, PUZ_ECORRUPT, "layout does not match the header");
     return PUZ_OK;
@@ -245,31 +259,38 @@ static puz_err check_wanted(const struct puz_pdb *d, int part,
     if (goal != NULL && !puz_pdb_serves(d, goal)) {
         snprintf(why, sizeof(why), "built for goals with the blank in a "
                  "%s cell, wanted %s", puz__orbit_name(d->orbit),
-                 goal->n != 4 ? "a 4x4 goal"
-                              : puz__orbit_name(puz__orbit_of(goal)));
+                 goal->n != d->n ? "another board size"
+                                 : puz__orbit_name(puz__orbit_of(goal)));
         return fail(msg, PUZ_EINVAL, why);
     }
     return PUZ_OK;
 }
 
-/* Map the tables and verify their checksum. */
-static puz_err map_tables(int fd, const uint8_t *h, struct puz_pdb *d,
-                          char *msg)
+/* Read the tables into private memory and verify their checksum. */
+static puz_err read_tables(int fd, const uint8_t *h, struct puz_pdb *d,
+                           char *msg)
 {
-    const uint8_t *base;
-    size_t off = 0;
+    uint8_t *mem = aligned_alloc(64, d->data_bytes);
+    size_t done = 0;
 
-    d->map_bytes = HEADER_BYTES + d->data_bytes;
-    d->map = mmap(NULL, d->map_bytes, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (d->map == MAP_FAILED) {
-        d->map = NULL;
-        return fail(msg, PUZ_EIO, "cannot map the file");
+    if (mem == NULL)
+        return fail(msg, PUZ_ENOMEM, "no memory for the tables");
+    d->mem = mem;
+    while (done < d->data_bytes) {
+        size_t want = d->data_bytes - done;
+        ssize_t got = pread(fd, mem + done, want < READ_CHUNK ? want
+                                                              : READ_CHUNK,
+                            (off_t)(HEADER_BYTES + done));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return fail(msg, got == 0 ? PUZ_ECORRUPT : PUZ_EIO,
+                        got == 0 ? "shorter than its header says "
+                                   "(truncated while reading?)"
+                                 : "cannot read the file");
+        done += (size_t)got;
     }
-    base = (const uint8_t *)d->map + HEADER_BYTES;
-    for (unsigned i = 0; i < d->ngroups; i++) {
-        d->g[i].nib = (const uint64_t *)(base + off);
-        off += (puz__pdb_group_words(d->g[i].k) * 8 + 63) & ~(size_t)63;
-    }
+    puz__pdb_attach(d, mem);
     if (puz__pdb_checksum(data_of(d), d->data_bytes / 8) !=
         get64(h, OFF_DATA_SUM))
         return fail(msg, PUZ_ECORRUPT, "data checksum mismatch");
@@ -303,7 +324,7 @@ puz_err puz_pdb_load(const char *path, int part,
     if (rc == PUZ_OK)
         rc = check_wanted(d, part, goal, msg);
     if (rc == PUZ_OK)
-        rc = map_tables(fd, h, d, msg);
+        rc = read_tables(fd, h, d, msg);
 out_close:
     close(fd);
 out_free:
@@ -315,22 +336,14 @@ out_free:
     return PUZ_OK;
 }
 
-void puz_pdb_destroy(puz_pdb *d)
-{
-    if (d == NULL)
-        return;
-    if (d->map != NULL)
-        munmap(d->map, d->map_bytes);
-    free(d->mem);
-    free(d);
-}
-
 void puz_pdb_filename(enum puz_pdb_partition part,
                       const struct puz_board *goal, char *buf, size_t size)
 {
-    unsigned orbit = goal != NULL && goal->n == 4 ? puz__orbit_of(goal) : 0;
+    unsigned n = puz_pdb_partition_size(part), orbit = 0;
 
-    snprintf(buf, size, "pdb-4x4-%s-%s-v%u.bin",
+    if (goal != NULL && goal->n == n)
+        orbit = puz__orbit_of(goal);
+    snprintf(buf, size, "pdb-%ux%u-%s-%s-v%u.bin", n, n,
              puz_pdb_partition_name(part), puz__orbit_name(orbit),
              PUZ_PDB_FILE_VERSION);
 }
@@ -382,8 +395,9 @@ puz_err puz_pdb_open(const char *dir, enum puz_pdb_partition part,
     puz_err rc;
 
     *out = NULL;
-    if (goal != NULL && goal->n != 4)
-        return fail(msg, PUZ_EINVAL, "pdb: tables exist for 4x4 goals only");
+    if (goal != NULL && goal->n != puz_pdb_partition_size(part))
+        return fail(msg, PUZ_EINVAL, "pdb: these tables are for another "
+                    "board size");
     puz_pdb_filename(part, goal, name, sizeof(name));
     snprintf(path, sizeof(path), "%s/%s", dir != NULL ? dir : ".", name);
     if (dir != NULL && access(path, F_OK) == 0) {

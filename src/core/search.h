@@ -63,10 +63,9 @@ void puz__moves_init(struct puz__moves *m, unsigned n);
 /* Algorithms: each sets s->out->status (and the path when solved). They
  * return PUZ_OK unless something outside the search failed. */
 puz_err puz__astar(struct puz__search *s, int mode);
+/* IDA* (idastar.c): the pattern database expansion on 4x4 and 5x5 with
+ * the pdb heuristic, the generic one otherwise. */
 puz_err puz__idastar(struct puz__search *s);
-/* 4x4 with the pdb heuristic: the specialised IDA* (idastar_pdb.c);
- * anything else is handed on to puz__idastar. */
-puz_err puz__idastar_pdb(struct puz__search *s);
 puz_err puz__bfs(struct puz__search *s);
 puz_err puz__dfs(struct puz__search *s);
 puz_err puz__constructive(struct puz__search *s);

@@ -166,7 +166,7 @@ static puz_err run_algorithm(struct puz__search *s, enum puz_algorithm alg)
     case PUZ_ALG_ASTAR: return puz__astar(s, PUZ__PRIO_ASTAR);
     case PUZ_ALG_GREEDY: return puz__astar(s, PUZ__PRIO_GREEDY);
     case PUZ_ALG_BNB: return puz__astar(s, PUZ__PRIO_BNB);
-    case PUZ_ALG_IDASTAR: return puz__idastar_pdb(s);
+    case PUZ_ALG_IDASTAR: return puz__idastar(s);
     case PUZ_ALG_BFS: return puz__bfs(s);
     case PUZ_ALG_DFS: return puz__dfs(s);
     case PUZ_ALG_CONSTRUCTIVE: return puz__constructive(s);
@@ -210,6 +210,18 @@ static puz_err prepare(struct puz__search *s, const struct puz_solve_opts *o,
     if (s->h->prepare(&args, &s->hctx, r->reason) == PUZ_ENOMEM) {
         r->status = PUZ_LIMIT_MEMORY;
         return PUZ_ENOMEM;
+    }
+    /* 5x5 tables serve the corner goals only, and only when loaded:
+     * other 5x5 solves asking for pdb get linear conflict, and the
+     * answer's heuristic says so. */
+    if (s->hctx == NULL && s->n == 5 && s->h == puz_heuristic_find("pdb")) {
+        s->h = puz_heuristic_find("linear-conflict");
+        r->heuristic = s->h;
+        r->reason[0] = '\0';
+        if (s->h->prepare(&args, &s->hctx, r->reason) == PUZ_ENOMEM) {
+            r->status = PUZ_LIMIT_MEMORY;
+            return PUZ_ENOMEM;
+        }
     }
     return s->hctx != NULL ? PUZ_OK : PUZ_EINVAL;
 }

@@ -89,6 +89,9 @@ static const struct key keys[] = {
       "JSON access log: stderr, off, or a file to append to" },
     { "pdb", STR(pdb), "4x4 pattern databases loaded at start for the "
       "pdb heuristic: none, 6-6-3 (seconds to build) or 7-8 (minutes)" },
+    { "pdb_5x5", STR(pdb_5x5), "5x5 pattern databases loaded at start "
+      "for the pdb heuristic: none or 6-6-6-6 (128 MB; minutes and "
+      "~0.75 GB to build when not cached)" },
     { "pdb_dir", STR(pdb_dir),
       "where pattern databases are cached; empty = build, never save" },
     { "job_workers", K_UINT, OFF(job_workers), 0, 1, 256,
@@ -139,6 +142,7 @@ void http_config_defaults(struct http_config *c)
     strcpy(c->openapi_path, "openapi.yaml");
     strcpy(c->access_log, "stderr");
     strcpy(c->pdb, "none");
+    strcpy(c->pdb_5x5, "none");
     c->pdb_dir[0] = '\0';
     c->job_workers = 1;
     c->job_queue = 16;

@@ -32,13 +32,46 @@ static void log_pdb_progress(const struct puz_pdb_progress *p, void *user)
                        p->tiles, p->seconds);
 }
 
-static puz_err load_tables(struct http_server *s, char *msg)
+/* One configured pattern database set of board side n ("none": skip),
+ * loaded from the cache or built there; says which in the log. */
+static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
+                        char *msg)
 {
     enum puz_pdb_partition part;
     struct puz_pdb_opts po = { .progress = log_pdb_progress };
+    uint64_t t0 = puz_now_us();
     puz_pdb *d = NULL;
-    struct puz_board goal3;
     char why[PUZ_MSG_MAX] = "";
+    puz_err rc;
+
+    if (strcmp(name, "none") == 0 || name[0] == '\0')
+        return PUZ_OK;
+    if (puz_pdb_partition_parse(name, &part) != PUZ_OK ||
+        puz_pdb_partition_size(part) != n) {
+        snprintf(msg, HTTP_SERVER_MSG, "%s: '%s' is not %s", n == 4 ? "pdb"
+                 : "pdb_5x5", name, n == 4 ? "none, 6-6-3 or 7-8"
+                                           : "none, 6-6-6-6 or 4x6");
+        return PUZ_EINVAL;
+    }
+    rc = puz_pdb_open(s->cfg.pdb_dir[0] ? s->cfg.pdb_dir : NULL, part, NULL,
+                      &po, &d, why);
+    if (rc == PUZ_OK) {
+        http__log_line("puzzled: pdb %s: %s in %.1f s, %.1f MB",
+                       puz_pdb_partition_name(part),
+                       puz_pdb_build_seconds(d) > 0 ? "built" : "loaded",
+                       (double)(puz_now_us() - t0) / 1e6,
+                       (double)puz_pdb_bytes(d) / 1e6);
+        rc = puz_tables_add_pdb(s->tables, d);
+    }
+    if (rc != PUZ_OK)
+        snprintf(msg, HTTP_SERVER_MSG, "cannot load the %s pattern "
+                 "databases: %s", name, why[0] ? why : puz_strerror(rc));
+    return rc;
+}
+
+static puz_err load_tables(struct http_server *s, char *msg)
+{
+    struct puz_board goal3;
     puz_err rc;
 
     puz_board_goal(3, &goal3);
@@ -49,21 +82,9 @@ static puz_err load_tables(struct http_server *s, char *msg)
     }
     /* The default goal's table is one of the bundle's: no second copy. */
     s->table3 = puz_tables_table3(s->tables, &goal3);
-    if (strcmp(s->cfg.pdb, "none") == 0 || s->cfg.pdb[0] == '\0')
-        return PUZ_OK;
-    if (puz_pdb_partition_parse(s->cfg.pdb, &part) != PUZ_OK) {
-        snprintf(msg, HTTP_SERVER_MSG, "pdb: '%s' is not none, 6-6-3 or "
-                 "7-8", s->cfg.pdb);
-        return PUZ_EINVAL;
-    }
-    rc = puz_pdb_open(s->cfg.pdb_dir[0] ? s->cfg.pdb_dir : NULL, part, NULL,
-                      &po, &d, why);
+    rc = load_pdb(s, s->cfg.pdb, 4, msg);
     if (rc == PUZ_OK)
-        rc = puz_tables_add_pdb(s->tables, d);
-    if (rc != PUZ_OK)
-        snprintf(msg, HTTP_SERVER_MSG, "cannot load the %s pattern "
-                 "databases: %s", s->cfg.pdb, why[0] ? why
-                 : puz_strerror(rc));
+        rc = load_pdb(s, s->cfg.pdb_5x5, 5, msg);
     return rc;
 }
 

@@ -1,0 +1,256 @@
+/*
+ * korf24.c - Korf & Felner's 50 random 24-puzzle instances (goal 0..24,
+ * blank first) solved optimally with IDA* and the 5x5 additive 6-6-6-6
+ * pattern databases plus the reflected lookup, on one core. Prints per
+ * instance the length (checked against the published optimum and by
+ * replaying the path), expanded and generated nodes, seconds, generated
+ * nodes per second and expanded / Korf & Felner's published count, then
+ * totals. Exit status 1 if any length or path is wrong.
+ *
+ * usage: korf24 [--data FILE] [--cache DIR] [--partition 6-6-6-6|4x6]
+ *               [--ids 38,40 | --all | --easiest N]
+ * Default: the 10 instances with the fewest published expansions. The
+ * tables are loaded from DIR (default pdb-cache) or built there first
+ * (minutes, ~0.75 GB).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "puz_pdb.h"
+#include "puz_solve.h"
+
+#define MAX_INSTANCES 50
+
+struct instance {
+    unsigned id, want;
+    unsigned long long published;    /* Korf & Felner's expansions */
+    struct puz_board board;
+};
+
+struct args {
+    const char *data, *cache, *ids;
+    enum puz_pdb_partition part;
+    unsigned easiest;                /* 0 = all */
+};
+
+struct totals {
+    double seconds;
+    uint64_t generated, expanded;
+    unsigned long long published;
+    unsigned solved, bad;
+};
+
+static void progress(const struct puz_pdb_progress *p, void *user)
+{
+    (void)user;
+    if (p->kind == PUZ_PDB_EV_NOTE)
+        fprintf(stderr, "%s\n", p->msg);
+    else if (p->kind == PUZ_PDB_EV_GROUP_DONE)
+        fprintf(stderr, "  built %s table %u/%u (%u tiles) in %.1f s\n",
+                p->partition, p->group, p->groups, p->tiles, p->seconds);
+}
+
+static unsigned load_instances(const char *path, struct instance *in)
+{
+    FILE *f = fopen(path, "r");
+    char line[512], msg[PUZ_MSG_MAX];
+    unsigned n = 0;
+
+    if (f == NULL) {
+        perror(path);
+        return 0;
+    }
+    while (n < MAX_INSTANCES && fgets(line, sizeof(line), f) != NULL) {
+        char *tiles = strchr(line, '\t'), *len, *pub;
+        if (tiles == NULL || atoi(line) <= 0)
+            continue;
+        len = strchr(tiles + 1, '\t');
+        if (len == NULL || (pub = strchr(len + 1, '\t')) == NULL)
+            continue;
+        *len = '\0';
+        if (puz_board_parse(tiles + 1, &in[n].board, msg) != PUZ_OK) {
+            fprintf(stderr, "%s: bad board: %s\n", path, msg);
+            continue;
+        }
+        in[n].id = (unsigned)atoi(line);
+        in[n].want = (unsigned)atoi(len + 1);
+        in[n].published = strtoull(pub + 1, NULL, 10);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static int by_published(const void *a, const void *b)
+{
+    const struct instance *x = a, *y = b;
+
+    return x->published < y->published ? -1 : x->published > y->published;
+}
+
+/* Keep the instances named in ids ("38,40"), in that order. */
+static unsigned pick_ids(const char *ids, struct instance *in, unsigned n)
+{
+    struct instance all[MAX_INSTANCES];
+    unsigned out = 0;
+    const char *p = ids;
+
+    memcpy(all, in, n * sizeof(*in));
+    while (*p != '\0' && out < MAX_INSTANCES) {
+        unsigned id = (unsigned)strtoul(p, NULL, 10);
+        for (unsigned i = 0; i < n; i++)
+            if (all[i].id == id)
+                in[out++] = all[i];
+        p += strcspn(p, ",");
+        p += *p == ',';
+    }
+    return out;
+}
+
+/* Solve one instance and check it; returns 1 when something is wrong. */
+static int run_one(const struct instance *in, const struct puz_solve_opts *o,
+                   puz_arena *a, struct totals *t)
+{
+    struct puz_result r;
+    struct puz_board end;
+    double s;
+    int bad;
+
+    puz_arena_reset(a);
+    if (puz_solve(&in->board, o, a, &r) != PUZ_OK) {
+        printf("%3u  error: %s\n", in->id, r.reason);
+        return 1;
+    }
+    bad = r.status != PUZ_SOLVED || r.length != in->want ||
+          puz_replay(&in->board, r.moves, r.length, &end) != PUZ_OK ||
+          !puz_board_equal(&end, o->goal);
+    s = (double)r.stats.time_us / 1e6;
+    t->seconds += s;
+    t->generated += r.stats.generated;
+    t->expanded += r.stats.expanded;
+    t->published += in->published;
+    t->solved += !bad;
+    printf("%3u  %3u %3u%s  %14llu  %14llu  %9.1f  %6.2f  %6.3f\n", in->id,
+           r.length, in->want, bad ? " WRONG" : "",
+           (unsigned long long)r.stats.expanded,
+           (unsigned long long)r.stats.generated, s,
+           s > 0 ? (double)r.stats.generated / s / 1e6 : 0.0,
+           (double)r.stats.expanded / (double)in->published);
+    fflush(stdout);
+    return bad;
+}
+
+static void report(const struct totals *t, unsigned n, double table_s,
+                   int built, size_t bytes)
+{
+    printf("total: %u instances, %u optimal and replayed, %u wrong\n", n,
+           t->solved, t->bad);
+    printf("total: %.1f s, expanded %llu, generated %llu, %.2f M "
+           "generated/s, expanded / published %.3f\n", t->seconds,
+           (unsigned long long)t->expanded,
+           (unsigned long long)t->generated,
+           t->seconds > 0 ? (double)t->generated / t->seconds / 1e6 : 0.0,
+           (double)t->expanded / (double)t->published);
+    printf("tables %s in %.1f s, %.1f MB\n", built ? "built" : "loaded",
+           table_s, (double)bytes / 1e6);
+}
+
+static int bench(const struct args *ar, const struct instance *in,
+                 unsigned n)
+{
+    struct puz_pdb_opts po = { 2, progress, NULL };
+    struct puz_solve_opts o = { 0 };
+    struct puz_board goal;
+    struct totals t = { 0 };
+    puz_tables *tables;
+    puz_pdb *d;
+    puz_arena *a;
+    char msg[PUZ_MSG_MAX];
+    uint64_t t0 = puz_now_us();
+
+    puz_board_parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 "
+                    "21 22 23 24", &goal, msg);
+    if (puz_pdb_open(ar->cache, ar->part, &goal, &po, &d, msg) != PUZ_OK) {
+        fprintf(stderr, "korf24: tables: %s\n", msg);
+        return 1;
+    }
+    double table_s = (double)(puz_now_us() - t0) / 1e6;
+    int built = puz_pdb_build_seconds(d) > 0;
+    size_t bytes = puz_pdb_bytes(d);
+    puz_tables_create(&tables);
+    puz_tables_add_pdb(tables, d);
+    a = puz_arena_create(1 << 16);
+    o.algorithm = PUZ_ALG_IDASTAR;
+    o.heuristic = puz_heuristic_find("pdb");
+    o.goal = &goal;
+    o.tables = tables;
+    printf("== %s + reflection, IDA*, one core\n"
+           " id  len opt  %14s  %14s  %9s  %6s  %6s\n",
+           puz_pdb_partition_name(ar->part), "expanded", "generated",
+           "seconds", "Mgen/s", "exp/KF");
+    for (unsigned i = 0; i < n; i++)
+        t.bad += (unsigned)run_one(&in[i], &o, a, &t);
+    report(&t, n, table_s, built, bytes);
+    puz_arena_destroy(a);
+    puz_tables_destroy(tables);
+    return t.bad != 0;
+}
+
+static int parse(int argc, char **argv, struct args *ar)
+{
+    ar->data = "tests/data/korf24.tsv";
+    ar->cache = "pdb-cache";
+    ar->part = PUZ_PDB_6666;
+    ar->easiest = 10;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--all") == 0) {
+            ar->easiest = 0;
+            continue;
+        }
+        if (v == NULL)
+            return -1;
+        if (strcmp(argv[i], "--data") == 0)
+            ar->data = v;
+        else if (strcmp(argv[i], "--cache") == 0)
+            ar->cache = v;
+        else if (strcmp(argv[i], "--ids") == 0)
+            ar->ids = v;
+        else if (strcmp(argv[i], "--easiest") == 0)
+            ar->easiest = (unsigned)atoi(v);
+        else if (strcmp(argv[i], "--partition") != 0 ||
+                 puz_pdb_partition_parse(v, &ar->part) != PUZ_OK ||
+                 puz_pdb_partition_size(ar->part) != 5)
+            return -1;
+        i++;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static struct instance in[MAX_INSTANCES];
+    struct args ar = { 0 };
+    unsigned n;
+
+    if (parse(argc, argv, &ar) != 0) {
+        fprintf(stderr, "usage: korf24 [--data FILE] [--cache DIR] "
+                "[--partition 6-6-6-6|4x6] [--ids 38,40 | --all | "
+                "--easiest N]\n");
+        return 2;
+    }
+    n = load_instances(ar.data, in);
+    if (n == 0)
+        return 2;
+    if (ar.ids != NULL) {
+        n = pick_ids(ar.ids, in, n);
+    } else {
+        qsort(in, n, sizeof(in[0]), by_published);
+        if (ar.easiest != 0 && ar.easiest < n)
+            n = ar.easiest;
+    }
+    if (n == 0)
+        return 2;
+    return bench(&ar, in, n);
+}
