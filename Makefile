@@ -32,8 +32,8 @@ LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 
 CORE_SRCS := $(wildcard src/core/*.c)
-APP_SRCS := $(wildcard src/codec/*.c src/pool/*.c src/jobs/*.c src/http/*.c src/cli/*.c \
-            src/store/*.c)
+APP_SRCS := $(wildcard src/codec/*.c src/pool/*.c src/jobs/*.c src/api/*.c \
+            src/http/*.c src/cli/*.c src/store/*.c)
 TEST_SRCS := $(wildcard tests/test_*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
 

@@ -19,6 +19,7 @@
 #include <microhttpd.h>
 #include <jansson.h>
 
+#include "api.h"
 #include "http_config.h"
 #include "http_metrics.h"
 #include "http_problem.h"
@@ -34,25 +35,9 @@
 #define HTTP__ID_MAX 72
 #define HTTP__ADDR_MAX 48
 
-/* Metric labels of the routes; index into http__route_labels. */
-enum http__label {
-    HTTP__L_SOLVE = 0,
-    HTTP__L_BATCH,
-    HTTP__L_RANDOM,
-    HTTP__L_SCORE,
-    HTTP__L_LIVEZ,
-    HTTP__L_HEALTHZ,
-    HTTP__L_READYZ,
-    HTTP__L_METRICS,
-    HTTP__L_OPENAPI,
-    HTTP__L_STATIC,
-    HTTP__L_JOBS,
-    HTTP__L_JOB,
-    HTTP__L_JOB_EVENTS,
-    HTTP__L_OTHER,
-    HTTP__L_COUNT_
-};
-extern const char *const http__route_labels[HTTP__L_COUNT_];
+/* Metric labels: one per route of the API table and of the server's
+ * own table, in that order, then "static" and "other" (http__labels). */
+#define HTTP__LABELS_MAX HTTP_METRICS_MAX_ROUTES
 
 struct http_server {
     struct http_config cfg;         /* read-only after start */
@@ -81,6 +66,9 @@ struct http_server {
     atomic_uint_fast64_t next_id;
     uint64_t id_salt;
     struct http__conns *conns;      /* deadlines, limit, hang-ups */
+    struct api_ctx api;             /* what the route functions see */
+    const char *labels[HTTP__LABELS_MAX];
+    unsigned nlabels, label_static, label_other;
     pthread_mutex_t arena_lock;     /* guards the free list below */
     puz_arena **arena_free;
     unsigned arena_nfree;
@@ -95,14 +83,15 @@ struct http__conn_stats {
 };
 
 struct http_req;
-/* Returns true when the request was handed to a worker: from then on
- * the calling network thread must not touch it until MHD calls back. */
+/* A route of the server itself (health, metrics, the spec, jobs and
+ * their event streams): the ones that need MHD. Returns true when the
+ * request was handed to another thread: from then on the calling
+ * network thread must not touch it until MHD calls back. */
 typedef bool (*http__handler)(struct http_req *r);
 
 struct http__route {
     const char *method;     /* "GET" also answers HEAD */
-    const char *path;
-    enum http__label label;
+    const char *path;       /* may be a template: "/v1/jobs/{id}" */
     bool json_body;         /* POST with a JSON body */
     http__handler handler;
 };
@@ -112,8 +101,10 @@ struct http_req {
     struct MHD_Connection *conn;
     puz_arena *arena;               /* the request's memory, this struct
                                      * included */
-    const struct http__route *route;    /* NULL until matched */
-    enum http__label label;
+    const struct api_route *api;        /* matched API route, or NULL */
+    const struct http__route *route;    /* matched own route, or NULL */
+    unsigned label;                     /* index into srv->labels */
+    struct api_call call;               /* the API's view of it */
     char method[12];
     const char *path;               /* arena copy of the URL path */
     const char *origin;             /* allowed CORS origin, or NULL */
@@ -141,18 +132,22 @@ void http__req_body(struct http_req *r, const char *data, size_t size);
 /* Queue r->response with the common headers; MHD_NO on failure. */
 enum MHD_Result http__req_queue(struct http_req *r);
 
-/* Replies (any thread while the request is the caller's). They set
- * r->response; a NULL body or failed allocation becomes a plain 500. */
+/* Replies (network thread, or the worker while it holds r). They set
+ * r->response; a NULL response or a failed allocation becomes a plain
+ * 500. */
 void http__reply(struct http_req *r, unsigned status,
                  struct MHD_Response *resp);
+void http__reply_copy(struct http_req *r, unsigned status,
+                      const char *content_type, const void *buf,
+                      size_t len);
+/* r->call.answer, bytes copied, headers added. */
+void http__reply_answer(struct http_req *r);
+/* Answer JSON (body: a new reference) or a problem, through r->call. */
 void http__reply_json(struct http_req *r, unsigned status, json_t *body);
 void http__reply_problem(struct http_req *r, const struct http_problem *p);
 void http__reply_problemf(struct http_req *r, enum http_problem_kind k,
                           const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void http__reply_copy(struct http_req *r, unsigned status,
-                      const char *content_type, const void *buf,
-                      size_t len);
 
 /* Arenas recycled across requests (thread-safe). */
 puz_arena *http__arena_get(struct http_server *s);
@@ -170,6 +165,10 @@ void http__on_completed(void *cls, struct MHD_Connection *c,
 bool http__ready(struct http_server *s, json_t **checks);
 /* MHD_OPTION_UNESCAPE_CALLBACK: percent-decoding that keeps "%00". */
 size_t http__unescape(void *cls, struct MHD_Connection *c, char *s);
+/* Fill s->labels (before the metrics are created). */
+void http__labels_init(struct http_server *s);
+/* Fill s->api from the loaded tables and the config. */
+void http__api_init(struct http_server *s);
 
 /* Body bytes read (kept or dropped) before a request over
  * max_body_bytes is cut off: the cap plus max_discard_bytes. */
@@ -210,11 +209,10 @@ bool http__check_framing(struct http_req *r, const char *version);
 #define HTTP__MAX_QUERY_ARGS 64
 void *http__uri_check(void *cls, const char *uri, struct MHD_Connection *c);
 
-/* solve.c: the handlers that need a worker, and the random boards. */
-bool http__handle_solve(struct http_req *r);
-bool http__handle_batch(struct http_req *r);
-bool http__handle_score(struct http_req *r);
-bool http__handle_random(struct http_req *r);
+/* job.c: hand a request's remaining work to the pool. When it returns
+ * true the caller must not touch r again: its answer is queued when MHD
+ * calls back. False: r is answered already (out of memory). */
+bool http__submit(struct http_req *r);
 
 /* jobs_routes.c */
 bool http__handle_jobs_submit(struct http_req *r);

@@ -62,7 +62,7 @@ void http__log_access(const struct http_req *r, uint64_t now_us)
                  "\"remote\":\"%s\",\"method\":\"%s\",\"path\":\"%s\","
                  "\"route\":\"%s\",\"status\":%u,\"duration_ms\":%.3f,"
                  "\"expanded\":%llu,\"bytes\":%zu}\n", when, r->id,
-                 r->remote, method, path, http__route_labels[r->label],
+                 r->remote, method, path, r->srv->labels[r->label],
                  r->status, (double)(now_us - r->start_us) / 1000.0,
                  (unsigned long long)r->expanded, r->reply_bytes);
     if (n > 0 && (size_t)n < sizeof(line))

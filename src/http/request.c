@@ -15,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "http_jalloc.h"
 
 puz_arena *http__arena_get(struct http_server *s)
 {
@@ -141,7 +140,7 @@ struct http_req *http__req_create(struct http_server *s,
     r->srv = s;
     r->conn = c;
     r->arena = a;
-    r->label = HTTP__L_OTHER;
+    r->label = s->label_other;
     r->start_us = pool_now_us();
     snprintf(r->method, sizeof(r->method), "%s", method);
     r->path = puz_arena_strdup(a, url);
@@ -150,6 +149,8 @@ struct http_req *http__req_create(struct http_server *s,
     make_id(r);
     remote_addr(r);
     r->origin = allowed_origin(r);
+    api_call_init(&r->call, &s->api, &(struct api_request){
+                      .path = r->path, .id = r->id }, a);
     atomic_fetch_add(&s->in_flight, 1);
     return r;
 }
@@ -257,46 +258,28 @@ void http__reply_copy(struct http_req *r, unsigned status,
     http__reply(r, status, resp);
 }
 
-/* Encode with jansson (into r's arena) and copy out for MHD. */
-static void reply_encoded(struct http_req *r, unsigned status,
-                          const char *content_type, json_t *body)
+/* The answer of the API call (or of an own route that built one). */
+void http__reply_answer(struct http_req *r)
 {
-    const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(6);
-    puz_arena *prev = http_jalloc_bind(r->arena);
-    char small[4096], *buf = small;
-    size_t n = body != NULL ? json_dumpb(body, small, sizeof(small), flags)
-                            : 0;
+    const struct api_answer *an = &r->call.answer;
 
-    if (n > sizeof(small)) {
-        buf = puz_arena_alloc(r->arena, n);
-        n = buf != NULL ? json_dumpb(body, buf, n, flags) : 0;
-    }
-    if (n == 0)
-        http__reply(r, 500, NULL);
-    else
-        http__reply_copy(r, status, content_type, buf, n);
-    json_decref(body);
-    http_jalloc_unbind(prev);
+    r->expanded = an->expanded;
+    http__reply_copy(r, an->status, an->content_type, an->body, an->len);
+    for (unsigned i = 0; r->response != NULL && i < an->nheaders; i++)
+        MHD_add_response_header(r->response, an->headers[i].name,
+                                an->headers[i].value);
 }
 
 void http__reply_json(struct http_req *r, unsigned status, json_t *body)
 {
-    reply_encoded(r, status, "application/json", body);
+    api_answer_json(&r->call, status, body);
+    http__reply_answer(r);
 }
 
 void http__reply_problem(struct http_req *r, const struct http_problem *p)
 {
-    unsigned status = http_problem_status(p->kind);
-    char secs[16];
-    puz_arena *prev = http_jalloc_bind(r->arena);
-    json_t *body = http_problem_json(p, r->path, r->id);
-
-    http_jalloc_unbind(prev);
-    reply_encoded(r, status, "application/problem+json", body);
-    if (status == 503 && r->response != NULL) {
-        snprintf(secs, sizeof(secs), "%u", r->srv->cfg.retry_after_s);
-        MHD_add_response_header(r->response, "Retry-After", secs);
-    }
+    api_answer_problem(&r->call, p);
+    http__reply_answer(r);
 }
 
 void http__reply_problemf(struct http_req *r, enum http_problem_kind k,
@@ -309,5 +292,6 @@ void http__reply_problemf(struct http_req *r, enum http_problem_kind k,
     va_start(ap, fmt);
     vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
     va_end(ap);
-    http__reply_problem(r, &p);
+    api_answer_problem(&r->call, &p);
+    http__reply_answer(r);
 }

@@ -1,9 +1,11 @@
 /*
- * routes.c - the MHD access handler: match the route, check method,
- * media type and size at the headers, read the body, dispatch to a
- * handler, and queue the reply (at once, or after a worker resumed the
- * connection). Also the small routes: health, metrics, the spec, CORS
- * preflight and the web game's static files.
+ * routes.c - the MHD access handler, the glue between libmicrohttpd and
+ * the API's route functions (src/api/): match the route, check method,
+ * media type and size at the headers, read the body, call the route
+ * function, hand its remaining work to the pool (job.c) when it leaves
+ * some, and queue the answer's bytes. Also the server's own small
+ * routes: health, metrics, the spec, CORS preflight and the web game's
+ * static files.
  */
 #include "http_int.h"
 
@@ -13,61 +15,97 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "http_jalloc.h"
-
-const char *const http__route_labels[HTTP__L_COUNT_] = {
-    [HTTP__L_SOLVE] = "/v1/solve",
-    [HTTP__L_BATCH] = "/v1/solve/batch",
-    [HTTP__L_RANDOM] = "/v1/puzzles/random",
-    [HTTP__L_SCORE] = "/v1/score",
-    [HTTP__L_LIVEZ] = "/livez",
-    [HTTP__L_HEALTHZ] = "/healthz",
-    [HTTP__L_READYZ] = "/readyz",
-    [HTTP__L_METRICS] = "/metrics",
-    [HTTP__L_OPENAPI] = "/openapi.yaml",
-    [HTTP__L_STATIC] = "static",
-    [HTTP__L_JOBS] = "/v1/jobs",
-    [HTTP__L_JOB] = "/v1/jobs/{id}",
-    [HTTP__L_JOB_EVENTS] = "/v1/jobs/{id}/events",
-    [HTTP__L_OTHER] = "other",
-};
+#include "api_jalloc.h"
 
 static bool handle_livez(struct http_req *r);
 static bool handle_readyz(struct http_req *r);
 static bool handle_metrics(struct http_req *r);
 static bool handle_openapi(struct http_req *r);
 
+/* The server's own routes; the API's are api_routes. */
 static const struct http__route routes[] = {
-    { "POST", "/v1/solve", HTTP__L_SOLVE, true, http__handle_solve },
-    { "POST", "/v1/solve/batch", HTTP__L_BATCH, true, http__handle_batch },
-    { "GET", "/v1/puzzles/random", HTTP__L_RANDOM, false,
-      http__handle_random },
-    { "POST", "/v1/score", HTTP__L_SCORE, true, http__handle_score },
-    { "GET", "/livez", HTTP__L_LIVEZ, false, handle_livez },
-    { "GET", "/healthz", HTTP__L_HEALTHZ, false, handle_livez },
-    { "GET", "/readyz", HTTP__L_READYZ, false, handle_readyz },
-    { "GET", "/metrics", HTTP__L_METRICS, false, handle_metrics },
-    { "GET", "/openapi.yaml", HTTP__L_OPENAPI, false, handle_openapi },
-    { "POST", "/v1/jobs", HTTP__L_JOBS, true, http__handle_jobs_submit },
-    { "GET", "/v1/jobs", HTTP__L_JOBS, false, http__handle_jobs_list },
-    { "GET", "/v1/jobs/{id}", HTTP__L_JOB, false, http__handle_jobs_item },
-    { "DELETE", "/v1/jobs/{id}", HTTP__L_JOB, false,
-      http__handle_jobs_item },
-    { "GET", "/v1/jobs/{id}/events", HTTP__L_JOB_EVENTS, false,
-      http__handle_jobs_item },
-    { NULL, NULL, HTTP__L_OTHER, false, NULL },
+    { "GET", "/livez", false, handle_livez },
+    { "GET", "/healthz", false, handle_livez },
+    { "GET", "/readyz", false, handle_readyz },
+    { "GET", "/metrics", false, handle_metrics },
+    { "GET", "/openapi.yaml", false, handle_openapi },
+    /* Jobs keep their connection (event streams): jobs_routes.c. */
+    { "POST", "/v1/jobs", true, http__handle_jobs_submit },
+    { "GET", "/v1/jobs", false, http__handle_jobs_list },
+    { "GET", "/v1/jobs/{id}", false, http__handle_jobs_item },
+    { "DELETE", "/v1/jobs/{id}", false, http__handle_jobs_item },
+    { "GET", "/v1/jobs/{id}/events", false, http__handle_jobs_item },
+    { NULL, NULL, false, NULL },
 };
+
+/* The label of a route path: each path once, whatever its methods. */
+static unsigned label_of(const struct http_server *s, const char *path)
+{
+    for (unsigned i = 0; i < s->nlabels; i++)
+        if (strcmp(s->labels[i], path) == 0)
+            return i;
+    return s->label_other;
+}
+
+static void add_label(struct http_server *s, const char *path)
+{
+    if (s->nlabels + 2 < HTTP__LABELS_MAX
+        && label_of(s, path) == s->label_other)
+        s->labels[s->nlabels++] = path;
+}
+
+void http__labels_init(struct http_server *s)
+{
+    s->nlabels = 0;
+    s->label_other = HTTP__LABELS_MAX;  /* none yet */
+    for (const struct api_route *rt = api_routes; rt->path != NULL; rt++)
+        add_label(s, rt->path);
+    for (const struct http__route *rt = routes; rt->path != NULL; rt++)
+        add_label(s, rt->path);
+    s->label_static = s->nlabels;
+    s->labels[s->nlabels++] = "static";
+    s->label_other = s->nlabels;
+    s->labels[s->nlabels++] = "other";
+}
+
+/* Every search counts in the metrics, whichever thread ran it. */
+static void count_search(void *user, const struct puz_result *res)
+{
+    struct http_server *s = user;
+
+    http_metrics_solve(s->metrics, res->status, res->stats.time_us,
+                       res->stats.expanded);
+}
+
+void http__api_init(struct http_server *s)
+{
+    s->api.cfg = &s->cfg;
+    s->api.tables = s->tables;
+    s->api.table3 = s->table3;
+    s->api.draining = &s->draining;
+    s->api.salt = s->id_salt;
+    s->api.counter = &s->next_id;
+    s->api.on_search = count_search;
+    s->api.user = s;
+}
 
 static bool method_is(const struct http_req *r, const char *m)
 {
     return strcmp(r->method, m) == 0;
 }
 
-static bool route_answers(const struct http__route *rt,
-                          const struct http_req *r)
+static bool route_answers(const char *method, const struct http_req *r)
 {
-    return strcmp(rt->method, r->method) == 0
-           || (strcmp(rt->method, "GET") == 0 && method_is(r, "HEAD"));
+    return strcmp(method, r->method) == 0
+           || (strcmp(method, "GET") == 0 && method_is(r, "HEAD"));
+}
+
+static size_t allow_one(const char *method, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "%s%s", method,
+                     strcmp(method, "GET") == 0 ? ", HEAD, " : ", ");
+
+    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
 /* "GET, HEAD, OPTIONS" for a path; "" if the path is unknown. */
@@ -76,12 +114,12 @@ static void allow_list(const char *path, char *buf, size_t size)
     size_t used = 0;
 
     buf[0] = '\0';
-    for (const struct http__route *rt = routes; rt->path != NULL; rt++) {
-        if (strcmp(rt->path, path) != 0)
-            continue;
-        used += snprintf(buf + used, size - used, "%s%s", rt->method,
-                         strcmp(rt->method, "GET") == 0 ? ", HEAD, " : ", ");
-    }
+    for (const struct api_route *rt = api_routes; rt->path != NULL; rt++)
+        if (strcmp(rt->path, path) == 0)
+            used += allow_one(rt->method, buf + used, size - used);
+    for (const struct http__route *rt = routes; rt->path != NULL; rt++)
+        if (strcmp(rt->path, path) == 0)
+            used += allow_one(rt->method, buf + used, size - used);
     if (used > 0)
         snprintf(buf + used, size - used, "OPTIONS");
 }
@@ -266,7 +304,7 @@ static void handle_static(struct http_req *r)
     struct http_static_file f;
     struct MHD_Response *resp;
 
-    r->label = HTTP__L_STATIC;
+    r->label = r->srv->label_static;
     if (http_static_lookup(r->srv->www, r->path, &f) != PUZ_OK) {
         reply_not_found(r);
         return;
@@ -332,10 +370,15 @@ static void match_route(struct http_req *r)
 {
     const char *path = route_path(r);
 
+    r->api = api_route_find(r->method, r->path);
+    if (r->api != NULL) {
+        r->label = label_of(r->srv, r->api->path);
+        return;
+    }
     for (const struct http__route *rt = routes; rt->path != NULL; rt++) {
-        if (strcmp(rt->path, path) == 0 && route_answers(rt, r)) {
+        if (strcmp(rt->path, path) == 0 && route_answers(rt->method, r)) {
             r->route = rt;
-            r->label = rt->label;
+            r->label = label_of(r->srv, rt->path);
             return;
         }
     }
@@ -452,7 +495,9 @@ static enum MHD_Result first_call(struct http_server *s,
     match_route(r);
     if (http__check_framing(r, version))   /* framing.c (harden) */
         check_length_conflict(r);
-    if (r->response == NULL && r->route != NULL && r->route->json_body)
+    if (r->response == NULL && ((r->api != NULL && r->api->json_body)
+                                || (r->route != NULL
+                                    && r->route->json_body)))
         check_body_headers(r);
     /* A body refused on its headers is answered before it is read (MHD
      * then closes the connection); everything else waits for the end of
@@ -464,20 +509,79 @@ static enum MHD_Result first_call(struct http_server *s,
     return MHD_YES;
 }
 
-/* The whole body is in: run the handler. True when a worker took it. */
+struct query_scan {
+    struct http_req *r;
+    struct api_param *params;
+    size_t n, cap;
+};
+
+static enum MHD_Result scan_query(void *cls, enum MHD_ValueKind kind,
+                                  const char *key, const char *value)
+{
+    struct query_scan *q = cls;
+    struct api_param *grown;
+
+    (void)kind;
+    if (q->n == q->cap) {
+        q->cap = q->cap ? q->cap * 2 : 8;
+        grown = puz_arena_alloc(q->r->arena, q->cap * sizeof(*grown));
+        if (grown == NULL)
+            return MHD_NO;
+        if (q->n > 0)
+            memcpy(grown, q->params, q->n * sizeof(*grown));
+        q->params = grown;
+    }
+    q->params[q->n].key = key;
+    q->params[q->n].value = value;
+    q->n++;
+    return MHD_YES;
+}
+
+/* The API's view of the request: body, query, path and id. */
+static void api_request(struct http_req *r)
+{
+    struct query_scan q = { r, NULL, 0, 0 };
+    struct api_request rq = { 0 };
+
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, scan_query,
+                              &q);
+    rq.path = r->path;
+    rq.id = r->id;
+    rq.body = r->body;
+    rq.len = r->body_len;
+    rq.query = q.params;
+    rq.nquery = q.n;
+    rq.received_us = puz_now_us();
+    api_call_init(&r->call, &r->srv->api, &rq, r->arena);
+}
+
+/* The whole body is in: run the route. True when a worker took it. */
 static bool dispatch(struct http_req *r)
 {
+    bool handed_off;
+    puz_arena *prev;
+
     r->dispatched = true;
     if (r->too_large) {
         http__reply_problemf(r, HTTP_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
                              "exceeds %zu bytes", r->srv->cfg.max_body_bytes);
         return false;
     }
-    if (r->route == NULL) {
+    if (r->route != NULL) {
+        prev = api_jalloc_bind(r->arena);
+        handed_off = r->route->handler(r);
+        api_jalloc_unbind(prev);
+        return handed_off;
+    }
+    if (r->api == NULL) {
         route_other(r);
         return false;
     }
-    return r->route->handler(r);
+    api_request(r);
+    if (!api_start(r->api, &r->call))
+        return http__submit(r);
+    http__reply_answer(r);
+    return false;
 }
 
 enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
@@ -486,8 +590,6 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
                                  size_t *upload_size, void **con_cls)
 {
     struct http_req *r = *con_cls;
-    bool handed_off;
-    puz_arena *prev;
 
     if (r == NULL)
         return first_call(cls, c, url, method, version, con_cls);
@@ -500,14 +602,11 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
             return MHD_NO;
         return MHD_YES;
     }
-    if (!r->dispatched) {
-        prev = http_jalloc_bind(r->arena);
-        handed_off = dispatch(r);
-        http_jalloc_unbind(prev);
-        if (handed_off)
-            return MHD_YES;     /* r is the worker's until it resumes us */
-    }
-    /* Called again after a resume, or the handler answered inline. */
+    if (!r->dispatched && dispatch(r))
+        return MHD_YES;     /* r is the worker's until it resumes us */
+    /* Called again after a resume, or the route answered inline. */
+    if (r->response == NULL && r->call.answer.status != 0)
+        http__reply_answer(r);  /* the worker's answer */
     if (r->response == NULL)
         http__reply(r, 500, NULL);  /* a handler forgot to answer */
     return http__req_queue(r);

@@ -17,7 +17,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "http_jalloc.h"
+#include "api_jalloc.h"
 
 /* Start-up is the operator's to watch: a rejected cache file is said in
  * one line, and a build reports each finished group. */
@@ -321,9 +321,10 @@ static struct http_server *server_new(const struct http_config *cfg)
     if (getrandom(&s->id_salt, sizeof(s->id_salt), 0)
         != (ssize_t)sizeof(s->id_salt))
         s->id_salt = (uint64_t)puz_now_us() ^ ((uint64_t)getpid() << 32);
+    http__labels_init(s);
     if (s->arena_free == NULL
-        || http_metrics_create(http__route_labels, HTTP__L_COUNT_,
-                               &s->metrics) != PUZ_OK) {
+        || http_metrics_create(s->labels, s->nlabels, &s->metrics)
+           != PUZ_OK) {
         http_server_destroy(s);
         return NULL;
     }
@@ -338,7 +339,7 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
 
     *out = NULL;
     msg[0] = '\0';
-    http_jalloc_install();
+    api_jalloc_install();
     s = server_new(cfg);
     if (s == NULL) {
         snprintf(msg, HTTP_SERVER_MSG, "out of memory");
@@ -360,6 +361,7 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
                        "cannot fill the queue", s->cfg.max_connections_per_ip,
                        s->workers + s->cfg.queue);
     if (rc == PUZ_OK) {
+        http__api_init(s);
         load_openapi(s);
         open_static(s);
         rc = start_daemon(s, msg);

@@ -1,11 +1,12 @@
 /*
- * random.c - GET /v1/puzzles/random: a random solvable board for game
- * levels. On 3x3 its optimal distance is exactly ?moves= (the shared
- * distance table picks it); on larger boards it is the end of a random
- * walk of that many moves. The query is checked strictly: unknown or
- * repeated parameters and anything but plain digits are a 400.
+ * api_random.c - GET /v1/puzzles/random: a random solvable board for
+ * game levels. On 3x3 its optimal distance is exactly ?moves= (the
+ * shared distance table picks it); on larger boards it is the end of a
+ * random walk of that many moves. The query is checked strictly:
+ * unknown or repeated parameters and anything but plain digits are a
+ * 400.
  */
-#include "http_int.h"
+#include "api_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -47,39 +48,35 @@ static bool digits(const char *v, uint64_t max, uint64_t *out)
     return n <= max;
 }
 
-static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind,
-                                 const char *key, const char *value)
+static void query_arg(struct random_query *q, const struct api_param *a)
 {
-    struct random_query *q = cls;
     uint64_t n = 0;
     bool *seen = NULL;
 
-    (void)kind;
-    if (strcmp(key, "size") == 0)
+    if (strcmp(a->key, "size") == 0)
         seen = &q->has_size;
-    else if (strcmp(key, "moves") == 0)
+    else if (strcmp(a->key, "moves") == 0)
         seen = &q->has_moves;
-    else if (strcmp(key, "seed") == 0)
+    else if (strcmp(a->key, "seed") == 0)
         seen = &q->has_seed;
     if (seen == NULL || *seen) {
-        query_fail(q, key, seen == NULL ? "unknown parameter"
+        query_fail(q, a->key, seen == NULL ? "unknown parameter"
                    : "given more than once");
-        return MHD_YES;
+        return;
     }
     *seen = true;
-    if (!digits(value, seen == &q->has_seed ? SEED_MAX : 100000000, &n))
-        query_fail(q, key, seen == &q->has_seed ? "must be a whole number "
-                   "from 0 to 2^53-1" : "must be a whole number");
+    if (!digits(a->value, seen == &q->has_seed ? SEED_MAX : 100000000, &n))
+        query_fail(q, a->key, seen == &q->has_seed ? "must be a whole "
+                   "number from 0 to 2^53-1" : "must be a whole number");
     if (seen == &q->has_size)
         q->size = (unsigned)n;
     else if (seen == &q->has_moves)
         q->moves = (unsigned)n;
     else
         q->seed = n;
-    return MHD_YES;
 }
 
-static bool parse_query(struct http_req *r, struct random_query *q)
+static bool parse_query(const struct api_call *c, struct random_query *q)
 {
     unsigned max;
     char why[96];
@@ -87,14 +84,15 @@ static bool parse_query(struct http_req *r, struct random_query *q)
     memset(q, 0, sizeof(*q));
     q->size = 3;
     q->moves = 20;
-    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_arg, q);
+    for (size_t i = 0; i < c->rq.nquery; i++)
+        query_arg(q, &c->rq.query[i]);
     if (!q->failed && (q->size < PUZ_MIN_SIZE || q->size > PUZ_MAX_SIZE)) {
         snprintf(why, sizeof(why), "boards are %d to %d tiles wide",
                  PUZ_MIN_SIZE, PUZ_MAX_SIZE);
         query_fail(q, "size", why);
     }
-    max = q->size == 3 ? puz_table3_max_distance(r->srv->table3)
-                       : r->srv->cfg.random_max_moves;
+    max = q->size == 3 ? puz_table3_max_distance(c->ctx->table3)
+                       : c->ctx->cfg->random_max_moves;
     if (!q->failed && q->moves > max) {
         snprintf(why, sizeof(why), "at most %u for size %u%s", max, q->size,
                  q->size == 3 ? " (no 3x3 board is farther from the goal)"
@@ -105,17 +103,18 @@ static bool parse_query(struct http_req *r, struct random_query *q)
 }
 
 /* A seed nobody asked for: differs per request and per process. */
-static uint64_t fresh_seed(struct http_req *r)
+static uint64_t fresh_seed(const struct api_ctx *ctx)
 {
-    uint64_t x = r->srv->id_salt ^ (puz_now_us() * 0x9E3779B97F4A7C15ull)
-                 ^ atomic_fetch_add(&r->srv->next_id, 1);
+    uint64_t x = ctx->salt ^ (puz_now_us() * 0x9E3779B97F4A7C15ull)
+                 ^ (ctx->counter != NULL
+                    ? atomic_fetch_add(ctx->counter, 1) : 0);
 
     x ^= x >> 29;
     x *= 0xBF58476D1CE4E5B9ull;
     return (x ^ (x >> 32)) & SEED_MAX;
 }
 
-bool http__handle_random(struct http_req *r)
+void api__random(struct api_call *c)
 {
     struct random_query q;
     struct puz_board b;
@@ -123,26 +122,25 @@ bool http__handle_random(struct http_req *r)
     char text[3 * PUZ_MAX_CELLS + 8];
     puz_err rc;
 
-    if (!parse_query(r, &q)) {
-        http__reply_problem(r, &q.err);
-        return false;
+    if (!parse_query(c, &q)) {
+        api_answer_problem(c, &q.err);
+        return;
     }
     if (!q.has_seed)
-        q.seed = fresh_seed(r);
+        q.seed = fresh_seed(c->ctx);
     puz_rng_seed(&rng, q.seed);
     rc = puz_random_board(q.size, q.moves, NULL,
-                          q.size == 3 ? r->srv->table3 : NULL, &rng, &b);
+                          q.size == 3 ? c->ctx->table3 : NULL, &rng, &b);
     if (rc != PUZ_OK) {
-        http__reply_problemf(r, HTTP_PROBLEM_INVALID_QUERY, "no %ux%u board "
-                             "%u moves from the goal: %s", q.size, q.size,
-                             q.moves, puz_strerror(rc));
-        return false;
+        api_answer_problemf(c, HTTP_PROBLEM_INVALID_QUERY, "no %ux%u board "
+                            "%u moves from the goal: %s", q.size, q.size,
+                            q.moves, puz_strerror(rc));
+        return;
     }
     puz_board_format(&b, text, sizeof(text));
-    http__reply_json(r, 200, json_pack("{s:I, s:I, s:I, s:o, s:s, s:o}",
-                     "size", (json_int_t)q.size, "moves", (json_int_t)q.moves,
-                     "seed", (json_int_t)q.seed, "board", codec_board_rows(&b),
-                     "text", text, "optimal_moves", q.size == 3
-                     ? json_integer(q.moves) : json_null()));
-    return false;
+    api_answer_json(c, 200, json_pack("{s:I, s:I, s:I, s:o, s:s, s:o}",
+                    "size", (json_int_t)q.size, "moves", (json_int_t)q.moves,
+                    "seed", (json_int_t)q.seed, "board", codec_board_rows(&b),
+                    "text", text, "optimal_moves", q.size == 3
+                    ? json_integer(q.moves) : json_null()));
 }

@@ -1,8 +1,8 @@
 /*
- * jalloc.c - jansson allocation routed into the arena bound to the
- * calling thread, with heap fallback. See http_jalloc.h for the rule.
+ * api_jalloc.c - jansson allocation routed into the arena bound to the
+ * calling thread, with heap fallback. See api_jalloc.h for the rule.
  */
-#include "http_jalloc.h"
+#include "api_jalloc.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -38,12 +38,12 @@ static void install_once(void)
     json_set_alloc_funcs(jalloc_malloc, jalloc_free);
 }
 
-void http_jalloc_install(void)
+void api_jalloc_install(void)
 {
     pthread_once(&jalloc_once, install_once);
 }
 
-puz_arena *http_jalloc_bind(puz_arena *a)
+puz_arena *api_jalloc_bind(puz_arena *a)
 {
     puz_arena *prev = jalloc_tls.arena;
 
@@ -51,7 +51,7 @@ puz_arena *http_jalloc_bind(puz_arena *a)
     return prev;
 }
 
-void http_jalloc_unbind(puz_arena *previous)
+void api_jalloc_unbind(puz_arena *previous)
 {
     jalloc_tls.arena = previous;
 }

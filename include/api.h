@@ -1,0 +1,148 @@
+/*
+ * api.h - the routes of puzzled's JSON API as plain functions of the
+ * request's bytes: no socket, no libmicrohttpd, no thread in them.
+ *
+ * A route function reads a struct api_call (the request: path, id,
+ * query, body) and fills its answer (status, content type, extra
+ * headers, body bytes). Routes that search split in two: the route
+ * function decodes and validates on the calling thread (cheap, so a bad
+ * request is answered without ever queueing), and when work remains it
+ * leaves the answer empty; the route's work function then does the
+ * search, on a worker thread in the server or inline in a test. The
+ * server (src/http/) only reads bodies, calls these, hands the work to
+ * its pool and queues the answer's bytes.
+ *
+ * Memory: everything a call allocates, the answer's bytes included,
+ * comes from the call's arena and dies with it. jansson allocates from
+ * that arena too while api_start() or api_work() runs.
+ */
+#ifndef API_H
+#define API_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "http_config.h"
+#include "http_problem.h"
+#include "puz_arena.h"
+#include "puz_pdb.h"
+#include "puz_solve.h"
+
+struct api_call;
+
+/* What every call may read; built once at server start, read-only
+ * afterwards (the counter excepted, which is atomic). */
+struct api_ctx {
+    const struct http_config *cfg;  /* caps and defaults */
+    const puz_tables *tables;       /* handed to every solve */
+    const puz_table3 *table3;       /* 3x3 default goal, for random */
+    const atomic_int *draining;     /* nonzero: refuse new searches */
+    uint64_t salt;                  /* per-process random, for seeds */
+    atomic_uint_fast64_t *counter;  /* per-process counter, for seeds */
+    /* Called after every finished search (a batch: every board), from
+     * whichever thread ran it; NULL = nobody listens. */
+    void (*on_search)(void *user, const struct puz_result *res);
+    void *user;
+};
+
+/* One query parameter, as the client sent it (value NULL: no '='). */
+struct api_param {
+    const char *key;
+    const char *value;
+};
+
+struct api_request {
+    const char *path;       /* the URL path: "instance" of problems */
+    const char *id;         /* request id: "request_id" of problems */
+    const char *body;       /* JSON routes: the whole body */
+    size_t len;
+    const struct api_param *query;
+    size_t nquery;
+    uint64_t received_us;   /* puz_now_us() when the request was whole */
+};
+
+#define API_HEADERS_MAX 4
+
+struct api_header {
+    const char *name;
+    const char *value;      /* arena or static */
+};
+
+/* What goes back: status 0 means "not answered yet". */
+struct api_answer {
+    unsigned status;
+    const char *content_type;
+    const char *body;       /* len bytes, arena or static; not NUL-ended */
+    size_t len;
+    struct api_header headers[API_HEADERS_MAX];
+    unsigned nheaders;
+    uint64_t expanded;      /* nodes the call's searches expanded */
+};
+
+typedef void (*api_fn)(struct api_call *c);
+
+struct api_call {
+    const struct api_ctx *ctx;
+    struct api_request rq;
+    puz_arena *arena;
+    const atomic_int *cancel;   /* the work stops soon after *cancel != 0;
+                                 * may be NULL */
+    void *state;                /* from the route function to its work */
+    struct api_answer answer;
+};
+
+/*
+ * A route: method ("GET" also answers HEAD) and exact path; json_body
+ * for POST routes with a JSON body; fn runs on the thread that read the
+ * request; work, when not NULL, is what fn leaves for a worker (fn then
+ * returns with answer.status == 0).
+ */
+struct api_route {
+    const char *method;
+    const char *path;
+    bool json_body;
+    api_fn fn;
+    api_fn work;
+};
+
+/* The route table, ended by an entry whose path is NULL. */
+extern const struct api_route api_routes[];
+
+/* The route for method and path (HEAD finds GET routes), or NULL. */
+const struct api_route *api_route_find(const char *method, const char *path);
+
+/* Set up c for one request; rq is copied. */
+void api_call_init(struct api_call *c, const struct api_ctx *ctx,
+                   const struct api_request *rq, puz_arena *a);
+
+/* Run rt->fn with the JSON allocator bound to c->arena. Returns true
+ * when the answer is ready, false when rt->work must run next. */
+bool api_start(const struct api_route *rt, struct api_call *c);
+
+/* Run rt->work (same binding); the answer is ready afterwards. */
+void api_work(const struct api_route *rt, struct api_call *c);
+
+/* Both in a row, on this thread: for tests and tools. */
+void api_run(const struct api_route *rt, struct api_call *c);
+
+/*
+ * Answers. They never fail: when memory runs out the answer becomes a
+ * plain-text 500. api_answer_json takes body (a new reference or NULL)
+ * and encodes it into the arena; problems carry instance and
+ * request_id from the request, and Retry-After when the status is 503.
+ */
+void api_answer_json(struct api_call *c, unsigned status, json_t *body);
+void api_answer_problem(struct api_call *c, const struct http_problem *p);
+void api_answer_problemf(struct api_call *c, enum http_problem_kind k,
+                         const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void api_answer_bytes(struct api_call *c, unsigned status,
+                      const char *content_type, const void *buf,
+                      size_t len);
+/* Add a header (name static; value copied into the arena). */
+void api_answer_header(struct api_call *c, const char *name,
+                       const char *value);
+
+#endif

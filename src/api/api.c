@@ -1,0 +1,201 @@
+/*
+ * api.c - the route table of the JSON API, the two entry points that
+ * run a route (api_start on the reading thread, api_work where the
+ * search runs) and the answers every route ends with: JSON, problem
+ * details or plain bytes, all encoded into the call's arena.
+ */
+#include "api_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api_jalloc.h"
+
+const struct api_route api_routes[] = {
+    { "POST", "/v1/solve", true, api__solve, api__solve_work },
+    { "POST", "/v1/solve/batch", true, api__batch, api__batch_work },
+    { "GET", "/v1/puzzles/random", false, api__random, NULL },
+    { "POST", "/v1/score", true, api__score, api__score_work },
+    { NULL, NULL, false, NULL, NULL },
+};
+
+const struct api_route *api_route_find(const char *method, const char *path)
+{
+    bool head = strcmp(method, "HEAD") == 0;
+
+    for (const struct api_route *rt = api_routes; rt->path != NULL; rt++) {
+        if (strcmp(rt->path, path) != 0)
+            continue;
+        if (strcmp(rt->method, method) == 0
+            || (head && strcmp(rt->method, "GET") == 0))
+            return rt;
+    }
+    return NULL;
+}
+
+void api_call_init(struct api_call *c, const struct api_ctx *ctx,
+                   const struct api_request *rq, puz_arena *a)
+{
+    memset(c, 0, sizeof(*c));
+    c->ctx = ctx;
+    c->rq = *rq;
+    c->arena = a;
+}
+
+bool api_start(const struct api_route *rt, struct api_call *c)
+{
+    puz_arena *prev = api_jalloc_bind(c->arena);
+
+    rt->fn(c);
+    api_jalloc_unbind(prev);
+    if (c->answer.status == 0 && rt->work == NULL)
+        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "the route %s gave "
+                            "no answer", rt->path);
+    return c->answer.status != 0;
+}
+
+void api_work(const struct api_route *rt, struct api_call *c)
+{
+    puz_arena *prev = api_jalloc_bind(c->arena);
+
+    if (c->cancel != NULL && atomic_load(c->cancel))
+        api_answer_problemf(c, HTTP_PROBLEM_SHUTTING_DOWN, "the server is "
+                            "shutting down; this request was cancelled "
+                            "before it started");
+    else
+        rt->work(c);
+    api_jalloc_unbind(prev);
+    if (c->answer.status == 0)
+        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "the route %s gave "
+                            "no answer", rt->path);
+}
+
+void api_run(const struct api_route *rt, struct api_call *c)
+{
+    if (!api_start(rt, c))
+        api_work(rt, c);
+}
+
+/* Out of memory while answering: the one answer that needs none. */
+static void answer_oops(struct api_call *c)
+{
+    static const char oops[] = "internal error\n";
+
+    c->answer.status = 500;
+    c->answer.content_type = "text/plain";
+    c->answer.body = oops;
+    c->answer.len = sizeof(oops) - 1;
+    c->answer.nheaders = 0;
+}
+
+void api_answer_bytes(struct api_call *c, unsigned status,
+                      const char *content_type, const void *buf,
+                      size_t len)
+{
+    c->answer.status = status;
+    c->answer.content_type = content_type;
+    c->answer.body = buf;
+    c->answer.len = len;
+    c->answer.nheaders = 0;
+}
+
+void api_answer_header(struct api_call *c, const char *name,
+                       const char *value)
+{
+    struct api_answer *an = &c->answer;
+    char *v = puz_arena_strdup(c->arena, value);
+
+    if (v == NULL || an->nheaders >= API_HEADERS_MAX) {
+        answer_oops(c);
+        return;
+    }
+    an->headers[an->nheaders].name = name;
+    an->headers[an->nheaders].value = v;
+    an->nheaders++;
+}
+
+/* Compact JSON, reals with 6 significant digits, into the arena. */
+static void answer_encoded(struct api_call *c, unsigned status,
+                           const char *content_type, json_t *body)
+{
+    const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(6);
+    char small[4096], *buf = NULL;
+    size_t n = body != NULL ? json_dumpb(body, small, sizeof(small), flags)
+                            : 0;
+
+    if (n > 0)
+        buf = puz_arena_alloc(c->arena, n);
+    if (buf != NULL && n <= sizeof(small))
+        memcpy(buf, small, n);
+    else if (buf != NULL && json_dumpb(body, buf, n, flags) != n)
+        buf = NULL;
+    if (buf == NULL)
+        answer_oops(c);
+    else
+        api_answer_bytes(c, status, content_type, buf, n);
+}
+
+void api_answer_json(struct api_call *c, unsigned status, json_t *body)
+{
+    puz_arena *prev = api_jalloc_bind(c->arena);
+
+    answer_encoded(c, status, "application/json", body);
+    json_decref(body);
+    api_jalloc_unbind(prev);
+}
+
+void api_answer_problem(struct api_call *c, const struct http_problem *p)
+{
+    unsigned status = http_problem_status(p->kind);
+    puz_arena *prev = api_jalloc_bind(c->arena);
+    json_t *body = http_problem_json(p, c->rq.path, c->rq.id);
+    char secs[16];
+
+    answer_encoded(c, status, "application/problem+json", body);
+    json_decref(body);
+    api_jalloc_unbind(prev);
+    if (status == 503 && c->answer.status == 503) {
+        snprintf(secs, sizeof(secs), "%u", c->ctx->cfg->retry_after_s);
+        api_answer_header(c, "Retry-After", secs);
+    }
+}
+
+void api_answer_problemf(struct api_call *c, enum http_problem_kind k,
+                         const char *fmt, ...)
+{
+    struct http_problem p;
+    va_list ap;
+
+    http_problem_set(&p, k, "%s", "");
+    va_start(ap, fmt);
+    vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
+    va_end(ap);
+    api_answer_problem(c, &p);
+}
+
+bool api__refuse_when_draining(struct api_call *c)
+{
+    if (c->ctx->draining == NULL || !atomic_load(c->ctx->draining))
+        return false;
+    api_answer_problemf(c, HTTP_PROBLEM_SHUTTING_DOWN, "the server is "
+                        "shutting down; retry on another instance or "
+                        "after the restart");
+    return true;
+}
+
+bool api__parse_body(struct api_call *c, json_t **root)
+{
+    struct http_problem p;
+
+    if (http_decode_json(c->rq.body, c->rq.len, c->ctx->cfg->json_max_depth,
+                         root, &p) == PUZ_OK)
+        return true;
+    api_answer_problem(c, &p);
+    return false;
+}
+
+uint64_t api__deadline_in(unsigned ms)
+{
+    return puz_now_us() + (uint64_t)ms * 1000u;
+}

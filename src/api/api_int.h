@@ -1,0 +1,50 @@
+/*
+ * api_int.h - what the files of src/api/ share and nobody else sees:
+ * the route functions the table in api.c names, and the steps most of
+ * them begin with.
+ */
+#ifndef API_INT_H
+#define API_INT_H
+
+#include <jansson.h>
+
+#include "api.h"
+#include "http_decode.h"
+
+/* api_solve.c */
+void api__solve(struct api_call *c);
+void api__solve_work(struct api_call *c);
+void api__batch(struct api_call *c);
+void api__batch_work(struct api_call *c);
+
+/* api_score.c */
+void api__score(struct api_call *c);
+void api__score_work(struct api_call *c);
+
+/* api_random.c */
+void api__random(struct api_call *c);
+
+/* True (and the 503 answered) when the server is draining. */
+bool api__refuse_when_draining(struct api_call *c);
+
+/* Parse the body as a JSON object (new reference in *root); false with
+ * the problem answered when it is not one. */
+bool api__parse_body(struct api_call *c, json_t **root);
+
+/* The search options every solving route starts from: the server's
+ * tables and memory cap, the call's cancel flag, this deadline. */
+void api__solve_opts(const struct api_call *c, uint64_t deadline_us,
+                     struct puz_solve_opts *o);
+
+/* A search that produced no answer to show; false when res is good. */
+bool api__solve_problem(puz_err rc, const struct puz_result *res,
+                        struct http_problem *p);
+
+/* Count one finished search: nodes for the access log, and the ctx's
+ * listener (metrics). */
+void api__record(struct api_call *c, const struct puz_result *res);
+
+/* puz_now_us() + ms. */
+uint64_t api__deadline_in(unsigned ms);
+
+#endif

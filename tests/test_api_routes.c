@@ -1,0 +1,428 @@
+/*
+ * test_api_routes.c - the API's route functions on plain strings: no
+ * socket, no server, no thread. Each test builds a request, runs the
+ * route (both halves inline) and reads the answer's status, headers and
+ * bytes. The socket tests (test_http_api.c) keep what needs HTTP.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "api.h"
+
+struct fixture {
+    struct http_config cfg;
+    puz_tables *tables;
+    atomic_int draining;
+    atomic_uint_fast64_t counter;
+    struct api_ctx ctx;
+    unsigned searches;
+    puz_arena *arena;
+    struct api_call call;
+};
+
+static void count(void *user, const struct puz_result *res)
+{
+    struct fixture *f = user;
+
+    (void)res;
+    f->searches++;
+}
+
+/* The 3x3 tables, built once for the whole group. */
+static puz_tables *tables3;
+
+static int group_setup(void **state)
+{
+    (void)state;
+    if (puz_tables_create(&tables3) != PUZ_OK
+        || puz_tables_add_3x3(tables3) != PUZ_OK)
+        return -1;
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    puz_tables_destroy(tables3);
+    return 0;
+}
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+    struct puz_board goal;
+
+    http_config_defaults(&f->cfg);
+    f->cfg.batch_max = 5;
+    f->tables = tables3;
+    puz_board_goal(3, &goal);
+    f->ctx.cfg = &f->cfg;
+    f->ctx.tables = f->tables;
+    f->ctx.table3 = puz_tables_table3(f->tables, &goal);
+    f->ctx.draining = &f->draining;
+    f->ctx.counter = &f->counter;
+    f->ctx.on_search = count;
+    f->ctx.user = f;
+    f->arena = puz_arena_create(1 << 16);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+
+    puz_arena_destroy(f->arena);
+    free(f);
+    return 0;
+}
+
+/* Run method path with body (or query params) and return the answer. */
+static const struct api_answer *call_q(void **state, const char *method,
+                                       const char *path, const char *body,
+                                       const struct api_param *q, size_t nq)
+{
+    struct fixture *f = *state;
+    const struct api_route *rt = api_route_find(method, path);
+    struct api_request rq = { 0 };
+
+    assert_non_null(rt);
+    rq.path = path;
+    rq.id = "test-id";
+    rq.body = body;
+    rq.len = body != NULL ? strlen(body) : 0;
+    rq.query = q;
+    rq.nquery = nq;
+    puz_arena_reset(f->arena);
+    api_call_init(&f->call, &f->ctx, &rq, f->arena);
+    api_run(rt, &f->call);
+    return &f->call.answer;
+}
+
+static const struct api_answer *call(void **state, const char *path,
+                                     const char *body)
+{
+    return call_q(state, "POST", path, body, NULL, 0);
+}
+
+/* The answer's body as JSON (new reference). */
+static json_t *body_json(const struct api_answer *an)
+{
+    json_error_t e;
+    json_t *j = json_loadb(an->body, an->len, 0, &e);
+
+    if (j == NULL)
+        fprintf(stderr, "not JSON: %.*s\n", (int)an->len, an->body);
+    assert_non_null(j);
+    return j;
+}
+
+static const char *header(const struct api_answer *an, const char *name)
+{
+    for (unsigned i = 0; i < an->nheaders; i++)
+        if (strcmp(an->headers[i].name, name) == 0)
+            return an->headers[i].value;
+    return NULL;
+}
+
+/* A problem of this status and slug; returns its body. */
+static json_t *problem(const struct api_answer *an, unsigned status,
+                       const char *slug)
+{
+    json_t *j = body_json(an);
+    const char *type = json_string_value(json_object_get(j, "type"));
+
+    assert_int_equal(an->status, status);
+    assert_string_equal(an->content_type, "application/problem+json");
+    assert_non_null(type);
+    assert_non_null(strstr(type, slug));
+    assert_string_equal(json_string_value(json_object_get(j, "request_id")),
+                        "test-id");
+    return j;
+}
+
+static void test_route_table(void **state)
+{
+    (void)state;
+    assert_non_null(api_route_find("POST", "/v1/solve"));
+    assert_null(api_route_find("GET", "/v1/solve"));
+    assert_non_null(api_route_find("HEAD", "/v1/puzzles/random"));
+    assert_null(api_route_find("POST", "/v1/nothing"));
+    for (const struct api_route *rt = api_routes; rt->path != NULL; rt++) {
+        assert_non_null(rt->fn);
+        assert_true(rt->json_body == (strcmp(rt->method, "POST") == 0));
+    }
+}
+
+static void test_solve_answers_json(void **state)
+{
+    struct fixture *f = *state;
+    const struct api_answer *an = call(state, "/v1/solve",
+                                       "{\"board\": \"1 2 3 4 5 6 7 0 8\"}");
+    json_t *j = body_json(an);
+
+    assert_int_equal(an->status, 200);
+    assert_string_equal(an->content_type, "application/json");
+    assert_int_equal(json_integer_value(json_object_get(j, "length")), 1);
+    assert_string_equal(json_string_value(json_object_get(j, "status")),
+                        "solved");
+    assert_int_equal(an->nheaders, 0);
+    assert_true(an->expanded >= 1);
+    assert_int_equal(f->searches, 1);
+    json_decref(j);
+}
+
+static void test_solve_hard_is_31(void **state)
+{
+    const struct api_answer *an = call(state, "/v1/solve",
+                                       "{\"board\": [[8,6,7],[2,5,4],[3,0,1]],"
+                                       " \"include_path\": true}");
+    json_t *j = body_json(an);
+
+    assert_int_equal(an->status, 200);
+    assert_int_equal(json_integer_value(json_object_get(j, "length")), 31);
+    assert_int_equal(json_array_size(json_object_get(j, "path")), 32);
+    json_decref(j);
+}
+
+static void test_solve_problems(void **state)
+{
+    static const struct {
+        const char *body;
+        unsigned status;
+        const char *slug, *pointer;
+    } cases[] = {
+        { "", 400, "malformed-json", NULL },
+        { "{\"board\": ", 400, "malformed-json", NULL },
+        { "[1]", 422, "invalid-request", NULL },
+        { "{}", 422, "invalid-request", "/board" },
+        { "{\"board\": \"1 2 3 4 5 6 7 0 8\", \"x\": 1}", 422,
+          "invalid-request", "/x" },
+        { "{\"board\": [[1,2],[3]]}", 422, "invalid-board", "/board/1" },
+        { "{\"board\": \"1 2 3 4 5 6 8 7 0\"}", 422, "unsolvable", NULL },
+        { "{\"board\": \"1 2 3 4 5 6 7 0 8\", \"algorithm\": \"x\"}", 422,
+          "invalid-option", "/algorithm" },
+        { "{\"board\": \"1 2 3 4 5 6 7 0 8\", \"weight\": 0}", 422,
+          "invalid-option", "/weight" },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct api_answer *an = call(state, "/v1/solve",
+                                           cases[i].body);
+        json_t *j = problem(an, cases[i].status, cases[i].slug);
+
+        assert_string_equal(json_string_value(json_object_get(j,
+                            "instance")), "/v1/solve");
+        if (cases[i].pointer != NULL)
+            assert_string_equal(json_string_value(json_object_get(j,
+                                "pointer")), cases[i].pointer);
+        json_decref(j);
+    }
+}
+
+static void test_solve_limit_is_an_answer(void **state)
+{
+    const struct api_answer *an = call(state, "/v1/solve",
+                                       "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
+                                       "\"algorithm\": \"bfs\", "
+                                       "\"limits\": {\"max_nodes\": 10}}");
+    json_t *j = body_json(an);
+
+    assert_int_equal(an->status, 200);
+    assert_string_equal(json_string_value(json_object_get(j, "status")),
+                        "limit_nodes");
+    json_decref(j);
+}
+
+static void test_draining_refuses_with_retry_after(void **state)
+{
+    struct fixture *f = *state;
+    const struct api_answer *an;
+    json_t *j;
+
+    atomic_store(&f->draining, 1);
+    an = call(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 7 0 8\"}");
+    j = problem(an, 503, "shutting-down");
+    assert_non_null(header(an, "Retry-After"));
+    assert_int_equal(atoi(header(an, "Retry-After")),
+                     (int)f->cfg.retry_after_s);
+    assert_int_equal(f->searches, 0);
+    json_decref(j);
+}
+
+static void test_cancelled_work_never_searches(void **state)
+{
+    struct fixture *f = *state;
+    const struct api_route *rt = api_route_find("POST", "/v1/solve");
+    struct api_request rq = { .path = "/v1/solve", .id = "test-id" };
+    atomic_int cancel = 1;
+    json_t *j;
+
+    rq.body = "{\"board\": \"1 2 3 4 5 6 7 0 8\"}";
+    rq.len = strlen(rq.body);
+    api_call_init(&f->call, &f->ctx, &rq, f->arena);
+    assert_false(api_start(rt, &f->call));
+    assert_int_equal(f->call.answer.status, 0);
+    f->call.cancel = &cancel;
+    api_work(rt, &f->call);
+    j = problem(&f->call.answer, 503, "shutting-down");
+    assert_int_equal(f->searches, 0);
+    json_decref(j);
+}
+
+static void test_batch_partial_failure(void **state)
+{
+    const struct api_answer *an = call(state, "/v1/solve/batch",
+                                       "{\"boards\": [\"1 2 3 4 5 6 7 0 8\","
+                                       " \"1 2 3 4 5 6 8 7 0\", \"x\"]}");
+    json_t *j = body_json(an), *res;
+
+    assert_int_equal(an->status, 200);
+    assert_int_equal(json_integer_value(json_object_get(j, "solved")), 1);
+    assert_int_equal(json_integer_value(json_object_get(j, "failed")), 2);
+    res = json_object_get(j, "results");
+    assert_string_equal(json_string_value(json_object_get(
+                        json_array_get(res, 2), "pointer")), "/boards/2");
+    json_decref(j);
+}
+
+static void test_batch_too_many(void **state)
+{
+    json_t *j = problem(call(state, "/v1/solve/batch", "{\"boards\": [1,2,3,"
+                             "4,5,6]}"), 422, "invalid-request");
+
+    json_decref(j);
+}
+
+/* 3x3: the table answers in the route function, no work left. */
+static void test_score_3x3_inline(void **state)
+{
+    struct fixture *f = *state;
+    const struct api_route *rt = api_route_find("POST", "/v1/score");
+    struct api_request rq = { .path = "/v1/score", .id = "test-id" };
+    json_t *j;
+
+    rq.body = "{\"board\": \"1 2 3 4 5 6 0 7 8\", \"moves\": [7, \"right\"]}";
+    rq.len = strlen(rq.body);
+    api_call_init(&f->call, &f->ctx, &rq, f->arena);
+    assert_true(api_start(rt, &f->call));
+    j = body_json(&f->call.answer);
+    assert_true(json_is_true(json_object_get(j, "solved")));
+    assert_int_equal(json_integer_value(json_object_get(j, "optimal_moves")),
+                     2);
+    assert_true(json_real_value(json_object_get(j, "score")) == 1.0);
+    json_decref(j);
+}
+
+static void test_score_illegal_move(void **state)
+{
+    json_t *j = body_json(call(state, "/v1/score",
+                               "{\"board\": \"1 2 3 4 5 6 0 7 8\", "
+                               "\"moves\": [\"left\"]}"));
+    json_t *ill = json_object_get(j, "illegal_move");
+
+    assert_false(json_is_true(json_object_get(j, "legal")));
+    assert_int_equal(json_integer_value(json_object_get(ill, "index")), 0);
+    assert_non_null(strstr(json_string_value(json_object_get(ill, "reason")),
+                           "cannot move left"));
+    assert_true(json_real_value(json_object_get(j, "score")) == 0.0);
+    json_decref(j);
+}
+
+/* 4x4: no table knows the distance, so the work half searches. */
+static void test_score_4x4_searches(void **state)
+{
+    struct fixture *f = *state;
+    json_t *j = body_json(call(state, "/v1/score",
+                               "{\"board\": \"1 2 3 4 5 6 7 8 9 10 11 12 13"
+                               " 14 0 15\", \"moves\": [\"right\"]}"));
+
+    assert_int_equal(json_integer_value(json_object_get(j, "optimal_moves")),
+                     1);
+    assert_int_equal(f->searches, 1);
+    json_decref(j);
+}
+
+static void test_random_seeded(void **state)
+{
+    const struct api_param q[] = {
+        { "size", "3" }, { "moves", "12" }, { "seed", "42" },
+    };
+    json_t *a = body_json(call_q(state, "GET", "/v1/puzzles/random", NULL,
+                                 q, 3));
+    json_t *b = body_json(call_q(state, "GET", "/v1/puzzles/random", NULL,
+                                 q, 3));
+
+    assert_true(json_equal(a, b));
+    assert_int_equal(json_integer_value(json_object_get(a, "optimal_moves")),
+                     12);
+    json_decref(a);
+    json_decref(b);
+}
+
+static void test_random_bad_query(void **state)
+{
+    const struct api_param twice[] = { { "size", "3" }, { "size", "4" } };
+    const struct api_param unknown[] = { { "colour", "red" } };
+    const struct api_param bare[] = { { "size", NULL } };
+    const struct api_param far[] = { { "moves", "40" } };
+    json_t *j;
+
+    j = problem(call_q(state, "GET", "/v1/puzzles/random", NULL, twice, 2),
+                400, "invalid-query");
+    assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
+                           "more than once"));
+    json_decref(j);
+    j = problem(call_q(state, "GET", "/v1/puzzles/random", NULL, unknown,
+                       1), 400, "invalid-query");
+    assert_int_equal(json_array_size(json_object_get(j, "allowed")), 3);
+    json_decref(j);
+    j = problem(call_q(state, "GET", "/v1/puzzles/random", NULL, bare, 1),
+                400, "invalid-query");
+    json_decref(j);
+    j = problem(call_q(state, "GET", "/v1/puzzles/random", NULL, far, 1),
+                400, "invalid-query");
+    assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
+                           "at most 31"));
+    json_decref(j);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_route_table),
+        cmocka_unit_test_setup_teardown(test_solve_answers_json, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_solve_hard_is_31, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_solve_problems, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_solve_limit_is_an_answer, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_draining_refuses_with_retry_after, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cancelled_work_never_searches,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_batch_partial_failure, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_batch_too_many, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_score_3x3_inline, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_score_illegal_move, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_score_4x4_searches, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_random_seeded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_random_bad_query, setup,
+                                        teardown),
+    };
+
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
