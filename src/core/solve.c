@@ -251,6 +251,11 @@ static void set_bound(struct puz__search *s)
 
     if (r->status == PUZ_UNSOLVABLE)
         return;
+    if (r->optimal) {   /* proven: no estimate to build (the 3x3 hot path) */
+        r->lower_bound = r->length;
+        r->gap = 1.0;
+        return;
+    }
     v = start_estimate(s, "linear-conflict");
     lb = v > lb ? v : lb;
     if (puz_tables_serves(s->tables, s->goal)) {
@@ -259,8 +264,6 @@ static void set_bound(struct puz__search *s)
     }
     if (r->status == PUZ_SOLVED && lb > r->length)
         lb = r->length;     /* cannot happen with admissible estimates */
-    if (r->optimal)
-        lb = r->length;
     r->lower_bound = lb;
     if (r->status == PUZ_SOLVED)
         r->gap = lb > 0 ? (double)r->length / lb : 1.0;
