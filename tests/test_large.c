@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
@@ -54,7 +55,10 @@ static void check_budget(unsigned n, uint64_t t0, uint64_t c0,
 
     if (wall <= BUDGET_US * 11 / 10)
         return;
-    if (cpu * 2 < wall) {
+    /* Under the sanitizers (make test-asan sets PUZZLED_QUICK) every step
+     * costs several times more, and the first, constructive answer on 8x8
+     * alone outlasts 200 ms: the budget is measured in make test. */
+    if (cpu * 2 < wall || getenv("PUZZLED_QUICK") != NULL) {
         print_message("%ux%u: %llu us wall for a %u us budget, but only "
                       "%llu us on a core (machine busy); not counted\n", n,
                       n, (unsigned long long)wall, BUDGET_US,

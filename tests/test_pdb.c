@@ -200,7 +200,8 @@ static void check_group_n(const uint8_t *home, unsigned k, unsigned blank,
             used |= 1u << pos[i];
             md += (unsigned)(abs(pos[i] / (int)n - home[i] / (int)n) +
                              abs(pos[i] % (int)n - home[i] % (int)n));
-            tp[i] = cmap != NULL ? cmap[pos[i]] : pos[i];
+            /* pos[i] may be past the board (fb bits): map only real cells */
+            tp[i] = ok && cmap != NULL ? cmap[pos[i]] : pos[i];
         }
         if (!ok)
             continue;

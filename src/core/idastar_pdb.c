@@ -94,14 +94,14 @@ static void init_state(struct ipdb *ip)
         ip->rpos[ip->rgrp[t]][ip->rslot[t]] = ip->rtcell[t][c];
         ip->md += ip->ctx->md[t][c];
     }
+    /* Without reflection rpos holds no placement: looking it up would
+     * rank garbage cells (out of range; seen by UBSan on centre goals). */
     for (unsigned g = 0; g < d->ngroups; g++) {
         ip->ent[g] = puz__pdb_lookup(d, g, ip->pos[g]);
-        ip->rent[g] = puz__pdb_lookup(d, g, ip->rpos[g]);
+        ip->rent[g] = ip->reflect ? puz__pdb_lookup(d, g, ip->rpos[g]) : 0;
         ip->sum += ip->ent[g];
         ip->rsum += ip->rent[g];
     }
-    if (!ip->reflect)
-        ip->rsum = 0;
 }
 
 /*

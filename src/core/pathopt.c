@@ -28,7 +28,8 @@ puz_err puz__lpath_append(struct puz__lpath *p, const uint8_t *dirs,
         p->dirs = d;
         p->cap = cap;
     }
-    memcpy(p->dirs + p->len, dirs, len);
+    if (len > 0)    /* dirs may be NULL for an empty piece */
+        memcpy(p->dirs + p->len, dirs, len);
     p->len += len;
     return PUZ_OK;
 }
