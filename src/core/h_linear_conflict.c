@@ -12,7 +12,7 @@
 
 /* Goal-order keys of the tiles in one line that belong to that line, in
  * cell order; returns how many must step aside (k - LIS). */
-static unsigned line_cost(const uint8_t *keys, unsigned k)
+unsigned puz__lc_line_cost(const uint8_t *keys, unsigned k)
 {
     uint8_t best[PUZ_MAX_SIZE];
     unsigned lis = 0;
@@ -43,7 +43,7 @@ static unsigned line_conflicts(const struct puz__manhattan *m,
         if (t != 0 && line_of[t] == line)
             keys[k++] = key_of[t];
     }
-    return k > 1 ? line_cost(keys, k) : 0;
+    return k > 1 ? puz__lc_line_cost(keys, k) : 0;
 }
 
 static unsigned row_cost(const struct puz__manhattan *m, const uint8_t *cells,
@@ -94,7 +94,7 @@ static void build_tables(struct lc *lc)
         for (unsigned i = 0, c = code; i < n; i++, c /= base)
             if (c % base != 0)
                 keys[k++] = (uint8_t)(c % base);
-        lc->cost[code] = (uint8_t)(k > 1 ? line_cost(keys, k) : 0);
+        lc->cost[code] = (uint8_t)(k > 1 ? puz__lc_line_cost(keys, k) : 0);
     }
     for (unsigned t = 0; t < n * n; t++) {
         for (unsigned i = 0; i < n * n; i++) {

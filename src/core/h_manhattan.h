@@ -14,6 +14,10 @@ struct puz__manhattan {
 
 void puz__manhattan_init(struct puz__manhattan *m,
                          const struct puz_board *goal);
+/* Tiles of one line that must step aside so the rest are in goal order:
+ * k minus the longest increasing run of the k goal keys (h_linear_conflict.c;
+ * mlc.c counts the same against any goal). */
+unsigned puz__lc_line_cost(const uint8_t *keys, unsigned k);
 unsigned puz__manhattan_eval(const struct puz__manhattan *m,
                              const uint8_t *cells);
 

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "h_manhattan.h"
 #include "large.h"
 
 void puz__mlc_init(struct puz__mlc *m, const struct puz_board *goal,
@@ -30,50 +31,35 @@ void puz__mlc_init(struct puz__mlc *m, const struct puz_board *goal,
     }
 }
 
-/* Tiles of one line that must step aside: k minus the longest run of
- * increasing goal keys. */
-static unsigned lis_cost(const uint8_t *keys, unsigned k)
+/* Tiles of the line of n cells from `first` in steps of `step` that must
+ * step aside: those whose goal line (line_of) is this one, ordered by
+ * their goal key (key_of). */
+static unsigned line_cost(const struct puz__mlc *m, const uint8_t *cells,
+                          unsigned first, unsigned step,
+                          const uint8_t *line_of, const uint8_t *key_of,
+                          unsigned line)
 {
-    uint8_t best[PUZ_MAX_SIZE];
-    unsigned lis = 0;
+    uint8_t keys[PUZ_MAX_SIZE];
+    unsigned k = 0;
 
-    for (unsigned i = 0; i < k; i++) {
-        best[i] = 1;
-        for (unsigned j = 0; j < i; j++)
-            if (keys[j] < keys[i] && best[j] + 1 > best[i])
-                best[i] = (uint8_t)(best[j] + 1);
-        if (best[i] > lis)
-            lis = best[i];
+    for (unsigned i = 0; i < m->n; i++) {
+        unsigned t = cells[first + i * step];
+        if (line_of[t] == line)
+            keys[k++] = key_of[t];
     }
-    return k - lis;
+    return k > 1 ? puz__lc_line_cost(keys, k) : 0;
 }
 
 static unsigned row_cost(const struct puz__mlc *m, const uint8_t *cells,
                          unsigned r)
 {
-    uint8_t keys[PUZ_MAX_SIZE];
-    unsigned k = 0, n = m->n;
-
-    for (unsigned c = 0; c < n; c++) {
-        unsigned t = cells[r * n + c];
-        if (m->row[t] == r)
-            keys[k++] = m->col[t];
-    }
-    return k > 1 ? lis_cost(keys, k) : 0;
+    return line_cost(m, cells, r * m->n, 1, m->row, m->col, r);
 }
 
 static unsigned col_cost(const struct puz__mlc *m, const uint8_t *cells,
                          unsigned c)
 {
-    uint8_t keys[PUZ_MAX_SIZE];
-    unsigned k = 0, n = m->n;
-
-    for (unsigned r = 0; r < n; r++) {
-        unsigned t = cells[r * n + c];
-        if (m->col[t] == c)
-            keys[k++] = m->row[t];
-    }
-    return k > 1 ? lis_cost(keys, k) : 0;
+    return line_cost(m, cells, c, m->n, m->col, m->row, c);
 }
 
 static unsigned dist(unsigned a, unsigned b)
