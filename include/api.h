@@ -53,9 +53,29 @@ struct api_param {
     const char *value;
 };
 
+/*
+ * The "{name}" segments of a route's path ("/v1/jobs/{id}"), captured
+ * by api_route_find in the order they appear. A value is "" when its
+ * segment was longer than API_PATH_PARAM_LEN_MAX bytes or held a byte
+ * outside A-Z a-z 0-9 - . _ ~ : no route can use such a name, so it
+ * answers as it does for an unknown one. Read them with api_path_param.
+ */
+#define API_PATH_PARAMS_MAX 4
+#define API_PATH_PARAM_LEN_MAX 64
+
+struct api_path_params {
+    const char *pattern;    /* the matched route's path; NULL: none */
+    unsigned n;
+    char value[API_PATH_PARAMS_MAX][API_PATH_PARAM_LEN_MAX + 1];
+};
+
 struct api_request {
     const char *path;       /* the URL path: "instance" of problems */
     const char *id;         /* request id: "request_id" of problems */
+    const char *client;     /* the client's address ("127.0.0.1",
+                             * "::1"; "-" when unknown), for per-client
+                             * limits; NULL in calls made without one */
+    struct api_path_params params;  /* the path's "{name}" segments */
     const char *body;       /* JSON routes: the whole body */
     size_t len;
     const struct api_param *query;
@@ -94,7 +114,9 @@ struct api_call {
 };
 
 /*
- * A route: method ("GET" also answers HEAD) and exact path; json_body
+ * A route: method ("GET" also answers HEAD) and path, where a segment
+ * "{name}" matches any one non-empty segment (see api_path_params);
+ * json_body
  * for POST routes with a JSON body; fn runs on the thread that read the
  * request; work, when not NULL, is what fn leaves for a worker (fn then
  * returns with answer.status == 0).
@@ -110,8 +132,21 @@ struct api_route {
 /* The route table, ended by an entry whose path is NULL. */
 extern const struct api_route api_routes[];
 
-/* The route for method and path (HEAD finds GET routes), or NULL. */
-const struct api_route *api_route_find(const char *method, const char *path);
+/* The route for method and path (HEAD finds GET routes), or NULL; its
+ * path's "{name}" segments go to *pp when pp is not NULL. */
+const struct api_route *api_route_find(const char *method, const char *path,
+                                       struct api_path_params *pp);
+
+/* Whether path fits pattern: its literal bytes equal, each "{name}" one
+ * non-empty segment (no '/'). Captures into *pp when pp is not NULL
+ * (also for the server's own routes). */
+bool api_path_match(const char *pattern, const char *path,
+                    struct api_path_params *pp);
+
+/* The value of the "{name}" segment of the call's path ("" when it
+ * could not be a name, see api_path_params); NULL when the route's
+ * path has no such segment. */
+const char *api_path_param(const struct api_call *c, const char *name);
 
 /* Set up c for one request; rq is copied. */
 void api_call_init(struct api_call *c, const struct api_ctx *ctx,

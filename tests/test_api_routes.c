@@ -89,8 +89,8 @@ static const struct api_answer *call_q(void **state, const char *method,
                                        const struct api_param *q, size_t nq)
 {
     struct fixture *f = *state;
-    const struct api_route *rt = api_route_find(method, path);
     struct api_request rq = { 0 };
+    const struct api_route *rt = api_route_find(method, path, &rq.params);
 
     assert_non_null(rt);
     rq.path = path;
@@ -150,14 +150,105 @@ static json_t *problem(const struct api_answer *an, unsigned status,
 static void test_route_table(void **state)
 {
     (void)state;
-    assert_non_null(api_route_find("POST", "/v1/solve"));
-    assert_null(api_route_find("GET", "/v1/solve"));
-    assert_non_null(api_route_find("HEAD", "/v1/puzzles/random"));
-    assert_null(api_route_find("POST", "/v1/nothing"));
+    assert_non_null(api_route_find("POST", "/v1/solve", NULL));
+    assert_null(api_route_find("GET", "/v1/solve", NULL));
+    assert_non_null(api_route_find("HEAD", "/v1/puzzles/random", NULL));
+    assert_null(api_route_find("POST", "/v1/nothing", NULL));
     for (const struct api_route *rt = api_routes; rt->path != NULL; rt++) {
+        struct api_path_params pp;
+
+        /* Every route is found by its own path (no capture too many). */
+        assert_true(api_path_match(rt->path, rt->path, &pp));
         assert_non_null(rt->fn);
         assert_true(rt->json_body == (strcmp(rt->method, "POST") == 0));
     }
+}
+
+/* Path patterns on strings: literal segments, "{name}" captures. */
+static void test_path_match(void **state)
+{
+    struct api_path_params pp;
+
+    (void)state;
+    assert_true(api_path_match("/v1/jobs/{id}", "/v1/jobs/ab12", &pp));
+    assert_int_equal(pp.n, 1);
+    assert_string_equal(pp.value[0], "ab12");
+    assert_string_equal(pp.pattern, "/v1/jobs/{id}");
+    assert_true(api_path_match("/v1/daily/{date}/{size}",
+                               "/v1/daily/2026-12-02/4", &pp));
+    assert_int_equal(pp.n, 2);
+    assert_string_equal(pp.value[0], "2026-12-02");
+    assert_string_equal(pp.value[1], "4");
+    assert_true(api_path_match("/v1/jobs/{id}/events",
+                               "/v1/jobs/x_y.z~-/events", &pp));
+    assert_string_equal(pp.value[0], "x_y.z~-");
+    assert_true(api_path_match("/v1/solve", "/v1/solve", &pp));
+    assert_int_equal(pp.n, 0);
+    /* A segment is never empty, never two, and the rest must match. */
+    assert_false(api_path_match("/v1/jobs/{id}", "/v1/jobs/", &pp));
+    assert_null(pp.pattern);
+    assert_false(api_path_match("/v1/jobs/{id}", "/v1/jobs", NULL));
+    assert_false(api_path_match("/v1/jobs/{id}", "/v1/jobs/a/b", NULL));
+    assert_false(api_path_match("/v1/jobs/{id}", "/v1/jobs/a/", NULL));
+    assert_false(api_path_match("/v1/jobs/{id}/events", "/v1/jobs/a",
+                                NULL));
+    assert_false(api_path_match("/v1/jobs/{id}/events",
+                                "/v1/jobs/a/eventsx", NULL));
+    assert_false(api_path_match("/v1/daily/{date}/{size}",
+                                "/v1/daily//4", NULL));
+    assert_false(api_path_match("/v1/solve", "/v1/solvex", NULL));
+    assert_false(api_path_match("/v1/solve", "/v1/solv", NULL));
+    assert_false(api_path_match("/v1/jobs", "/v1/jobs/", NULL));
+}
+
+/* A segment too long or with a byte no name has matches as "". */
+static void test_path_param_bounds(void **state)
+{
+    struct api_path_params pp;
+    char path[256];
+
+    (void)state;
+    memset(path, 0, sizeof(path));
+    memcpy(path, "/v1/jobs/", 9);
+    memset(path + 9, 'a', API_PATH_PARAM_LEN_MAX);
+    assert_true(api_path_match("/v1/jobs/{id}", path, &pp));
+    assert_int_equal(strlen(pp.value[0]), API_PATH_PARAM_LEN_MAX);
+    path[9 + API_PATH_PARAM_LEN_MAX] = 'a';
+    assert_true(api_path_match("/v1/jobs/{id}", path, &pp));
+    assert_string_equal(pp.value[0], "");
+    memset(path + 9, 'b', 200);
+    assert_true(api_path_match("/v1/jobs/{id}/events",
+                               strcat(path, "/events"), &pp));
+    assert_string_equal(pp.value[0], "");
+    assert_true(api_path_match("/v1/jobs/{id}", "/v1/jobs/a%20b", &pp));
+    assert_string_equal(pp.value[0], "");
+    assert_true(api_path_match("/v1/jobs/{id}", "/v1/jobs/a b", &pp));
+    assert_string_equal(pp.value[0], "");
+    assert_true(api_path_match("/v1/jobs/{id}", "/v1/jobs/\xc3\xa9", &pp));
+    assert_string_equal(pp.value[0], "");
+    /* More captures than API_PATH_PARAMS_MAX: no match at all. */
+    assert_false(api_path_match("/{a}/{b}/{c}/{d}/{e}", "/1/2/3/4/5", &pp));
+    assert_true(api_path_match("/{a}/{b}/{c}/{d}", "/1/2/3/4", &pp));
+    assert_string_equal(pp.value[3], "4");
+}
+
+/* The route function reads its segments by name. */
+static void test_path_param_by_name(void **state)
+{
+    struct api_call c;
+    struct api_request rq = { .path = "/v1/daily/2026-12-02/4" };
+
+    (void)state;
+    assert_true(api_path_match("/v1/daily/{date}/{size}", rq.path,
+                               &rq.params));
+    api_call_init(&c, NULL, &rq, NULL);
+    assert_string_equal(api_path_param(&c, "date"), "2026-12-02");
+    assert_string_equal(api_path_param(&c, "size"), "4");
+    assert_null(api_path_param(&c, "siz"));
+    assert_null(api_path_param(&c, "id"));
+    rq.params.pattern = NULL;
+    api_call_init(&c, NULL, &rq, NULL);
+    assert_null(api_path_param(&c, "date"));
 }
 
 static void test_solve_answers_json(void **state)
@@ -259,7 +350,7 @@ static void test_draining_refuses_with_retry_after(void **state)
 static void test_cancelled_work_never_searches(void **state)
 {
     struct fixture *f = *state;
-    const struct api_route *rt = api_route_find("POST", "/v1/solve");
+    const struct api_route *rt = api_route_find("POST", "/v1/solve", NULL);
     struct api_request rq = { .path = "/v1/solve", .id = "test-id" };
     atomic_int cancel = 1;
     json_t *j;
@@ -304,7 +395,7 @@ static void test_batch_too_many(void **state)
 static void test_score_3x3_inline(void **state)
 {
     struct fixture *f = *state;
-    const struct api_route *rt = api_route_find("POST", "/v1/score");
+    const struct api_route *rt = api_route_find("POST", "/v1/score", NULL);
     struct api_request rq = { .path = "/v1/score", .id = "test-id" };
     json_t *j;
 
@@ -397,6 +488,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_route_table),
+        cmocka_unit_test(test_path_match),
+        cmocka_unit_test(test_path_param_bounds),
+        cmocka_unit_test(test_path_param_by_name),
         cmocka_unit_test_setup_teardown(test_solve_answers_json, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_solve_hard_is_31, setup,

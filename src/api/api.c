@@ -20,17 +20,93 @@ const struct api_route api_routes[] = {
     { NULL, NULL, false, NULL, NULL },
 };
 
-const struct api_route *api_route_find(const char *method, const char *path)
+/* The bytes a path parameter may hold: RFC 3986's unreserved set. */
+static bool name_byte(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
+           || (ch >= '0' && ch <= '9') || ch == '-' || ch == '.'
+           || ch == '_' || ch == '~';
+}
+
+/* One "{name}" segment's n bytes at s into pp; false when the pattern
+ * has more of them than API_PATH_PARAMS_MAX. */
+static bool capture(struct api_path_params *pp, const char *s, size_t n)
+{
+    char *v;
+    size_t i = 0;
+
+    if (pp->n >= API_PATH_PARAMS_MAX)
+        return false;
+    v = pp->value[pp->n++];
+    if (n <= API_PATH_PARAM_LEN_MAX)
+        while (i < n && name_byte(s[i]))
+            i++;
+    if (i < n)
+        n = 0;          /* too long, or a byte no name has: "" */
+    memcpy(v, s, n);
+    v[n] = '\0';
+    return true;
+}
+
+bool api_path_match(const char *pattern, const char *path,
+                    struct api_path_params *pp)
+{
+    struct api_path_params mine;
+    const char *p = pattern, *s = path, *close;
+    size_t n;
+
+    if (pp == NULL)
+        pp = &mine;
+    pp->pattern = NULL;
+    pp->n = 0;
+    while (*p != '\0') {
+        close = *p == '{' ? strchr(p, '}') : NULL;
+        if (close == NULL) {
+            if (*p++ != *s++)
+                return false;
+            continue;
+        }
+        n = strcspn(s, "/");
+        if (n == 0 || !capture(pp, s, n))
+            return false;
+        p = close + 1;
+        s += n;
+    }
+    if (*s != '\0')
+        return false;
+    pp->pattern = pattern;
+    return true;
+}
+
+const struct api_route *api_route_find(const char *method, const char *path,
+                                       struct api_path_params *pp)
 {
     bool head = strcmp(method, "HEAD") == 0;
 
     for (const struct api_route *rt = api_routes; rt->path != NULL; rt++) {
-        if (strcmp(rt->path, path) != 0)
+        if (strcmp(rt->method, method) != 0
+            && !(head && strcmp(rt->method, "GET") == 0))
             continue;
-        if (strcmp(rt->method, method) == 0
-            || (head && strcmp(rt->method, "GET") == 0))
+        if (api_path_match(rt->path, path, pp))
             return rt;
     }
+    if (pp != NULL)
+        pp->pattern = NULL;
+    return NULL;
+}
+
+const char *api_path_param(const struct api_call *c, const char *name)
+{
+    const struct api_path_params *pp = &c->rq.params;
+    size_t len = strlen(name);
+    unsigned i = 0;
+
+    if (pp->pattern == NULL)
+        return NULL;
+    for (const char *p = strchr(pp->pattern, '{'); p != NULL && i < pp->n;
+         p = strchr(p + 1, '{'), i++)
+        if (strncmp(p + 1, name, len) == 0 && p[1 + len] == '}')
+            return pp->value[i];
     return NULL;
 }
 

@@ -104,6 +104,7 @@ struct http_req {
     const struct api_route *api;        /* matched API route, or NULL */
     const struct http__route *route;    /* matched own route, or NULL */
     unsigned label;                     /* index into srv->labels */
+    struct api_path_params params;      /* the route's "{name}"s */
     struct api_call call;               /* the API's view of it */
     char method[12];
     const char *path;               /* arena copy of the URL path */

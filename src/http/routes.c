@@ -115,10 +115,10 @@ static void allow_list(const char *path, char *buf, size_t size)
 
     buf[0] = '\0';
     for (const struct api_route *rt = api_routes; rt->path != NULL; rt++)
-        if (strcmp(rt->path, path) == 0)
+        if (api_path_match(rt->path, path, NULL))
             used += allow_one(rt->method, buf + used, size - used);
     for (const struct http__route *rt = routes; rt->path != NULL; rt++)
-        if (strcmp(rt->path, path) == 0)
+        if (api_path_match(rt->path, path, NULL))
             used += allow_one(rt->method, buf + used, size - used);
     if (used > 0)
         snprintf(buf + used, size - used, "OPTIONS");
@@ -355,28 +355,16 @@ static bool static_exists(struct http_req *r)
     return true;
 }
 
-/* The table's path for r: the template for a job's paths. */
-static const char *route_path(const struct http_req *r)
-{
-    char id[JOBS_ID_LEN + 1];
-    bool events;
-
-    if (!http__jobs_path(r->path, id, &events))
-        return r->path;
-    return events ? "/v1/jobs/{id}/events" : "/v1/jobs/{id}";
-}
-
 static void match_route(struct http_req *r)
 {
-    const char *path = route_path(r);
-
-    r->api = api_route_find(r->method, r->path);
+    r->api = api_route_find(r->method, r->path, &r->params);
     if (r->api != NULL) {
         r->label = label_of(r->srv, r->api->path);
         return;
     }
     for (const struct http__route *rt = routes; rt->path != NULL; rt++) {
-        if (strcmp(rt->path, path) == 0 && route_answers(rt->method, r)) {
+        if (route_answers(rt->method, r)
+            && api_path_match(rt->path, r->path, &r->params)) {
             r->route = rt;
             r->label = label_of(r->srv, rt->path);
             return;
@@ -391,7 +379,7 @@ static void route_other(struct http_req *r)
     char allow[96];
     bool api = strncmp(r->path, "/v1/", 4) == 0;
 
-    allow_list(route_path(r), allow, sizeof(allow));
+    allow_list(r->path, allow, sizeof(allow));
     if (allow[0] == '\0' && !api && (method_is(r, "GET")
                                      || method_is(r, "HEAD"))) {
         handle_static(r);   /* answers 404 itself when there is no file */
@@ -537,7 +525,8 @@ static enum MHD_Result scan_query(void *cls, enum MHD_ValueKind kind,
     return MHD_YES;
 }
 
-/* The API's view of the request: body, query, path and id. */
+/* The API's view of the request: body, query, path, its parameters,
+ * the client's address and the request id. */
 static void api_request(struct http_req *r)
 {
     struct query_scan q = { r, NULL, 0, 0 };
@@ -547,6 +536,8 @@ static void api_request(struct http_req *r)
                               &q);
     rq.path = r->path;
     rq.id = r->id;
+    rq.client = r->remote;
+    rq.params = r->params;
     rq.body = r->body;
     rq.len = r->body_len;
     rq.query = q.params;
