@@ -15,7 +15,8 @@ FROM debian:bookworm AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
         gcc libc6-dev make pkg-config \
-        libmicrohttpd-dev libjansson-dev libcmocka-dev libcurl4-openssl-dev \
+        libmicrohttpd-dev libjansson-dev libsqlite3-dev libcmocka-dev \
+        libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Makefile ./
@@ -27,16 +28,16 @@ RUN make -j"$(nproc)" BUILD=build build/puzzled \
 
 # --- runtime stage --------------------------------------------------------
 FROM debian:bookworm-slim
-# The two shared libraries puzzled links, and curl for HEALTHCHECK.
+# The three shared libraries puzzled links, and curl for HEALTHCHECK.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-        libmicrohttpd12 libjansson4 curl \
+        libmicrohttpd12 libjansson4 libsqlite3-0 curl \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 puzzled \
  && useradd --system --uid 10001 --gid puzzled --no-create-home \
         --home-dir /nonexistent --shell /usr/sbin/nologin puzzled \
- && mkdir -p /var/cache/puzzled/pdb \
- && chown puzzled:puzzled /var/cache/puzzled/pdb
+ && mkdir -p /var/cache/puzzled/pdb /var/lib/puzzled \
+ && chown puzzled:puzzled /var/cache/puzzled/pdb /var/lib/puzzled
 COPY --from=build /src/build/puzzled /usr/local/bin/puzzled
 # static_root ("www") and openapi_path ("openapi.yaml") are relative to
 # the working directory, so the defaults find the files here.
@@ -49,7 +50,11 @@ COPY config/puzzled.conf /etc/puzzled/puzzled.conf
 ENV PUZZLED_CONFIG=/etc/puzzled/puzzled.conf \
     PUZZLED_BIND=0.0.0.0 \
     PUZZLED_PORT=8080 \
-    PUZZLED_PDB_DIR=/var/cache/puzzled/pdb
+    PUZZLED_PDB_DIR=/var/cache/puzzled/pdb \
+    PUZZLED_STATE_DIR=/var/lib/puzzled
+# The store (the daily leaderboard, puzzled.db): mount a volume here to
+# keep it past the container.
+VOLUME /var/lib/puzzled
 USER 10001:10001
 EXPOSE 8080
 # /livez answers from the network threads, which never solve, so a busy

@@ -29,6 +29,7 @@
 #include "puz_arena.h"
 #include "puz_pdb.h"
 #include "puz_solve.h"
+#include "store.h"
 
 struct api_call;
 
@@ -38,6 +39,8 @@ struct api_ctx {
     const struct http_config *cfg;  /* caps and defaults */
     const puz_tables *tables;       /* handed to every solve */
     const puz_table3 *table3;       /* 3x3 default goal, for random */
+    store *store;                   /* the daily leaderboard; NULL = off
+                                     * (store.h serialises its calls) */
     const atomic_int *draining;     /* nonzero: refuse new searches */
     uint64_t salt;                  /* per-process random, for seeds */
     atomic_uint_fast64_t *counter;  /* per-process counter, for seeds */

@@ -52,6 +52,8 @@ struct http_config {
     char pdb[16];                        /* 4x4 tables: none, 6-6-3, 7-8 */
     char pdb_5x5[16];                    /* 5x5 tables: none, 6-6-6-6 */
     char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */
+    char state_dir[HTTP_CONFIG_STR];     /* the store (daily leaderboard);
+                                          * "off" = none */
     unsigned job_workers;       /* threads for /v1/jobs, apart */
     unsigned job_queue;         /* jobs allowed to wait (503 above) */
     unsigned job_timeout_ms;    /* default and cap of a job's timeout */

@@ -25,7 +25,7 @@ typedef struct store store;
 #define STORE_DAY_ENTRIES_MAX 10000 /* per day and size */
 #define STORE_RATE_WINDOW_S 60      /* submissions per client address ... */
 #define STORE_RATE_MAX 5            /* ... at most this many per window */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 enum store_status {
     STORE_OK = 0,
@@ -74,6 +74,17 @@ enum store_status store_daily_add(store *s, const struct store_submission *e,
 enum store_status store_daily_top(store *s, const char *day, unsigned size,
                                   struct store_entry *out, unsigned max,
                                   unsigned *count, char *msg);
+
+/* The day's par, as first worked out (a 5x5 par is the best route a
+ * bounded search found, so computing it again could give another): the
+ * first store_daily_par_put of day and size wins, later ones read it
+ * back. *found is false when none is stored yet. */
+enum store_status store_daily_par_get(store *s, const char *day,
+                                      unsigned size, unsigned *par,
+                                      bool *optimal, bool *found, char *msg);
+enum store_status store_daily_par_put(store *s, const char *day,
+                                      unsigned size, unsigned *par,
+                                      bool *optimal, char *msg);
 
 /* Entries of day and size in all. */
 enum store_status store_daily_count(store *s, const char *day,

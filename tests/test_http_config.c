@@ -54,6 +54,29 @@ static void test_defaults(void **state)
     assert_int_equal(c.workers, 0);
     assert_true(http_config_workers(&c) >= 1);
     assert_string_equal(c.static_root, "www");
+    assert_string_equal(c.state_dir, "state");
+}
+
+/* The store's directory: file, then PUZZLED_STATE_DIR, then the flag. */
+static void test_state_dir(void **state)
+{
+    const char *path = write_conf("state_dir = /srv/from-file\n");
+    char *argv[] = { "serve", "--config", (char *)path, "--state-dir",
+                     "/srv/from-flag", NULL };
+    struct http_config c;
+    char msg[HTTP_CONFIG_MSG];
+    int help;
+
+    (void)state;
+    clear_env();
+    assert_int_equal(http_config_from_args(&c, 3, argv, &help, msg), PUZ_OK);
+    assert_string_equal(c.state_dir, "/srv/from-file");
+    setenv("PUZZLED_STATE_DIR", "/srv/from-env", 1);
+    assert_int_equal(http_config_from_args(&c, 3, argv, &help, msg), PUZ_OK);
+    assert_string_equal(c.state_dir, "/srv/from-env");
+    assert_int_equal(http_config_from_args(&c, 5, argv, &help, msg), PUZ_OK);
+    assert_string_equal(c.state_dir, "/srv/from-flag");
+    unsetenv("PUZZLED_STATE_DIR");
 }
 
 static void test_precedence(void **state)
@@ -188,6 +211,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_precedence),
+        cmocka_unit_test(test_state_dir),
         cmocka_unit_test(test_config_from_env),
         cmocka_unit_test(test_rejections),
         cmocka_unit_test(test_file_errors_name_the_line),

@@ -3,7 +3,8 @@
  * current schema in WAL mode; entries rank by moves, then time; closing
  * and reopening keeps them (a restart); four threads submitting at once
  * lose nothing; bad input, a nickname with markup, a flood from one
- * address and a schema from the future are refused.
+ * address and a schema from the future are refused; a schema-1 file is
+ * migrated with its entries, and the first par stored for a day stands.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,6 +39,23 @@ static int remove_dir(void **state)
     (void)state;
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A test of its own directory, the group's put back afterwards. */
+static char group_dir[64];
+
+static int fresh_dir(void **state)
+{
+    memcpy(group_dir, dir, sizeof(dir));
+    return make_dir(state);
+}
+
+static int fresh_dir_done(void **state)
+{
+    int rc = remove_dir(state);
+
+    memcpy(dir, group_dir, sizeof(dir));
+    return rc;
 }
 
 static store *open_ok(void)
@@ -212,6 +230,73 @@ static void test_schema_from_the_future_refused(void **state)
     assert_non_null(strstr(msg, "newer"));
 }
 
+/* The first par stored for a day stands; a second put reads it back. */
+static void test_par_first_one_stands(void **state)
+{
+    store *s = open_ok();
+    char msg[PUZ_MSG_MAX];
+    unsigned par = 0;
+    bool optimal = true, found = true;
+
+    (void)state;
+    assert_int_equal(store_daily_par_get(s, DAY, 5, &par, &optimal, &found,
+                                         msg), STORE_OK);
+    assert_false(found);
+    par = 52;
+    optimal = false;
+    assert_int_equal(store_daily_par_put(s, DAY, 5, &par, &optimal, msg),
+                     STORE_OK);
+    par = 48;
+    optimal = true;
+    assert_int_equal(store_daily_par_put(s, DAY, 5, &par, &optimal, msg),
+                     STORE_OK);
+    assert_int_equal(par, 52);
+    assert_false(optimal);
+    store_close(s);
+    s = open_ok();
+    assert_int_equal(store_daily_par_get(s, DAY, 5, &par, &optimal, &found,
+                                         msg), STORE_OK);
+    assert_true(found);
+    assert_int_equal(par, 52);
+    assert_int_equal(store_daily_par_get(s, DAY, 4, &par, &optimal, &found,
+                                         msg), STORE_OK);
+    assert_false(found);
+    store_close(s);
+}
+
+/* A file of schema 1 (the first release) is brought up to date and
+ * keeps its entries. */
+static void test_schema_1_migrated(void **state)
+{
+    char path[128];
+    sqlite3 *db;
+    store *s;
+    struct store_entry top[2];
+    unsigned n = 0, par = 30;
+    bool optimal = true;
+    char msg[PUZ_MSG_MAX];
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE daily_entries (id "
+        "INTEGER PRIMARY KEY, day TEXT NOT NULL, size INTEGER NOT NULL, "
+        "nickname TEXT NOT NULL, moves INTEGER NOT NULL, time_ms INTEGER "
+        "NOT NULL, client TEXT NOT NULL, created_at INTEGER NOT NULL);"
+        "INSERT INTO daily_entries VALUES (1, '" DAY "', 3, 'old', 24, 900, "
+        "'10.0.0.1', 1);"
+        "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_ok();
+    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+    assert_int_equal(store_daily_top(s, DAY, 3, top, 2, &n, msg), STORE_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(top[0].nickname, "old");
+    assert_int_equal(store_daily_par_put(s, DAY, 3, &par, &optimal, msg),
+                     STORE_OK);
+    store_close(s);
+}
+
 static void test_unusable_directory_refused(void **state)
 {
     store *s = NULL;
@@ -234,6 +319,10 @@ int main(void)
         cmocka_unit_test(test_bad_input_refused),
         cmocka_unit_test(test_schema_from_the_future_refused),
         cmocka_unit_test(test_unusable_directory_refused),
+        cmocka_unit_test_setup_teardown(test_par_first_one_stands,
+                                        fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_schema_1_migrated, fresh_dir,
+                                        fresh_dir_done),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

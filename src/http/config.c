@@ -94,6 +94,8 @@ static const struct key keys[] = {
       "~0.75 GB to build when not cached)" },
     { "pdb_dir", STR(pdb_dir),
       "where pattern databases are cached; empty = build, never save" },
+    { "state_dir", STR(state_dir), "directory of the store (the daily "
+      "leaderboard, puzzled.db), created if missing; off = no store" },
     { "job_workers", K_UINT, OFF(job_workers), 0, 1, 256,
       "threads running /v1/jobs, apart from the solve workers" },
     { "job_queue", K_UINT, OFF(job_queue), 0, 1, 100000,
@@ -144,6 +146,8 @@ void http_config_defaults(struct http_config *c)
     strcpy(c->pdb, "none");
     strcpy(c->pdb_5x5, "none");
     c->pdb_dir[0] = '\0';
+    /* Relative, like www and pdb-cache: `make run` works from the tree. */
+    strcpy(c->state_dir, "state");
     c->job_workers = 1;
     c->job_queue = 16;
     c->job_timeout_ms = 3600000;

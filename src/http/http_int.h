@@ -53,6 +53,7 @@ struct http_server {
                                      * one of the tables' own */
     puz_tables *tables;             /* handed to every solve */
     http_static *www;               /* NULL: no static root */
+    store *store;                   /* the leaderboard; NULL = off */
     char *openapi;                  /* the spec file, or NULL */
     size_t openapi_len;
     http_metrics *metrics;

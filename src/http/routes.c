@@ -82,6 +82,7 @@ void http__api_init(struct http_server *s)
     s->api.cfg = &s->cfg;
     s->api.tables = s->tables;
     s->api.table3 = s->table3;
+    s->api.store = s->store;
     s->api.draining = &s->draining;
     s->api.salt = s->id_salt;
     s->api.counter = &s->next_id;

@@ -88,6 +88,27 @@ static puz_err load_tables(struct http_server *s, char *msg)
     return rc;
 }
 
+/* The store (the daily leaderboard): opened, created and migrated
+ * before the server reports ready; a directory that cannot be made or
+ * a file that cannot be opened stops the start with one clear line.
+ * "off" runs without it (the daily routes then say so). */
+static puz_err open_store(struct http_server *s, char *msg)
+{
+    char why[PUZ_MSG_MAX] = "";
+
+    if (strcmp(s->cfg.state_dir, "off") == 0)
+        return PUZ_OK;
+    if (store_open(s->cfg.state_dir[0] ? s->cfg.state_dir : ".", &s->store,
+                   why) != PUZ_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "state_dir %s: %s (set state_dir, "
+                 "PUZZLED_STATE_DIR or --state-dir to a writable "
+                 "directory, or off)", s->cfg.state_dir,
+                 why[0] ? why : "out of memory");
+        return PUZ_EIO;
+    }
+    return PUZ_OK;
+}
+
 /* The spec is optional: without it /openapi.yaml answers 404. */
 static void load_openapi(struct http_server *s)
 {
@@ -347,6 +368,8 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
     }
     rc = load_tables(s, msg);
     if (rc == PUZ_OK)
+        rc = open_store(s, msg);
+    if (rc == PUZ_OK)
         rc = open_log(s, msg);
     if (rc == PUZ_OK)
         rc = open_listener(s, msg);
@@ -465,6 +488,7 @@ void http_server_destroy(http_server *s)
     http_static_close(s->www);
     free(s->openapi);
     puz_tables_destroy(s->tables);
+    store_close(s->store);
     pthread_mutex_destroy(&s->arena_lock);
     free(s);
 }

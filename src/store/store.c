@@ -35,6 +35,13 @@ static const char *const migrations[] = {
     "  created_at INTEGER NOT NULL);"
     "CREATE INDEX daily_rank ON daily_entries (day, size, moves, time_ms, id);"
     "CREATE INDEX daily_client ON daily_entries (client, created_at);",
+    /* 2: the day's par, so a score never changes under a player. */
+    "CREATE TABLE daily_par ("
+    "  day TEXT NOT NULL,"
+    "  size INTEGER NOT NULL,"
+    "  par INTEGER NOT NULL,"
+    "  optimal INTEGER NOT NULL,"
+    "  PRIMARY KEY (day, size));",
 };
 #define MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 
@@ -344,4 +351,72 @@ enum store_status store_daily_count(store *s, const char *day,
     pthread_mutex_unlock(&s->lock);
     *count = (unsigned)got;
     return rc == 0 ? STORE_OK : STORE_FAILED;
+}
+
+/* Reads the stored par with the lock held: 1 found, 0 none, -1 error. */
+static int par_read(store *s, const char *day, unsigned size,
+                    unsigned *par, bool *optimal)
+{
+    sqlite3_stmt *st;
+    int step;
+
+    if (sqlite3_prepare_v2(s->db, "SELECT par, optimal FROM daily_par "
+                           "WHERE day = ?1 AND size = ?2", -1, &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, (int)size);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        *par = (unsigned)sqlite3_column_int64(st, 0);
+        *optimal = sqlite3_column_int(st, 1) != 0;
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+}
+
+enum store_status store_daily_par_get(store *s, const char *day,
+                                      unsigned size, unsigned *par,
+                                      bool *optimal, bool *found, char *msg)
+{
+    int rc;
+
+    *found = false;
+    if (!day_ok(day))
+        return invalid(msg, "the day must be YYYY-MM-DD");
+    pthread_mutex_lock(&s->lock);
+    rc = par_read(s, day, size, par, optimal);
+    if (rc < 0)
+        say(msg, "the store failed", s->db);
+    pthread_mutex_unlock(&s->lock);
+    *found = rc == 1;
+    return rc < 0 ? STORE_FAILED : STORE_OK;
+}
+
+enum store_status store_daily_par_put(store *s, const char *day,
+                                      unsigned size, unsigned *par,
+                                      bool *optimal, char *msg)
+{
+    sqlite3_stmt *st;
+    int rc = -1;
+
+    if (!day_ok(day))
+        return invalid(msg, "the day must be YYYY-MM-DD");
+    pthread_mutex_lock(&s->lock);
+    if (sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO daily_par (day, "
+                           "size, par, optimal) VALUES (?1, ?2, ?3, ?4)", -1,
+                           &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, (int)size);
+        sqlite3_bind_int64(st, 3, *par);
+        sqlite3_bind_int(st, 4, *optimal ? 1 : 0);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_finalize(st);
+    }
+    /* Another request may have stored it first: theirs stands. */
+    if (rc == 0)
+        rc = par_read(s, day, size, par, optimal) == 1 ? 0 : -1;
+    if (rc < 0)
+        say(msg, "the store failed", s->db);
+    pthread_mutex_unlock(&s->lock);
+    return rc < 0 ? STORE_FAILED : STORE_OK;
 }

@@ -281,6 +281,11 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
     if (pdbDir)
         check((c.volumeMounts || []).some(m => m.mountPath === pdbDir),
               `${label}: pdb_dir ${pdbDir} is a mounted volume`);
+    // state_dir too: the store writes there.
+    const stateDir = setting('state_dir');
+    if (stateDir && stateDir !== 'off')
+        check((c.volumeMounts || []).some(m => m.mountPath === stateDir),
+              `${label}: state_dir ${stateDir} is a mounted volume`);
     check(['none', '6-6-3', '663', '7-8', '78'].includes(setting('pdb')),
           `${label}: pdb ${setting('pdb')} is none, 6-6-3 or 7-8`);
     return { label, dep, c, env, image, confText, conf, cport, probes,
@@ -399,7 +404,8 @@ async function probeServer(facts) {
         let srv;
         try {
             srv = await startPuzzled(['--bind', '127.0.0.1', '--port', '0',
-                                      '--pdb', 'none', '--access-log', 'off'],
+                                      '--pdb', 'none', '--access-log', 'off',
+                                      '--state-dir', path.join(dir, 'state')],
                                      env);
         } catch (e) {
             check(false, `${facts.label}: puzzled starts with the ` +

@@ -30,7 +30,9 @@ if [ -x "$PUZZLED" ] && command -v ldd >/dev/null 2>&1; then
         case $lib in
         libmicrohttpd.so.12) grep -q libmicrohttpd12 $f || fail "$lib" ;;
         libjansson.so.4) grep -q libjansson4 $f || fail "$lib" ;;
-        libmicrohttpd*|libjansson*) fail "unexpected $lib: fix packages" ;;
+        libsqlite3.so.0) grep -q libsqlite3-0 $f || fail "$lib" ;;
+        libmicrohttpd*|libjansson*|libsqlite3*)
+            fail "unexpected $lib: fix packages" ;;
         esac
     done
 fi
