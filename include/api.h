@@ -32,6 +32,8 @@
 #include "store.h"
 
 struct api_call;
+struct jobs;
+struct jobs_job;
 
 /* What every call may read; built once at server start, read-only
  * afterwards (the counter excepted, which is atomic). */
@@ -42,6 +44,7 @@ struct api_ctx {
     store *store;                   /* the daily leaderboard; NULL = off
                                      * (store.h serialises its calls) */
     const atomic_int *draining;     /* nonzero: refuse new searches */
+    struct jobs *jobs;              /* what the /v1/jobs routes use */
     uint64_t salt;                  /* per-process random, for seeds */
     atomic_uint_fast64_t *counter;  /* per-process counter, for seeds */
     /* Called after every finished search (a batch: every board), from
@@ -164,6 +167,11 @@ void api_work(const struct api_route *rt, struct api_call *c);
 
 /* Both in a row, on this thread: for tests and tools. */
 void api_run(const struct api_route *rt, struct api_call *c);
+
+/* The job named by the call's "{id}" segment: a new reference (give it
+ * back with jobs_release), or NULL with the 404 answered. The glue's
+ * event stream uses it too. */
+struct jobs_job *api_jobs_find(struct api_call *c);
 
 /*
  * Answers. They never fail: when memory runs out the answer becomes a

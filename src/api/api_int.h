@@ -21,6 +21,12 @@ void api__batch_work(struct api_call *c);
 void api__score(struct api_call *c);
 void api__score_work(struct api_call *c);
 
+/* api_jobs.c */
+void api__jobs_submit(struct api_call *c);
+void api__jobs_list(struct api_call *c);
+void api__jobs_get(struct api_call *c);
+void api__jobs_delete(struct api_call *c);
+
 /* api_random.c */
 void api__random(struct api_call *c);
 

@@ -84,8 +84,8 @@ struct http__conn_stats {
 };
 
 struct http_req;
-/* A route of the server itself (health, metrics, the spec, jobs and
- * their event streams): the ones that need MHD. Returns true when the
+/* A route of the server itself (health, metrics, the spec, the jobs'
+ * event streams): the ones that need MHD. Returns true when the
  * request was handed to another thread: from then on the calling
  * network thread must not touch it until MHD calls back. */
 typedef bool (*http__handler)(struct http_req *r);
@@ -216,14 +216,8 @@ void *http__uri_check(void *cls, const char *uri, struct MHD_Connection *c);
  * calls back. False: r is answered already (out of memory). */
 bool http__submit(struct http_req *r);
 
-/* jobs_routes.c */
-bool http__handle_jobs_submit(struct http_req *r);
-bool http__handle_jobs_list(struct http_req *r);
-/* GET and DELETE /v1/jobs/{id}, GET /v1/jobs/{id}/events. */
-bool http__handle_jobs_item(struct http_req *r);
-/* Split "/v1/jobs/{id}[/events]"; id has JOBS_ID_LEN + 1 bytes ("" when
- * too long to be an id). False for any other path. */
-bool http__jobs_path(const char *path, char *id, bool *events);
+/* jobs_events.c: GET /v1/jobs/{id}/events. */
+bool http__handle_jobs_events(struct http_req *r);
 
 /* log.c */
 void http__log_access(const struct http_req *r, uint64_t now_us);

@@ -29,12 +29,8 @@ static const struct http__route routes[] = {
     { "GET", "/readyz", false, handle_readyz },
     { "GET", "/metrics", false, handle_metrics },
     { "GET", "/openapi.yaml", false, handle_openapi },
-    /* Jobs keep their connection (event streams): jobs_routes.c. */
-    { "POST", "/v1/jobs", true, http__handle_jobs_submit },
-    { "GET", "/v1/jobs", false, http__handle_jobs_list },
-    { "GET", "/v1/jobs/{id}", false, http__handle_jobs_item },
-    { "DELETE", "/v1/jobs/{id}", false, http__handle_jobs_item },
-    { "GET", "/v1/jobs/{id}/events", false, http__handle_jobs_item },
+    /* An event stream keeps its connection: jobs_events.c. */
+    { "GET", "/v1/jobs/{id}/events", false, http__handle_jobs_events },
     { NULL, NULL, false, NULL },
 };
 
@@ -84,6 +80,7 @@ void http__api_init(struct http_server *s)
     s->api.table3 = s->table3;
     s->api.store = s->store;
     s->api.draining = &s->draining;
+    s->api.jobs = s->jobs;
     s->api.salt = s->id_salt;
     s->api.counter = &s->next_id;
     s->api.on_search = count_search;
@@ -560,6 +557,7 @@ static bool dispatch(struct http_req *r)
         return false;
     }
     if (r->route != NULL) {
+        api_request(r);     /* the same view: path parameters, query */
         prev = api_jalloc_bind(r->arena);
         handed_off = r->route->handler(r);
         api_jalloc_unbind(prev);
