@@ -31,7 +31,13 @@ enum http_problem_kind {
     HTTP_PROBLEM_INTERNAL,           /* 500: our fault, never the client's */
     HTTP_PROBLEM_BAD_FRAMING,        /* 400: message framing or headers
                                       * that cannot be trusted */
-    HTTP_PROBLEM_NOT_IMPLEMENTED,    /* 501: a transfer coding we lack */
+    HTTP_PROBLEM_NOT_IMPLEMENTED,    /* 501: a transfer coding we lack,
+                                      * a feature switched off */
+    HTTP_PROBLEM_INVALID_SOLUTION,   /* 422: moves that do not solve the
+                                      * board they claim to */
+    HTTP_PROBLEM_RATE_LIMITED,       /* 429: too many from one client */
+    HTTP_PROBLEM_CONFLICT,           /* 409: not now (entries closed,
+                                      * leaderboard full) */
     HTTP_PROBLEM_KIND_COUNT_
 };
 

@@ -27,6 +27,11 @@ void api__jobs_list(struct api_call *c);
 void api__jobs_get(struct api_call *c);
 void api__jobs_delete(struct api_call *c);
 
+/* api_daily.c */
+void api__daily(struct api_call *c);
+void api__daily_entry(struct api_call *c);
+void api__daily_work(struct api_call *c);
+
 /* api_random.c */
 void api__random(struct api_call *c);
 

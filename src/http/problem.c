@@ -44,6 +44,12 @@ static const struct kind_info kinds[HTTP_PROBLEM_KIND_COUNT_] = {
     [HTTP_PROBLEM_BAD_FRAMING] = { 400, "bad-request", "Bad request" },
     [HTTP_PROBLEM_NOT_IMPLEMENTED] = { 501, "not-implemented",
                                        "Not implemented" },
+    [HTTP_PROBLEM_INVALID_SOLUTION] = { 422, "invalid-solution",
+                                        "Moves do not solve the board" },
+    [HTTP_PROBLEM_RATE_LIMITED] = { 429, "rate-limited",
+                                    "Too many requests" },
+    [HTTP_PROBLEM_CONFLICT] = { 409, "conflict",
+                                "Not possible now" },
 };
 
 static const struct kind_info *info(enum http_problem_kind k)

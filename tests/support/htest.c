@@ -152,6 +152,8 @@ void htest_config(struct http_config *c)
     strcpy(c->access_log, "off");
     strcpy(c->openapi_path, "openapi.yaml");
     snprintf(c->static_root, sizeof(c->static_root), "%s", htest_www());
+    /* No store: tests that need one give it a directory of their own. */
+    strcpy(c->state_dir, "off");
 }
 
 http_server *htest_start(const struct http_config *c)

@@ -41,7 +41,8 @@ struct htest_resp {
 };
 
 /* Test defaults: 127.0.0.1, port 0, 2 workers, access log off, spec
- * from ./openapi.yaml, static files from htest_www(). */
+ * from ./openapi.yaml, static files from htest_www(), no store
+ * (state_dir off). */
 void htest_config(struct http_config *c);
 
 /* A directory of known web files made once per process (index.html,

@@ -1,0 +1,425 @@
+/*
+ * api_daily.c - the daily puzzle: GET /v1/daily/{date}/{size} (the day's
+ * board, its par and the top of its leaderboard) and POST
+ * /v1/daily/{date}/{size}/entries (a player's nickname and moves).
+ *
+ * The server never takes a player's word for a score: it rebuilds the
+ * day's board from the date, replays the moves on it (daily_verify) and
+ * counts them itself; only the time is the page's own measure, and it
+ * only breaks ties. The par is the 3x3 table's exact distance, or on
+ * bigger boards the best route a bounded search finds on a worker; the
+ * store keeps the first one worked out, so a score never changes under
+ * a player while the day lasts.
+ */
+#include "api_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "codec.h"
+#include "daily.h"
+#include "store.h"
+
+#define DAILY_TOP_DEFAULT 10
+#define DAILY_TOP_MAX 100
+/* A bigger board's par: what this much search finds. */
+#define DAILY_PAR_NODES 2000000u
+#define DAILY_PAR_MS 3000u
+
+struct daily_state {
+    char day[11];
+    unsigned size;
+    struct puz_board board;
+    bool entry;             /* POST: an entry to add once par is known */
+    unsigned top;           /* GET: entries to show */
+    char nickname[STORE_NICK_MAX + 1];
+    unsigned moves, time_ms;
+    unsigned par;
+    bool par_optimal, par_known;
+    uint64_t deadline_us;
+};
+
+static int64_t now_s(void)
+{
+    return (int64_t)time(NULL);
+}
+
+/* "today" or a date no later than today (UTC); else the 404 answered. */
+static bool day_param(struct api_call *c, struct daily_state *s)
+{
+    const char *day = api_path_param(c, "date");
+    char today[11];
+
+    daily_today(now_s(), today);
+    if (day != NULL && strcmp(day, "today") == 0)
+        day = today;
+    if (day == NULL || !daily_date_ok(day)) {
+        api_answer_problemf(c, HTTP_PROBLEM_NOT_FOUND, "no daily puzzle "
+                            "for '%s': the date is YYYY-MM-DD (UTC) or "
+                            "today", day != NULL ? day : "");
+        return false;
+    }
+    if (strcmp(day, today) > 0) {
+        api_answer_problemf(c, HTTP_PROBLEM_NOT_FOUND, "the puzzle of %s "
+                            "is not out yet: today (UTC) is %s", day,
+                            today);
+        return false;
+    }
+    memcpy(s->day, day, sizeof(s->day));
+    return true;
+}
+
+/* The path's date and size, and the day's board; false when answered. */
+static bool daily_begin(struct api_call *c, struct daily_state **out)
+{
+    struct daily_state *s = puz_arena_calloc(c->arena, 1, sizeof(*s));
+    const char *size = api_path_param(c, "size");
+
+    *out = s;
+    if (s == NULL) {
+        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "out of memory");
+        return false;
+    }
+    if (!day_param(c, s))
+        return false;
+    if (size == NULL || strlen(size) != 1 || size[0] < '0' + DAILY_MIN_SIZE
+        || size[0] > '0' + DAILY_MAX_SIZE) {
+        api_answer_problemf(c, HTTP_PROBLEM_NOT_FOUND, "no daily puzzle of "
+                            "size '%s': there is one of each size %d to %d",
+                            size != NULL ? size : "", DAILY_MIN_SIZE,
+                            DAILY_MAX_SIZE);
+        return false;
+    }
+    s->size = (unsigned)(size[0] - '0');
+    if (daily_board(s->day, s->size, c->ctx->table3, &s->board) != PUZ_OK) {
+        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "cannot make the "
+                            "board of %s", s->day);
+        return false;
+    }
+    return true;
+}
+
+/* ?limit=N: how many entries GET shows. */
+static bool top_param(struct api_call *c, struct daily_state *s)
+{
+    s->top = DAILY_TOP_DEFAULT;
+    for (size_t i = 0; i < c->rq.nquery; i++) {
+        const struct api_param *q = &c->rq.query[i];
+        char *end = NULL;
+        unsigned long n = 0;
+
+        if (strcmp(q->key, "limit") == 0 && q->value != NULL)
+            n = strtoul(q->value, &end, 10);
+        if (strcmp(q->key, "limit") != 0 || end == q->value || *end != '\0'
+            || n < 1 || n > DAILY_TOP_MAX || q->value[0] == '+'
+            || q->value[0] == '-') {
+            api_answer_problemf(c, HTTP_PROBLEM_INVALID_QUERY, "%s: the "
+                                "only parameter is limit, a whole number "
+                                "from 1 to %d", q->key, DAILY_TOP_MAX);
+            return false;
+        }
+        s->top = (unsigned)n;
+    }
+    return true;
+}
+
+/* The par when it needs no search: stored already, or the 3x3 table. */
+static void par_known(struct api_call *c, struct daily_state *s)
+{
+    struct puz_board goal;
+    char msg[PUZ_MSG_MAX];
+    bool found = false;
+
+    if (c->ctx->store != NULL
+        && store_daily_par_get(c->ctx->store, s->day, s->size, &s->par,
+                               &s->par_optimal, &found, msg) == STORE_OK
+        && found) {
+        s->par_known = true;
+        return;
+    }
+    puz_board_goal(s->size, &goal);
+    if (puz_tables_distance3(c->ctx->tables, &s->board, &goal, &s->par)
+        == PUZ_OK) {
+        s->par_optimal = true;
+        s->par_known = true;
+    }
+}
+
+/* The entries of the day, best first, as JSON. */
+static json_t *top_json(struct api_call *c, const struct daily_state *s,
+                        unsigned *total)
+{
+    struct store_entry *e;
+    json_t *list = json_array();
+    unsigned n = 0;
+    char msg[PUZ_MSG_MAX];
+
+    *total = 0;
+    if (c->ctx->store == NULL || list == NULL)
+        return list;
+    e = puz_arena_alloc(c->arena, sizeof(*e) * s->top);
+    if (e == NULL
+        || store_daily_top(c->ctx->store, s->day, s->size, e, s->top, &n,
+                           msg) != STORE_OK
+        || store_daily_count(c->ctx->store, s->day, s->size, total, msg)
+           != STORE_OK) {
+        json_decref(list);
+        return NULL;
+    }
+    for (unsigned i = 0; i < n; i++)
+        json_array_append_new(list, json_pack("{s:I, s:s, s:I, s:I, s:I}",
+            "rank", (json_int_t)e[i].rank, "nickname", e[i].nickname,
+            "moves", (json_int_t)e[i].moves, "time_ms",
+            (json_int_t)e[i].time_ms, "created_at",
+            (json_int_t)e[i].created_at));
+    return list;
+}
+
+static void answer_day(struct api_call *c, const struct daily_state *s)
+{
+    unsigned total = 0;
+    json_t *top = top_json(c, s, &total);
+
+    if (top == NULL) {
+        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "the leaderboard "
+                            "cannot be read");
+        return;
+    }
+    api_answer_json(c, 200, json_pack("{s:s, s:I, s:o, s:I, s:b, s:b, "
+        "s:I, s:o}", "date", s->day, "size", (json_int_t)s->size, "board",
+        codec_board_rows(&s->board), "par", (json_int_t)s->par,
+        "par_optimal", s->par_optimal, "leaderboard",
+        c->ctx->store != NULL, "total_entries", (json_int_t)total,
+        "entries", top));
+}
+
+/* The store's refusal as a problem (Retry-After on the rate limit). */
+static void answer_refusal(struct api_call *c, enum store_status rc,
+                           const char *msg)
+{
+    struct http_problem p;
+    char secs[16];
+
+    http_problem_set(&p, rc == STORE_RATE_LIMITED ? HTTP_PROBLEM_RATE_LIMITED
+                     : rc == STORE_FULL ? HTTP_PROBLEM_CONFLICT
+                     : rc == STORE_INVALID ? HTTP_PROBLEM_INVALID_REQUEST
+                     : HTTP_PROBLEM_INTERNAL, "%s", msg);
+    api_answer_problem(c, &p);
+    if (rc == STORE_RATE_LIMITED && c->answer.status == 429) {
+        snprintf(secs, sizeof(secs), "%d", STORE_RATE_WINDOW_S);
+        api_answer_header(c, "Retry-After", secs);
+    }
+}
+
+/* Stores the verified entry and answers 201, or the store's refusal. */
+static void answer_entry(struct api_call *c, const struct daily_state *s)
+{
+    struct store_submission e = { s->day, s->size, s->nickname, s->moves,
+                                  s->time_ms, c->rq.client ? c->rq.client
+                                  : "-" };
+    unsigned rank = 0, total = 0;
+    enum store_status rc;
+    double score = s->par >= s->moves ? 1.0 : (double)s->par / s->moves;
+    char msg[PUZ_MSG_MAX] = "";
+
+    rc = store_daily_add(c->ctx->store, &e, now_s(), &rank, msg);
+    if (rc == STORE_OK)
+        rc = store_daily_count(c->ctx->store, s->day, s->size, &total, msg);
+    if (rc != STORE_OK) {
+        answer_refusal(c, rc, msg);
+        return;
+    }
+    api_answer_json(c, 201, json_pack("{s:s, s:I, s:s, s:I, s:I, s:I, s:b, "
+        "s:f, s:I, s:I}", "date", s->day, "size", (json_int_t)s->size,
+        "nickname", s->nickname, "moves", (json_int_t)s->moves, "time_ms",
+        (json_int_t)s->time_ms, "par", (json_int_t)s->par, "par_optimal",
+        s->par_optimal, "score", score, "rank", (json_int_t)rank,
+        "total_entries", (json_int_t)total));
+}
+
+static void finish(struct api_call *c, const struct daily_state *s)
+{
+    if (s->entry)
+        answer_entry(c, s);
+    else
+        answer_day(c, s);
+}
+
+/* The par is known: answer now; otherwise leave the search to a worker. */
+static void finish_or_search(struct api_call *c, struct daily_state *s)
+{
+    par_known(c, s);
+    if (s->par_known) {
+        finish(c, s);
+        return;
+    }
+    s->deadline_us = api__deadline_in(DAILY_PAR_MS);
+    c->state = s;
+}
+
+void api__daily(struct api_call *c)
+{
+    struct daily_state *s;
+
+    if (!daily_begin(c, &s) || !top_param(c, s))
+        return;
+    finish_or_search(c, s);
+}
+
+/* Entries are open on the board's own day and the next, so a game
+ * begun before midnight (UTC) can still be entered. */
+static bool entry_open(struct api_call *c, const struct daily_state *s)
+{
+    char today[11], yesterday[11];
+    int64_t now = now_s();
+
+    daily_today(now, today);
+    daily_today(now - 86400, yesterday);
+    if (strcmp(s->day, today) == 0 || strcmp(s->day, yesterday) == 0)
+        return true;
+    api_answer_problemf(c, HTTP_PROBLEM_CONFLICT, "entries for %s are "
+                        "closed: a day's board takes entries on its day "
+                        "and the next (UTC); today is %s", s->day, today);
+    return false;
+}
+
+static bool bad_entry(struct api_call *c, const char *ptr, const char *why)
+{
+    struct http_problem p;
+
+    http_problem_set(&p, HTTP_PROBLEM_INVALID_REQUEST, "%s: %s", ptr, why);
+    http_problem_point(&p, "%s", ptr);
+    api_answer_problem(c, &p);
+    return false;
+}
+
+/* The moves as blank directions ("up", "down", "left", "right"). */
+static bool entry_moves(struct api_call *c, const json_t *v, uint8_t **out,
+                        unsigned *count)
+{
+    size_t n = json_is_array(v) ? json_array_size(v) : 0;
+    enum puz_dir d;
+
+    if (n < 1 || n > DAILY_MAX_MOVES)
+        return bad_entry(c, "/moves", "an array of 1 to 5000 moves, each "
+                         "\"up\", \"down\", \"left\" or \"right\" (the way "
+                         "the gap moves)");
+    *out = puz_arena_alloc(c->arena, n);
+    if (*out == NULL)
+        return bad_entry(c, "/moves", "too many moves for this server");
+    for (size_t i = 0; i < n; i++) {
+        const char *name = json_string_value(json_array_get(v, i));
+
+        if (name == NULL || puz_dir_parse(name, &d) != PUZ_OK) {
+            char ptr[32];
+
+            snprintf(ptr, sizeof(ptr), "/moves/%zu", i);
+            return bad_entry(c, ptr, "a move is \"up\", \"down\", \"left\" "
+                             "or \"right\"");
+        }
+        (*out)[i] = (uint8_t)d;
+    }
+    *count = (unsigned)n;
+    return true;
+}
+
+/* nickname, moves and time_ms; nothing else. */
+static bool entry_fields(struct api_call *c, const json_t *root,
+                         struct daily_state *s, uint8_t **moves)
+{
+    const json_t *nick = json_object_get(root, "nickname"),
+                 *ms = json_object_get(root, "time_ms");
+    const char *key;
+    json_t *v;
+
+    json_object_foreach((json_t *)root, key, v) {
+        if (strcmp(key, "nickname") && strcmp(key, "moves")
+            && strcmp(key, "time_ms"))
+            return bad_entry(c, "/", "an entry has only nickname, moves "
+                             "and time_ms");
+    }
+    if (!json_is_string(nick) || !store_nickname_ok(json_string_value(nick)))
+        return bad_entry(c, "/nickname", "a nickname is 1 to 24 letters, "
+                         "digits, spaces, '_', '-' or '.', not starting or "
+                         "ending with a space");
+    snprintf(s->nickname, sizeof(s->nickname), "%s", json_string_value(nick));
+    if (!json_is_integer(ms) || json_integer_value(ms) < 0
+        || json_integer_value(ms) > 86400000)
+        return bad_entry(c, "/time_ms", "the time taken, a whole number of "
+                         "milliseconds from 0 to 86400000");
+    s->time_ms = (unsigned)json_integer_value(ms);
+    return entry_moves(c, json_object_get(root, "moves"), moves, &s->moves);
+}
+
+/* The moves must solve the day's board; the server counts them. */
+static bool entry_verified(struct api_call *c, struct daily_state *s,
+                           const uint8_t *moves)
+{
+    char msg[PUZ_MSG_MAX];
+
+    if (daily_verify(&s->board, moves, s->moves, msg) == PUZ_OK)
+        return true;
+    api_answer_problemf(c, HTTP_PROBLEM_INVALID_SOLUTION, "these moves do "
+                        "not solve the board of %s (%ux%u): %s", s->day,
+                        s->size, s->size, msg);
+    return false;
+}
+
+void api__daily_entry(struct api_call *c)
+{
+    struct daily_state *s;
+    uint8_t *moves = NULL;
+    json_t *root;
+    bool ok;
+
+    if (api__refuse_when_draining(c) || !daily_begin(c, &s))
+        return;
+    if (c->ctx->store == NULL) {
+        api_answer_problemf(c, HTTP_PROBLEM_NOT_IMPLEMENTED, "this server "
+                            "keeps no leaderboard (state_dir is off)");
+        return;
+    }
+    if (!entry_open(c, s) || !api__parse_body(c, &root))
+        return;
+    ok = entry_fields(c, root, s, &moves);
+    json_decref(root);
+    if (!ok || !entry_verified(c, s, moves))
+        return;
+    s->entry = true;
+    finish_or_search(c, s);
+}
+
+/* A bigger board's par: the best route a bounded search finds (proven
+ * shortest when it says so), never more than the scramble's walk. */
+void api__daily_work(struct api_call *c)
+{
+    struct daily_state *s = c->state;
+    struct puz_solve_opts o;
+    struct puz_result res;
+    char msg[PUZ_MSG_MAX];
+    puz_err rc;
+
+    api__solve_opts(c, s->deadline_us, &o);
+    o.limits.max_nodes = DAILY_PAR_NODES;
+    memset(&res, 0, sizeof(res));
+    rc = puz_solve(&s->board, &o, c->arena, &res);
+    if (rc == PUZ_OK)
+        api__record(c, &res);
+    if (rc == PUZ_OK && res.status == PUZ_CANCELLED) {
+        api_answer_problemf(c, HTTP_PROBLEM_SHUTTING_DOWN, "the server is "
+                            "shutting down; this request was cancelled");
+        return;
+    }
+    s->par = daily_walk(s->size);
+    s->par_optimal = false;
+    if (rc == PUZ_OK && res.status == PUZ_SOLVED && res.length <= s->par) {
+        s->par = res.length;
+        s->par_optimal = res.optimal;
+    }
+    if (c->ctx->store != NULL)
+        store_daily_par_put(c->ctx->store, s->day, s->size, &s->par,
+                            &s->par_optimal, msg);
+    finish(c, s);
+}

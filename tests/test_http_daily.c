@@ -1,0 +1,250 @@
+/*
+ * test_http_daily.c - the daily puzzle over real HTTP, for what the
+ * string tests (test_api_daily.c) cannot see: the templated paths
+ * routed by the glue (405 with Allow on the wrong method, HEAD), the
+ * client's address taken from the socket for the rate limit with its
+ * Retry-After header, a restarted server keeping the leaderboard in its
+ * state directory, and a state directory that cannot be opened stopping
+ * the start with a message naming it. Responses are recorded for the
+ * OpenAPI check.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "store.h"
+#include "support/htest.h"
+
+#define DAY_ROUTE "/v1/daily/{date}/{size}"
+#define ENTRY_ROUTE "/v1/daily/{date}/{size}/entries"
+
+static char dir[64];
+
+static http_server *start(void)
+{
+    struct http_config c;
+
+    htest_config(&c);
+    snprintf(c.state_dir, sizeof(c.state_dir), "%s/state", dir);
+    return htest_start(&c);
+}
+
+static int setup(void **state)
+{
+    snprintf(dir, sizeof(dir), "/tmp/puzzled-hdaily-XXXXXX");
+    if (mkdtemp(dir) == NULL)
+        return -1;
+    *state = start();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[128];
+
+    http_server_destroy(*state);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static json_t *get_day(http_server *s, const char *path)
+{
+    struct htest_req rq = { .path = path, .route = DAY_ROUTE };
+    struct htest_resp r;
+    json_t *j;
+
+    assert_int_equal(htest_do(s, &rq, &r), 0);
+    assert_int_equal(r.status, 200);
+    j = htest_json(&r);
+    htest_resp_free(&r);
+    return j;
+}
+
+/* The day's 3x3 board solved by the server's own solver; the entry body
+ * for nick with those moves (a heap string). */
+static char *honest_entry(http_server *s, const char *nick)
+{
+    json_t *day = get_day(s, "/v1/daily/today/3"), *sol, *body;
+    char *req, *out;
+    struct htest_resp r;
+
+    body = json_pack("{s:O}", "board", json_object_get(day, "board"));
+    req = json_dumps(body, 0);
+    assert_int_equal(htest_post(s, "/v1/solve", req, &r), 0);
+    assert_int_equal(r.status, 200);
+    sol = htest_json(&r);
+    htest_resp_free(&r);
+    json_decref(body);
+    free(req);
+    body = json_pack("{s:s, s:O, s:i}", "nickname", nick, "moves",
+                     json_object_get(sol, "moves"), "time_ms", 31337);
+    out = json_dumps(body, 0);
+    json_decref(body);
+    json_decref(sol);
+    json_decref(day);
+    return out;
+}
+
+static long post_entry(http_server *s, const char *body,
+                       struct htest_resp *r)
+{
+    struct htest_req rq = { .method = "POST", .route = ENTRY_ROUTE,
+                            .path = "/v1/daily/today/3/entries",
+                            .body = body };
+
+    assert_int_equal(htest_do(s, &rq, r), 0);
+    return r->status;
+}
+
+static void test_entry_then_flood_from_this_address(void **state)
+{
+    char *body = honest_entry(*state, "ada");
+    struct htest_resp r;
+    char retry[16];
+    json_t *j;
+
+    assert_int_equal(post_entry(*state, body, &r), 201);
+    j = htest_json(&r);
+    assert_int_equal(json_integer_value(json_object_get(j, "rank")), 1);
+    json_decref(j);
+    htest_resp_free(&r);
+    for (int i = 1; i < STORE_RATE_MAX; i++) {
+        assert_int_equal(post_entry(*state, body, &r), 201);
+        htest_resp_free(&r);
+    }
+    assert_int_equal(post_entry(*state, body, &r), 429);
+    json_decref(htest_problem(&r, 429, "rate-limited"));
+    assert_non_null(htest_header(&r, "Retry-After", retry, sizeof(retry)));
+    assert_string_equal(retry, "60");
+    htest_resp_free(&r);
+    free(body);
+}
+
+static void test_forged_entry_is_a_problem(void **state)
+{
+    struct htest_resp r;
+
+    assert_int_equal(post_entry(*state, "{\"nickname\":\"eve\",\"moves\":"
+                                "[\"up\",\"up\",\"up\",\"up\"],"
+                                "\"time_ms\":1}", &r), 422);
+    json_decref(htest_problem(&r, 422, "invalid-solution"));
+    htest_resp_free(&r);
+}
+
+/* The other refusals, recorded for the OpenAPI check. */
+static void test_refusals_are_problems(void **state)
+{
+    struct htest_req future = { .path = "/v1/daily/2999-01-01/3",
+                                .route = DAY_ROUTE },
+                     limit = { .path = "/v1/daily/today/3?limit=0",
+                               .route = DAY_ROUTE },
+                     closed = { .method = "POST", .route = ENTRY_ROUTE,
+                                .path = "/v1/daily/2001-01-01/3/entries",
+                                .body = "{\"nickname\":\"x\",\"moves\":"
+                                        "[\"up\"],\"time_ms\":1}" };
+    struct htest_resp r;
+
+    assert_int_equal(htest_do(*state, &future, &r), 0);
+    json_decref(htest_problem(&r, 404, "not-found"));
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(*state, &limit, &r), 0);
+    json_decref(htest_problem(&r, 400, "invalid-query"));
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(*state, &closed, &r), 0);
+    json_decref(htest_problem(&r, 409, "conflict"));
+    htest_resp_free(&r);
+    assert_int_equal(post_entry(*state, "{\"nickname\":", &r), 400);
+    htest_resp_free(&r);
+}
+
+/* state_dir = off: the board still comes, entries are a 501. */
+static void test_server_without_store(void **state)
+{
+    struct http_config c;
+    http_server *s;
+    struct htest_resp r;
+    json_t *day;
+
+    (void)state;
+    htest_config(&c);
+    s = htest_start(&c);
+    day = get_day(s, "/v1/daily/today/3");
+    assert_true(json_is_false(json_object_get(day, "leaderboard")));
+    json_decref(day);
+    assert_int_equal(post_entry(s, "{\"nickname\":\"x\",\"moves\":"
+                                "[\"up\"],\"time_ms\":1}", &r), 501);
+    json_decref(htest_problem(&r, 501, "not-implemented"));
+    htest_resp_free(&r);
+    http_server_destroy(s);
+}
+
+static void test_methods_and_head(void **state)
+{
+    struct htest_req get = { .path = "/v1/daily/today/3/entries",
+                             .route = ENTRY_ROUTE },
+                     head = { .method = "HEAD", .path = "/v1/daily/today/4",
+                              .route = DAY_ROUTE, .no_record = true };
+    struct htest_resp r;
+    char allow[32];
+
+    assert_int_equal(htest_do(*state, &get, &r), 0);
+    json_decref(htest_problem(&r, 405, "method-not-allowed"));
+    assert_non_null(htest_header(&r, "Allow", allow, sizeof(allow)));
+    assert_non_null(strstr(allow, "POST"));
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(*state, &head, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(r.len, 0);
+    htest_resp_free(&r);
+}
+
+static void test_restart_keeps_the_leaderboard(void **state)
+{
+    char *body = honest_entry(*state, "still here");
+    struct htest_resp r;
+    json_t *day;
+
+    assert_int_equal(post_entry(*state, body, &r), 201);
+    htest_resp_free(&r);
+    free(body);
+    http_server_destroy(*state);
+    *state = start();
+    day = get_day(*state, "/v1/daily/today/3");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(
+        json_object_get(day, "entries"), 0), "nickname")), "still here");
+    json_decref(day);
+}
+
+static void test_unusable_state_dir_stops_the_start(void **state)
+{
+    struct http_config c;
+    http_server *s = NULL;
+    char msg[HTTP_SERVER_MSG];
+
+    (void)state;
+    htest_config(&c);
+    snprintf(c.state_dir, sizeof(c.state_dir), "/proc/no-such/puzzled");
+    assert_int_not_equal(http_server_start(&c, &s, msg), PUZ_OK);
+    assert_null(s);
+    assert_non_null(strstr(msg, "state_dir /proc/no-such/puzzled"));
+}
+
+int main(void)
+{
+#define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_entry_then_flood_from_this_address),
+        T(test_forged_entry_is_a_problem),
+        T(test_refusals_are_problems),
+        T(test_methods_and_head),
+        T(test_restart_keeps_the_leaderboard),
+        cmocka_unit_test(test_unusable_state_dir_stops_the_start),
+        cmocka_unit_test(test_server_without_store),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
