@@ -246,17 +246,28 @@ static http_server *start_deadlines(unsigned max_connections)
     return htest_start(&c);
 }
 
-static bool metric_has(http_server *s, const char *line)
+static bool metric_in(http_server *s, const char *line, bool say)
 {
     struct htest_resp r;
     bool has;
 
     assert_int_equal(htest_get(s, "/metrics", &r), 0);
     has = strstr(r.body, line) != NULL;
-    if (!has)
+    if (!has && say)
         fprintf(stderr, "no '%s' in:\n%s\n", line, r.body);
     htest_resp_free(&r);
     return has;
+}
+
+static bool metric_has(http_server *s, const char *line)
+{
+    return metric_in(s, line, true);
+}
+
+/* The same, silent: for polling. */
+static bool metric_quiet(http_server *s, const char *line)
+{
+    return metric_in(s, line, false);
 }
 
 /* Item 2: a head arriving a byte at a time is cut at the head deadline
@@ -348,6 +359,61 @@ static void test_past_max_connections_refused_at_once(void **state)
     fprintf(stderr, "served again %.0f ms after the cut\n",
             htest_now_ms() - t0);
     assert_int_equal(ok.status, 200);
+    http_server_destroy(s);
+}
+
+/* A 5x5 solve that runs until its deadline (IDA* with Manhattan on a
+ * 300-move walk): only a cancel ends it sooner. */
+#define HARD5 "{\"board\": \"21 11 20 6 5 18 10 3 12 14 16 8 17 2 1 22 23 " \
+              "9 0 15 13 7 4 24 19\", \"algorithm\": \"idastar\", " \
+              "\"heuristic\": \"manhattan\", \"limits\": {\"timeout_ms\": " \
+              "4000}}"
+
+/* Item 5: 50 solves sent and abandoned at once are cancelled when their
+ * clients hang up (queued or running), logged and counted 499, and an
+ * easy solve sent right after them is answered at once: the workers are
+ * free again. Before, both workers ran each abandoned solve to its
+ * deadline (all queued at once: 4 s) and the easy one waited behind them. */
+static void test_abandoned_solves_cancelled(void **state)
+{
+    static const char head[] = "POST /v1/solve HTTP/1.1\r\n" HOST JSON
+                               "Content-Length: %zu\r\n\r\n%s";
+    char req[512];
+    struct http_config cfg;
+    struct htest_resp r;
+    http_server *s;
+    double t0;
+    int fd;
+
+    (void)state;
+    htest_config(&cfg);     /* 2 workers, a queue of 64 */
+    s = htest_start(&cfg);
+    snprintf(req, sizeof(req), head, strlen(HARD5), HARD5);
+    for (int i = 0; i < 50; i++) {
+        fd = htest_raw_open(s);
+        assert_true(fd >= 0);
+        assert_true(send_all(fd, req, strlen(req)));
+        usleep(4000);   /* 50 in ~0.2 s, as the report sent them */
+        close(fd);
+    }
+    t0 = htest_now_ms();
+    assert_int_equal(htest_post(s, "/v1/solve",
+                                "{\"board\": \"1 2 3 4 5 6 7 0 8\"}", &r), 0);
+    fprintf(stderr, "easy solve after 50 abandoned: %.0f ms\n",
+            htest_now_ms() - t0);
+    assert_int_equal(r.status, 200);
+    assert_true(htest_now_ms() - t0 < 1000);
+    htest_resp_free(&r);
+    /* All 50 completed as 499 and no worker is busy any more. */
+    t0 = htest_now_ms();
+    while ((!metric_quiet(s, "route=\"/v1/solve\",code=\"499\"} 50")
+            || !metric_quiet(s, "puzzled_workers_busy 0"))
+           && htest_now_ms() - t0 < 2000)
+        usleep(20000);
+    fprintf(stderr, "all 50 counted 499, workers idle, %.0f ms later\n",
+            htest_now_ms() - t0);
+    assert_true(metric_has(s, "route=\"/v1/solve\",code=\"499\"} 50"));
+    assert_true(metric_has(s, "puzzled_workers_busy 0"));
     http_server_destroy(s);
 }
 
@@ -463,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_slow_head_cut_at_deadline),
         cmocka_unit_test(test_slow_body_cut_at_deadline),
         cmocka_unit_test(test_past_max_connections_refused_at_once),
+        cmocka_unit_test(test_abandoned_solves_cancelled),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -294,7 +294,7 @@ static void test_abandoned_request(void **state)
     htest_do(s, &rq, &r);
     assert_int_equal(r.status, 0);      /* the client gave up */
     htest_resp_free(&r);
-    /* The job stops at its deadline; the worker is free again. */
+    /* The hang-up cancels the job; the worker is free again. */
     assert_int_equal(htest_post(s, "/v1/solve", EASY, &r), 0);
     assert_int_equal(r.status, 200);
     htest_resp_free(&r);

@@ -259,6 +259,10 @@ static void sweep_hangups(struct http__conns *w)
 
     while (k != NULL) {
         for (n = 0; k != NULL && n < 64; k = k->next) {
+            /* Again each tick: pool_submit clears the flag, and the
+             * hang-up may have been seen just before it. */
+            if (k->cancel != NULL && k->abandoned)
+                atomic_store(k->cancel, 1);
             if (k->cancel == NULL || k->abandoned)
                 continue;
             pf[n].fd = k->fd;

@@ -3,8 +3,9 @@
  * API call (api_work) on a worker, then resume the connection so the
  * network thread queues the answer.
  *
- * The connection is suspended before the job is visible to any worker,
- * so a resume can never come first. The worker touches only the call
+ * A client that hangs up meanwhile cancels the job (conns.c watches the
+ * suspended socket). The connection is suspended before the job is
+ * visible to any worker, so a resume can never come first. The worker touches only the call
  * (its arena included) and never MHD, except for the final resume.
  */
 #include "http_int.h"
@@ -49,6 +50,10 @@ bool http__submit(struct http_req *r)
     j->base.done = job_done;
     j->req = r;
     r->call.cancel = &j->base.cancel;
+    /* MHD does not look at a suspended connection: the watchdog polls it
+     * and sets the flag when the client hangs up, so an abandoned solve
+     * stops (queued: before it starts) and is logged 499. */
+    http__conn_watch(r, &j->base.cancel);
     MHD_suspend_connection(r->conn);
     rc = pool_submit(r->srv->pool, &j->base);
     if (rc == POOL_OK)
