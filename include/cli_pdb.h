@@ -17,7 +17,8 @@ int cli_pdb_main(int argc, char **argv);
 
 /*
  * Tables for one solve of start with options o, or NULL when the solve
- * does not use the pdb heuristic (an explicit other heuristic, bfs, dfs,
+ * does not use the pdb heuristic (the core decides:
+ * puz_algorithm_uses_tables; an explicit other heuristic, bnb, bfs, dfs,
  * constructive) or the size has none. 3x3: the exact tables (ms). 4x4:
  * the cached 7-8 set if there is one, else the 6-6-3 set loaded from the
  * cache or built into it on demand (stderr says so and that it takes a

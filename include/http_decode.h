@@ -21,11 +21,16 @@
 #include "puz_board.h"
 #include "puz_err.h"
 #include "puz_heuristic.h"
+#include "puz_score.h"
 #include "puz_solve.h"
 
 /* limits.timeout_ms of a /v1/solve with auto (or anytime) on 5x5 and up
  * when the client gives none (at most the server's cap). */
 #define HTTP_ANYTIME_DEFAULT_MS 1000u
+
+/* The cap of limits.max_depth over HTTP: a dfs that deep already takes
+ * longer than any request's timeout. */
+#define HTTP_DECODE_MAX_DEPTH 1000u
 
 /* What /v1/solve asks for, and the shared options of a batch. */
 struct http_solve_request {
@@ -37,7 +42,8 @@ struct http_solve_request {
     uint64_t max_nodes;         /* never above the config cap */
     unsigned timeout_ms;        /* never above the config cap */
     unsigned max_depth;         /* dfs; 0 = solver default */
-    unsigned weight;            /* wastar, 1..100; 0 = solver default */
+    unsigned weight;            /* wastar, PUZ_WASTAR_WEIGHT_MIN..MAX;
+                                 * 0 = solver default */
     bool include_path;
     unsigned trace;             /* expansions to record; 0 = none */
     bool effort;                /* report expansions per layer */
@@ -55,19 +61,12 @@ struct http_batch_request {
     struct http_batch_entry *entries;   /* count entries, in the arena */
 };
 
-/* A move of /v1/score: a blank direction or the number of a tile. */
-struct http_move {
-    bool is_tile;
-    unsigned tile;
-    enum puz_dir dir;
-};
-
 struct http_score_request {
     struct puz_board board;
     bool has_goal;
     struct puz_board goal;
     size_t count;
-    struct http_move *moves;    /* count moves, in the arena */
+    struct puz_move *moves;     /* count moves, in the arena */
 };
 
 /*

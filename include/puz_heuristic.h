@@ -28,6 +28,12 @@ const char *puz_heuristic_name(const puz_heuristic *h);
 const char *puz_heuristic_description(const puz_heuristic *h);
 /* Never overestimates the true distance. */
 bool puz_heuristic_admissible(const puz_heuristic *h);
+/* Reads loaded tables (puz_tables.h): it serves a goal only when tables
+ * for that goal are loaded. */
+bool puz_heuristic_needs_tables(const puz_heuristic *h);
+/* The board sizes it can serve at all. */
+void puz_heuristic_sizes(const puz_heuristic *h, unsigned *min_size,
+                         unsigned *max_size);
 
 /* h(b) against goal; tables may be NULL for heuristics that need none.
  * On PUZ_EINVAL msg (PUZ_MSG_MAX, may be NULL) says why (e.g. no table

@@ -15,43 +15,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "puz_algorithm.h"
 #include "puz_arena.h"
 #include "puz_board.h"
 #include "puz_err.h"
 #include "puz_heuristic.h"
 #include "puz_trace.h"
 
-enum puz_algorithm {
-    PUZ_ALG_AUTO = 0,   /* pick by board size (astar for N<=3, ...) */
-    PUZ_ALG_ASTAR,      /* optimal; goal tested when popped */
-    PUZ_ALG_IDASTAR,    /* optimal; memory O(depth) */
-    PUZ_ALG_BFS,        /* optimal; no heuristic */
-    PUZ_ALG_DFS,        /* depth-limited; not optimal */
-    PUZ_ALG_BNB,        /* branch and bound: min-heap on g + misplaced */
-    PUZ_ALG_GREEDY,     /* best-first on h alone; fast, not optimal */
-    PUZ_ALG_CONSTRUCTIVE, /* row/column placement by hand method; any N */
-    PUZ_ALG_WASTAR,     /* weighted A*: f = g + w*h; at most w x optimal */
-    PUZ_ALG_ANYTIME,    /* N >= 5: shorter and shorter paths until the
-                         * deadline (docs/large.md); below 5x5 the
-                         * optimal default */
-    PUZ_ALG_COUNT_
-};
-
-/* "astar", "idastar", "bfs", "dfs", "bnb", "greedy", "constructive",
- * "wastar", "anytime" ("auto" for AUTO). AUTO means astar for N <= 3,
- * idastar for 4x4 and anytime for N >= 5: the constructive answer at
- * once, then shorter paths until limits.deadline_us (1 s from the start
- * when 0); see docs/large.md. */
-const char *puz_algorithm_name(enum puz_algorithm a);
-puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out);
-/* Whether the algorithm returns optimal paths given an admissible h. */
-bool puz_algorithm_optimal(enum puz_algorithm a);
-
-/* Weight of wastar when opts.weight is 0. */
+/* Weight of wastar when opts.weight is 0, and the range callers accept
+ * (the server and the CLI refuse others: past 100 wastar is greedy). */
 #define PUZ_WASTAR_DEFAULT_WEIGHT 3u
+#define PUZ_WASTAR_WEIGHT_MIN 1u
+#define PUZ_WASTAR_WEIGHT_MAX 100u
 
-/* Default depth limit of dfs when limits.max_depth is 0. */
+/* Default depth limit of dfs when limits.max_depth is 0, and the most
+ * any caller may ask for (a path of that many moves fits the result's
+ * unsigned length and the search's uint16_t depths). */
 #define PUZ_DFS_DEFAULT_DEPTH 80u
+#define PUZ_DFS_MAX_DEPTH 65534u
 
 enum puz_status {
     PUZ_SOLVED = 0,

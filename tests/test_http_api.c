@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "support/htest.h"
+#include "puz_algorithm.h"
 
 #define EASY "{\"board\": \"1 2 3 4 5 6 7 0 8\"}"
 #define HARD "{\"board\": \"8 6 7 2 5 4 3 0 1\"}"
@@ -124,6 +125,22 @@ static void test_livez_healthz_readyz(void **state)
     assert_string_equal(str(j, "status"), "ready");
     assert_true(json_is_true(json_object_get(json_object_get(j, "checks"),
                                              "workers")));
+    json_decref(j);
+    htest_resp_free(&r);
+}
+
+/* Over HTTP once (the rest is test_api_catalog.c on strings): the
+ * recorded answer is checked against openapi.yaml's Catalog schema. */
+static void test_catalog(void **state)
+{
+    struct htest_resp r;
+    json_t *j;
+
+    assert_int_equal(htest_get(srv_of(state), "/v1/catalog", &r), 0);
+    assert_int_equal(r.status, 200);
+    j = htest_json(&r);
+    assert_int_equal(json_array_size(json_object_get(j, "algorithms")),
+                     PUZ_ALG_COUNT_);
     json_decref(j);
     htest_resp_free(&r);
 }
@@ -1000,6 +1017,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_livez_healthz_readyz),
+        cmocka_unit_test(test_catalog),
         cmocka_unit_test(test_head_has_no_body),
         cmocka_unit_test(test_solve_easy),
         cmocka_unit_test(test_solve_hard_is_31),

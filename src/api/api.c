@@ -17,6 +17,7 @@ const struct api_route api_routes[] = {
     { "POST", "/v1/solve/batch", true, api__batch, api__batch_work },
     { "GET", "/v1/puzzles/random", false, api__random, NULL },
     { "POST", "/v1/score", true, api__score, api__score_work },
+    { "GET", "/v1/catalog", false, api__catalog, NULL },
     /* Jobs run on their own workers: these answer at once. */
     { "POST", "/v1/jobs", true, api__jobs_submit, NULL },
     { "GET", "/v1/jobs", false, api__jobs_list, NULL },

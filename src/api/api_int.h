@@ -21,6 +21,9 @@ void api__batch_work(struct api_call *c);
 void api__score(struct api_call *c);
 void api__score_work(struct api_call *c);
 
+/* api_catalog.c */
+void api__catalog(struct api_call *c);
+
 /* api_jobs.c */
 void api__jobs_submit(struct api_call *c);
 void api__jobs_list(struct api_call *c);

@@ -1,87 +1,61 @@
 /*
- * api_score.c - POST /v1/score: replay the player's moves, then compare
- * their count with the optimal one. On 3x3 the exact table knows it at
- * once and the route answers inline; larger boards search on a worker.
+ * api_score.c - POST /v1/score: decode the player's moves and hand them
+ * to the core's puz_score (replay, optimum, ratio). On 3x3 the exact
+ * table knows the optimum at once and the route answers inline; larger
+ * boards search on a worker.
  */
 #include "api_int.h"
 
-#include <stdio.h>
 #include <string.h>
 
 struct score_state {
     struct http_score_request req;
-    struct puz_board goal;
-    bool legal, solved;
-    size_t player_moves;
-    size_t illegal_index;
-    char illegal_reason[160];
     uint64_t deadline_us;
 };
 
-static void answer_score(struct api_call *c, const struct score_state *s,
-                         bool known, unsigned optimal)
+static void answer_score(struct api_call *c,
+                         const struct puz_score_result *r)
 {
-    json_t *o, *score = json_null();
+    json_t *o;
 
-    if (known && (!s->legal || !s->solved))
-        score = json_real(0.0);
-    else if (known)
-        score = json_real(s->player_moves == 0 ? 1.0
-                          : (double)optimal / (double)s->player_moves);
-    o = json_pack("{s:b, s:b, s:I, s:o, s:o}", "legal", s->legal,
-                  "solved", s->solved, "player_moves",
-                  (json_int_t)s->player_moves, "optimal_moves",
-                  known ? json_integer(optimal) : json_null(),
-                  "score", score);
-    if (o != NULL && !s->legal)
+    o = json_pack("{s:b, s:b, s:I, s:o, s:o}", "legal", r->legal,
+                  "solved", r->solved, "player_moves",
+                  (json_int_t)r->played, "optimal_moves",
+                  r->known ? json_integer(r->optimal) : json_null(),
+                  "score", r->known ? json_real(r->score) : json_null());
+    if (o != NULL && !r->legal)
         json_object_set_new(o, "illegal_move", json_pack("{s:I, s:s}",
-                            "index", (json_int_t)s->illegal_index,
-                            "reason", s->illegal_reason));
+                            "index", (json_int_t)r->illegal_index,
+                            "reason", r->illegal_reason));
     api_answer_json(c, 200, o);
 }
 
-static void illegal(struct score_state *s, size_t i,
-                    const struct http_move *m)
+/* puz_score, inline (3x3 from the table) or on the worker (a search). */
+static void run_score(struct api_call *c, const struct score_state *s)
 {
-    s->legal = false;
-    s->illegal_index = i;
-    if (m->is_tile)
-        snprintf(s->illegal_reason, sizeof(s->illegal_reason), "moves[%zu]: "
-                 "tile %u is not next to the blank", i, m->tile);
-    else
-        snprintf(s->illegal_reason, sizeof(s->illegal_reason), "moves[%zu]: "
-                 "the blank cannot move %s from where it is", i,
-                 puz_dir_name(m->dir));
-}
+    struct puz_score_result r;
+    struct puz_solve_opts o;
+    struct http_problem p;
+    puz_err rc;
 
-/* Play the moves; the first illegal one ends the replay. */
-static void replay(struct score_state *s)
-{
-    struct puz_board b = s->req.board;
-    enum puz_dir d;
-    size_t i;
-
-    s->legal = true;
-    for (i = 0; i < s->req.count; i++) {
-        const struct http_move *m = &s->req.moves[i];
-
-        d = m->dir;
-        if ((m->is_tile && puz_board_dir_of_tile(&b, m->tile, &d) != PUZ_OK)
-            || !puz_board_can_move(&b, d)) {
-            illegal(s, i, m);
-            break;
-        }
-        puz_board_move(&b, d);
+    api__solve_opts(c, s->deadline_us, &o);
+    o.goal = s->req.has_goal ? &s->req.goal : NULL;
+    o.limits.max_nodes = c->ctx->cfg->solve_max_nodes;
+    rc = puz_score(&s->req.board, s->req.moves, s->req.count, &o, c->arena,
+                   &r);
+    if (r.searched && rc == PUZ_OK)
+        api__record(c, &r.solve);
+    if (api__solve_problem(rc, &r.solve, &p)) {
+        api_answer_problem(c, &p);
+        return;
     }
-    s->player_moves = i;
-    s->solved = s->legal && puz_board_equal(&b, &s->goal);
+    answer_score(c, &r);
 }
 
 void api__score(struct api_call *c)
 {
     struct score_state *s;
     struct http_problem p;
-    unsigned d;
     json_t *root;
     puz_err rc;
 
@@ -101,15 +75,10 @@ void api__score(struct api_call *c)
         api_answer_problem(c, &p);
         return;
     }
-    if (s->req.has_goal)
-        s->goal = s->req.goal;
-    else
-        puz_board_goal(s->req.board.n, &s->goal);
-    replay(s);
     /* 3x3: the exact table answers at once, no worker needed. */
-    if (puz_tables_distance3(c->ctx->tables, &s->req.board, &s->goal, &d)
-        == PUZ_OK) {
-        answer_score(c, s, true, d);
+    if (puz_score_instant(&s->req.board, s->req.has_goal ? &s->req.goal
+                          : NULL, c->ctx->tables)) {
+        run_score(c, s);
         return;
     }
     s->deadline_us = api__deadline_in(c->ctx->cfg->solve_timeout_ms);
@@ -118,22 +87,5 @@ void api__score(struct api_call *c)
 
 void api__score_work(struct api_call *c)
 {
-    const struct score_state *s = c->state;
-    struct puz_solve_opts o;
-    struct puz_result res;
-    struct http_problem p;
-    puz_err rc;
-
-    api__solve_opts(c, s->deadline_us, &o);
-    o.goal = s->req.has_goal ? &s->req.goal : NULL;
-    o.limits.max_nodes = c->ctx->cfg->solve_max_nodes;
-    memset(&res, 0, sizeof(res));
-    rc = puz_solve(&s->req.board, &o, c->arena, &res);
-    if (rc == PUZ_OK)
-        api__record(c, &res);
-    if (api__solve_problem(rc, &res, &p)) {
-        api_answer_problem(c, &p);
-        return;
-    }
-    answer_score(c, s, res.status == PUZ_SOLVED && res.optimal, res.length);
+    run_score(c, c->state);
 }

@@ -250,16 +250,6 @@ static puz_err open_5x5(const struct puz_board *goal, bool asked,
     return puz_pdb_open(cache_dir(), PUZ_PDB_6666, goal, &o, out, msg);
 }
 
-static int uses_pdb(const struct puz_solve_opts *o)
-{
-    const puz_heuristic *pdb = puz_heuristic_find("pdb");
-
-    if (o->heuristic != NULL && o->heuristic != pdb)
-        return 0;
-    return o->algorithm == PUZ_ALG_AUTO || o->algorithm == PUZ_ALG_ASTAR ||
-           o->algorithm == PUZ_ALG_IDASTAR || o->algorithm == PUZ_ALG_GREEDY;
-}
-
 /* The set for goal of start's size, built or loaded (NULL if none). */
 static puz_err open_for(const struct puz_board *start,
                         const struct puz_board *goal,
@@ -293,7 +283,8 @@ puz_tables *cli_pdb_tables_for(const struct puz_board *start,
     puz_tables *t = NULL;
     puz_err rc;
 
-    if (start->n < 3 || start->n > 5 || !uses_pdb(o))
+    if (start->n < 3 || start->n > 5
+        || !puz_algorithm_uses_tables(o->algorithm, o->heuristic, start->n))
         return NULL;
     if (goal == NULL && puz_board_goal(start->n, &dflt) == PUZ_OK)
         goal = &dflt;

@@ -22,6 +22,38 @@ struct solve_args {
     char board_text[1024];
 };
 
+/* The registry's names, comma-separated, wrapped under the option
+ * column. */
+static void list_names(FILE *f, size_t count,
+                       const char *(*name_at)(size_t i))
+{
+    size_t col = 24, w;
+
+    for (size_t i = 0; i < count; i++) {
+        w = strlen(name_at(i)) + 1;     /* with its comma */
+        if (i > 0 && col + 1 + w > 78) {
+            fprintf(f, ",\n%24s", "");
+            col = 24;
+        } else if (i > 0) {
+            fprintf(f, ", ");
+            col += 2;
+        }
+        fprintf(f, "%s", name_at(i));
+        col += w - 1;
+    }
+    fprintf(f, "\n");
+}
+
+static const char *algorithm_at(size_t i)
+{
+    return puz_algorithm_name((enum puz_algorithm)i);
+}
+
+static const char *heuristic_at(size_t i)
+{
+    return puz_heuristic_name(puz_heuristic_at(i));
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -30,19 +62,26 @@ static void usage(FILE *f)
         "\"123456780\" (N<=3),\n"
         "                        rows as \"1 2 3/4 5 6/7 8 0\"; 0 is the "
         "blank\n"
-        "  -a, --algorithm A     auto (default), astar, idastar, bfs, dfs, "
-        "bnb, greedy,\n"
-        "                        constructive, wastar\n"
-        "  -w, --weight W        wastar: f = g + W*h (default %u)\n"
-        "  -H, --heuristic H     misplaced, manhattan, linear-conflict, "
-        "...\n"
-        "                        (default: linear-conflict; misplaced for "
-        "bnb)\n"
+        "  -a, --algorithm A     ");
+    list_names(f, PUZ_ALG_COUNT_, algorithm_at);
+    fprintf(f,
+        "                        (default auto: astar up to 3x3, idastar "
+        "on 4x4,\n"
+        "                        anytime from 5x5)\n"
+        "  -w, --weight W        wastar: f = g + W*h, %u..%u (default %u)\n"
+        "  -H, --heuristic H     ", PUZ_WASTAR_WEIGHT_MIN,
+        PUZ_WASTAR_WEIGHT_MAX, PUZ_WASTAR_DEFAULT_WEIGHT);
+    list_names(f, puz_heuristic_count(), heuristic_at);
+    fprintf(f,
+        "                        (default: pdb where tables serve the "
+        "goal, else\n"
+        "                        linear-conflict; misplaced for bnb)\n"
         "  -g, --goal G          goal board (default: 1..N*N-1, blank last)\n"
         "  -n, --max-nodes N     stop after N expanded nodes\n"
         "  -t, --timeout-ms MS   stop after MS milliseconds\n"
         "  -m, --max-bytes B     stop when the search needs more memory\n"
-        "  -d, --max-depth D     depth limit of dfs (default %u)\n"
+        "  -d, --max-depth D     depth limit of dfs (default %u, at most "
+        "%u)\n"
         "  -j, --json            print the JSON object the service returns\n"
         "  -p, --path            with --json: include every board on the "
         "path\n"
@@ -56,7 +95,7 @@ static void usage(FILE *f)
         "Ctrl-C stops the search and prints what is known.\n"
         "Exit: 0 solved, 1 unsolvable, 2 bad input, 3 a limit was hit or "
         "Ctrl-C.\n",
-        PUZ_WASTAR_DEFAULT_WEIGHT, PUZ_DFS_DEFAULT_DEPTH);
+        PUZ_DFS_DEFAULT_DEPTH, PUZ_DFS_MAX_DEPTH);
 }
 
 static int parse_number(const char *opt, const char *s, unsigned long long *v)
@@ -83,8 +122,10 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
     case 'a':
         if (puz_algorithm_parse(arg, &sa->opts.algorithm) == PUZ_OK)
             return 0;
-        fprintf(stderr, "puzzled: unknown algorithm '%s' (try auto, astar, "
-                "idastar, bfs, dfs, bnb, greedy, constructive, wastar)\n", arg);
+        fprintf(stderr, "puzzled: unknown algorithm '%s' (try", arg);
+        for (size_t i = 0; i < PUZ_ALG_COUNT_; i++)
+            fprintf(stderr, " %s", algorithm_at(i));
+        fprintf(stderr, ")\n");
         return CLI_EXIT_USAGE;
     case 'H':
         sa->opts.heuristic = puz_heuristic_find(arg);
@@ -92,7 +133,7 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
             return 0;
         fprintf(stderr, "puzzled: unknown heuristic '%s' (try", arg);
         for (size_t i = 0; i < puz_heuristic_count(); i++)
-            fprintf(stderr, " %s", puz_heuristic_name(puz_heuristic_at(i)));
+            fprintf(stderr, " %s", heuristic_at(i));
         fprintf(stderr, ")\n");
         return CLI_EXIT_USAGE;
     case 'g':
@@ -105,8 +146,9 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
     case 'w':
         if (parse_number("--weight", arg, &v))
             return CLI_EXIT_USAGE;
-        if (v < 1 || v > 100) {
-            fprintf(stderr, "puzzled: --weight must be 1..100\n");
+        if (v < PUZ_WASTAR_WEIGHT_MIN || v > PUZ_WASTAR_WEIGHT_MAX) {
+            fprintf(stderr, "puzzled: --weight must be %u..%u\n",
+                    PUZ_WASTAR_WEIGHT_MIN, PUZ_WASTAR_WEIGHT_MAX);
             return CLI_EXIT_USAGE;
         }
         sa->opts.weight = (unsigned)v;
@@ -118,7 +160,9 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
         if (c == 'n') l->max_nodes = v;
         if (c == 't') l->deadline_us = puz_now_us() + v * 1000u;
         if (c == 'm') l->max_bytes = (size_t)v;
-        if (c == 'd') l->max_depth = v > 65534 ? 65534u : (unsigned)v;
+        if (c == 'd')
+            l->max_depth = v > PUZ_DFS_MAX_DEPTH ? PUZ_DFS_MAX_DEPTH
+                                                 : (unsigned)v;
         return 0;
     case 'j': sa->json = true; return 0;
     case 'p': sa->path = true; return 0;

@@ -85,6 +85,9 @@ const struct puz_heuristic puz__h_pdb = {
                    "6-6-3 or 7-8 (with reflection) on 4x4, 6-6-6-6 (with "
                    "reflection) on 5x5",
     .admissible = true,
+    .tables = true,
+    .min_size = 3,
+    .max_size = 5,
     .prepare = prepare,
     .eval = eval,
     .update = update,

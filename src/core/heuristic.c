@@ -54,6 +54,18 @@ bool puz_heuristic_admissible(const puz_heuristic *h)
     return h->admissible;
 }
 
+bool puz_heuristic_needs_tables(const puz_heuristic *h)
+{
+    return h->tables;
+}
+
+void puz_heuristic_sizes(const puz_heuristic *h, unsigned *min_size,
+                         unsigned *max_size)
+{
+    *min_size = h->min_size != 0 ? h->min_size : PUZ_MIN_SIZE;
+    *max_size = h->max_size != 0 ? h->max_size : PUZ_MAX_SIZE;
+}
+
 puz_err puz_heuristic_eval(const puz_heuristic *h, const struct puz_board *b,
                            const struct puz_board *goal,
                            const struct puz_tables *tables, puz_arena *a,

@@ -33,6 +33,8 @@ struct puz_heuristic {
     const char *name;
     const char *description;
     bool admissible;
+    bool tables;        /* reads loaded tables: serves only their goals */
+    unsigned min_size, max_size;    /* sizes it can serve; 0: any */
     /* Build the per-solve context in args->arena. On PUZ_EINVAL write a
      * reason into msg (PUZ_MSG_MAX). */
     puz_err (*prepare)(const struct puz__hargs *args, void **ctx, char *msg);

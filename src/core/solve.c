@@ -1,8 +1,9 @@
 /*
  * solve.c - puz_solve(): validates the request, decides solvability by
- * parity before any search, resolves defaults (algorithm and heuristic by
- * board size), arms the limits and hands over to one algorithm. Also the
- * names of algorithms and statuses, and the helpers all searches share.
+ * parity before any search, resolves defaults (algorithm and heuristic,
+ * as the registry in algorithm.c decides them), arms the limits and hands
+ * over to one algorithm. Also the names of statuses, and the helpers all
+ * searches share.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,34 +11,6 @@
 
 #include "large.h"
 #include "puz_pdb.h"
-
-static const char *const alg_names[PUZ_ALG_COUNT_] = {
-    "auto", "astar", "idastar", "bfs", "dfs", "bnb", "greedy", "constructive",
-    "wastar", "anytime",
-};
-
-const char *puz_algorithm_name(enum puz_algorithm a)
-{
-    return (unsigned)a < PUZ_ALG_COUNT_ ? alg_names[a] : "unknown";
-}
-
-puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out)
-{
-    *out = PUZ_ALG_AUTO;
-    for (unsigned i = 0; i < PUZ_ALG_COUNT_; i++) {
-        if (strcmp(s, alg_names[i]) == 0) {
-            *out = (enum puz_algorithm)i;
-            return PUZ_OK;
-        }
-    }
-    return PUZ_EINVAL;
-}
-
-bool puz_algorithm_optimal(enum puz_algorithm a)
-{
-    return a == PUZ_ALG_ASTAR || a == PUZ_ALG_IDASTAR || a == PUZ_ALG_BFS ||
-           a == PUZ_ALG_BNB;
-}
 
 const char *puz_status_name(enum puz_status s)
 {
@@ -140,26 +113,6 @@ puz_err puz_replay(const struct puz_board *start, const uint8_t *moves,
     return PUZ_OK;
 }
 
-static enum puz_algorithm default_algorithm(unsigned n)
-{
-    if (n <= 3)
-        return PUZ_ALG_ASTAR;
-    return n == 4 ? PUZ_ALG_IDASTAR : PUZ_ALG_ANYTIME;
-}
-
-static const puz_heuristic *default_heuristic(enum puz_algorithm alg)
-{
-    if (alg == PUZ_ALG_BNB)
-        return puz_heuristic_find("misplaced");
-    return puz_heuristic_find("linear-conflict");
-}
-
-static int uses_heuristic(enum puz_algorithm alg)
-{
-    return alg != PUZ_ALG_BFS && alg != PUZ_ALG_DFS &&
-           alg != PUZ_ALG_CONSTRUCTIVE && alg != PUZ_ALG_ANYTIME;
-}
-
 static puz_err run_algorithm(struct puz__search *s, enum puz_algorithm alg)
 {
     switch (alg) {
@@ -199,13 +152,10 @@ static puz_err prepare(struct puz__search *s, const struct puz_solve_opts *o,
     struct puz__hargs args = { s->goal, o->tables, s->arena };
     struct puz_result *r = s->out;
 
-    if (!uses_heuristic(alg))
+    if (!puz_algorithm_uses_heuristic(alg))
         return PUZ_OK;
-    s->h = o->heuristic ? o->heuristic : default_heuristic(alg);
-    /* Loaded tables for this size and goal beat any formula. */
-    if (o->heuristic == NULL && alg != PUZ_ALG_BNB &&
-        puz_tables_serves(o->tables, s->goal))
-        s->h = puz_heuristic_find("pdb");
+    s->h = puz_algorithm_heuristic(alg, o->heuristic, s->n,
+                                   puz_tables_serves(o->tables, s->goal));
     r->heuristic = s->h;
     if (s->h->prepare(&args, &s->hctx, r->reason) == PUZ_ENOMEM) {
         r->status = PUZ_LIMIT_MEMORY;
@@ -315,12 +265,7 @@ puz_err puz_solve(const struct puz_board *start,
     rc = check_inputs(start, s.goal, out, &solvable);
     if (rc != PUZ_OK)
         return rc;
-    out->algorithm = opts->algorithm != PUZ_ALG_AUTO
-                         ? opts->algorithm : default_algorithm(start->n);
-    /* anytime is the large-board method; on 4x4 and less the optimal
-     * default answers within any budget worth having */
-    if (out->algorithm == PUZ_ALG_ANYTIME && start->n < 5)
-        out->algorithm = default_algorithm(start->n);
+    out->algorithm = puz_algorithm_resolve(opts->algorithm, start->n);
     if ((unsigned)out->algorithm >= PUZ_ALG_COUNT_)
         return PUZ_EINVAL;
     if (!solvable) {

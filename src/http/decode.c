@@ -409,7 +409,8 @@ static puz_err decode_limits(const json_t *root, const struct http_config *c,
                            err) != PUZ_OK
             || limit_value(limits, "timeout_ms", c->solve_timeout_ms, &ms,
                            err) != PUZ_OK
-            || limit_value(limits, "max_depth", 1000, &depth, err)
+            || limit_value(limits, "max_depth", HTTP_DECODE_MAX_DEPTH, &depth,
+                           err)
                != PUZ_OK)
             return PUZ_EINVAL;
     }
@@ -496,7 +497,8 @@ static puz_err decode_goal(const json_t *root, bool *has,
     return http_decode_board(v, "/goal", goal, err);
 }
 
-/* "weight" of wastar: an integer 1..100 (f = g + weight * h). */
+/* "weight" of wastar: an integer PUZ_WASTAR_WEIGHT_MIN..MAX (f = g +
+ * weight * h). */
 static puz_err decode_weight(const json_t *root,
                              struct http_solve_request *out,
                              struct http_problem *err)
@@ -506,10 +508,11 @@ static puz_err decode_weight(const json_t *root,
     out->weight = 0;
     if (v == NULL || json_is_null(v))
         return PUZ_OK;
-    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-        json_integer_value(v) > 100) {
+    if (!json_is_integer(v) || json_integer_value(v) < PUZ_WASTAR_WEIGHT_MIN
+        || json_integer_value(v) > PUZ_WASTAR_WEIGHT_MAX) {
         http_problem_set(err, HTTP_PROBLEM_INVALID_OPTION,
-                         "weight must be an integer from 1 to 100, not %s",
+                         "weight must be an integer from %u to %u, not %s",
+                         PUZ_WASTAR_WEIGHT_MIN, PUZ_WASTAR_WEIGHT_MAX,
                          json_is_integer(v) ? "that number" : type_name(v));
         http_problem_point(err, "/weight");
         return PUZ_EINVAL;
@@ -678,7 +681,7 @@ puz_err http_decode_batch(const json_t *root, const struct http_config *cfg,
 
 /* One move of /v1/score: "up"/"u"/... or the number of a tile. */
 static puz_err score_move(const json_t *v, size_t i, unsigned max_tile,
-                          struct http_move *m, struct http_problem *err)
+                          struct puz_move *m, struct http_problem *err)
 {
     json_int_t t;
 

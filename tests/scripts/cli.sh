@@ -37,6 +37,22 @@ check "goal option" 0 "$PUZZLED" solve -q --goal "0 1 2 3 4 5 6 7 8" \
 check "node limit exits 3" 3 "$PUZZLED" solve -a bfs -n 10 "8 6 7 2 5 4 3 0 1"
 expect_text "node limit names the limit" "$err" "limit_nodes"
 check "help" 0 "$PUZZLED" --help
+# solve --help lists every algorithm and heuristic the spec names (the
+# help is printed from the core's registries; test_api_catalog checks
+# the spec's enums against them).
+spec_enum() { # spec_enum SCHEMA: the names of its enum in openapi.yaml
+    awk -v head="    $1:" '$0 == head { on = 1; next }
+        on && /enum: \[/ { grab = 1 }
+        grab { line = line " " $0 } grab && /\]/ { print line; exit }' \
+        "$(dirname "$0")/../../openapi.yaml" | sed 's/.*\[//; s/\].*//; s/,/ /g'
+}
+check "solve help" 0 "$PUZZLED" solve --help
+help=$out
+names="$(spec_enum Algorithm) $(spec_enum Heuristic)"
+[ "$(echo $names | wc -w)" -ge 10 ] || { echo "FAIL: spec enums: '$names'"; fail=1; }
+for name in $names; do
+    expect_text "solve --help lists $name" "$help" "$name"
+done
 check "version" 0 "$PUZZLED" --version
 expect_text "version text" "$out" "puzzled "
 check "unknown command exits 2" 2 "$PUZZLED" frobnicate

@@ -124,3 +124,10 @@ export function score(tiles, moves, goal = null, options = {})
         ...options,
     });
 }
+
+/* GET /v1/catalog: the algorithms, heuristics, defaults and caps the
+   server offers (catalog.js reads its lists from it). */
+export function catalog(options = {})
+{
+    return request('/v1/catalog', options);
+}

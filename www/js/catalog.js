@@ -1,31 +1,97 @@
 /*
- * catalog.js - the search algorithms and heuristics the API offers, with
- * the names and one-line explanations a student sees in the lab.
+ * catalog.js - the search algorithms and heuristics the server offers,
+ * loaded from GET /v1/catalog (built from the solver's own registries),
+ * with the one-line explanations a student sees in the lab. The page
+ * keeps no list of its own: only the display titles below, for names it
+ * knows (a name it does not know shows as it is).
  *
- * Kept in step with the enums of POST /v1/solve in openapi.yaml. Entries
- * with `sizes` apply only to those board sizes; the lab disables the rest.
+ * ALGORITHMS and HEURISTICS are empty until loadCatalog() resolves; it
+ * fills them in place. Entries apply only to the sizes they list (the
+ * pdb heuristic only to sizes whose default goal has tables loaded); the
+ * lab disables the rest.
  */
 
-export const ALGORITHMS = Object.freeze([
-    { id: 'astar', name: 'A*', about: 'best-first on moves so far + heuristic; optimal' },
-    { id: 'idastar', name: 'IDA*', about: 'A* as iterative deepening; optimal, tiny memory' },
-    { id: 'bfs', name: 'Breadth-first', about: 'every board at distance 1, then 2…; optimal, no heuristic' },
-    { id: 'dfs', name: 'Depth-first', about: 'dives deep first; finds a path, rarely a short one' },
-    { id: 'bnb', name: 'Branch and bound', about: 'least cost first from a min-heap on moves + misplaced tiles; optimal' },
-    { id: 'greedy', name: 'Greedy best-first', about: 'follows the heuristic alone; fast, not optimal' },
-    { id: 'wastar', name: 'Weighted A*', about: 'A* with the heuristic counted three times; at most 3× optimal, far fewer nodes' },
-    { id: 'constructive', name: 'Constructive', about: 'places rows and columns one by one; big boards, not optimal', minSize: 5 },
-]);
+import { catalog } from './api.js';
 
-export const HEURISTICS = Object.freeze([
-    { id: 'misplaced', name: 'Misplaced tiles', about: 'counts tiles out of place' },
-    { id: 'manhattan', name: 'Manhattan distance', about: 'sums each tile\u2019s row + column distance' },
-    { id: 'linear-conflict', name: 'Linear conflict', about: 'Manhattan + 2 per pair of tiles blocking each other in a line' },
-    { id: 'pdb', name: 'Pattern databases', about: 'precomputed exact costs: the whole 3×3 table, tile groups on 4×4', sizes: [3, 4] },
-]);
+const TITLES = Object.freeze({
+    astar: 'A*',
+    idastar: 'IDA*',
+    bfs: 'Breadth-first',
+    dfs: 'Depth-first',
+    bnb: 'Branch and bound',
+    greedy: 'Greedy best-first',
+    wastar: 'Weighted A*',
+    constructive: 'Constructive',
+    anytime: 'Anytime',
+    misplaced: 'Misplaced tiles',
+    manhattan: 'Manhattan distance',
+    'linear-conflict': 'Linear conflict',
+    pdb: 'Pattern databases',
+});
+
+export const ALGORITHMS = [];
+export const HEURISTICS = [];
 
 /* Algorithms that never look at a heuristic. */
-export const BLIND = new Set(['bfs', 'dfs', 'constructive']);
+export const BLIND = new Set();
+
+function range(sizes)
+{
+    const out = [];
+    for (let n = sizes.min; n <= sizes.max; n++)
+        out.push(n);
+    return out;
+}
+
+function entry(item, sizes)
+{
+    return Object.freeze({
+        id: item.name,
+        name: TITLES[item.name] || item.name,
+        about: item.description,
+        sizes: Object.freeze(sizes),
+    });
+}
+
+/* The sizes whose default goal has tables loaded (for `pdb`). */
+function servedSizes(data)
+{
+    return (data.sizes || []).filter((s) => s.tables !== null).map((s) => s.size);
+}
+
+/*
+ * Fill ALGORITHMS, HEURISTICS and BLIND from the server, once; later
+ * calls return the same promise. `auto` is left out: the lab's "Server
+ * default" option is it.
+ */
+let loading = null;
+export function loadCatalog()
+{
+    if (!loading) {
+        loading = catalog().then((data) => {
+            const served = servedSizes(data);
+            ALGORITHMS.length = 0;
+            HEURISTICS.length = 0;
+            BLIND.clear();
+            for (const a of data.algorithms) {
+                if (a.name === 'auto')
+                    continue;
+                ALGORITHMS.push(entry(a, range(a.sizes)));
+                if (!a.uses_heuristic)
+                    BLIND.add(a.name);
+            }
+            for (const h of data.heuristics) {
+                const sizes = range(h.sizes);
+                HEURISTICS.push(entry(h, h.needs_tables ? sizes.filter((n) => served.includes(n)) : sizes));
+            }
+            return data;
+        }).catch((err) => {
+            loading = null;     /* a later call may try again */
+            throw err;
+        });
+    }
+    return loading;
+}
 
 /* The heuristics compared by "Compare heuristics", in order. */
 export function heuristicsFor(size)
@@ -33,7 +99,8 @@ export function heuristicsFor(size)
     return HEURISTICS.filter((h) => appliesTo(h, size));
 }
 
-/* The algorithms compared by "Compare algorithms", gentlest first. */
+/* The algorithms compared by "Compare algorithms", in the registry's
+   order (gentlest first). */
 export function algorithmsFor(size)
 {
     return ALGORITHMS.filter((a) => appliesTo(a, size));
@@ -41,21 +108,17 @@ export function algorithmsFor(size)
 
 export function appliesTo(entry, size)
 {
-    if (entry.sizes && !entry.sizes.includes(size))
-        return false;
-    if (entry.minSize && size < entry.minSize)
-        return false;
-    return true;
+    return !entry.sizes || entry.sizes.includes(size);
 }
 
 export function algorithmName(id)
 {
     const a = ALGORITHMS.find((x) => x.id === id);
-    return a ? a.name : id || '—';
+    return a ? a.name : TITLES[id] || id || '—';
 }
 
 export function heuristicName(id)
 {
     const h = HEURISTICS.find((x) => x.id === id);
-    return h ? h.name : id || '—';
+    return h ? h.name : TITLES[id] || id || '—';
 }

@@ -10,7 +10,7 @@ import { JobView, isLongSolve, solveAsJob } from './jobs.js';
 import { parseBoard, sizeOf, tileForMove, applyMove, opposite } from './board.js';
 import {
     ALGORITHMS, BLIND, HEURISTICS, algorithmName, algorithmsFor, appliesTo,
-    heuristicName, heuristicsFor,
+    heuristicName, heuristicsFor, loadCatalog,
 } from './catalog.js';
 import { formatCount, formatMicros } from './score-card.js';
 
@@ -30,6 +30,7 @@ const STATUS_TEXT = Object.freeze({
 
 function fillSelect(select, entries, defaultName)
 {
+    select.replaceChildren();
     const first = document.createElement('option');
     first.value = '';
     first.textContent = defaultName;
@@ -114,9 +115,16 @@ export class Lab {
         this.runs = [];
         /* Options the server said it does not offer (learnt from a 422). */
         this.unavailable = new Set();
-        fillSelect(this.algorithm, ALGORITHMS, 'Server default');
-        fillSelect(this.heuristic, HEURISTICS, 'Server default');
         this.wire();
+        /* The lists come from the server's /v1/catalog; until then (or if
+           it cannot be read) only "Server default" is offered. */
+        fillSelect(this.algorithm, [], 'Server default');
+        fillSelect(this.heuristic, [], 'Server default');
+        this.ready = loadCatalog().then(() => {
+            fillSelect(this.algorithm, ALGORITHMS, 'Server default');
+            fillSelect(this.heuristic, HEURISTICS, 'Server default');
+            this.refreshOptions();
+        }).catch((err) => this.say(`The list of algorithms could not be loaded: ${err.message}`, 'error'));
         this.refreshOptions();
     }
 
@@ -219,8 +227,9 @@ export class Lab {
         }
     }
 
-    compareHeuristics()
+    async compareHeuristics()
     {
+        await this.ready;   /* the lists come from /v1/catalog */
         const tiles = this.readBoard();
         if (!tiles)
             return;
@@ -236,8 +245,9 @@ export class Lab {
      * comparison shows nothing. So the comparison uses the heuristic
      * chosen, or else Manhattan distance, and says so.
      */
-    compareAlgorithms()
+    async compareAlgorithms()
     {
+        await this.ready;
         const tiles = this.readBoard();
         if (!tiles)
             return;

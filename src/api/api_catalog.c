@@ -1,0 +1,109 @@
+/*
+ * api_catalog.c - GET /v1/catalog: what this server offers, built from
+ * the core's registries (algorithm.c, heuristic.c) and the server's own
+ * config and loaded tables, so the web page, the spec's enums and the
+ * CLI's help never keep lists of their own. Answers inline.
+ */
+#include "api_int.h"
+
+#include <string.h>
+
+static json_t *sizes_json(unsigned lo, unsigned hi)
+{
+    return json_pack("{s:I, s:I}", "min", (json_int_t)lo, "max",
+                     (json_int_t)hi);
+}
+
+static json_t *algorithms_json(void)
+{
+    json_t *list = json_array();
+    unsigned lo, hi;
+
+    for (unsigned i = 0; list != NULL && i < PUZ_ALG_COUNT_; i++) {
+        enum puz_algorithm a = (enum puz_algorithm)i;
+
+        puz_algorithm_sizes(a, &lo, &hi);
+        json_array_append_new(list, json_pack(
+            "{s:s, s:s, s:b, s:b, s:o}", "name", puz_algorithm_name(a),
+            "description", puz_algorithm_description(a), "optimal",
+            puz_algorithm_optimal(a), "uses_heuristic",
+            puz_algorithm_uses_heuristic(a), "sizes", sizes_json(lo, hi)));
+    }
+    return list;
+}
+
+static json_t *heuristics_json(void)
+{
+    json_t *list = json_array();
+    unsigned lo, hi;
+
+    for (size_t i = 0; list != NULL && i < puz_heuristic_count(); i++) {
+        const puz_heuristic *h = puz_heuristic_at(i);
+
+        puz_heuristic_sizes(h, &lo, &hi);
+        json_array_append_new(list, json_pack(
+            "{s:s, s:s, s:b, s:b, s:o}", "name", puz_heuristic_name(h),
+            "description", puz_heuristic_description(h), "admissible",
+            puz_heuristic_admissible(h), "needs_tables",
+            puz_heuristic_needs_tables(h), "sizes", sizes_json(lo, hi)));
+    }
+    return list;
+}
+
+/* Per size, for its default goal: what a request naming nothing gets,
+ * and which loaded set of tables serves it (null: none). */
+static json_t *size_json(const struct api_call *c, unsigned n)
+{
+    const puz_tables *t = c->ctx->tables;
+    enum puz_algorithm a = puz_algorithm_resolve(PUZ_ALG_AUTO, n);
+    struct puz_board goal;
+    const puz_heuristic *h;
+    const puz_pdb *d;
+    bool serves;
+
+    puz_board_goal(n, &goal);
+    serves = puz_tables_serves(t, &goal);
+    h = puz_algorithm_heuristic(PUZ_ALG_AUTO, NULL, n, serves);
+    d = serves ? puz_tables_pdb(t, &goal) : NULL;
+    return json_pack("{s:I, s:s, s:o, s:b, s:o}", "size", (json_int_t)n,
+                     "algorithm", puz_algorithm_name(a), "heuristic",
+                     h != NULL ? json_string(puz_heuristic_name(h))
+                               : json_null(),
+                     "optimal", puz_algorithm_optimal(a),
+                     "tables", !serves ? json_null()
+                     : d != NULL ? json_string(puz_pdb_partition_name(
+                                       puz_pdb_partition(d)))
+                                 : json_string("exact"));
+}
+
+static json_t *caps_json(const struct http_config *cfg)
+{
+    return json_pack(
+        "{s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:I, s:I, s:I, s:I, s:I, s:I,"
+        " s:I}",
+        "timeout_ms", (json_int_t)cfg->solve_timeout_ms,
+        "max_nodes", (json_int_t)cfg->solve_max_nodes,
+        "max_depth", (json_int_t)HTTP_DECODE_MAX_DEPTH,
+        "weight", "min", (json_int_t)PUZ_WASTAR_WEIGHT_MIN,
+        "max", (json_int_t)PUZ_WASTAR_WEIGHT_MAX,
+        "default", (json_int_t)PUZ_WASTAR_DEFAULT_WEIGHT,
+        "max_body_bytes", (json_int_t)cfg->max_body_bytes,
+        "batch_max", (json_int_t)cfg->batch_max,
+        "batch_timeout_ms", (json_int_t)cfg->batch_timeout_ms,
+        "score_max_moves", (json_int_t)cfg->score_max_moves,
+        "random_max_moves", (json_int_t)cfg->random_max_moves,
+        "job_timeout_ms", (json_int_t)cfg->job_timeout_ms,
+        "job_max_nodes", (json_int_t)cfg->job_max_nodes);
+}
+
+void api__catalog(struct api_call *c)
+{
+    json_t *sizes = json_array();
+
+    for (unsigned n = PUZ_MIN_SIZE; sizes != NULL && n <= PUZ_MAX_SIZE; n++)
+        json_array_append_new(sizes, size_json(c, n));
+    api_answer_json(c, 200, json_pack("{s:o, s:o, s:o, s:o}",
+                    "algorithms", algorithms_json(), "heuristics",
+                    heuristics_json(), "sizes", sizes, "caps",
+                    caps_json(c->ctx->cfg)));
+}

@@ -1,0 +1,122 @@
+/*
+ * algorithm.c - the registry of search algorithms: one row per
+ * algorithm (name, description, optimality, sizes, heuristic use) and
+ * the defaults every caller shares (AUTO by size, the heuristic of a
+ * solve). puz_solve() dispatches on the same enum in solve.c.
+ */
+#include <string.h>
+
+#include "puz_algorithm.h"
+#include "puz_board.h"
+
+struct algorithm {
+    const char *name;
+    const char *description;
+    bool optimal;           /* given an admissible heuristic */
+    bool heuristic;         /* looks at the solve's heuristic */
+    unsigned min_size;      /* 0: PUZ_MIN_SIZE */
+};
+
+static const struct algorithm registry[PUZ_ALG_COUNT_] = {
+    [PUZ_ALG_AUTO] = { "auto", "the default for the size: A* up to 3x3, "
+                       "IDA* on 4x4, anytime from 5x5", false, true, 0 },
+    [PUZ_ALG_ASTAR] = { "astar", "A*: best-first on moves so far plus the "
+                        "heuristic; optimal", true, true, 0 },
+    [PUZ_ALG_IDASTAR] = { "idastar", "IDA*: A* as iterative deepening; "
+                          "optimal in tiny memory", true, true, 0 },
+    [PUZ_ALG_BFS] = { "bfs", "breadth-first: every board at distance 1, "
+                      "then 2...; optimal, no heuristic", true, false, 0 },
+    [PUZ_ALG_DFS] = { "dfs", "depth-first to a depth limit: finds a path, "
+                      "rarely a short one", false, false, 0 },
+    [PUZ_ALG_BNB] = { "bnb", "branch and bound: least cost first on moves "
+                      "plus misplaced tiles; optimal", true, true, 0 },
+    [PUZ_ALG_GREEDY] = { "greedy", "greedy best-first on the heuristic "
+                         "alone: fast, not optimal", false, true, 0 },
+    [PUZ_ALG_CONSTRUCTIVE] = { "constructive", "places rows and columns "
+                               "one by one as people do: any size, not "
+                               "optimal", false, false, 0 },
+    [PUZ_ALG_WASTAR] = { "wastar", "weighted A*: f = g + w*h, at most w "
+                         "times optimal with far fewer nodes", false, true,
+                         0 },
+    [PUZ_ALG_ANYTIME] = { "anytime", "large boards: a constructive answer "
+                          "at once, then shorter ones until the deadline",
+                          false, false, 5 },
+};
+
+const char *puz_algorithm_name(enum puz_algorithm a)
+{
+    return (unsigned)a < PUZ_ALG_COUNT_ ? registry[a].name : "unknown";
+}
+
+puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out)
+{
+    *out = PUZ_ALG_AUTO;
+    for (unsigned i = 0; i < PUZ_ALG_COUNT_; i++) {
+        if (strcmp(s, registry[i].name) == 0) {
+            *out = (enum puz_algorithm)i;
+            return PUZ_OK;
+        }
+    }
+    return PUZ_EINVAL;
+}
+
+const char *puz_algorithm_description(enum puz_algorithm a)
+{
+    return (unsigned)a < PUZ_ALG_COUNT_ ? registry[a].description : "";
+}
+
+bool puz_algorithm_optimal(enum puz_algorithm a)
+{
+    return (unsigned)a < PUZ_ALG_COUNT_ && a != PUZ_ALG_AUTO
+           && registry[a].optimal;
+}
+
+bool puz_algorithm_uses_heuristic(enum puz_algorithm a)
+{
+    return (unsigned)a < PUZ_ALG_COUNT_ && registry[a].heuristic;
+}
+
+void puz_algorithm_sizes(enum puz_algorithm a, unsigned *min_size,
+                         unsigned *max_size)
+{
+    unsigned lo = (unsigned)a < PUZ_ALG_COUNT_ ? registry[a].min_size : 0;
+
+    *min_size = lo != 0 ? lo : PUZ_MIN_SIZE;
+    *max_size = PUZ_MAX_SIZE;
+}
+
+enum puz_algorithm puz_algorithm_resolve(enum puz_algorithm a, unsigned n)
+{
+    unsigned lo, hi;
+
+    if (a == PUZ_ALG_AUTO)
+        return n <= 3 ? PUZ_ALG_ASTAR
+               : n == 4 ? PUZ_ALG_IDASTAR : PUZ_ALG_ANYTIME;
+    puz_algorithm_sizes(a, &lo, &hi);
+    /* anytime is the large-board method; on 4x4 and less the optimal
+     * default answers within any budget worth having */
+    return n < lo ? puz_algorithm_resolve(PUZ_ALG_AUTO, n) : a;
+}
+
+const puz_heuristic *puz_algorithm_heuristic(enum puz_algorithm a,
+                                             const puz_heuristic *asked,
+                                             unsigned n, bool tables_serve)
+{
+    a = puz_algorithm_resolve(a, n);
+    if (a == PUZ_ALG_ANYTIME)
+        return puz_heuristic_find(tables_serve ? "pdb" : "linear-conflict");
+    if (!puz_algorithm_uses_heuristic(a))
+        return NULL;
+    if (asked != NULL)
+        return asked;
+    if (a == PUZ_ALG_BNB)
+        return puz_heuristic_find("misplaced");
+    return puz_heuristic_find(tables_serve ? "pdb" : "linear-conflict");
+}
+
+bool puz_algorithm_uses_tables(enum puz_algorithm a,
+                               const puz_heuristic *asked, unsigned n)
+{
+    return puz_algorithm_heuristic(a, asked, n, true)
+           == puz_heuristic_find("pdb");
+}
