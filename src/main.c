@@ -17,6 +17,8 @@ static void usage(FILE *f)
         "usage: puzzled COMMAND [options]\n"
         "  serve            run the HTTP/JSON service (puzzled serve --help)\n"
         "  solve BOARD      solve a board (puzzled solve --help)\n"
+        "  score BOARD MOVES  score a player's moves against the optimum\n"
+        "                   (puzzled score --help)\n"
         "  random           print a random solvable board\n"
         "  pdb build|verify build or check pattern databases (puzzled pdb "
         "--help)\n"
@@ -31,6 +33,7 @@ struct command {
 
 static const struct command commands[] = {
     { "solve", cli_solve_main },
+    { "score", cli_score_main },
     { "random", cli_random_main },
     { "serve", http_serve_main },
     { "pdb", cli_pdb_main },

@@ -8,27 +8,12 @@
 
 #include <string.h>
 
+#include "codec.h"
+
 struct score_state {
     struct http_score_request req;
     uint64_t deadline_us;
 };
-
-static void answer_score(struct api_call *c,
-                         const struct puz_score_result *r)
-{
-    json_t *o;
-
-    o = json_pack("{s:b, s:b, s:I, s:o, s:o}", "legal", r->legal,
-                  "solved", r->solved, "player_moves",
-                  (json_int_t)r->played, "optimal_moves",
-                  r->known ? json_integer(r->optimal) : json_null(),
-                  "score", r->known ? json_real(r->score) : json_null());
-    if (o != NULL && !r->legal)
-        json_object_set_new(o, "illegal_move", json_pack("{s:I, s:s}",
-                            "index", (json_int_t)r->illegal_index,
-                            "reason", r->illegal_reason));
-    api_answer_json(c, 200, o);
-}
 
 /* puz_score, inline (3x3 from the table) or on the worker (a search). */
 static void run_score(struct api_call *c, const struct score_state *s)
@@ -49,7 +34,7 @@ static void run_score(struct api_call *c, const struct score_state *s)
         api_answer_problem(c, &p);
         return;
     }
-    answer_score(c, &r);
+    api_answer_json(c, 200, codec_score_json(&r));
 }
 
 void api__score(struct api_call *c)

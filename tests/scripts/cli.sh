@@ -67,5 +67,22 @@ done
 check "random 3x3 too far exits 2" 2 "$PUZZLED" random --size 3 --moves 32
 check "random 5x5" 0 "$PUZZLED" random --size 5 --moves 30 --seed 3
 check "random bad size" 2 "$PUZZLED" random --size 9
+# score: the same numbers as POST /v1/score, the same exit codes
+check "score a detour" 0 "$PUZZLED" score "1 2 3 4 5 6 0 7 8" "right up down right"
+expect_text "score ratio" "$out" "solved in 4 moves; optimal 2; score 0.500"
+check "score by tile numbers" 0 "$PUZZLED" score "1 2 3 4 5 6 0 7 8" "7, 8"
+expect_text "score tiles" "$out" "score 1.000"
+check "score json" 0 "$PUZZLED" score --json "1 2 3 4 5 6 0 7 8" "right down"
+expect_text "score json illegal" "$out" '"legal":false,"solved":false,"player_moves":1,"optimal_moves":2,"score":0.0'
+check "score unsolvable exits 1" 1 "$PUZZLED" score "1 2 3 4 5 6 8 7 0" "up"
+check "score bad move exits 2" 2 "$PUZZLED" score "1 2 3 4 5 6 0 7 8" "right sideways"
+expect_text "score bad move names it" "$err" "moves[1] 'sideways' is not a move"
+check "score needs two arguments" 2 "$PUZZLED" score "1 2 3 4 5 6 0 7 8"
+check "score 4x4 searches" 0 "$PUZZLED" score "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15" "14 15"
+expect_text "score 4x4" "$out" "optimal 2; score 1.000"
+check "score limit exits 3" 3 "$PUZZLED" score -t 1 \
+    --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
+    "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4" "up"
+check "score help" 0 "$PUZZLED" score --help
 rm -f /tmp/cli_err.$$
 exit $fail
