@@ -70,6 +70,7 @@ static unsigned col_cost(const struct puz__manhattan *m, const uint8_t *cells,
 #define TABLE_MAX_N 4
 #define TABLE_CELLS (TABLE_MAX_N * TABLE_MAX_N)
 #define TABLE_CODES 625     /* (4 + 1)^4 */
+_Static_assert(TABLE_CELLS == PUZ__HT_CELLS, "as_tables hands out the rows");
 
 struct lc {
     struct puz__manhattan m;
@@ -360,6 +361,20 @@ static unsigned state_update(const void *ctx, const uint8_t *cells,
                       lc->m.dist[tile][to] + 2 * delta);
 }
 
+/* Manhattan's distances plus the line tables, up to 4x4 (TABLE_CELLS is
+ * the tables' stride, PUZ__HT_CELLS). */
+static bool as_tables(const void *ctx, struct puz__htables *t)
+{
+    const struct lc *lc = ctx;
+
+    if (!lc->tabled || !puz__manhattan_tables(&lc->m, t))
+        return false;
+    t->row_digit = lc->rowdigit;
+    t->col_digit = lc->coldigit;
+    t->line_cost = lc->cost;
+    return true;
+}
+
 const struct puz_heuristic puz__h_linear_conflict = {
     .name = "linear-conflict",
     .description = "Manhattan distance plus 2 per tile that must leave its "
@@ -372,4 +387,5 @@ const struct puz_heuristic puz__h_linear_conflict = {
     .state_size = sizeof(struct lc_state),
     .state_init = state_init,
     .state_update = state_update,
+    .as_tables = as_tables,
 };

@@ -4,6 +4,7 @@
  * subtraction and one addition.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "h_manhattan.h"
 
@@ -29,6 +30,19 @@ unsigned puz__manhattan_eval(const struct puz__manhattan *m,
     for (unsigned i = 0; i < count; i++)
         h += m->dist[cells[i]][i];
     return h;
+}
+
+bool puz__manhattan_tables(const struct puz__manhattan *m,
+                           struct puz__htables *t)
+{
+    unsigned count = m->goal.n * m->goal.n;
+
+    if (count > PUZ__HT_CELLS)
+        return false;
+    memset(t, 0, sizeof(*t));
+    for (unsigned tile = 1; tile < count; tile++)
+        memcpy(t->tile_cost[tile], m->dist[tile], count);
+    return true;
 }
 
 static puz_err prepare(const struct puz__hargs *args, void **ctx, char *msg)
@@ -68,6 +82,11 @@ static unsigned update_packed(const void *ctx, uint64_t board,
     return h_before - m->dist[tile][from] + m->dist[tile][to];
 }
 
+static bool as_tables(const void *ctx, struct puz__htables *t)
+{
+    return puz__manhattan_tables(ctx, t);
+}
+
 const struct puz_heuristic puz__h_manhattan = {
     .name = "manhattan",
     .description = "sum of each tile's row and column distance to its goal",
@@ -76,4 +95,5 @@ const struct puz_heuristic puz__h_manhattan = {
     .eval = eval,
     .update = update,
     .update_packed = update_packed,
+    .as_tables = as_tables,
 };

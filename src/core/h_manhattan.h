@@ -20,5 +20,9 @@ void puz__manhattan_init(struct puz__manhattan *m,
 unsigned puz__lc_line_cost(const uint8_t *keys, unsigned k);
 unsigned puz__manhattan_eval(const struct puz__manhattan *m,
                              const uint8_t *cells);
+/* The distances as a heuristic's tile_cost (no line part); false above
+ * 16 cells. */
+bool puz__manhattan_tables(const struct puz__manhattan *m,
+                           struct puz__htables *t);
 
 #endif

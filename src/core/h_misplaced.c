@@ -3,6 +3,8 @@
  * blank) are off their goal cell. Weak but admissible; kept because the
  * tutorials that taught A* on the 8-puzzle use it.
  */
+#include <string.h>
+
 #include "heuristic_impl.h"
 
 static puz_err prepare(const struct puz__hargs *args, void **ctx, char *msg)
@@ -43,6 +45,20 @@ static unsigned update_packed(const void *ctx, uint64_t board,
     return h_before - (g->pos[tile] != from) + (g->pos[tile] != to);
 }
 
+static bool as_tables(const void *ctx, struct puz__htables *t)
+{
+    const struct puz__goalpos *g = ctx;
+    unsigned count = g->n * g->n;
+
+    if (count > PUZ__HT_CELLS)
+        return false;
+    memset(t, 0, sizeof(*t));
+    for (unsigned tile = 1; tile < count; tile++)
+        for (unsigned i = 0; i < count; i++)
+            t->tile_cost[tile][i] = g->pos[tile] != i;
+    return true;
+}
+
 const struct puz_heuristic puz__h_misplaced = {
     .name = "misplaced",
     .description = "tiles not on their goal cell (the classic textbook one)",
@@ -51,4 +67,5 @@ const struct puz_heuristic puz__h_misplaced = {
     .eval = eval,
     .update = update,
     .update_packed = update_packed,
+    .as_tables = as_tables,
 };

@@ -21,6 +21,22 @@ struct puz__hargs {
     puz_arena *arena;
 };
 
+/*
+ * A heuristic as tables, for boards of at most 16 cells: h is the sum
+ * over tiles t != 0 of tile_cost[t][cell of t], plus, when line_cost is
+ * not NULL, twice line_cost[code] summed over every row and column, where
+ * a row's code is the sum of row_digit[tile][cell] over its cells (a
+ * column's of col_digit). A search that knows this shape can update h
+ * per move without calling the heuristic (idastar_packed.c).
+ */
+#define PUZ__HT_CELLS 16
+struct puz__htables {
+    uint8_t tile_cost[PUZ__HT_CELLS][PUZ__HT_CELLS];    /* [tile][cell] */
+    const uint16_t (*row_digit)[PUZ__HT_CELLS];         /* [tile][cell] */
+    const uint16_t (*col_digit)[PUZ__HT_CELLS];
+    const uint8_t *line_cost;                           /* by code */
+};
+
 /* Precomputed per-goal facts most heuristics need. */
 struct puz__goalpos {
     unsigned n;
@@ -65,6 +81,10 @@ struct puz_heuristic {
                              const void *parent, void *child,
                              unsigned h_before, unsigned tile,
                              unsigned from, unsigned to);
+    /* Optional: fill *t with this context's h as tables and return true;
+     * false (or NULL) when h has no such form here (more than 16 cells).
+     * The tables point into ctx and live as long as it does. */
+    bool (*as_tables)(const void *ctx, struct puz__htables *t);
 };
 
 #define PUZ__HSTATE_MAX 64

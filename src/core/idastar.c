@@ -9,7 +9,8 @@
  * is changed in place and restored on the way back; the heuristic is
  * updated per move, never recomputed; a move never undoes the previous
  * one. 4x4 and 5x5 with pattern databases use the specialised plug-in of
- * idastar_pdb.c instead.
+ * idastar_pdb.c instead, 3x3 and 4x4 with the table-shaped heuristics
+ * that of idastar_packed.c.
  */
 #include <string.h>
 
@@ -189,6 +190,8 @@ puz_err puz__idastar(struct puz__search *s)
     struct ida ia;
 
     if (s->h == &puz__h_pdb && puz__idastar_pdb(s) != PUZ_EINVAL)
+        return PUZ_OK;
+    if (puz__idastar_packed(s, IDA_MAX_DEPTH) != PUZ_EINVAL)
         return PUZ_OK;
     memset(&ia, 0, sizeof(ia));
     if (puz__ida_init(&ia.c, s, IDA_MAX_DEPTH) != PUZ_OK) {

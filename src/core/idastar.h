@@ -82,4 +82,10 @@ puz_err puz__ida_run(struct puz__ida *ida, unsigned h0,
  * apply (then nothing was searched). */
 puz_err puz__idastar_pdb(struct puz__search *s);
 
+/* The packed-board plug-in (idastar_packed.c): 3x3 and 4x4 boards with a
+ * heuristic that has tables (puz__htables), searched within max_depth
+ * moves. PUZ_EINVAL when it does not apply or finds no room (then
+ * nothing was searched or counted). */
+puz_err puz__idastar_packed(struct puz__search *s, unsigned max_depth);
+
 #endif
