@@ -5,9 +5,12 @@
  * by symmetry, the 3x3 exact table against an independent BFS, and cache
  * files: round trip, and every kind of damage rejected, reported and
  * rebuilt. On 5x5: the builder and shared tables against the truth,
- * admissibility, reflection, additivity, optimal solves with the small
- * 4x6 tables against an independent search, files, and tables that
- * outlive their truncated file.
+ * admissibility, the reflected lookup against an independently
+ * reflected board, additivity (groups cycled alone and together, against
+ * an independent search), optimal solves with the small 4x6 tables
+ * against an independent search, files, and tables that outlive their
+ * truncated file. The forbidden-move pruning has its own test
+ * (test_movefsm.c).
  *
  * The 6-6-3 tables are built once per run into $BUILD/pdb-cache (or a
  * temporary directory), a few seconds; the cache tests work on copies.
@@ -849,47 +852,129 @@ static void test_5x5_admissible_and_reflected(void **state)
     puz_arena_destroy(a);
 }
 
-/* Additivity: with only one group's tiles off home (the blank walks
- * among them), h is that group's table value, and the others add 0. */
-static void test_5x5_additive(void **state)
+/* Canonical cells of b (towards goal) for d's tables. */
+static void canonical_cells(const struct puz_board *goal,
+                            const struct puz_board *b, uint8_t *cells)
+{
+    struct puz__frame f;
+
+    assert_int_equal(puz__frame_init(&f, goal), PUZ_OK);
+    puz__frame_map(&f, b->cells, cells);
+}
+
+/* The reflected lookup transposes the board inside the tables' frame
+ * (d->transpose, d->rtile, which the 5x5 IDA* uses too) and takes the
+ * larger sum: that transposed board must be the canonical form of the
+ * board reflected about the goal's diagonal, reflected here from the
+ * goal alone; its direct lookup then is the reflected lookup. The 4x6
+ * partition maps onto itself under the transpose, so both sums are
+ * equal there (for 6-6-6-6 they are not: its groups trade places). */
+static void test_5x5_reflected_lookup(void **state)
 {
     struct fixture *fx = *state;
-    struct puz_board goal, b;
+    struct puz_board goals[2], b, rb;
     struct puz_rng rng;
-    const puz_pdb *d;
 
-    puz_board_goal(5, &goal);
-    d = puz_tables_pdb(fx->tables, &goal);
-    puz_rng_seed(&rng, 11);
-    for (unsigned i = 0; i < 200; i++) {
-        uint8_t cells[25];
-        unsigned h, sum = 0, n = 0;
-        walk_from(&goal, 2 + i % 30, &rng, &b);
-        memcpy(cells, b.cells, 25);
-        assert_int_equal(puz_pdb_eval(d, &b, &goal, &h), PUZ_OK);
-        for (unsigned g = 0; g < d->ngroups; g++) {
-            uint8_t pos[PUZ__PDB_MAX_K];
-            for (unsigned c = 0; c < 25; c++)
-                if (cells[c] != 0 && d->group_of[cells[c]] == g)
-                    pos[d->slot_of[cells[c]]] = d->g[g].cmap[c];
-            sum += puz__pdb_lookup(d, g, pos);
-            n += puz__pdb_lookup(d, g, pos) != 0;
-        }
-        /* the sum of the parts is the sum the lookup adds up */
-        assert_true(h >= puz__pdb_sum(d, cells));
-        assert_int_equal(puz__pdb_sum(d, cells) % 2, h % 2);
-        (void)n;
-        assert_true(sum * 2 <= h);
+    puz_board_goal(5, &goals[0]);
+    board_of("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
+             "23 24", &goals[1]);
+    puz_rng_seed(&rng, 13);
+    for (unsigned i = 0; i < 400; i++) {
+        const struct puz_board *goal = &goals[i & 1];
+        const puz_pdb *d = puz_tables_pdb(fx->tables, goal);
+        uint8_t cells[25], rcells[25], tcells[25];
+        unsigned s, rs;
+        assert_non_null(d);
+        assert_true(d->reflect);
+        walk_from(goal, 10 + i % 90, &rng, &b);
+        reflect5(goal, &b, &rb);
+        canonical_cells(goal, &b, cells);
+        canonical_cells(goal, &rb, rcells);
+        for (unsigned c = 0; c < 25; c++)
+            tcells[d->transpose[c]] = d->rtile[cells[c]];
+        assert_memory_equal(tcells, rcells, 25);
+        s = puz__pdb_sum(d, cells);
+        rs = puz__pdb_sum(d, rcells);
+        assert_int_equal(puz__pdb_value(d, cells), s > rs ? s : rs);
+        assert_int_equal(puz__pdb_value(d, rcells), s > rs ? s : rs);
+        assert_int_equal(s, rs);
     }
 }
 
-/* Solve with idastar + pdb (the 5x5 plug-in, small tables) and compare
- * with the generic IDA* + linear conflict, which shares no code with it. */
+/* Rotate three of group g's tiles round its 2x2 block of home cells
+ * (top-left cell home0) on the goal board. */
+static void cycle_block(struct puz_board *b, unsigned home0, unsigned turn)
+{
+    unsigned c[4] = { home0, home0 + 1, home0 + 6, home0 + 5 };
+    unsigned skip = turn % 4, k = 0, cell[3];
+    uint8_t t;
+
+    for (unsigned i = 0; i < 4; i++)
+        if (i != skip)
+            cell[k++] = c[i];
+    t = b->cells[cell[0]];
+    b->cells[cell[0]] = b->cells[cell[1]];
+    b->cells[cell[1]] = b->cells[cell[2]];
+    b->cells[cell[2]] = t;
+}
+
+static unsigned manhattan5(const uint8_t *cells)
+{
+    unsigned md = 0;
+
+    for (unsigned c = 0; c < 25; c++)
+        if (cells[c] != 0) {
+            unsigned h = cells[c] - 1u;
+            md += (unsigned)(abs((int)(c / 5) - (int)(h / 5)) +
+                             abs((int)(c % 5) - (int)(h % 5)));
+        }
+    return md;
+}
+
+/* Additivity, on the 4x6 tables' 2x2 groups: with two groups' tiles
+ * cycled in their home blocks, the extra over Manhattan is the sum of
+ * the extras with each group cycled alone (no group's value depends on
+ * another's tiles), and the total never exceeds the optimal length found
+ * by an independent search (the groups' costs add up admissibly). */
+static void test_5x5_additive(void **state)
+{
+    static const unsigned blocks[4] = { 0, 2, 10, 12 };  /* groups 0 1 3 4 */
+    struct fixture *fx = *state;
+    struct puz_board goal, a, b, c;
+    const puz_pdb *d;
+    unsigned extra = 0;
+
+    puz_board_goal(5, &goal);
+    d = puz_tables_pdb(fx->tables, &goal);
+    for (unsigned i = 0; i < 6; i++) {
+        unsigned g1 = i % 4, g2 = (i + 1 + i / 4) % 4;
+        unsigned e1, e2, ec;
+        a = goal;
+        b = goal;
+        cycle_block(&a, blocks[g1], i);
+        cycle_block(&b, blocks[g2], i + 1);
+        c = a;
+        cycle_block(&c, blocks[g2], i + 1);
+        e1 = puz__pdb_sum(d, a.cells) - manhattan5(a.cells);
+        e2 = puz__pdb_sum(d, b.cells) - manhattan5(b.cells);
+        ec = puz__pdb_sum(d, c.cells) - manhattan5(c.cells);
+        assert_int_equal(ec, e1 + e2);
+        extra += ec;
+        if (i < 3)
+            assert_true(puz__pdb_value(d, c.cells) <= optimal_lc(&c, &goal));
+    }
+    assert_true(extra > 0);
+}
+
+/* Solve with idastar + pdb (the 5x5 plug-in, small tables, the
+ * forbidden-move automaton) and compare with the generic IDA* + linear
+ * conflict, which shares no code with it. */
 static void test_5x5_optimal_against_independent_search(void **state)
 {
     struct fixture *fx = *state;
     struct puz_board goals[2], b, end;
     struct puz_rng rng;
+    uint64_t pdb_nodes = 0, lc_nodes = 0;
 
     puz_board_goal(5, &goals[0]);
     board_of("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
@@ -912,11 +997,15 @@ static void test_5x5_optimal_against_independent_search(void **state)
         assert_int_equal(r.status, PUZ_SOLVED);
         assert_true(r.optimal);
         assert_int_equal(r.length, ref.length);
-        assert_true(r.stats.expanded < ref.stats.expanded);
+        pdb_nodes += r.stats.expanded;
+        lc_nodes += ref.stats.expanded;
         assert_int_equal(puz_replay(&b, r.moves, r.length, &end), PUZ_OK);
         assert_true(puz_board_equal(&end, goal));
         puz_arena_destroy(a);
     }
+    /* the tables (and the pruning) are used: on one board the fixed move
+     * order can make the last iteration longer, not over all six */
+    assert_true(2 * pdb_nodes < lc_nodes);
 }
 
 /* 5x5 files: round trip, damage, and a file for other tables. */
@@ -1056,6 +1145,7 @@ int main(void)
         cmocka_unit_test(test_5x5_shared_table_matches_truth),
         cmocka_unit_test(test_5x5_layouts_share_tables),
         cmocka_unit_test(test_5x5_admissible_and_reflected),
+        cmocka_unit_test(test_5x5_reflected_lookup),
         cmocka_unit_test(test_5x5_additive),
         cmocka_unit_test(test_5x5_optimal_against_independent_search),
         cmocka_unit_test(test_5x5_cache_files),

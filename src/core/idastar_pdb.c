@@ -10,20 +10,43 @@
  * A node's children are looked up together: their table words are
  * prefetched first and read second, so the cache misses of a 5x5 node
  * (tables of 64 MB) overlap instead of queueing. Children over the bound
- * are priced without a call; on 5x5 the rest are searched smallest h
- * first, which finds the goal earlier in the last iteration. No move
- * undoes the previous one. The driver (idastar.c) owns iterations,
- * budget and path.
+ * are priced without a call. No move undoes the previous one, and on
+ * 5x5 no move completes a string the forbidden-move automaton
+ * (movefsm.c) rules out, which prunes most duplicate paths shorter than
+ * FSM_LEN moves. The driver (idastar.c) owns iterations, budget and
+ * path.
  */
 #include <string.h>
 
 #include "idastar.h"
+#include "movefsm.h"
 #include "pdb_impl.h"
 
 /* No 24-puzzle is known to need more than 152 moves (Korf's hardest
  * random instances need about 150); leave room for bad bounds. */
 #define MAX_DEPTH 255u
 #define HOT static inline __attribute__((always_inline))
+
+/*
+ * The order children are tried in. On 5x5 it is Korf & Felner's (blank
+ * up, left, right, down in their frame, whose goal is ours turned by 180
+ * degrees): the last iteration then walks the tree as theirs did, and the
+ * node counts can be compared with the published ones (without the
+ * automaton below they are the same, to within a few dozen nodes).
+ * Ordering children by h instead moved each count by 0.37x to 4.3x on
+ * the 5 easiest instances, and by 0.92x in total.
+ */
+static const uint8_t order4[4] = { PUZ_UP, PUZ_DOWN, PUZ_LEFT, PUZ_RIGHT };
+static const uint8_t order5[4] = { PUZ_DOWN, PUZ_RIGHT, PUZ_LEFT, PUZ_UP };
+
+/*
+ * 5x5 searches skip the move strings movefsm.c forbids, found up to
+ * FSM_LEN moves long: 10 moves forbid 1,104 strings in a 4,691-state
+ * automaton built in about 10 ms and 5 MB of the solve's arena, and cut
+ * the nodes of Korf & Felner's easiest instances by about 30%; 12 moves
+ * cut 10% more but cost 0.3 s and 75 MB per solve.
+ */
+#define FSM_LEN 10u
 
 struct ipdb {
     struct puz__ida c;
@@ -46,12 +69,14 @@ struct ipdb {
     uint8_t rtcell[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
     const uint64_t *nib[PUZ__PDB_MAX_GROUPS];
     unsigned k[PUZ__PDB_MAX_GROUPS];
+    const uint32_t *fsm;        /* forbidden-move automaton, or NULL */
 };
 
 /* One child of the node being expanded: the move and its new entries. */
 struct child {
     uint8_t dir, from, tile, g, rg, p, rp;
     unsigned e, re, h;
+    uint32_t fs;
     uint64_t idx, ridx;
 };
 
@@ -136,15 +161,23 @@ HOT uint64_t rank_moved(const struct ipdb *ip, const uint8_t *pos,
 /* First pass over the children: which tile moves, the new indices, and
  * a prefetch of every table word they need. Returns how many. */
 HOT unsigned gen_children(struct ipdb *ip, unsigned blank, unsigned back,
-                          struct child *ch, const unsigned n, const int hw)
+                          uint32_t fs, struct child *ch, const unsigned n,
+                          const int hw)
 {
+    const uint8_t *order = n == 5 ? order5 : order4;
     unsigned cnt = 0;
 
-    for (unsigned dir = 0; dir < 4; dir++) {
-        unsigned from = ip->mv.to[blank][dir], t;
+    for (unsigned oi = 0; oi < 4; oi++) {
+        unsigned dir = order[oi], from = ip->mv.to[blank][dir], t;
         struct child *c = &ch[cnt];
         if (from == 255 || dir == back)
             continue;
+        c->fs = 0;
+        if (n == 5 && ip->fsm != NULL) {
+            c->fs = ip->fsm[4 * fs + dir];
+            if (c->fs == PUZ__FSM_DEAD)
+                continue;
+        }
         t = ip->cells[from];
         c->dir = (uint8_t)dir;
         c->from = (uint8_t)from;
@@ -191,23 +224,9 @@ HOT void price_children(struct ipdb *ip, unsigned blank, struct child *ch,
     ip->c.generated += cnt;
 }
 
-/* Smallest h first (stable: equal h keep the fixed order). */
-static void order_children(struct child *ch, unsigned cnt)
-{
-    for (unsigned i = 1; i < cnt; i++) {
-        struct child tmp = ch[i];
-        unsigned j = i;
-        while (j > 0 && ch[j - 1].h > tmp.h) {
-            ch[j] = ch[j - 1];
-            j--;
-        }
-        ch[j] = tmp;
-    }
-}
-
 /* The probe for each side and popcount flavour. */
 #define PROBE_ARGS struct ipdb *ip, unsigned blank, unsigned g, unsigned h, \
-                   unsigned back
+                   unsigned back, uint32_t fs
 static int probe4(PROBE_ARGS);
 static int probe5(PROBE_ARGS);
 static int probe4_hw(PROBE_ARGS);
@@ -216,10 +235,10 @@ static int probe5_hw(PROBE_ARGS);
 HOT int probe_again(PROBE_ARGS, const unsigned n, const int hw)
 {
     if (n == 4)
-        return hw ? probe4_hw(ip, blank, g, h, back)
-                  : probe4(ip, blank, g, h, back);
-    return hw ? probe5_hw(ip, blank, g, h, back)
-              : probe5(ip, blank, g, h, back);
+        return hw ? probe4_hw(ip, blank, g, h, back, fs)
+                  : probe4(ip, blank, g, h, back, fs);
+    return hw ? probe5_hw(ip, blank, g, h, back, fs)
+              : probe5(ip, blank, g, h, back, fs);
 }
 
 /* Make child c the current node, probe below it, and undo it. */
@@ -244,7 +263,7 @@ HOT int descend(struct ipdb *ip, unsigned blank, unsigned g,
         ip->rsum = rsum - rent + c->re;
     }
     ip->c.path[g] = c->dir;
-    found = probe_again(ip, c->from, g + 1, c->h, c->dir ^ 1u, n, hw);
+    found = probe_again(ip, c->from, g + 1, c->h, c->dir ^ 1u, c->fs, n, hw);
     if (found)
         return 1;
     ip->cells[c->from] = (uint8_t)t;
@@ -274,10 +293,8 @@ HOT int probe_n(PROBE_ARGS, const unsigned n, const int hw)
     }
     if (g + 1 >= MAX_DEPTH || puz__ida_expand(&ip->c))
         return 0;
-    cnt = gen_children(ip, blank, back, ch, n, hw);
+    cnt = gen_children(ip, blank, back, fs, ch, n, hw);
     price_children(ip, blank, ch, cnt);
-    if (n == 5)
-        order_children(ch, cnt);
     for (unsigned i = 0; i < cnt; i++) {
         if (g + 1 + ch[i].h > ip->c.bound) {
             puz__ida_over(&ip->c, g + 1 + ch[i].h);
@@ -293,34 +310,35 @@ HOT int probe_n(PROBE_ARGS, const unsigned n, const int hw)
 
 static int probe4(PROBE_ARGS)
 {
-    return probe_n(ip, blank, g, h, back, 4, 0);
+    return probe_n(ip, blank, g, h, back, fs, 4, 0);
 }
 
 static int probe5(PROBE_ARGS)
 {
-    return probe_n(ip, blank, g, h, back, 5, 0);
+    return probe_n(ip, blank, g, h, back, fs, 5, 0);
 }
 
 __attribute__((target("popcnt"))) static int probe4_hw(PROBE_ARGS)
 {
-    return probe_n(ip, blank, g, h, back, 4, 1);
+    return probe_n(ip, blank, g, h, back, fs, 4, 1);
 }
 
 __attribute__((target("popcnt"))) static int probe5_hw(PROBE_ARGS)
 {
-    return probe_n(ip, blank, g, h, back, 5, 1);
+    return probe_n(ip, blank, g, h, back, fs, 5, 1);
 }
 
 static int iterate(struct puz__ida *c, void *self)
 {
     struct ipdb *ip = self;
+    unsigned b = ip->start_blank, h = ip->h0;
 
     (void)c;
     if (ip->d->n == 4)
-        return ip->hw ? probe4_hw(ip, ip->start_blank, 0, ip->h0, PUZ_NO_DIR)
-                      : probe4(ip, ip->start_blank, 0, ip->h0, PUZ_NO_DIR);
-    return ip->hw ? probe5_hw(ip, ip->start_blank, 0, ip->h0, PUZ_NO_DIR)
-                  : probe5(ip, ip->start_blank, 0, ip->h0, PUZ_NO_DIR);
+        return ip->hw ? probe4_hw(ip, b, 0, h, PUZ_NO_DIR, 0)
+                      : probe4(ip, b, 0, h, PUZ_NO_DIR, 0);
+    return ip->hw ? probe5_hw(ip, b, 0, h, PUZ_NO_DIR, 0)
+                  : probe5(ip, b, 0, h, PUZ_NO_DIR, 0);
 }
 
 /* Canonical blank moves back to the caller's frame. */
@@ -344,6 +362,7 @@ static const struct puz__ida_plugin plugin = { iterate, map_path };
 puz_err puz__idastar_pdb(struct puz__search *s)
 {
     const struct puz__pdbctx *ctx = s->hctx;
+    struct puz__movefsm fsm;
     struct ipdb *ip;
 
     if (s->h != &puz__h_pdb || ctx == NULL || ctx->db == NULL ||
@@ -365,5 +384,10 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     init_tiles(ip);
     init_state(ip);
     ip->h0 = h_of(ip->md, ip->sum, ip->rsum);
+    /* without room for the automaton the search runs unpruned */
+    ip->fsm = NULL;
+    if (s->n == 5 &&
+        puz__movefsm_build(&fsm, FSM_LEN, order5, s->arena) == PUZ_OK)
+        ip->fsm = fsm.next;
     return puz__ida_run(&ip->c, ip->h0, &plugin, ip);
 }
