@@ -25,13 +25,18 @@ const LISTEN_TIMEOUT_MS = 20000;
 /*
  * Starts `$PUZZLED serve --port 0` from the repository root (so that its
  * static root "www" is ours) and resolves to { base, stop, log() } once it
- * prints "listening on http://127.0.0.1:PORT".
+ * prints "listening on http://127.0.0.1:PORT". Its store (the daily
+ * leaderboard) is in stateDir, by default a throwaway directory that
+ * stop() removes; a test that restarts the server passes its own.
  */
-export function startServer()
+export function startServer({ stateDir = null } = {})
 {
     const binary = path.resolve(ROOT, process.env.PUZZLED || 'build/puzzled');
     const extra = (process.env.PUZZLED_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
-    const child = spawn(binary, ['serve', '--bind', '127.0.0.1', '--port', '0', ...extra], {
+    const own = stateDir === null;
+    const state = own ? fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-e2e-state-')) : stateDir;
+    const child = spawn(binary, ['serve', '--bind', '127.0.0.1', '--port', '0',
+        '--state-dir', state, ...extra], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -47,7 +52,14 @@ export function startServer()
             const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
             if (found) {
                 clearTimeout(timer);
-                resolve({ base: found[1], log: () => output, stop: () => stopServer(child) });
+                resolve({
+                    base: found[1], log: () => output,
+                    stop: async () => {
+                        await stopServer(child);
+                        if (own)
+                            fs.rmSync(state, { recursive: true, force: true });
+                    },
+                });
             }
         };
         child.stdout.setEncoding('utf8').on('data', watch);

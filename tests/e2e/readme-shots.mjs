@@ -1,8 +1,12 @@
 /*
- * readme-shots.mjs - takes the two screenshots the README shows:
- * docs/screenshot-playing.png (a level in progress, with a picture and a
- * hint) and docs/screenshot-finished.png (a finished level and its score).
- * Not a test: run it by hand after changing how the game looks.
+ * readme-shots.mjs - takes the screenshots the README and docs/game.md
+ * show: docs/screenshot-playing.png (a level in progress, with a picture
+ * and a hint), docs/screenshot-finished.png (a finished level and its
+ * score), docs/screenshot-think.png (the A* step view a few steps into a
+ * 14-move board), docs/screenshot-daily.png (a finished daily puzzle
+ * with its leaderboard entry form) and docs/screenshot-daily-phone.png
+ * (the daily puzzle and its leaderboard on a phone). Not a test: run it
+ * by hand after changing how the game looks.
  *
  *   PUZZLED=build/puzzled node tests/e2e/readme-shots.mjs
  */
@@ -34,6 +38,64 @@ const PROGRESS = {
 async function board(page)
 {
     return (await page.getAttribute('#board', 'data-board')).split(' ').map(Number);
+}
+
+async function play(page, moves)
+{
+    await page.focus('#board');
+    for (const move of moves) {
+        await page.keyboard.press(KEY[opposite(move)]);
+        await page.waitForTimeout(200);
+    }
+}
+
+/* Watch A* think on a board 14 moves from the goal, six steps in. */
+async function thinkShot(page, api, base, docs)
+{
+    const puzzle = (await api('/v1/puzzles/random?size=3&moves=14&seed=7')).json;
+    await page.goto(`${base}/?board=${puzzle.board.flat().join(',')}`);
+    await page.waitForSelector('#board[data-phase="playing"]');
+    await page.click('#think-load');
+    await page.waitForFunction(() => document.querySelectorAll('#think-columns .think-col').length === 3);
+    for (let i = 0; i < 5; i++)
+        await page.click('#think-next');
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
+    await (await page.$('#think')).screenshot({ path: path.join(docs, 'screenshot-think.png') });
+}
+
+/* The day's 3x3 finished by hand, three other players already on it. */
+async function dailyShots(page, api, base, docs)
+{
+    const day = (await api('/v1/daily/today/3')).json;
+    const best = (await api('/v1/solve', { board: day.board })).json.moves;
+    const detour = [...best, 'up', 'down'];
+    for (const [nickname, moves, ms] of [['kestrel', best, 48200], ['mo.b', best, 71900],
+        ['tile_wrangler', detour, 39000]])
+    {
+        const r = await api(`/v1/daily/${day.date}/3/entries`, { nickname, moves, time_ms: ms });
+        if (r.status !== 201)
+            throw new Error(`entry ${nickname}: ${r.status} ${r.text}`);
+    }
+    /* A hash change alone would not reload the page's leaderboard. */
+    await page.goto(`${base}/#daily`);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('#daily-leaders li').length === 3);
+    await page.click('#daily-play');
+    await page.waitForSelector('#board[data-phase="playing"]');
+    await play(page, best);
+    await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])');
+    await page.fill('#daily-nick', 'ada');
+    await page.click('#daily-submit');
+    await page.waitForFunction(() => /number/.test(document.getElementById('daily-entry-message').textContent));
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: path.join(docs, 'screenshot-daily.png') });
+    await page.click('#score-next');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.$eval('#daily', (e) => e.scrollIntoView({ behavior: 'instant' }));
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(docs, 'screenshot-daily-phone.png') });
+    await page.setViewportSize(VIEWPORT);
 }
 
 async function main()
@@ -75,7 +137,11 @@ async function main()
         await page.waitForSelector('#score-card[open]');
         await page.waitForTimeout(1200);
         await page.screenshot({ path: path.join(docs, 'screenshot-finished.png') });
-        console.log(`wrote ${path.relative(ROOT, docs)}/screenshot-playing.png and screenshot-finished.png`);
+        await page.keyboard.press('Escape');
+        await thinkShot(page, api, server.base, docs);
+        await dailyShots(page, api, server.base, docs);
+        console.log(`wrote ${path.relative(ROOT, docs)}/screenshot-{playing,finished,think,` +
+            'daily,daily-phone}.png');
     } finally {
         await browser.close();
         await server.stop();

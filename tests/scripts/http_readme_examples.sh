@@ -11,8 +11,9 @@ for tool in curl node; do
 done
 [ -x "$PUZZLED" ] || { echo "$PUZZLED not built" >&2; exit 1; }
 tmp=$(mktemp -d)
+# A store of its own, so the daily example's leaderboard is empty.
 "$PUZZLED" serve --config config/puzzled.conf --port 0 --access-log off \
-    >"$tmp/out" 2>"$tmp/err" &
+    --state-dir "$tmp/state" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 url=

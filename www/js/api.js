@@ -131,3 +131,20 @@ export function catalog(options = {})
 {
     return request('/v1/catalog', options);
 }
+
+/* GET /v1/daily/{date}/{size}: the day's board, par and leaderboard. */
+export function daily(date, size, options = {})
+{
+    return request(`/v1/daily/${encodeURIComponent(date)}/${size}`, options);
+}
+
+/* POST /v1/daily/{date}/{size}/entries: the server replays the moves
+   and places the entry; a refusal is an ApiError with the reason. */
+export function dailyEntry(date, size, { nickname, moves, timeMs }, options = {})
+{
+    return request(`/v1/daily/${encodeURIComponent(date)}/${size}/entries`, {
+        method: 'POST',
+        body: { nickname, moves, time_ms: Math.max(0, Math.round(timeMs)) },
+        ...options,
+    });
+}

@@ -614,7 +614,7 @@ export class Game {
             solver,
             note: this.note(best, scored, { optimal, exact, helped }, solver),
             canGoOn: !this.custom,
-            nextLabel: this.custom ? 'New board →' :
+            nextLabel: this.kind === 'daily' ? 'Back to the levels →' : this.custom ? 'New board →' :
                 last ? `Try ${this.size + 1}×${this.size + 1} →` : 'Next level →',
             daily: this.kind === 'daily' ? this.daily : null,
             start: this.start,

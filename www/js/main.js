@@ -9,6 +9,7 @@
 import { solve } from './api.js';
 import { Assistant } from './assist.js';
 import { BoardView } from './board-view.js';
+import { Daily } from './daily.js';
 import { Game } from './game.js';
 import { Hud } from './hud.js';
 import { attachKeys, attachPointer, returnFocusAfterPointer } from './input.js';
@@ -68,6 +69,9 @@ new Lab({
 
 new Think({ currentBoard: () => game.start.slice() });
 
+const daily = new Daily({ onPlay: (tiles, info) => playDaily(tiles, info) });
+card.onShow = (result) => daily.offer(result);
+
 function usePicture(id)
 {
     let url = null;
@@ -121,6 +125,18 @@ async function playPasted(tiles, goal, watch, kind = 'custom')
     $('board').focus({ preventScroll: true });
     if (watch)
         game.solve();
+}
+
+/* The day's board, in the game: par from the server, no level. */
+function playDaily(tiles, { date, size, par, exact })
+{
+    settings.showSize(size);
+    settings.setGoalSize(size);
+    usePicture(progress.picture);
+    game.playBoard(tiles, { kind: 'daily', daily: { date, size }, par: { moves: par, exact } });
+    hud.say(`The daily ${size}×${size} of ${date}: par ${exact ? '' : '≤ '}${par}. Your move.`, 'good');
+    $('play').scrollIntoView({ block: 'start' });
+    $('board').focus({ preventScroll: true });
 }
 
 /* Enables what can be done now, and fills in the playback bar. */
@@ -361,3 +377,4 @@ function resumeSaved()
 }
 
 startUp();
+daily.load(3);

@@ -29,10 +29,12 @@ function key(tiles)
     return tiles.join(' ');
 }
 
-function mini(tiles, className = '')
+/* A small picture of a board (any size), for lists. */
+export function mini(tiles, className = '')
 {
     const grid = document.createElement('span');
     grid.className = `mini ${className}`.trim();
+    grid.style.gridTemplateColumns = `repeat(${Math.round(Math.sqrt(tiles.length))}, 1.05em)`;
     grid.setAttribute('role', 'img');
     grid.setAttribute('aria-label', tiles.map((t) => (t === 0 ? 'gap' : t)).join(' '));
     for (const tile of tiles) {

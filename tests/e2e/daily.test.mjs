@@ -1,0 +1,185 @@
+/*
+ * daily.test.mjs - the daily puzzle in a real browser against a real
+ * puzzled with its own store: the page shows the day's board the API
+ * gives, plays it by keyboard, enters the finish with a nickname and
+ * finds it on the leaderboard after a reload; a forged entry (the moves
+ * changed on the way to the server) is refused with the server's words
+ * and listed nowhere; a restarted server still has the leaderboard; and
+ * the view at desktop and phone size (screenshots in test-output/e2e/).
+ *
+ * Run: tests/scripts/e2e.sh.
+ */
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { applyMove, fromApi, opposite, toRows } from '../../www/js/board.js';
+import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+
+const SHOTS = outputDir('test-output', 'e2e');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const KEY = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
+
+const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-e2e-daily-'));
+let server;
+let browser;
+let page;
+let api;
+const problems = [];
+
+async function board()
+{
+    return (await page.getAttribute('#board', 'data-board')).split(' ').map(Number);
+}
+
+async function openPage()
+{
+    await page.goto(`${server.base}/`);
+    await page.waitForSelector('#board[data-phase="playing"]', { timeout: 20000 });
+    await page.waitForFunction(() => !document.getElementById('daily-play').disabled,
+        null, { timeout: 20000 });
+}
+
+/* Plays the day's 3×3 by keys along the API's optimal route, up to the
+   score card; returns the day and the route. */
+async function playDaily()
+{
+    const day = (await api('/v1/daily/today/3')).json;
+    await page.click('#daily-play');
+    await page.waitForFunction((b) => document.getElementById('board').dataset.board === b &&
+        document.getElementById('board').dataset.phase === 'playing', fromApi(day.board).join(' '));
+    const moves = (await api('/v1/solve', { board: toRows(fromApi(day.board)) })).json.moves;
+    let tiles = await board();
+    for (const move of moves) {
+        tiles = applyMove(tiles, move);
+        await page.keyboard.press(KEY[opposite(move)]);
+        await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: 5000 });
+    }
+    await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])', { timeout: 20000 });
+    return { day, moves };
+}
+
+async function leaders()
+{
+    return page.$$eval('#daily-leaders li', (items) => items.map((li) => ({
+        rank: li.value,
+        nick: li.querySelector('.daily-nick').textContent,
+        html: li.querySelector('.daily-nick').innerHTML,
+    })));
+}
+
+/* axe-core's WCAG 2.1 A/AA rules on the page as it is now. */
+async function axeCheck(what)
+{
+    await page.addScriptTag({ path: AXE });
+    const found = await page.evaluate(async () => {
+        const r = await window.axe.run(document, {
+            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        });
+        return r.violations.map((v) => `${v.id}: ${v.help} ` +
+            v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
+    });
+    assert.deepEqual(found, [], `${what}: ${found.join('\n')}`);
+}
+
+before(async () => {
+    server = await startServer({ stateDir });
+    api = apiClient(server.base);
+    browser = await launchBrowser({ width: 1440, height: 900 });
+    page = browser.context.pages()[0] || await browser.context.newPage();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+});
+
+after(async () => {
+    if (browser)
+        await browser.close();
+    if (server)
+        await server.stop();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+});
+
+test('daily: the page shows the day\u2019s board and par the API gives', async () => {
+    await openPage();
+    const day = (await api('/v1/daily/today/3')).json;
+    const shown = await page.getAttribute('#daily-board .mini', 'aria-label');
+    assert.equal(shown, fromApi(day.board).map((t) => (t === 0 ? 'gap' : t)).join(' '));
+    const info = await page.textContent('#daily-info');
+    assert.match(info, new RegExp(`${day.date}.*par ${day.par}`));
+    await page.click('#daily-size label:has(input[value="5"])');
+    await page.waitForFunction(() => /5×5/.test(document.getElementById('daily-info').textContent));
+    const five = (await api('/v1/daily/today/5')).json;
+    assert.match(await page.textContent('#daily-info'), new RegExp(`par ${five.par_optimal ? '' : '≤ '}${five.par}`));
+    await page.click('#daily-size label:has(input[value="3"])');
+    await page.waitForFunction(() => /3×3/.test(document.getElementById('daily-info').textContent));
+});
+
+test('daily: a forged entry is refused with the server\u2019s reason and listed nowhere', async () => {
+    await openPage();
+    await playDaily();
+    /* A forger's client: the same request with a move list cut short. */
+    await page.route('**/v1/daily/*/3/entries', async (routed) => {
+        const body = JSON.parse(routed.request().postData());
+        body.moves = body.moves.slice(0, -2);
+        await routed.continue({ postData: JSON.stringify(body) });
+    });
+    await page.fill('#daily-nick', 'forger');
+    await page.click('#daily-submit');
+    await page.waitForFunction(() => /do not solve/.test(
+        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+    await page.unroute('**/v1/daily/*/3/entries');
+    assert.equal(await page.isEnabled('#daily-submit'), true, 'the honest entry can still be sent');
+    const day = (await api('/v1/daily/today/3')).json;
+    assert.equal(day.total_entries, 0);
+    /* A nickname with markup never leaves the page. */
+    await page.fill('#daily-nick', '<img src=x>');
+    await page.click('#daily-submit');
+    assert.match(await page.textContent('#daily-entry-message'), /A nickname is/);
+    await page.click('#score-next');
+});
+
+test('daily: an honest entry is accepted and on the leaderboard after a reload', async () => {
+    await openPage();
+    const { moves } = await playDaily();
+    await axeCheck('score card with the daily entry form');
+    await page.fill('#daily-nick', 'Ada e2e');
+    await page.click('#daily-submit');
+    await page.waitForFunction(() => /number 1 of 1/.test(
+        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+    await page.click('#score-next');
+    await page.reload();
+    await openPage();
+    assert.deepEqual(await leaders(), [{ rank: 1, nick: 'Ada e2e', html: 'Ada e2e' }]);
+    assert.match(await page.textContent('#daily-leaders li'), new RegExp(`${moves.length} moves`));
+    assert.equal(await page.inputValue('#daily-nick'), 'Ada e2e', 'the nickname is remembered');
+    await axeCheck('daily section with a leaderboard');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await axeCheck('daily section, light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.$eval('#daily', (e) => e.scrollIntoView({ behavior: 'instant' }));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SHOTS, 'daily-desktop.png') });
+});
+
+test('daily: a restarted server keeps the leaderboard', async () => {
+    await server.stop();
+    server = await startServer({ stateDir });
+    api = apiClient(server.base);
+    await openPage();
+    assert.deepEqual((await leaders()).map((e) => e.nick), ['Ada e2e']);
+});
+
+test('daily: phone size, and the page made no errors', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPage();
+    await page.$eval('#daily', (e) => e.scrollIntoView({ behavior: 'instant' }));
+    await page.waitForTimeout(300);
+    const wide = await page.$eval('#daily', (e) => e.scrollWidth > e.clientWidth + 1);
+    assert.equal(wide, false, 'the daily section fits a phone');
+    await page.screenshot({ path: path.join(SHOTS, 'daily-phone.png') });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    assert.deepEqual(problems, []);
+});
