@@ -100,9 +100,10 @@ static puz_err open_store(struct http_server *s, char *msg)
         return PUZ_OK;
     if (store_open(s->cfg.state_dir[0] ? s->cfg.state_dir : ".", &s->store,
                    why) != PUZ_OK) {
-        snprintf(msg, HTTP_SERVER_MSG, "state_dir %s: %s (set state_dir, "
-                 "PUZZLED_STATE_DIR or --state-dir to a writable "
-                 "directory, or off)", s->cfg.state_dir,
+        /* Both bounded, so the advice at the end always fits. */
+        snprintf(msg, HTTP_SERVER_MSG, "state_dir %.200s: %.255s (set "
+                 "state_dir, PUZZLED_STATE_DIR or --state-dir to a "
+                 "writable directory, or off)", s->cfg.state_dir,
                  why[0] ? why : "out of memory");
         return PUZ_EIO;
     }
