@@ -125,8 +125,8 @@ FUZZ_TARGETS := decode board
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc \
 	$(PKG_CFLAGS)
-FUZZ_SRCS := tests/support/fuzz_entry.c src/http/decode.c \
-	src/http/problem.c src/http/config.c $(CORE_SRCS)
+FUZZ_SRCS := tests/support/fuzz_entry.c src/api/decode.c \
+	src/api/problem.c src/http/config.c $(CORE_SRCS)
 
 $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRCS)
 	@mkdir -p $(FUZZ_BUILD)

@@ -19,6 +19,7 @@
 #ifndef API_H
 #define API_H
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -184,6 +185,9 @@ void api_answer_problem(struct api_call *c, const struct http_problem *p);
 void api_answer_problemf(struct api_call *c, enum http_problem_kind k,
                          const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void api_answer_problemv(struct api_call *c, enum http_problem_kind k,
+                         const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 void api_answer_bytes(struct api_call *c, unsigned status,
                       const char *content_type, const void *buf,
                       size_t len);

@@ -14,8 +14,10 @@
 #include "puz_err.h"
 
 #define HTTP_CONFIG_STR 512
-/* Room for any message this module writes. */
-#define HTTP_CONFIG_MSG 640
+/* Room for any message this module writes: a setting's file name (at
+ * most HTTP_CONFIG_STR) and line around a value's message (see
+ * PUZ_MSG_MAX for the contract). */
+#define HTTP_CONFIG_MSG (HTTP_CONFIG_STR + 128)
 
 struct http_config {
     char bind[64];              /* numeric IPv4 or IPv6 address */

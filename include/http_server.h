@@ -16,8 +16,9 @@
 
 typedef struct http_server http_server;
 
-/* Room for the one-line start-up error. */
-#define HTTP_SERVER_MSG 768
+/* Room for the one-line start-up error: a step's words around a config
+ * or core message (the contract is at PUZ_MSG_MAX). */
+#define HTTP_SERVER_MSG (HTTP_CONFIG_MSG + 128)
 
 /*
  * Load the shared tables, open the listening socket, start the workers

@@ -19,7 +19,14 @@
 #define PUZ_MIN_SIZE 2
 #define PUZ_MAX_SIZE 8
 #define PUZ_MAX_CELLS (PUZ_MAX_SIZE * PUZ_MAX_SIZE)
-/* Room for any message the board module writes. */
+/*
+ * The message-buffer contract: every function that explains a failure in
+ * words writes at most PUZ_MSG_MAX bytes (NUL included) into a caller's
+ * buffer, truncating rather than overflowing. The layers above add their
+ * context in bigger buffers derived from this one (HTTP_CONFIG_MSG: a
+ * file name and line around it; HTTP_SERVER_MSG: a start-up step around
+ * that), never a size of their own.
+ */
 #define PUZ_MSG_MAX 256
 
 struct puz_board {

@@ -86,6 +86,11 @@ struct puz_solve_opts {
     puz_progress_fn progress;   /* NULL = nobody watches (no cost) */
     void *progress_user;        /* handed to progress */
     puz_trace *trace;   /* records the first expansions; NULL = none */
+    /* The caller has already found start solvable towards goal (the
+     * server checks parity when it reads the request, to answer an
+     * unsolvable board at once): puz_solve does not check it again. A
+     * wrong true only costs a search that ends at a limit. */
+    bool solvable_known;
 };
 
 struct puz_stats {

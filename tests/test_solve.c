@@ -99,6 +99,26 @@ static void test_unsolvable_is_instant(void **state)
     puz_arena_destroy(a);
 }
 
+/* A caller that checked parity itself (the server, as it reads the
+ * request) says so, and puz_solve does not check again: the same
+ * unsolvable board now costs a search, stopped here by the node cap. */
+static void test_parity_checked_once(void **state)
+{
+    struct puz_board b = board("1 2 3 4 5 6 8 7 0");
+    struct puz_solve_opts o = { .algorithm = PUZ_ALG_BFS,
+                                .solvable_known = true };
+    struct puz_result r;
+    puz_arena *a = puz_arena_create(1 << 16);
+
+    (void)state;
+    o.limits.max_nodes = 50;
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_LIMIT_NODES);
+    assert_true(r.stats.expanded >= 50);
+    assert_string_not_equal(r.method, "parity");
+    puz_arena_destroy(a);
+}
+
 static void test_goal_mismatch_is_an_error(void **state)
 {
     struct puz_board b = board(HARD3), g4;
@@ -382,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_every_algorithm_on_hard_board),
         cmocka_unit_test(test_auto_picks_by_size),
         cmocka_unit_test(test_unsolvable_is_instant),
+        cmocka_unit_test(test_parity_checked_once),
         cmocka_unit_test(test_goal_mismatch_is_an_error),
         cmocka_unit_test(test_node_limit),
         cmocka_unit_test(test_memory_limit),

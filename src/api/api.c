@@ -246,17 +246,24 @@ void api_answer_problem(struct api_call *c, const struct http_problem *p)
     }
 }
 
+void api_answer_problemv(struct api_call *c, enum http_problem_kind k,
+                         const char *fmt, va_list ap)
+{
+    struct http_problem p;
+
+    http_problem_set(&p, k, "%s", "");
+    vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
+    api_answer_problem(c, &p);
+}
+
 void api_answer_problemf(struct api_call *c, enum http_problem_kind k,
                          const char *fmt, ...)
 {
-    struct http_problem p;
     va_list ap;
 
-    http_problem_set(&p, k, "%s", "");
     va_start(ap, fmt);
-    vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
+    api_answer_problemv(c, k, fmt, ap);
     va_end(ap);
-    api_answer_problem(c, &p);
 }
 
 bool api__refuse_when_draining(struct api_call *c)
@@ -278,6 +285,28 @@ bool api__parse_body(struct api_call *c, json_t **root)
         return true;
     api_answer_problem(c, &p);
     return false;
+}
+
+bool api__open(struct api_call *c, size_t size, void **state,
+               json_t **root)
+{
+    if (api__refuse_when_draining(c) || !api__parse_body(c, root))
+        return false;
+    *state = puz_arena_calloc(c->arena, 1, size);
+    if (*state != NULL)
+        return true;
+    json_decref(*root);
+    api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "out of memory");
+    return false;
+}
+
+bool api__decoded(struct api_call *c, json_t *root, puz_err rc,
+                  const struct http_problem *p)
+{
+    json_decref(root);
+    if (rc != PUZ_OK)
+        api_answer_problem(c, p);
+    return rc == PUZ_OK;
 }
 
 uint64_t api__deadline_in(unsigned ms)

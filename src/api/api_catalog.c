@@ -8,10 +8,14 @@
 
 #include <string.h>
 
-static json_t *sizes_json(unsigned lo, unsigned hi)
+/* One registry entry: name, description, two flags, sizes min..max. */
+static json_t *entry_json(const char *name, const char *description,
+                          const char *flag1, bool v1, const char *flag2,
+                          bool v2, unsigned lo, unsigned hi)
 {
-    return json_pack("{s:I, s:I}", "min", (json_int_t)lo, "max",
-                     (json_int_t)hi);
+    return json_pack("{s:s, s:s, s:b, s:b, s:{s:I, s:I}}", "name", name,
+                     "description", description, flag1, v1, flag2, v2,
+                     "sizes", "min", (json_int_t)lo, "max", (json_int_t)hi);
 }
 
 static json_t *algorithms_json(void)
@@ -23,11 +27,10 @@ static json_t *algorithms_json(void)
         enum puz_algorithm a = (enum puz_algorithm)i;
 
         puz_algorithm_sizes(a, &lo, &hi);
-        json_array_append_new(list, json_pack(
-            "{s:s, s:s, s:b, s:b, s:o}", "name", puz_algorithm_name(a),
-            "description", puz_algorithm_description(a), "optimal",
+        json_array_append_new(list, entry_json(puz_algorithm_name(a),
+            puz_algorithm_description(a), "optimal",
             puz_algorithm_optimal(a), "uses_heuristic",
-            puz_algorithm_uses_heuristic(a), "sizes", sizes_json(lo, hi)));
+            puz_algorithm_uses_heuristic(a), lo, hi));
     }
     return list;
 }
@@ -41,11 +44,10 @@ static json_t *heuristics_json(void)
         const puz_heuristic *h = puz_heuristic_at(i);
 
         puz_heuristic_sizes(h, &lo, &hi);
-        json_array_append_new(list, json_pack(
-            "{s:s, s:s, s:b, s:b, s:o}", "name", puz_heuristic_name(h),
-            "description", puz_heuristic_description(h), "admissible",
+        json_array_append_new(list, entry_json(puz_heuristic_name(h),
+            puz_heuristic_description(h), "admissible",
             puz_heuristic_admissible(h), "needs_tables",
-            puz_heuristic_needs_tables(h), "sizes", sizes_json(lo, hi)));
+            puz_heuristic_needs_tables(h), lo, hi));
     }
     return list;
 }

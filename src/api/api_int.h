@@ -45,6 +45,17 @@ bool api__refuse_when_draining(struct api_call *c);
  * the problem answered when it is not one. */
 bool api__parse_body(struct api_call *c, json_t **root);
 
+/* The opening of every POST route that may search: refuse while
+ * draining, parse the body (*root), and size zeroed bytes of state in
+ * the arena (*state). False when that answered already. */
+bool api__open(struct api_call *c, size_t size, void **state,
+               json_t **root);
+
+/* Its end, after decoding: root is dropped; when rc is not PUZ_OK the
+ * decoder's problem p is answered and the result is false. */
+bool api__decoded(struct api_call *c, json_t *root, puz_err rc,
+                  const struct http_problem *p);
+
 /* The search options every solving route starts from: the server's
  * tables and memory cap, the call's cancel flag, this deadline. */
 void api__solve_opts(const struct api_call *c, uint64_t deadline_us,

@@ -25,6 +25,7 @@ static void run_score(struct api_call *c, const struct score_state *s)
 
     api__solve_opts(c, s->deadline_us, &o);
     o.goal = s->req.has_goal ? &s->req.goal : NULL;
+    o.solvable_known = true;    /* api__score checked it */
     o.limits.max_nodes = c->ctx->cfg->solve_max_nodes;
     rc = puz_score(&s->req.board, s->req.moves, s->req.count, &o, c->arena,
                    &r);
@@ -44,22 +45,14 @@ void api__score(struct api_call *c)
     json_t *root;
     puz_err rc;
 
-    if (api__refuse_when_draining(c) || !api__parse_body(c, &root))
+    if (!api__open(c, sizeof(*s), (void **)&s, &root))
         return;
-    s = puz_arena_calloc(c->arena, 1, sizeof(*s));
-    rc = s != NULL ? http_decode_score(root, c->ctx->cfg, c->arena, &s->req,
-                                       &p)
-                   : PUZ_ENOMEM;
-    json_decref(root);
+    rc = http_decode_score(root, c->ctx->cfg, c->arena, &s->req, &p);
     if (rc == PUZ_OK)
         rc = http_decode_solvable(&s->req.board, s->req.has_goal
                                   ? &s->req.goal : NULL, &p);
-    if (rc == PUZ_ENOMEM && s == NULL)
-        http_problem_set(&p, HTTP_PROBLEM_INTERNAL, "out of memory");
-    if (rc != PUZ_OK) {
-        api_answer_problem(c, &p);
+    if (!api__decoded(c, root, rc, &p))
         return;
-    }
     /* 3x3: the exact table answers at once, no worker needed. */
     if (puz_score_instant(&s->req.board, s->req.has_goal ? &s->req.goal
                           : NULL, c->ctx->tables)) {

@@ -31,6 +31,8 @@ static void request_opts(const struct api_call *c,
     o->algorithm = q->algorithm;
     o->heuristic = q->heuristic;
     o->goal = q->has_goal ? &q->goal : NULL;
+    /* every board reaching a search passed http_decode_solvable */
+    o->solvable_known = true;
     o->limits.max_nodes = q->max_nodes;
     o->limits.max_depth = q->max_depth;
     o->weight = q->weight;
@@ -90,21 +92,14 @@ void api__solve(struct api_call *c)
     json_t *root;
     puz_err rc;
 
-    if (api__refuse_when_draining(c) || !api__parse_body(c, &root))
+    if (!api__open(c, sizeof(*s), (void **)&s, &root))
         return;
-    s = puz_arena_calloc(c->arena, 1, sizeof(*s));
-    rc = s != NULL ? http_decode_solve(root, c->ctx->cfg, &s->q, &p)
-                   : PUZ_ENOMEM;
-    json_decref(root);
+    rc = http_decode_solve(root, c->ctx->cfg, &s->q, &p);
     if (rc == PUZ_OK)
         rc = http_decode_solvable(&s->q.board, s->q.has_goal ? &s->q.goal
                                   : NULL, &p);
-    if (rc == PUZ_ENOMEM)
-        http_problem_set(&p, HTTP_PROBLEM_INTERNAL, "out of memory");
-    if (rc != PUZ_OK) {
-        api_answer_problem(c, &p);
+    if (!api__decoded(c, root, rc, &p))
         return;
-    }
     s->deadline_us = api__deadline_in(s->q.timeout_ms);
     c->state = s;
 }
@@ -147,19 +142,11 @@ void api__batch(struct api_call *c)
     json_t *root;
     puz_err rc;
 
-    if (api__refuse_when_draining(c) || !api__parse_body(c, &root))
+    if (!api__open(c, sizeof(*s), (void **)&s, &root))
         return;
-    s = puz_arena_calloc(c->arena, 1, sizeof(*s));
-    rc = s != NULL ? http_decode_batch(root, c->ctx->cfg, c->arena, &s->b,
-                                       &p)
-                   : PUZ_ENOMEM;
-    json_decref(root);
-    if (rc == PUZ_ENOMEM && s == NULL)
-        http_problem_set(&p, HTTP_PROBLEM_INTERNAL, "out of memory");
-    if (rc != PUZ_OK) {
-        api_answer_problem(c, &p);
+    rc = http_decode_batch(root, c->ctx->cfg, c->arena, &s->b, &p);
+    if (!api__decoded(c, root, rc, &p))
         return;
-    }
     s->deadline_us = api__deadline_in(c->ctx->cfg->batch_timeout_ms);
     c->state = s;
 }

@@ -1,8 +1,11 @@
 /*
  * arena.c - the per-request bump allocator. Chunks double in size so a
  * solve that grows to millions of nodes makes only a few dozen system
- * allocations; everything is released in one call. This is the only file
- * of the core that calls malloc/free.
+ * allocations; everything is released in one call. It is where a
+ * search's memory comes from; the core's other heap users are the shared
+ * tables built once and kept (pdb*.c, table3.c, tables.c) and the large
+ * boards' searches (anytime.c, pathopt.c, reduce.c, wsearch.c), whose
+ * path buffers and repeated short searches free as they go.
  */
 #include <stdint.h>
 #include <stdlib.h>

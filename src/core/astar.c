@@ -185,7 +185,7 @@ static puz_err expand(struct bestfirst *bf, uint32_t pi)
         puz_trace_expand(bf->s->trace, p->cells, bf->s->cells, p->g, p->h,
                          bf->open_count + 1);
     for (unsigned d = 0; d < 4; d++) {
-        if (d == back || bf->moves.to[p->blank][d] == 255)
+        if (d == back || bf->moves.to[p->blank][d] == PUZ__WALL)
             continue;
         if (visit_child(bf, pi, d) != PUZ_OK)
             return PUZ_ENOMEM;
@@ -234,7 +234,7 @@ static enum puz_status run(struct bestfirst *bf)
         if (s->limits->max_nodes &&
             s->out->stats.expanded >= s->limits->max_nodes)
             return PUZ_LIMIT_NODES;
-        if ((s->out->stats.expanded & 1023) == 0) {
+        if ((s->out->stats.expanded & PUZ__CHECK_MASK) == 0) {
             enum puz_status st;
             s->bound = node->g + node->h;   /* for progress */
             st = puz__check_limits(s);
@@ -418,7 +418,7 @@ static enum puz_status packed_run(struct packed *pk)
             return packed_finish(pk, i);
         if (max_nodes && pk->expanded >= max_nodes)
             return PUZ_LIMIT_NODES;
-        if ((pk->expanded & 1023) == 0) {
+        if ((pk->expanded & PUZ__CHECK_MASK) == 0) {
             enum puz_status st;
             packed_sync(pk);
             s->bound = node->g + node->h;   /* for progress */
@@ -443,7 +443,7 @@ static puz_err packed_start(struct packed *pk)
     for (unsigned c = 0; c < s->cells; c++) {
         pk->nmoves[c] = 0;
         for (unsigned d = 0; d < 4; d++) {
-            if (mv.to[c][d] == 255)
+            if (mv.to[c][d] == PUZ__WALL)
                 continue;
             pk->move_dir[c][pk->nmoves[c]] = (uint8_t)d;
             pk->move_to[c][pk->nmoves[c]++] = mv.to[c][d];

@@ -90,7 +90,7 @@ static void distances(const struct cons *c, unsigned src, uint64_t avoid,
         unsigned x = queue[head++];
         for (unsigned d = 0; d < 4; d++) {
             unsigned y = c->mv.to[x][d];
-            if (y == 255 || dist[y] != FAR || (avoid & bit(y)))
+            if (y == PUZ__WALL || dist[y] != FAR || (avoid & bit(y)))
                 continue;
             dist[y] = (uint8_t)(dist[x] + 1);
             queue[tail++] = (uint8_t)y;
@@ -113,7 +113,7 @@ static void blank_to(struct cons *c, unsigned dst, uint64_t avoid)
     while (c->blank != dst && c->err == PUZ_OK)
         for (unsigned d = 0; d < 4; d++) {
             unsigned y = c->mv.to[c->blank][d];
-            if (y != 255 && dist[y] + 1u == dist[c->blank]) {
+            if (y != PUZ__WALL && dist[y] + 1u == dist[c->blank]) {
                 push(c, d);
                 break;
             }
@@ -131,7 +131,7 @@ static unsigned next_step(const struct cons *c, unsigned cur,
     distances(c, c->blank, c->locked | bit(cur), bdist);
     for (unsigned d = 0; d < 4; d++) {
         unsigned y = c->mv.to[cur][d];
-        if (y == 255 || tdist[y] + 1u != tdist[cur] || bdist[y] == FAR)
+        if (y == PUZ__WALL || tdist[y] + 1u != tdist[cur] || bdist[y] == FAR)
             continue;
         if (best == FAR || bdist[y] < bdist[best])
             best = y;
@@ -193,7 +193,7 @@ static void window_solve(struct cons *c, const unsigned *w, unsigned ta,
         if (ia == 0 && iz == 1)
             break;
         for (unsigned d = 0; d < 4; d++) {
-            int j = c->mv.to[w[ib]][d] == 255 ? -1
+            int j = c->mv.to[w[ib]][d] == PUZ__WALL ? -1
                     : window_index(w, c->mv.to[w[ib]][d]);
             unsigned t;
             if (j < 0)

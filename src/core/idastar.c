@@ -94,7 +94,7 @@ static void init_moves(struct ida *ia, unsigned n)
     for (unsigned i = 0; i < n * n; i++) {
         ia->nmoves[i] = 0;
         for (unsigned d = 0; d < 4; d++) {
-            if (mv.to[i][d] == 255)
+            if (mv.to[i][d] == PUZ__WALL)
                 continue;
             ia->move_dir[i][ia->nmoves[i]] = (uint8_t)d;
             ia->move_to[i][ia->nmoves[i]++] = mv.to[i][d];

@@ -43,7 +43,8 @@ struct puz__ida_plugin {
     void (*map_path)(const void *self, uint8_t *dirs, unsigned len);
 };
 
-/* Count one expansion; every 4096 look at the clock and the cancel flag.
+/* Count one expansion; every PUZ__IDA_CHECK_MASK + 1 look at the clock
+ * and the cancel flag.
  * Returns nonzero when the search must stop (ida->stop says why). */
 static inline int puz__ida_expand(struct puz__ida *ida)
 {
@@ -51,7 +52,7 @@ static inline int puz__ida_expand(struct puz__ida *ida)
 
     if (e > ida->max_nodes) {
         ida->stop = PUZ_LIMIT_NODES;
-    } else if ((e & 4095) == 0) {
+    } else if ((e & PUZ__IDA_CHECK_MASK) == 0) {
         /* the counters reach the result here, where progress reads them */
         ida->s->out->stats.expanded = e;
         ida->s->out->stats.generated += ida->generated;

@@ -170,7 +170,7 @@ HOT unsigned gen_children(struct ipdb *ip, unsigned blank, unsigned back,
     for (unsigned oi = 0; oi < 4; oi++) {
         unsigned dir = order[oi], from = ip->mv.to[blank][dir], t;
         struct child *c = &ch[cnt];
-        if (from == 255 || dir == back)
+        if (from == PUZ__WALL || dir == back)
             continue;
         c->fs = 0;
         if (n == 5 && ip->fsm != NULL) {

@@ -104,14 +104,14 @@ static int probe(struct wida *w, unsigned blank, unsigned g, unsigned h,
     }
     if (++w->nodes > w->cap)
         return 0;
-    if ((w->nodes & 1023) == 0 && w->deadline_us != 0 &&
+    if ((w->nodes & PUZ__CHECK_MASK) == 0 && w->deadline_us != 0 &&
         puz_now_us() >= w->deadline_us) {
         w->cap = 0;             /* out of time: unwind */
         return 0;
     }
     for (unsigned d = 0; d < 4; d++) {
         unsigned from = w->mv.to[blank][d], t, ch;
-        if (from == 255 || d == back)
+        if (from == PUZ__WALL || d == back)
             continue;
         t = w->cells[from];
         w->cells[blank] = (uint8_t)t;

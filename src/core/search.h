@@ -54,7 +54,21 @@ enum puz_status puz__check_limits(const struct puz__search *s);
 puz_err puz__set_path(struct puz__search *s, const uint8_t *dirs,
                       unsigned len);
 
-/* Cell the blank reaches from each cell in each direction, 255 = wall. */
+/* puz__moves.to of a direction that leaves the board. */
+#define PUZ__WALL 255u
+
+/*
+ * The searches look at the clock, the cancel flag and the progress
+ * callback (puz__check_limits) once per PUZ__CHECK_MASK + 1 expansions:
+ * rare enough to cost nothing measurable, often enough (well under a
+ * millisecond apart) to stop within the 100 ms a cancel promises.
+ * IDA*'s expansions are cheaper, so it counts PUZ__IDA_CHECK_MASK + 1.
+ */
+#define PUZ__CHECK_MASK 1023u
+#define PUZ__IDA_CHECK_MASK 4095u
+
+/* Cell the blank reaches from each cell in each direction, or
+ * PUZ__WALL. */
 struct puz__moves {
     uint8_t to[PUZ_MAX_CELLS][4];
 };

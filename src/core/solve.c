@@ -34,10 +34,10 @@ void puz__moves_init(struct puz__moves *m, unsigned n)
 {
     for (unsigned i = 0; i < n * n; i++) {
         unsigned r = i / n, c = i % n;
-        m->to[i][PUZ_UP] = (uint8_t)(r > 0 ? i - n : 255);
-        m->to[i][PUZ_DOWN] = (uint8_t)(r + 1 < n ? i + n : 255);
-        m->to[i][PUZ_LEFT] = (uint8_t)(c > 0 ? i - 1 : 255);
-        m->to[i][PUZ_RIGHT] = (uint8_t)(c + 1 < n ? i + 1 : 255);
+        m->to[i][PUZ_UP] = (uint8_t)(r > 0 ? i - n : PUZ__WALL);
+        m->to[i][PUZ_DOWN] = (uint8_t)(r + 1 < n ? i + n : PUZ__WALL);
+        m->to[i][PUZ_LEFT] = (uint8_t)(c > 0 ? i - 1 : PUZ__WALL);
+        m->to[i][PUZ_RIGHT] = (uint8_t)(c + 1 < n ? i + 1 : PUZ__WALL);
     }
 }
 
@@ -129,9 +129,10 @@ static puz_err run_algorithm(struct puz__search *s, enum puz_algorithm alg)
     }
 }
 
-/* Parity first: an unsolvable board costs no search at all. */
+/* Parity first: an unsolvable board costs no search at all. Once per
+ * solve: not again when the caller has checked (opts.solvable_known). */
 static puz_err check_inputs(const struct puz_board *start,
-                            const struct puz_board *goal,
+                            const struct puz_board *goal, bool known,
                             struct puz_result *out, bool *solvable)
 {
     if (start->n < PUZ_MIN_SIZE || start->n > PUZ_MAX_SIZE) {
@@ -139,6 +140,9 @@ static puz_err check_inputs(const struct puz_board *start,
                  "supported (%d..%d)", start->n, PUZ_MIN_SIZE, PUZ_MAX_SIZE);
         return PUZ_EINVAL;
     }
+    *solvable = true;
+    if (known && goal->n == start->n)
+        return PUZ_OK;
     /* The explanation (a formatted string) only when it is shown. */
     if (puz_board_solvable(start, goal, solvable, NULL) != PUZ_OK ||
         !*solvable)
@@ -262,7 +266,7 @@ puz_err puz_solve(const struct puz_board *start,
         return PUZ_EINVAL;
     }
     s.goal = opts->goal ? opts->goal : &default_goal;
-    rc = check_inputs(start, s.goal, out, &solvable);
+    rc = check_inputs(start, s.goal, opts->solvable_known, out, &solvable);
     if (rc != PUZ_OK)
         return rc;
     out->algorithm = puz_algorithm_resolve(opts->algorithm, start->n);

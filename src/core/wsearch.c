@@ -200,8 +200,8 @@ static void setup(struct ws *ws, const uint8_t *cells)
     for (unsigned i = 0; i < n * n; i++)
         for (unsigned d = 0; d < 4; d++) {
             unsigned c = mv.to[i][d];
-            ws->to[i][d] = (uint8_t)(c != 255 && c / n >= w->lo &&
-                                     c % n >= w->lo ? c : 255);
+            ws->to[i][d] = (uint8_t)(c != PUZ__WALL && c / n >= w->lo &&
+                                     c % n >= w->lo ? c : PUZ__WALL);
         }
 }
 
@@ -247,7 +247,7 @@ static int expand(struct ws *ws, uint32_t pi)
     for (unsigned d = 0; d < 4; d++) {
         unsigned from = ws->to[blank][d], t, h;
         uint32_t slot, ci;
-        if (from == 255 || d == back)
+        if (from == PUZ__WALL || d == back)
             continue;
         t = cells[from];
         cells[blank] = (uint8_t)t;

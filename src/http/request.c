@@ -285,13 +285,10 @@ void http__reply_problem(struct http_req *r, const struct http_problem *p)
 void http__reply_problemf(struct http_req *r, enum http_problem_kind k,
                           const char *fmt, ...)
 {
-    struct http_problem p;
     va_list ap;
 
-    http_problem_set(&p, k, "%s", "");
     va_start(ap, fmt);
-    vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
+    api_answer_problemv(&r->call, k, fmt, ap);
     va_end(ap);
-    api_answer_problem(&r->call, &p);
     http__reply_answer(r);
 }

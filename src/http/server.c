@@ -2,8 +2,8 @@
  * server.c - the server's life: load the shared read-only data, open the
  * listening socket ourselves (so a taken port is one clear line), start
  * the worker pool and the libmicrohttpd daemon, and stop them in the
- * order that lets every accepted request get its answer. Also `puzzled
- * serve`, which wraps that life in configuration and signals.
+ * order that lets every accepted request get its answer. `puzzled
+ * serve`, which wraps that life in configuration and signals, is serve.c.
  */
 #include "http_int.h"
 

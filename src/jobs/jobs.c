@@ -38,7 +38,7 @@ struct jobs_job {
     bool has_progress;
     json_t *result;                 /* done; heap, never arena */
     struct http_problem error;      /* failed */
-    char reason[160];               /* cancelled: why */
+    char reason[PUZ_MSG_MAX];       /* cancelled: why */
 };
 
 struct jobs {
