@@ -265,7 +265,7 @@ static void build_steps(struct pk *k, const struct puz__htables *t,
     for (unsigned b = 0; b < k->n * k->n; b++) {
         k->legal[b] = 0;
         for (unsigned d = 0; d < 4; d++) {
-            if (mv.to[b][d] == 255)
+            if (mv.to[b][d] == PUZ__WALL)
                 continue;
             k->legal[b] |= (uint8_t)(1u << d);
             build_move(k, t, l, b, d, mv.to[b][d]);
