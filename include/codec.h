@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <jansson.h>
 
+#include "puz_arena.h"
 #include "puz_board.h"
 #include "puz_score.h"
 #include "puz_solve.h"
@@ -21,6 +22,27 @@
  */
 json_t *codec_result_json(const struct puz_board *start,
                           const struct puz_result *r, bool include_path);
+
+/*
+ * The same answer as compact JSON bytes, written directly (result_bytes.c):
+ * byte for byte what json_dumpb(codec_result_json(start, r, include_path),
+ * JSON_COMPACT | JSON_REAL_PRECISION(real_digits)) gives (real_digits 17
+ * is jansson's default, 6 the HTTP service's). *buf (not terminated) is
+ * in arena a, *len its length. PUZ_ERANGE when the answer is longer than
+ * max_len (0 = no cap): nothing is allocated and *len says how long it
+ * would be. PUZ_ENOMEM when a cannot hold it.
+ */
+puz_err codec_result_bytes(const struct puz_board *start,
+                           const struct puz_result *r, bool include_path,
+                           unsigned real_digits, size_t max_len,
+                           puz_arena *a, char **buf, size_t *len);
+/* The same bytes into buf: at most cap of them are written; *len is the
+ * answer's whole length, and PUZ_ERANGE says it is over cap (the bytes
+ * in buf are then a cut answer, not to be sent). */
+puz_err codec_result_write(const struct puz_board *start,
+                           const struct puz_result *r, bool include_path,
+                           unsigned real_digits, char *buf, size_t cap,
+                           size_t *len);
 
 /* New reference to {"legal","solved","player_moves","optimal_moves",
  * "score","illegal_move"?}; NULL when out of memory (score_json.c). */

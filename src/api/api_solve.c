@@ -79,6 +79,22 @@ static json_t *with_trace(json_t *reply, const struct http_solve_request *q,
     return reply;
 }
 
+/* The answer's bytes written directly into the arena (no JSON tree:
+ * the same bytes as api_answer_json of codec_result_json). */
+static void answer_result(struct api_call *c, const struct puz_board *b,
+                          const struct puz_result *res, bool include_path)
+{
+    char *buf;
+    size_t len;
+
+    if (codec_result_bytes(b, res, include_path, 6, 0, c->arena, &buf,
+                           &len) != PUZ_OK)
+        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "out of memory for "
+                            "the answer (%zu bytes)", len);
+    else
+        api_answer_bytes(c, 200, "application/json", buf, len);
+}
+
 /* What the solve route hands its work. */
 struct solve_state {
     struct http_solve_request q;
@@ -123,9 +139,13 @@ void api__solve_work(struct api_call *c)
         api_answer_problem(c, &p);
         return;
     }
-    api_answer_json(c, 200, with_trace(codec_result_json(&s->q.board, &res,
-                                                         s->q.include_path),
-                                       &s->q, o.trace));
+    if (s->q.trace || s->q.effort)
+        api_answer_json(c, 200, with_trace(codec_result_json(&s->q.board,
+                                                             &res,
+                                                             s->q.include_path),
+                                           &s->q, o.trace));
+    else
+        answer_result(c, &s->q.board, &res, s->q.include_path);
 }
 
 struct batch_state {
