@@ -11,9 +11,13 @@
 //     ConfigMap's file, then the image's ENV (Dockerfile), then the
 //     container's env; a file value the image's ENV overrides must agree
 //     with it, and the image EXPOSEs the container port;
-//   - the pdb-7-8 overlay, merged the way kustomize merges it, passes the
-//     same checks, and its init container's command really builds and
-//     saves tables where the server looks (run here with 6-6-3, seconds);
+//   - the pdb-7-8 and pdb-5x5 overlays, merged the way kustomize merges
+//     them, pass the same checks; their memory covers the figures
+//     docs/operations.md gives for those tables (held by the server,
+//     peak of the init container's build); their init container's
+//     command really builds and saves tables where the server looks (run
+//     here with a small partition of the same board size, seconds), and
+//     a server started on that directory loads them and is ready;
 //   - puzzled, started with the ConfigMap's puzzled.conf and the image's
 //     and container's environment (on 127.0.0.1, any port), accepts every
 //     key and answers 200 on every probe path and the Prometheus path;
@@ -288,6 +292,9 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
               `${label}: state_dir ${stateDir} is a mounted volume`);
     check(['none', '6-6-3', '663', '7-8', '78'].includes(setting('pdb')),
           `${label}: pdb ${setting('pdb')} is none, 6-6-3 or 7-8`);
+    check(['none', '6-6-6-6', '6666', '4x6', '444444']
+          .includes(setting('pdb_5x5')),
+          `${label}: pdb_5x5 ${setting('pdb_5x5')} is none, 6-6-6-6 or 4x6`);
     return { label, dep, c, env, image, confText, conf, cport, probes,
              podLabels, pdbDir };
 }
@@ -381,14 +388,15 @@ function serverDefaults() {
     const r = spawnSync(PUZZLED, ['serve', '--help'], { encoding: 'utf8' });
     const d = {};
     for (const m of (r.stdout || '').matchAll(
-        /^\s+--([a-z-]+)\s+PUZZLED_\S+\s+default (.*)$/gm))
+        /^\s+--([a-z0-9-]+)\s+PUZZLED_\S+\s+default (.*)$/gm))
         d[m[1].replace(/-/g, '_')] = m[2].replace(/^"(.*)"$/, '$1');
     return d;
 }
 
 async function probeServer(facts) {
-    // Loopback only and any free port; pdb none because the tables do not
-    // change which paths answer (the pdb value was checked above).
+    // Loopback only and any free port; no tables (pdb and pdb_5x5 none)
+    // because they do not change which paths answer (their values were
+    // checked above, and runInit starts a server with tables).
     const env = { ...process.env };
     for (const k of Object.keys(env))
         if (k.startsWith('PUZZLED_'))
@@ -404,7 +412,8 @@ async function probeServer(facts) {
         let srv;
         try {
             srv = await startPuzzled(['--bind', '127.0.0.1', '--port', '0',
-                                      '--pdb', 'none', '--access-log', 'off',
+                                      '--pdb', 'none', '--pdb-5x5', 'none',
+                                      '--access-log', 'off',
                                       '--state-dir', path.join(dir, 'state')],
                                      env);
         } catch (e) {
@@ -435,30 +444,101 @@ async function probeServer(facts) {
     }
 }
 
+// The pdb overlays: the setting each turns on and the values it takes,
+// the flag to start a server with it, a small partition of the same
+// board size to run the init command with (seconds), and the row of
+// docs/operations.md's tables that gives the tables' costs.
+const OVERLAYS = [
+    { name: 'pdb-7-8', key: 'pdb', values: ['7-8', '78'], flag: '--pdb',
+      small: '6-6-3', doc: '`7-8`' },
+    { name: 'pdb-5x5', key: 'pdb_5x5', values: ['6-6-6-6', '6666'],
+      flag: '--pdb-5x5', small: '4x6', doc: '`6-6-6-6`' },
+];
+
+// "128 MB", "1.3 GB", "721 MB" -> bytes.
+function docBytes(num, unit) {
+    return Number(num.replace(/,/g, '')) * (unit === 'GB' ? 1e9 : 1e6);
+}
+
+// docs/operations.md's row for these tables: { held, buildPeak } bytes
+// (the second column's size; "N MB peak" or "N GB to build").
+function docCosts(ov) {
+    const doc = fs.readFileSync('docs/operations.md', 'utf8');
+    const row = doc.split('\n').find(l => l.startsWith(`| ${ov.doc} |`));
+    if (!check(row !== undefined, `${ov.name}: docs/operations.md has a ` +
+               `${ov.doc} row`))
+        return null;
+    const cells = row.split('|').map(c => c.trim());
+    const held = /([\d.,]+)\s*(MB|GB)/.exec(cells[2]);
+    const peak = /([\d.,]+)\s*(MB|GB)\s+(?:peak|to build)/.exec(cells[3]);
+    check(held && peak, `${ov.name}: the ${ov.doc} row gives the tables' ` +
+          'size and the build\'s peak memory');
+    if (!held || !peak)
+        return null;
+    return { held: docBytes(held[1], held[2]),
+             buildPeak: docBytes(peak[1], peak[2]) };
+}
+
+// The overlay's memory against the docs: the server's limit covers the
+// base's plus the tables it holds, the init container's covers the
+// build's peak; requests equal limits; the init's CPU is its threads.
+function checkOverlayMemory(ov, baseFacts, ofacts, init) {
+    const costs = docCosts(ov);
+    if (!costs)
+        return;
+    const bres = baseFacts.c.resources || {};
+    const ores = ofacts.c.resources || {};
+    const blim = k8sBytes((bres.limits || {}).memory);
+    const olim = k8sBytes((ores.limits || {}).memory);
+    check(olim >= blim + costs.held &&
+          k8sBytes((ores.requests || {}).memory) === olim,
+          `${ov.name}: server memory request = limit ` +
+          `${(ores.limits || {}).memory} >= the base's ` +
+          `${(bres.limits || {}).memory} + ${costs.held / 1e6} MB of ` +
+          'tables (docs/operations.md)');
+    const ires = init.resources || {};
+    const ilim = k8sBytes((ires.limits || {}).memory);
+    check(ilim >= costs.buildPeak &&
+          k8sBytes((ires.requests || {}).memory) === ilim,
+          `${ov.name}: init memory request = limit ` +
+          `${(ires.limits || {}).memory} >= the build's peak ` +
+          `${costs.buildPeak / 1e6} MB (docs/operations.md)`);
+    const cmd = init.command || [];
+    const ti = cmd.indexOf('--threads');
+    const threads = ti > 0 ? Number(cmd[ti + 1]) : 2;
+    check(cpuCores((ires.limits || {}).cpu) === threads &&
+          cpuCores((ires.requests || {}).cpu) === threads,
+          `${ov.name}: init cpu request = limit = its ${threads} build ` +
+          'threads');
+}
+
 // The overlay's init container: `puzzled pdb build --partition P` into
-// the server's pdb_dir. Run here for real, with 6-6-3 for P (seconds).
-async function runInit(init, mainFacts) {
+// the server's pdb_dir. Run here for real with a small partition of the
+// same size; a server started on that directory must load the file
+// (listening within 3 s, not building) and answer /readyz 200.
+async function runInit(ov, init, mainFacts) {
     const cmd = init.command || [];
     const ienv = { ...mainFacts.image.env,
                    ...Object.fromEntries((init.env || []).map(e => [e.name,
                                                                     e.value]))};
     const pi = cmd.indexOf('--partition');
     check(cmd[0] === 'puzzled' && cmd[1] === 'pdb' && cmd[2] === 'build' &&
-          pi > 0, 'pdb-7-8: init runs puzzled pdb build --partition ...');
-    check(pi > 0 && cmd[pi + 1] === mainFacts.conf.pdb,
-          `pdb-7-8: init builds the partition the server loads ` +
+          pi > 0, `${ov.name}: init runs puzzled pdb build --partition ...`);
+    check(pi > 0 && cmd[pi + 1] === mainFacts.conf[ov.key],
+          `${ov.name}: init builds the partition the server loads ` +
           `(${cmd[pi + 1]})`);
     check(ienv.PUZZLED_PDB_DIR === mainFacts.pdbDir &&
           (init.volumeMounts || []).some(m => m.mountPath === mainFacts.pdbDir),
-          `pdb-7-8: init writes to the server's pdb_dir ${mainFacts.pdbDir}`);
-    check(init.image === mainFacts.c.image, 'pdb-7-8: init uses the server ' +
-          'image');
+          `${ov.name}: init writes to the server's pdb_dir ` +
+          `${mainFacts.pdbDir}`);
+    check(init.image === mainFacts.c.image, `${ov.name}: init uses the ` +
+          'server image');
     if (pi < 0 || cmd[0] !== 'puzzled')
         return;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-init-'));
     try {
         const args = cmd.slice(1);
-        args[pi] = '6-6-3';     // args[pi] is cmd[pi + 1], the partition
+        args[pi] = ov.small;    // args[pi] is cmd[pi + 1], the partition
         const env = { ...process.env, PUZZLED_PDB_DIR: dir };
         const child = spawn(PUZZLED, args, {
             env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -470,8 +550,8 @@ async function runInit(init, mainFacts) {
         clearTimeout(timer);
         const files = fs.readdirSync(dir).filter(f => f.endsWith('.bin'));
         check(code === 0 && files.length === 1,
-              `pdb-7-8: the init command (run with 6-6-3) exits 0 and ` +
-              `leaves a table file (exit ${code}, files ${files}` +
+              `${ov.name}: the init command (run with ${ov.small}) exits 0 ` +
+              `and leaves a table file (exit ${code}, files ${files}` +
               (code ? `, stderr ${err.trim()}` : '') + ')');
         if (files.length !== 1)
             return;
@@ -480,22 +560,60 @@ async function runInit(init, mainFacts) {
         let srv;
         try {
             srv = await startPuzzled(['--bind', '127.0.0.1', '--port', '0',
-                                      '--access-log', 'off', '--pdb', '6-6-3',
-                                      '--pdb-dir', dir, '--workers', '1'],
+                                      '--access-log', 'off',
+                                      '--state-dir', 'off', '--pdb', 'none',
+                                      ov.flag, ov.small, '--pdb-dir', dir,
+                                      '--workers', '1'],
                                      { ...process.env });
         } catch (e) {
-            check(false, `pdb-7-8: puzzled starts on the built tables: ` +
+            check(false, `${ov.name}: puzzled starts on the built tables: ` +
                   e.message);
             return;
         }
         const secs = (Date.now() - t0) / 1000;
-        check(secs < 3, `pdb-7-8: puzzled loads the init's file instead ` +
+        check(secs < 3, `${ov.name}: puzzled loads the init's file instead ` +
               `of building (listening after ${secs.toFixed(1)} s)`);
+        const r = await get(srv.url + '/readyz');
+        check(r.status === 200, `${ov.name}: /readyz -> ${r.status} once ` +
+              'the tables are loaded');
         kill(srv.child);
         await exited(srv.child);
     } finally {
         fs.rmSync(dir, { recursive: true, force: true });
     }
+}
+
+// One overlay, merged onto the base Deployment; its facts, or null.
+async function checkOverlay(ov, all, dep, cms, defaults, image, facts) {
+    const okust = (all[path.join(K8S, ov.name, 'kustomization.yaml')] ||
+                   [])[0];
+    if (!check(okust && (okust.resources || []).includes('../'),
+               `${ov.name} overlay builds on the base`))
+        return null;
+    let merged = dep;
+    for (const p of okust.patches || []) {
+        const f = path.join(K8S, ov.name, p.path);
+        for (const o of all[f] || []) {
+            check(o.kind === 'Deployment' &&
+                  o.metadata.name === dep.metadata.name,
+                  `${ov.name} patch ${p.path} targets the Deployment`);
+            merged = merge(merged, o);
+        }
+    }
+    const ofacts = checkDeployment(`${ov.name} Deployment`, merged, cms,
+                                   defaults, image);
+    if (!ofacts)
+        return null;
+    check(ov.values.includes(ofacts.conf[ov.key]),
+          `${ov.name}: the server loads the ${ov.values[0]} tables ` +
+          `(${ov.key} = ${ofacts.conf[ov.key]})`);
+    const inits = merged.spec.template.spec.initContainers || [];
+    check(inits.length === 1, `${ov.name}: one init container`);
+    if (inits.length === 1) {
+        checkOverlayMemory(ov, facts, ofacts, inits[0]);
+        await runInit(ov, inits[0], ofacts);
+    }
+    return ofacts;
 }
 
 async function main() {
@@ -554,37 +672,18 @@ async function main() {
     for (const k of Object.keys(facts.conf))
         check(k in defaults, `ConfigMap key ${k} is a puzzled setting`);
 
-    // The 7-8 overlay, merged onto the base Deployment.
-    const okust = (all[path.join(K8S, 'pdb-7-8', 'kustomization.yaml')] ||
-                   [])[0];
-    let ofacts = null;
-    if (check(okust && (okust.resources || []).includes('../'),
-              'pdb-7-8 overlay builds on the base')) {
-        let merged = dep;
-        for (const p of okust.patches || []) {
-            const f = path.join(K8S, 'pdb-7-8', p.path);
-            for (const o of all[f] || []) {
-                check(o.kind === 'Deployment' &&
-                      o.metadata.name === dep.metadata.name,
-                      `pdb-7-8 patch ${p.path} targets the Deployment`);
-                merged = merge(merged, o);
-            }
-        }
-        ofacts = checkDeployment('pdb-7-8 Deployment', merged, cms,
-                                 defaults, image);
-        if (ofacts) {
-            check(['7-8', '78'].includes(ofacts.conf.pdb),
-                  'pdb-7-8: the server loads the 7-8 tables');
-            const inits = merged.spec.template.spec.initContainers || [];
-            check(inits.length === 1, 'pdb-7-8: one init container');
-            if (inits.length === 1)
-                await runInit(inits[0], ofacts);
-        }
+    // The pdb overlays, each merged onto the base Deployment.
+    const ofacts = [];
+    for (const ov of OVERLAYS) {
+        const f = await checkOverlay(ov, all, dep, cms, defaults, image,
+                                     facts);
+        if (f)
+            ofacts.push(f);
     }
 
     await probeServer(facts);
-    if (ofacts)
-        await probeServer(ofacts);
+    for (const f of ofacts)
+        await probeServer(f);
     checkDocs(defaults);
 }
 

@@ -2,7 +2,9 @@
 # k8s_manifests.sh - deploy/k8s/ is valid YAML and agrees with the server:
 # probe paths answer 200 from a real puzzled started with the ConfigMap's
 # config (loopback, any free port), ports, CPU/workers, memory and the
-# drain time match, the 7-8 overlay's init command works, and
+# drain time match, the 7-8 and 5x5 overlays' memory covers the tables
+# and their build (docs/operations.md's figures) and their init commands
+# work, and
 # docs/operations.md names every setting and metric. The checks
 # live in tests/ops/k8s_check.mjs (node + the yaml package of
 # package.json). Skipped (77) only when node or node_modules is missing.
