@@ -10,7 +10,12 @@
  *
  * usage: large [--sizes 5,6,7,8] [--count 50] [--budgets 1000,10000]
  *              [--walk 10000 | --uniform] [--seed 1]
- *              [--korf24 FILE] [--quiet]
+ *              [--korf24 FILE] [--cache DIR] [--cpu] [--quiet]
+ * --cache DIR loads the 5x5 6-6-6-6 pattern databases from DIR (never
+ * builds them: that takes minutes and 0.75 GB). --cpu makes the budget
+ * CPU time of the solving thread (puz_limits.clock_us), so a figure
+ * means "one core for that long" however loaded the machine; without it
+ * the budget is wall time, as in the server.
  * Exit status 1 if any answer is illegal, not solved or breaks its
  * bound (gap < 1, or optimal with lower_bound < length).
  */
@@ -19,15 +24,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "puz_pdb.h"
 #include "puz_random.h"
 #include "puz_solve.h"
 
 struct args {
     unsigned sizes[8], nsizes;
     unsigned budgets[8], nbudgets;
-    unsigned count, walk, uniform, quiet;
+    unsigned count, walk, uniform, quiet, cpu;
     uint64_t seed;
-    const char *korf24;
+    const char *korf24, *cache;
+    puz_tables *tables;
 };
 
 struct row {
@@ -71,6 +78,10 @@ static int parse(int argc, char **argv, struct args *a)
             a->seed = strtoull(v, NULL, 10);
         else if (strcmp(argv[i], "--korf24") == 0 && ++i)
             a->korf24 = v;
+        else if (strcmp(argv[i], "--cache") == 0 && ++i)
+            a->cache = v;
+        else if (strcmp(argv[i], "--cpu") == 0)
+            a->cpu = 1;
         else if (strcmp(argv[i], "--uniform") == 0)
             a->uniform = 1;
         else if (strcmp(argv[i], "--quiet") == 0)
@@ -78,7 +89,8 @@ static int parse(int argc, char **argv, struct args *a)
         else {
             fprintf(stderr, "usage: large [--sizes 5,6,7,8] [--count 50] "
                     "[--budgets 1000,10000] [--walk 10000 | --uniform] "
-                    "[--seed 1] [--korf24 FILE] [--quiet]\n");
+                    "[--seed 1] [--korf24 FILE] [--cache DIR] [--cpu] "
+                    "[--quiet]\n");
             return -1;
         }
     }
@@ -124,21 +136,27 @@ static uint64_t cpu_us(void)
 }
 
 /* Solve one board, check it, add it to the row. */
-static void one(const struct puz_board *b, const struct puz_board *goal,
-                unsigned budget_ms, unsigned opt, struct row *row,
-                unsigned quiet)
+static void one(const struct args *ar, const struct puz_board *b,
+                const struct puz_board *goal, unsigned budget_ms,
+                unsigned opt, struct row *row)
 {
     puz_arena *a = puz_arena_create(1 << 20);
     struct puz_solve_opts o = { 0 };
     struct puz_result r;
     struct puz_board end;
-    uint64_t t0 = puz_now_us(), c0 = cpu_us(), dt;
+    uint64_t t0 = puz_now_us(), c0 = cpu_us(), dt, dc;
 
     o.goal = goal;
-    o.limits.deadline_us = t0 + (uint64_t)budget_ms * 1000u;
+    o.tables = ar->tables;
+    o.limits.deadline_us = (ar->cpu ? c0 : t0) + (uint64_t)budget_ms * 1000u;
+    if (ar->cpu)
+        o.limits.clock_us = cpu_us;
     puz_solve(b, &o, a, &r);
     dt = puz_now_us() - t0;
-    row->cpu += (double)(cpu_us() - c0);
+    dc = cpu_us() - c0;
+    row->cpu += (double)dc;
+    if (ar->cpu)
+        dt = dc;    /* "worst ms" on the budget's clock */
     if (r.status != PUZ_SOLVED ||
         puz_replay(b, r.moves, r.length, &end) != PUZ_OK ||
         !puz_board_equal(&end, goal) || r.gap < 1.0 ||
@@ -158,10 +176,10 @@ static void one(const struct puz_board *b, const struct puz_board *goal,
     }
     if (dt > row->worst_us)
         row->worst_us = dt;
-    if (!quiet)
+    if (!ar->quiet)
         fprintf(stderr, "  %ux%u %5u ms: length %4u bound %4u gap %.3f "
-                "%s%.0f ms %s\n", b->n, b->n, budget_ms, r.length,
-                r.lower_bound, r.gap, opt ? "" : "", (double)dt / 1000.0,
+                "opt %u %.0f ms %s\n", b->n, b->n, budget_ms, r.length,
+                r.lower_bound, r.gap, opt, (double)dt / 1000.0,
                 r.method);
     puz_arena_destroy(a);
 }
@@ -223,6 +241,28 @@ static unsigned korf_boards(const char *path, struct puz_board *b,
     return k;
 }
 
+/* The 5x5 6-6-6-6 set from the cache directory, loaded, never built. */
+static int load_tables(struct args *a)
+{
+    struct puz_board goal;
+    char path[4096], name[128], msg[PUZ_MSG_MAX];
+    puz_pdb *d;
+
+    puz_board_goal(5, &goal);
+    puz_pdb_filename(PUZ_PDB_6666, &goal, name, sizeof(name));
+    snprintf(path, sizeof(path), "%s/%s", a->cache, name);
+    if (puz_pdb_load(path, PUZ_PDB_6666, &goal, &d, msg) != PUZ_OK) {
+        fprintf(stderr, "large: %s: %s\n", path, msg);
+        return -1;
+    }
+    if (puz_tables_create(&a->tables) != PUZ_OK) {
+        puz_pdb_destroy(d);
+        return -1;
+    }
+    puz_tables_add_pdb(a->tables, d);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct args a = { 0 };
@@ -230,6 +270,11 @@ int main(int argc, char **argv)
 
     if (parse(argc, argv, &a) != 0)
         return 2;
+    if (a.cache != NULL && load_tables(&a) != 0)
+        return 2;
+    printf("budget clock: %s; 5x5 tables: %s\n\n",
+           a.cpu ? "CPU time of the solving thread" : "wall",
+           a.tables ? "6-6-6-6 pattern databases" : "none");
     printf("| size | boards | budget | n | mean length | mean lower bound "
            "| mean gap | length / bound | worst ms | mean cpu ms "
            "| vs optimal |\n"
@@ -248,8 +293,7 @@ int main(int argc, char **argv)
                 static unsigned opt[100];
                 unsigned k = korf_boards(a.korf24, kb, opt, 100);
                 for (unsigned i = 0; i < k && i < a.count; i++)
-                    one(&kb[i], &goal, a.budgets[bi], opt[i], &row,
-                        a.quiet);
+                    one(&a, &kb[i], &goal, a.budgets[bi], opt[i], &row);
                 snprintf(set, sizeof(set), "korf24");
             } else {
                 for (unsigned i = 0; i < a.count; i++) {
@@ -258,7 +302,7 @@ int main(int argc, char **argv)
                         uniform_board(n, &rng, &b);
                     else
                         puz_random_board(n, a.walk, NULL, NULL, &rng, &b);
-                    one(&b, &goal, a.budgets[bi], 0, &row, a.quiet);
+                    one(&a, &b, &goal, a.budgets[bi], 0, &row);
                 }
                 snprintf(set, sizeof(set), a.uniform ? "uniform"
                          : "walk %u", a.walk);
@@ -267,5 +311,6 @@ int main(int argc, char **argv)
             fflush(stdout);
             bad += row.bad;
         }
+    puz_tables_destroy(a.tables);
     return bad ? 1 : 0;
 }

@@ -53,6 +53,11 @@ struct puz_limits {
     uint64_t deadline_us;      /* absolute puz_now_us() value; 0 = none */
     const atomic_int *cancel;  /* solve stops soon after *cancel != 0 */
     unsigned max_depth;        /* dfs only; 0 = PUZ_DFS_DEFAULT_DEPTH */
+    /* The clock deadline_us is read on: NULL = puz_now_us (wall). A
+     * benchmark passes the solving thread's CPU time so that a budget
+     * means "one core for this long" on a loaded machine; the server
+     * keeps wall time. */
+    uint64_t (*clock_us)(void);
 };
 
 /*
@@ -98,7 +103,9 @@ struct puz_stats {
     uint64_t generated;     /* children created */
     uint64_t duplicates;    /* children dropped as already seen */
     uint64_t max_frontier;  /* peak open-list size */
-    size_t arena_peak;      /* peak arena bytes during the solve */
+    size_t arena_peak;      /* peak bytes during the solve: the arena's,
+                             * with the search stores anytime mallocs
+                             * (counted against limits.max_bytes too) */
     uint64_t time_us;       /* wall clock */
 };
 

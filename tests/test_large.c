@@ -3,7 +3,9 @@
  * answer carries: paths replayed to the goal, gap >= 1, optimal only
  * with lower_bound = length, the wall-clock budget kept (200 ms + 10%),
  * the same answer for the same board under a node budget, other goals,
- * and the small sizes' optimal answers with lower_bound = length.
+ * the small sizes' optimal answers with lower_bound = length, any path
+ * as short as its proven bound marked optimal, the search stores counted
+ * against limits.max_bytes, and a deadline read on the caller's clock.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "puz_pdb.h"
 #include "puz_random.h"
 #include "puz_solve.h"
 
@@ -228,6 +231,101 @@ static void test_goal_board(void **state)
     puz_arena_destroy(a);
 }
 
+/* Greedy finds the 31-move path of the hardest 3x3 board; with the exact
+ * tables the bound is 31 too, so the answer is proven optimal. */
+static void test_optimal_when_length_is_bound(void **state)
+{
+    struct puz_board b;
+    struct puz_solve_opts o = { .algorithm = PUZ_ALG_GREEDY };
+    struct puz_result r;
+    puz_arena *a = puz_arena_create(1 << 20);
+    puz_tables *t;
+
+    (void)state;
+    assert_int_equal(puz_tables_create(&t), PUZ_OK);
+    assert_int_equal(puz_tables_add_3x3(t), PUZ_OK);
+    assert_int_equal(puz_board_parse("8 6 7 2 5 4 3 0 1", &b, NULL), PUZ_OK);
+    o.tables = t;
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_SOLVED);
+    assert_int_equal(r.length, 31);
+    assert_int_equal(r.lower_bound, 31);
+    assert_true(r.optimal);
+    /* without the tables the bound is linear conflict's, below 31 */
+    o.tables = NULL;
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+    assert_true(r.lower_bound < r.length);
+    assert_false(r.optimal);
+    puz_tables_destroy(t);
+    puz_arena_destroy(a);
+}
+
+/* The weighted A* stores live outside the arena but count against
+ * limits.max_bytes: the peak stays within it (and without the limit the
+ * same solve holds more, so the check can fail). */
+static void test_anytime_memory_within_max_bytes(void **state)
+{
+    const size_t limit = (size_t)6 << 20;
+    puz_arena *a = puz_arena_create(1 << 20);
+    struct puz_rng rng;
+
+    (void)state;
+    for (unsigned n = 5; n <= 6; n++) {
+        struct puz_board b, goal;
+        struct puz_solve_opts o = { .algorithm = PUZ_ALG_ANYTIME };
+        struct puz_result r;
+        puz_board_goal(n, &goal);
+        puz_rng_seed(&rng, 40 + n);
+        puz_random_board(n, 10000, NULL, NULL, &rng, &b);
+        o.limits.max_nodes = 600000;
+        o.limits.deadline_us = puz_now_us() + 5000000u;
+        puz_arena_reset(a);
+        assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+        check_answer(&b, &goal, &r);
+        if (n == 5)
+            assert_true(r.stats.arena_peak > limit);
+        o.limits.max_bytes = limit;
+        puz_arena_reset(a);
+        assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+        check_answer(&b, &goal, &r);
+        assert_true(r.stats.arena_peak > 0);
+        assert_true(r.stats.arena_peak <= limit);
+    }
+    puz_arena_destroy(a);
+}
+
+/* A clock that runs 1 ms per reading: the deadline is read on it, not
+ * on the wall (bench/large's CPU-time budgets). */
+static uint64_t fake_now;
+static uint64_t fake_clock(void)
+{
+    return fake_now += 1000u;
+}
+
+static void test_anytime_callers_clock(void **state)
+{
+    struct puz_board b, goal;
+    struct puz_solve_opts o = { .algorithm = PUZ_ALG_ANYTIME };
+    struct puz_result r;
+    struct puz_rng rng;
+    puz_arena *a = puz_arena_create(1 << 20);
+    uint64_t t0 = puz_now_us();
+
+    (void)state;
+    puz_board_goal(5, &goal);
+    puz_rng_seed(&rng, 3);
+    puz_random_board(5, 10000, NULL, NULL, &rng, &b);
+    fake_now = 0;
+    o.limits.clock_us = fake_clock;
+    /* an hour on the wall, but 300 readings of the fake clock */
+    o.limits.deadline_us = 300000u;
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+    check_answer(&b, &goal, &r);
+    assert_true(fake_now >= 250000u);   /* a tenth is kept back */
+    assert_true(puz_now_us() - t0 < 30000000u);
+    puz_arena_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +335,9 @@ int main(void)
         cmocka_unit_test(test_anytime_beats_constructive),
         cmocka_unit_test(test_small_sizes_bounds),
         cmocka_unit_test(test_goal_board),
+        cmocka_unit_test(test_optimal_when_length_is_bound),
+        cmocka_unit_test(test_anytime_memory_within_max_bytes),
+        cmocka_unit_test(test_anytime_callers_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

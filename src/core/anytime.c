@@ -73,19 +73,34 @@ static int time_left(const struct puz__anytime *at)
         return 0;
     if (l->max_nodes != 0 && at->nodes >= l->max_nodes)
         return 0;
-    return puz_now_us() < at->deadline_us;
+    return puz__now(at->s->limits) < at->deadline_us;
 }
 
-/* States a weighted A* try may store: ~64 bytes each, at most 256 MiB,
- * less when the caller set a memory limit. */
-static uint64_t node_cap(const struct puz__anytime *at)
+/* Bytes a weighted A* try may hold outside the arena: what the arena's
+ * budget (limits.max_bytes, or the server's) has left, less a reserve
+ * for the paths being improved and the answer; 256 MiB without a
+ * budget. 0 means none (the try fails at once). */
+size_t puz__store_bytes(const struct puz__anytime *at)
 {
-    uint64_t cap = (256u << 20) / 64;
-    size_t bytes = at->s->limits->max_bytes;
+    const puz_arena *a = at->s->arena;
+    size_t budget = puz_arena_budget(a), used = puz_arena_used(a);
+    size_t reserve = PUZ__PATH_RESERVE;
 
-    if (bytes != 0 && bytes / 64 < cap)
-        cap = bytes / 64;
-    return cap < 4096 ? 4096 : cap;
+    if (budget == 0)
+        return (size_t)256u << 20;
+    return budget > used + reserve ? budget - used - reserve : 0;
+}
+
+/* A store's peak counted with the arena's bytes so far (the result's
+ * arena_peak; solve.c keeps the larger of the two). */
+void puz__store_peak(struct puz__anytime *at, size_t peak)
+{
+    size_t used = puz_arena_used(at->s->arena);
+    size_t total = (used > at->arena_base ? used - at->arena_base : 0) +
+                   peak + PUZ__PATH_RESERVE;
+
+    if (total > at->s->out->stats.arena_peak)
+        at->s->out->stats.arena_peak = total;
 }
 
 static void keep_shorter(const struct puz__anytime *at,
@@ -111,12 +126,12 @@ static void windows(struct puz__anytime *at, const struct puz_board *b,
     unsigned k = k0;
 
     puz__pathopt_loops(b, p);
-    while (k <= kmax && puz_now_us() < until && time_left(at)) {
+    while (k <= kmax && puz__now(at->s->limits) < until && time_left(at)) {
         uint64_t cap = 2000u << (k > 16 ? (k - 16) / 2 : 0);
         unsigned saved;
         if (cap > 2000000u)
             cap = 2000000u;
-        saved = puz__pathopt_windows(b, p, k, cap, until, l->cancel,
+        saved = puz__pathopt_windows(b, p, k, cap, until, l,
                                      &at->nodes, l->max_nodes);
         puz__method_add(at, "window");
         if (saved == 0)
@@ -126,6 +141,33 @@ static void windows(struct puz__anytime *at, const struct puz_board *b,
         report(at, p);
     }
     report(at, p);
+}
+
+/* Windows ending on boards the pattern databases serve (pathopt.c), k
+ * from 24 up to the whole path, a larger node cap per window as k
+ * grows, until `until`. */
+static void pdb_windows(struct puz__anytime *at, const struct puz_board *b,
+                        struct puz__lpath *p, uint64_t until)
+{
+    const struct puz_limits *l = at->s->limits;
+    unsigned k = PUZ__PDBWIN_K0;
+
+    while (p->len > 1 && puz__now(l) < until && time_left(at)) {
+        unsigned kk = k < p->len ? k : p->len, saved;
+        uint64_t cap = (uint64_t)PUZ__PDBWIN_CAP0 << ((kk - PUZ__PDBWIN_K0) / 4);
+        if (kk < k && k > PUZ__PDBWIN_K0 + 4 * 12)
+            break;              /* the whole path tried at the top cap */
+        if (cap > PUZ__PDBWIN_CAPMAX || kk < PUZ__PDBWIN_K0)
+            cap = PUZ__PDBWIN_CAPMAX;
+        saved = puz__pathopt_pdb(b, p, kk, at->s->tables, cap, until, l,
+                                 &at->nodes, l->max_nodes);
+        puz__method_add(at, "pdbwindow");
+        if (saved == 0)
+            k += 4;
+        else
+            puz__pathopt_loops(b, p);
+        report(at, p);
+    }
 }
 
 /* One weighted A* try on the 5x5 b; PUZ_OK with cand filled. */
@@ -146,11 +188,15 @@ static puz_err try_5x5(struct puz__anytime *at, const struct puz_board *b,
         w.hctx = pdb_ctx;
     }
     w.weight100 = w100;
-    w.max_nodes = node_cap(at);
+    w.max_nodes = UINT32_MAX / 2;
+    w.max_bytes = puz__store_bytes(at);
+    if (w.max_bytes == 0)
+        return PUZ_ERANGE;
     w.deadline_us = until;
-    w.cancel = at->s->limits->cancel;
+    w.limits = at->s->limits;
     w.max_expanded = puz__nodes_left(at);
     rc = puz__wsearch_run(&w, b->cells, &dirs, &len);
+    puz__store_peak(at, w.peak_bytes);
     at->nodes += w.expanded;
     at->s->out->stats.generated += w.generated;
     if (rc != PUZ_OK)
@@ -190,7 +236,7 @@ void puz__anytime_5x5(struct puz__anytime *at, const struct puz_board *b,
         at->s->out->heuristic = puz_heuristic_find("pdb");
     for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++) {
         struct puz__lpath cand = { 0 };
-        uint64_t now = puz_now_us();
+        uint64_t now = puz__now(at->s->limits);
         if (now >= until || !time_left(at))
             break;
         /* leave time for the windows after the last try that ends */
@@ -201,6 +247,8 @@ void puz__anytime_5x5(struct puz__anytime *at, const struct puz_board *b,
         windows(at, b, &cand, 12, 20, now + (until - now) * 3 / 4);
         keep_shorter(at, p, &cand);
     }
+    if (pdb != NULL)
+        pdb_windows(at, b, p, until);
     windows(at, b, p, 12, 40, until);
 }
 
@@ -218,12 +266,14 @@ static puz_err first_answer(struct puz__search *s, struct puz__lpath *best)
 static uint64_t budget_end(const struct puz__search *s)
 {
     uint64_t end = s->limits->deadline_us, b;
+    uint64_t started = s->limits->clock_us != NULL ? puz__now(s->limits)
+                                                   : s->started_us;
 
     if (end == 0)
-        end = s->started_us + PUZ_ANYTIME_DEFAULT_US;
+        end = started + PUZ_ANYTIME_DEFAULT_US;
     /* keep a tenth back (at most 50 ms) for writing the answer and for
      * a busy machine's scheduling delays */
-    b = end > s->started_us ? end - s->started_us : 0;
+    b = end > started ? end - started : 0;
     b = b / 10 < 50000 ? b / 10 : 50000;
     return end - b;
 }
@@ -237,7 +287,7 @@ static void improve(struct puz__anytime *at, struct puz__lpath *best)
 {
     struct puz__search *s = at->s;
     struct puz__lpath cand = { 0 };
-    uint64_t now = puz_now_us();
+    uint64_t now = puz__now(at->s->limits);
 
     if (s->n == 5) {
         puz__anytime_5x5(at, s->start, s->goal, at->deadline_us, best);
@@ -262,6 +312,7 @@ puz_err puz__anytime(struct puz__search *s)
 
     memset(&at, 0, sizeof(at));
     at.s = s;
+    at.arena_base = puz_arena_used(s->arena);
     at.deadline_us = budget_end(s);
     rc = first_answer(s, &best);
     if (rc != PUZ_OK || r->status != PUZ_SOLVED) {

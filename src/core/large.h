@@ -22,6 +22,13 @@
 
 #include "search.h"
 
+/* Now on the clock the caller's deadline is read on (wall by default;
+ * a benchmark's thread CPU time: puz_limits.clock_us). */
+static inline uint64_t puz__now(const struct puz_limits *l)
+{
+    return l != NULL && l->clock_us != NULL ? l->clock_us() : puz_now_us();
+}
+
 /* A tile value no real tile has: "some tile we do not care about". */
 #define PUZ__DONT_CARE 255u
 #define PUZ__NOT_CARED 255u
@@ -55,9 +62,11 @@ struct puz__wsearch {
     unsigned weight100;         /* f = 100 g + weight100 h */
     uint64_t max_nodes;         /* stored boards */
     uint64_t max_expanded;      /* 0 = no limit (besides the deadline) */
-    uint64_t deadline_us;
-    const atomic_int *cancel;
+    uint64_t deadline_us;       /* on limits' clock */
+    const struct puz_limits *limits;    /* clock and cancel; may be NULL */
+    size_t max_bytes;           /* malloc'd store; 0 = max_nodes alone */
     /* out */
+    size_t peak_bytes;          /* the most it held at once */
     uint64_t expanded;
     uint64_t generated;
 };
@@ -86,8 +95,16 @@ unsigned puz__pathopt_loops(const struct puz_board *start,
 unsigned puz__pathopt_windows(const struct puz_board *start,
                               struct puz__lpath *p, unsigned k,
                               uint64_t node_cap, uint64_t deadline_us,
-                              const atomic_int *cancel, uint64_t *nodes,
+                              const struct puz_limits *l, uint64_t *nodes,
                               uint64_t node_limit);
+
+/* As puz__pathopt_windows, on 5x5 with the pattern databases of t:
+ * only windows ending on a board t serves as a goal (IDA* with pdb). */
+unsigned puz__pathopt_pdb(const struct puz_board *start,
+                          struct puz__lpath *p, unsigned k,
+                          const struct puz_tables *t, uint64_t node_cap,
+                          uint64_t deadline_us, const struct puz_limits *l,
+                          uint64_t *nodes, uint64_t node_limit);
 
 /* 6x6 and up: reduce to 5x5 by strips, solve the 5x5 with the 5x5
  * method and join. On success p holds a full path from start. */
@@ -105,7 +122,13 @@ struct puz__anytime {
     uint64_t base_expanded;     /* the constructive method's count */
     const struct puz__lpath *top;   /* the answer being improved */
     char method[PUZ_METHOD_MAX];
+    size_t arena_base;          /* arena bytes in use when it began */
 };
+/* Held back from a search store's byte budget for the paths being
+ * improved (malloc'd, a few KB), the window searches and the answer. */
+#define PUZ__PATH_RESERVE ((size_t)256u << 10)
+size_t puz__store_bytes(const struct puz__anytime *at);
+void puz__store_peak(struct puz__anytime *at, size_t peak);
 /* Reduction: strip tiles placed PUZ__STRIP_STEP more at a time by
  * weighted A* with weight PUZ__STRIP_W100 / 100 (bench/large). */
 #ifndef PUZ__STRIP_W100
@@ -113,6 +136,19 @@ struct puz__anytime {
 #endif
 #ifndef PUZ__STRIP_STEP
 #define PUZ__STRIP_STEP 4u
+#endif
+
+/* 5x5 with pattern databases: windows of PUZ__PDBWIN_K0 moves and up,
+ * PUZ__PDBWIN_CAP0 expansions each, doubling every 4 moves more, at
+ * most PUZ__PDBWIN_CAPMAX (bench/large). */
+#ifndef PUZ__PDBWIN_K0
+#define PUZ__PDBWIN_K0 24u
+#endif
+#ifndef PUZ__PDBWIN_CAP0
+#define PUZ__PDBWIN_CAP0 20000u
+#endif
+#ifndef PUZ__PDBWIN_CAPMAX
+#define PUZ__PDBWIN_CAPMAX 50000000u
 #endif
 
 /* Budget when the caller set no deadline. */

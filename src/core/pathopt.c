@@ -6,13 +6,19 @@
  *           linear conflict towards the later one); when it is shorter
  *           than k it replaces the window. The window slides one move at
  *           a time, so every stretch of k moves ends up locally optimal.
- * Both work in place on a malloc'd puz__lpath and keep it legal: every
+ *   pdb     the same with longer windows, only those ending on a board
+ *           the loaded 5x5 pattern databases serve as a goal (the blank
+ *           in a corner; the last board is the goal itself): IDA* with
+ *           the pdb heuristic (puz_solve, Korf & Felner's search) is many
+ *           times stronger there than linear conflict.
+ * All work in place on a malloc'd puz__lpath and keep it legal: every
  * replacement joins the same two boards.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "large.h"
+#include "puz_tables.h"
 
 puz_err puz__lpath_append(struct puz__lpath *p, const uint8_t *dirs,
                           unsigned len)
@@ -91,6 +97,7 @@ struct wida {
     unsigned bound, next_bound, found;
     uint64_t nodes, cap;
     uint64_t deadline_us;
+    const struct puz_limits *limits;    /* its clock */
 };
 
 static int probe(struct wida *w, unsigned blank, unsigned g, unsigned h,
@@ -105,7 +112,7 @@ static int probe(struct wida *w, unsigned blank, unsigned g, unsigned h,
     if (++w->nodes > w->cap)
         return 0;
     if ((w->nodes & PUZ__CHECK_MASK) == 0 && w->deadline_us != 0 &&
-        puz_now_us() >= w->deadline_us) {
+        puz__now(w->limits) >= w->deadline_us) {
         w->cap = 0;             /* out of time: unwind */
         return 0;
     }
@@ -153,11 +160,12 @@ static unsigned join(struct wida *w, const struct puz_board *a,
     return UINT32_MAX;
 }
 
-static int stop_now(uint64_t deadline_us, const atomic_int *cancel)
+static int stop_now(uint64_t deadline_us, const struct puz_limits *l)
 {
-    if (cancel != NULL && atomic_load_explicit(cancel, memory_order_relaxed))
+    if (l != NULL && l->cancel != NULL &&
+        atomic_load_explicit(l->cancel, memory_order_relaxed))
         return 1;
-    return deadline_us != 0 && puz_now_us() >= deadline_us;
+    return deadline_us != 0 && puz__now(l) >= deadline_us;
 }
 
 /* Replace dirs[i, i + k) by the m moves of repl. */
@@ -172,7 +180,7 @@ static void splice(struct puz__lpath *p, unsigned i, unsigned k,
 unsigned puz__pathopt_windows(const struct puz_board *start,
                               struct puz__lpath *p, unsigned k,
                               uint64_t node_cap, uint64_t deadline_us,
-                              const atomic_int *cancel, uint64_t *nodes,
+                              const struct puz_limits *l, uint64_t *nodes,
                               uint64_t node_limit)
 {
     struct wida *w = malloc(sizeof(*w));
@@ -185,7 +193,7 @@ unsigned puz__pathopt_windows(const struct puz_board *start,
     for (unsigned i = 0; i + k <= p->len;) {
         struct puz_board end = cur;
         unsigned m;
-        if (stop_now(deadline_us, cancel) ||
+        if (stop_now(deadline_us, l) ||
             (node_limit != 0 && *nodes >= node_limit))
             break;
         for (unsigned j = i; j < i + k; j++)
@@ -195,6 +203,7 @@ unsigned puz__pathopt_windows(const struct puz_board *start,
         if (node_limit != 0 && node_limit - *nodes < node_cap)
             w->cap = node_limit - *nodes;
         w->deadline_us = deadline_us;
+        w->limits = l;
         m = join(w, &cur, &end, k - 1);
         *nodes += w->nodes;
         if (m < k) {
@@ -206,5 +215,79 @@ unsigned puz__pathopt_windows(const struct puz_board *start,
     }
 out:
     free(w);
+    return saved;
+}
+
+/* An optimal path from a to b (served by t) of fewer than k moves,
+ * within node_cap expansions: its length in *m (moves copied to out),
+ * else *m = UINT32_MAX. */
+static void join_pdb(const struct puz_board *a, const struct puz_board *b,
+                     unsigned k, const struct puz_tables *t,
+                     uint64_t node_cap, uint64_t deadline_us,
+                     const struct puz_limits *l, puz_arena *ar,
+                     uint8_t *out, unsigned *m, uint64_t *nodes)
+{
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+
+    *m = UINT32_MAX;
+    o.algorithm = PUZ_ALG_IDASTAR;
+    o.heuristic = puz_heuristic_find("pdb");
+    o.goal = b;
+    o.tables = t;
+    o.limits.max_nodes = node_cap;
+    o.limits.deadline_us = deadline_us;
+    o.limits.clock_us = l != NULL ? l->clock_us : NULL;
+    o.limits.cancel = l != NULL ? l->cancel : NULL;
+    puz_arena_reset(ar);
+    if (puz_solve(a, &o, ar, &r) != PUZ_OK)
+        return;
+    *nodes += r.stats.expanded;
+    if (r.status == PUZ_SOLVED && r.length < k) {
+        memcpy(out, r.moves, r.length);
+        *m = r.length;
+    }
+}
+
+unsigned puz__pathopt_pdb(const struct puz_board *start,
+                          struct puz__lpath *p, unsigned k,
+                          const struct puz_tables *t, uint64_t node_cap,
+                          uint64_t deadline_us, const struct puz_limits *l,
+                          uint64_t *nodes, uint64_t node_limit)
+{
+    puz_arena *ar = puz_arena_create(1 << 16);
+    uint8_t *repl = malloc(k);
+    struct puz_board cur = *start;
+    unsigned saved = 0;
+
+    if (ar == NULL || repl == NULL || start->n != 5)
+        goto out;
+    for (unsigned i = 0; i + k <= p->len;) {
+        struct puz_board end = cur;
+        uint64_t cap = node_cap;
+        unsigned m;
+        if (stop_now(deadline_us, l) ||
+            (node_limit != 0 && *nodes >= node_limit))
+            break;
+        for (unsigned j = i; j < i + k; j++)
+            puz_board_move(&end, (enum puz_dir)p->dirs[j]);
+        if (!puz_tables_serves(t, &end)) {
+            puz_board_move(&cur, (enum puz_dir)p->dirs[i++]);
+            continue;
+        }
+        if (node_limit != 0 && node_limit - *nodes < cap)
+            cap = node_limit - *nodes;
+        join_pdb(&cur, &end, k, t, cap, deadline_us, l, ar, repl, &m,
+                 nodes);
+        if (m < k) {
+            splice(p, i, k, repl, m);
+            saved += k - m;
+            continue;           /* the same start, a new window */
+        }
+        puz_board_move(&cur, (enum puz_dir)p->dirs[i++]);
+    }
+out:
+    free(repl);
+    puz_arena_destroy(ar);
     return saved;
 }

@@ -47,18 +47,22 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
         struct puz__wsearch ws = { 0 };
         uint8_t *dirs = NULL;
         unsigned len = 0;
-        uint64_t now = puz_now_us();
+        uint64_t now = puz__now(at->s->limits);
         ws.n = s->n;
         ws.lo = lo;
         ws.mlc = &m;
         ws.weight100 = w;
         ws.max_nodes = 2000000;
+        ws.max_bytes = puz__store_bytes(at);
+        if (ws.max_bytes == 0)
+            break;
         /* the first tries get half of what is left, the last all */
         ws.deadline_us = w * 2 > 2000 ? at->deadline_us
                          : now + (until > now ? (until - now) / 2 : 0);
-        ws.cancel = s->limits->cancel;
+        ws.limits = s->limits;
         ws.max_expanded = puz__nodes_left(at);
         rc = puz__wsearch_run(&ws, cur->cells, &dirs, &len);
+        puz__store_peak(at, ws.peak_bytes);
         at->nodes += ws.expanded;
         s->out->stats.generated += ws.generated;
         if (rc == PUZ_OK) {
@@ -81,7 +85,7 @@ static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
     puz_err rc = PUZ_OK;
 
     for (unsigned j = 0; j < k && rc == PUZ_OK;) {
-        uint64_t now = puz_now_us();
+        uint64_t now = puz__now(at->s->limits);
         unsigned groups = (k - j + step - 1) / step;
         j = j + step < k ? j + step : k;
         rc = place(at, cur, lo, care, j, w100,
@@ -155,6 +159,7 @@ static puz_err exact_4x4(struct puz__anytime *at, const struct puz_board *b4,
     o.tables = at->s->tables;
     o.limits.deadline_us = until;
     o.limits.cancel = at->s->limits->cancel;
+    o.limits.clock_us = at->s->limits->clock_us;
     if (puz_solve(b4, &o, a, &r) == PUZ_OK && r.status == PUZ_SOLVED &&
         r.length < p4->len) {
         p4->len = 0;
@@ -174,7 +179,7 @@ puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
     unsigned n = s->n, gb = 0;
     struct puz_board cur = *s->start, b5, g5;
     struct puz__lpath p5 = { 0 };
-    uint64_t start = puz_now_us(), total;
+    uint64_t start = puz__now(at->s->limits), total;
     puz_err rc = PUZ_OK;
 
     while (s->goal->cells[gb] != 0)

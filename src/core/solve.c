@@ -75,7 +75,8 @@ enum puz_status puz__check_limits(const struct puz__search *s)
     if (l->cancel != NULL && atomic_load_explicit(l->cancel,
                                                   memory_order_relaxed))
         return PUZ_CANCELLED;
-    if (l->deadline_us != 0 && puz_now_us() >= l->deadline_us)
+    if (l->deadline_us != 0 &&
+        (l->clock_us ? l->clock_us() : puz_now_us()) >= l->deadline_us)
         return PUZ_TIMEOUT;
     if (l->max_nodes != 0 && s->out->stats.expanded >= l->max_nodes)
         return PUZ_LIMIT_NODES;
@@ -242,9 +243,17 @@ static void finish_result(struct puz__search *s, size_t used_before)
         snprintf(r->method, sizeof(r->method), "%s",
                  puz_algorithm_name(r->algorithm));
     set_bound(s);
+    /* any search's path is proven optimal when it is as short as a
+     * proven bound (greedy finding a 31-move 3x3 path whose bound is 31) */
+    if (r->status == PUZ_SOLVED && !r->optimal &&
+        r->lower_bound == r->length)
+        r->optimal = true;
     peak = puz_arena_peak(s->arena);
     r->stats.time_us = puz_now_us() - s->started_us;
-    r->stats.arena_peak = peak > used_before ? peak - used_before : 0;
+    peak = peak > used_before ? peak - used_before : 0;
+    /* anytime's stores live outside the arena and report their peak */
+    if (peak > r->stats.arena_peak)
+        r->stats.arena_peak = peak;
 }
 
 puz_err puz_solve(const struct puz_board *start,

@@ -10,7 +10,10 @@
  * Its memory (states, the hash index and the open heap) is malloc'd and
  * freed before it returns: the anytime search restarts it with falling
  * weights, and an arena could not give the memory of a failed try back.
- * max_nodes bounds it (about 48 + k bytes per stored state).
+ * So that it still counts against the request's budget, max_bytes caps
+ * what it holds at once (the caller passes what the arena's budget has
+ * left) and peak_bytes reports the most it held; max_nodes bounds it too
+ * (about 48 + k bytes per stored state).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +45,23 @@ struct ws {
     uint32_t mask;
     struct hentry *heap;
     uint32_t hcount, hcap;
+    size_t bytes;                   /* held now: nodes, states, index, heap */
 };
+
+/* Whether growing a block from old_b to new_b bytes keeps the store
+ * within its byte budget; counts it when so. */
+static int take(struct ws *ws, size_t old_b, size_t new_b)
+{
+    struct puz__wsearch *w = ws->w;
+    size_t now = ws->bytes - old_b + new_b;
+
+    if (w->max_bytes != 0 && now > w->max_bytes)
+        return -1;
+    ws->bytes = now;
+    if (now > w->peak_bytes)
+        w->peak_bytes = now;
+    return 0;
+}
 
 static uint32_t hash_state(const uint8_t *st, unsigned k)
 {
@@ -56,8 +75,12 @@ static uint32_t hash_state(const uint8_t *st, unsigned k)
 static int grow_index(struct ws *ws)
 {
     uint32_t size = ws->mask ? (ws->mask + 1) * 2 : 1u << 16;
-    uint32_t *idx = malloc(size * sizeof(*idx));
+    uint32_t *idx;
 
+    if (take(ws, ws->mask ? (ws->mask + 1) * sizeof(*idx) : 0,
+             size * sizeof(*idx)) != 0)
+        return -1;
+    idx = malloc(size * sizeof(*idx));
     if (idx == NULL)
         return -1;
     memset(idx, 0xFF, size * sizeof(*idx));
@@ -96,7 +119,9 @@ static int grow_nodes(struct ws *ws)
 
     if (cap > ws->w->max_nodes)
         cap = (uint32_t)ws->w->max_nodes;
-    if (cap <= ws->cap)
+    if (cap <= ws->cap ||
+        take(ws, ws->cap * (sizeof(*nodes) + ws->k),
+             cap * (sizeof(*nodes) + ws->k)) != 0)
         return -1;
     nodes = realloc(ws->nodes, cap * sizeof(*nodes));
     if (nodes == NULL)
@@ -136,7 +161,10 @@ static int heap_push(struct ws *ws, uint64_t key, uint32_t node)
 
     if (ws->hcount == ws->hcap) {
         uint32_t cap = ws->hcap ? ws->hcap * 2 : 1u << 15;
-        struct hentry *h = realloc(ws->heap, cap * sizeof(*h));
+        struct hentry *h;
+        if (take(ws, ws->hcap * sizeof(*h), cap * sizeof(*h)) != 0)
+            return -1;
+        h = realloc(ws->heap, cap * sizeof(*h));
         if (h == NULL)
             return -1;
         ws->heap = h;
@@ -306,10 +334,12 @@ static puz_err extract(struct ws *ws, uint32_t gi, uint8_t **path,
 
 static int out_of_time(const struct puz__wsearch *w)
 {
-    if (w->cancel != NULL &&
-        atomic_load_explicit(w->cancel, memory_order_relaxed))
+    const struct puz_limits *l = w->limits;
+
+    if (l != NULL && l->cancel != NULL &&
+        atomic_load_explicit(l->cancel, memory_order_relaxed))
         return 1;
-    return w->deadline_us != 0 && puz_now_us() >= w->deadline_us;
+    return w->deadline_us != 0 && puz__now(l) >= w->deadline_us;
 }
 
 static puz_err search(struct ws *ws, const uint8_t *cells, uint8_t **path,
