@@ -18,6 +18,7 @@
 #ifndef PUZ_LARGE_H
 #define PUZ_LARGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "search.h"
@@ -60,6 +61,8 @@ struct puz__wsearch {
     const struct puz_heuristic *h;
     const void *hctx;
     unsigned weight100;         /* f = 100 g + weight100 h */
+    bool blank_term;            /* h adds the blank's distance to the
+                                 * nearest cared tile not home, less 1 */
     uint64_t max_nodes;         /* stored boards */
     uint64_t max_expanded;      /* 0 = no limit (besides the deadline) */
     uint64_t deadline_us;       /* on limits' clock */
@@ -130,12 +133,13 @@ struct puz__anytime {
 size_t puz__store_bytes(const struct puz__anytime *at);
 void puz__store_peak(struct puz__anytime *at, size_t peak);
 /* Reduction: strip tiles placed PUZ__STRIP_STEP more at a time by
- * weighted A* with weight PUZ__STRIP_W100 / 100 (bench/large). */
+ * weighted A* restarted with falling weights down to PUZ__STRIP_W100 /
+ * 100 (bench/large, docs/large.md). */
 #ifndef PUZ__STRIP_W100
-#define PUZ__STRIP_W100 150u
+#define PUZ__STRIP_W100 120u
 #endif
 #ifndef PUZ__STRIP_STEP
-#define PUZ__STRIP_STEP 4u
+#define PUZ__STRIP_STEP 6u
 #endif
 
 /* 5x5 with pattern databases: windows of PUZ__PDBWIN_K0 moves and up,

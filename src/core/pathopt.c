@@ -6,9 +6,11 @@
  *           linear conflict towards the later one); when it is shorter
  *           than k it replaces the window. The window slides one move at
  *           a time, so every stretch of k moves ends up locally optimal.
- *   pdb     the same with longer windows, only those ending on a board
+ *   pdb     the same with longer windows, only those with an end board
  *           the loaded 5x5 pattern databases serve as a goal (the blank
- *           in a corner; the last board is the goal itself): IDA* with
+ *           in a corner; the last board is the goal itself), searched
+ *           towards that end (a path found backwards is turned round):
+ *           IDA* with
  *           the pdb heuristic (puz_solve, Korf & Felner's search) is many
  *           times stronger there than linear conflict.
  * All work in place on a malloc'd puz__lpath and keep it legal: every
@@ -219,10 +221,11 @@ out:
 }
 
 /* An optimal path from a to b (served by t) of fewer than k moves,
- * within node_cap expansions: its length in *m (moves copied to out),
- * else *m = UINT32_MAX. */
+ * within node_cap expansions: its length in *m (moves copied to out,
+ * backwards and turned round when reverse: then it joins b to a), else
+ * *m = UINT32_MAX. */
 static void join_pdb(const struct puz_board *a, const struct puz_board *b,
-                     unsigned k, const struct puz_tables *t,
+                     int reverse, unsigned k, const struct puz_tables *t,
                      uint64_t node_cap, uint64_t deadline_us,
                      const struct puz_limits *l, puz_arena *ar,
                      uint8_t *out, unsigned *m, uint64_t *nodes)
@@ -244,7 +247,9 @@ static void join_pdb(const struct puz_board *a, const struct puz_board *b,
         return;
     *nodes += r.stats.expanded;
     if (r.status == PUZ_SOLVED && r.length < k) {
-        memcpy(out, r.moves, r.length);
+        for (unsigned i = 0; i < r.length; i++)
+            out[reverse ? r.length - 1 - i : i] =
+                (uint8_t)(reverse ? r.moves[i] ^ 1u : r.moves[i]);
         *m = r.length;
     }
 }
@@ -266,19 +271,22 @@ unsigned puz__pathopt_pdb(const struct puz_board *start,
         struct puz_board end = cur;
         uint64_t cap = node_cap;
         unsigned m;
+        int rev;
         if (stop_now(deadline_us, l) ||
             (node_limit != 0 && *nodes >= node_limit))
             break;
         for (unsigned j = i; j < i + k; j++)
             puz_board_move(&end, (enum puz_dir)p->dirs[j]);
-        if (!puz_tables_serves(t, &end)) {
+        /* towards whichever end the tables serve (the later first) */
+        rev = !puz_tables_serves(t, &end);
+        if (rev && !puz_tables_serves(t, &cur)) {
             puz_board_move(&cur, (enum puz_dir)p->dirs[i++]);
             continue;
         }
         if (node_limit != 0 && node_limit - *nodes < cap)
             cap = node_limit - *nodes;
-        join_pdb(&cur, &end, k, t, cap, deadline_us, l, ar, repl, &m,
-                 nodes);
+        join_pdb(rev ? &end : &cur, rev ? &cur : &end, rev, k, t, cap,
+                 deadline_us, l, ar, repl, &m, nodes);
         if (m < k) {
             splice(p, i, k, repl, m);
             saved += k - m;

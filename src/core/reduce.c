@@ -32,45 +32,83 @@ static void apply(struct puz_board *b, const uint8_t *dirs, unsigned len)
         puz_board_move(b, (enum puz_dir)dirs[i]);
 }
 
-/* Bring the first j tiles of care home in cur by weighted A* (the
- * blank inside the square from lo), greedier on failure. */
+/* One weighted A* try bringing m's tiles home from cur; PUZ_OK with
+ * *dirs (malloc'd) and *len. */
+static puz_err try_place(struct puz__anytime *at, const struct puz_board *cur,
+                         unsigned lo, const struct puz__mlc *m, unsigned w,
+                         uint64_t deadline, uint8_t **dirs, unsigned *len)
+{
+    const struct puz__search *s = at->s;
+    struct puz__wsearch ws = { 0 };
+    puz_err rc;
+
+    ws.n = s->n;
+    ws.lo = lo;
+    ws.mlc = m;
+    ws.weight100 = w;
+    ws.blank_term = true;
+    ws.max_nodes = UINT32_MAX / 2;
+    ws.max_bytes = puz__store_bytes(at);
+    ws.deadline_us = deadline;
+    ws.limits = s->limits;
+    ws.max_expanded = puz__nodes_left(at);
+    *dirs = NULL;
+    if (ws.max_bytes == 0)
+        return PUZ_ERANGE;
+    rc = puz__wsearch_run(&ws, cur->cells, dirs, len);
+    puz__store_peak(at, ws.peak_bytes);
+    at->nodes += ws.expanded;
+    s->out->stats.generated += ws.generated;
+    return rc;
+}
+
+/* Bring the first j tiles of care home in cur: weighted A* restarted
+ * with falling weights down to w100 / 100 while time is left before
+ * until, the shortest path kept; greedier ones if even the first
+ * fails. */
 static puz_err place(struct puz__anytime *at, struct puz_board *cur,
                      unsigned lo, const uint8_t *care, unsigned j,
                      unsigned w100, uint64_t until, struct puz__lpath *p)
 {
-    const struct puz__search *s = at->s;
+    static const unsigned ladder[] = { 500, 300, 200, 150, 120, 100 };
+    const struct puz_limits *l = at->s->limits;
+    uint8_t *best = NULL;
+    unsigned best_len = 0;
     struct puz__mlc m;
-    puz_err rc = PUZ_ERANGE;
+    puz_err rc;
 
-    puz__mlc_init(&m, s->goal, care, j);
-    for (unsigned w = w100; w <= 2000 && rc != PUZ_OK; w *= 2) {
-        struct puz__wsearch ws = { 0 };
-        uint8_t *dirs = NULL;
-        unsigned len = 0;
-        uint64_t now = puz__now(at->s->limits);
-        ws.n = s->n;
-        ws.lo = lo;
-        ws.mlc = &m;
-        ws.weight100 = w;
-        ws.max_nodes = 2000000;
-        ws.max_bytes = puz__store_bytes(at);
-        if (ws.max_bytes == 0)
+    puz__mlc_init(&m, at->s->goal, care, j);
+    for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
+        uint64_t now = puz__now(l);
+        uint8_t *dirs;
+        unsigned len;
+        if (ladder[i] < w100 || (best != NULL && now >= until))
             break;
-        /* the first tries get half of what is left, the last all */
-        ws.deadline_us = w * 2 > 2000 ? at->deadline_us
-                         : now + (until > now ? (until - now) / 2 : 0);
-        ws.limits = s->limits;
-        ws.max_expanded = puz__nodes_left(at);
-        rc = puz__wsearch_run(&ws, cur->cells, &dirs, &len);
-        puz__store_peak(at, ws.peak_bytes);
-        at->nodes += ws.expanded;
-        s->out->stats.generated += ws.generated;
-        if (rc == PUZ_OK) {
-            apply(cur, dirs, len);
-            rc = puz__lpath_append(p, dirs, len);
+        /* the first must answer; the later ones get 2/3 of what is left */
+        rc = try_place(at, cur, lo, &m, ladder[i], best == NULL ? until
+                       : now + (until - now) * 2 / 3, &dirs, &len);
+        if (rc != PUZ_OK) {
+            if (best != NULL)
+                break;
+            continue;
         }
-        free(dirs);
+        if (best == NULL || len < best_len) {
+            free(best);
+            best = dirs;
+            best_len = len;
+        } else {
+            free(dirs);
+        }
     }
+    for (unsigned w = 1000; best == NULL && w <= 4000; w *= 2)
+        if (try_place(at, cur, lo, &m, w, at->deadline_us, &best,
+                      &best_len) != PUZ_OK)
+            best = NULL;
+    if (best == NULL)
+        return PUZ_ERANGE;
+    apply(cur, best, best_len);
+    rc = puz__lpath_append(p, best, best_len);
+    free(best);
     return rc;
 }
 

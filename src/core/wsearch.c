@@ -262,6 +262,26 @@ static unsigned estimate(const struct ws *ws, uint8_t *cells, unsigned hp,
     return puz__mlc_update(w->mlc, cells, hp, from, to);
 }
 
+/* With blank_term: how far the blank is from the nearest cared tile not
+ * yet home, less one (it must get next to one before any can move);
+ * guides the abstract strip searches, whose h sees only those tiles. */
+static unsigned blank_term(const struct ws *ws, const uint8_t *st)
+{
+    unsigned n = ws->w->n, br = st[0] / n, bc = st[0] % n, best = 0;
+
+    if (!ws->w->blank_term)
+        return 0;
+    for (unsigned i = 1; i < ws->k; i++) {
+        unsigned r = st[i] / n, c = st[i] % n, d;
+        if (st[i] == ws->home[i])
+            continue;
+        d = (r > br ? r - br : br - r) + (c > bc ? c - bc : bc - c);
+        if (best == 0 || d < best)
+            best = d;
+    }
+    return best > 0 ? best - 1 : 0;
+}
+
 /* Children of node pi; -1 when out of room. */
 static int expand(struct ws *ws, uint32_t pi)
 {
@@ -300,7 +320,8 @@ static int expand(struct ws *ws, uint32_t pi)
         ws->nodes[ci].g = (uint16_t)(p.g + 1);
         ws->nodes[ci].parent = pi;
         ws->nodes[ci].move = (uint8_t)d;
-        if (heap_push(ws, prio(ws, p.g + 1u, ws->nodes[ci].h), ci) != 0)
+        if (heap_push(ws, prio(ws, p.g + 1u, ws->nodes[ci].h +
+                                             blank_term(ws, st)), ci) != 0)
             return -1;
 next:
         st[0] = (uint8_t)blank;
