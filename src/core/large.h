@@ -128,8 +128,11 @@ struct puz__anytime {
     size_t arena_base;          /* arena bytes in use when it began */
 };
 /* Held back from a search store's byte budget for the paths being
- * improved (malloc'd, a few KB), the window searches and the answer. */
-#define PUZ__PATH_RESERVE ((size_t)256u << 10)
+ * improved (malloc'd, a few KB), the window searches (the pdb windows'
+ * arena, PUZ__PDBWIN_BYTES) and the answer. */
+#define PUZ__PATH_RESERVE ((size_t)1u << 20)
+/* Arena budget of one pdb window search (pathopt.c). */
+#define PUZ__PDBWIN_BYTES ((size_t)256u << 10)
 size_t puz__store_bytes(const struct puz__anytime *at);
 void puz__store_peak(struct puz__anytime *at, size_t peak);
 /* Reduction: strip tiles placed PUZ__STRIP_STEP more at a time by

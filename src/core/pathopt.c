@@ -239,6 +239,11 @@ static void join_pdb(const struct puz_board *a, const struct puz_board *b,
     o.goal = b;
     o.tables = t;
     o.limits.max_nodes = node_cap;
+    /* too small for idastar_pdb's forbidden-move automaton (10 ms and
+     * 5 MB per solve, more than most windows' whole search): these
+     * searches run unpruned, and their memory stays within the reserve
+     * anytime keeps (PUZ__PATH_RESERVE) */
+    o.limits.max_bytes = PUZ__PDBWIN_BYTES;
     o.limits.deadline_us = deadline_us;
     o.limits.clock_us = l != NULL ? l->clock_us : NULL;
     o.limits.cancel = l != NULL ? l->cancel : NULL;
