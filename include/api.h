@@ -118,6 +118,10 @@ struct api_call {
                                  * may be NULL */
     void *state;                /* from the route function to its work */
     struct api_answer answer;
+    puz_arena *scratch;         /* searches and per-board JSON, beside
+                                 * arena and under the same budget
+                                 * (api_work frees it) */
+    size_t scratch_peak;        /* its high-water mark, for metrics */
 };
 
 /*

@@ -41,7 +41,9 @@ struct http_config {
     unsigned random_max_moves;  /* ?moves= of /v1/puzzles/random, N > 3 */
     uint64_t solve_max_nodes;   /* default and cap of limits.max_nodes */
     unsigned solve_timeout_ms;  /* default and cap of limits.timeout_ms */
-    size_t solve_max_bytes;     /* arena bytes one solve may use */
+    size_t solve_max_bytes;     /* bytes one request may use: search,
+                                 * JSON, the answer's bytes */
+    size_t max_response_bytes;  /* largest answer body */
     unsigned batch_timeout_ms;  /* a whole batch, all boards together */
     unsigned shutdown_grace_ms; /* in-flight solves get this long */
     unsigned retry_after_s;     /* Retry-After of 503 answers */

@@ -38,6 +38,9 @@ enum http_problem_kind {
     HTTP_PROBLEM_RATE_LIMITED,       /* 429: too many from one client */
     HTTP_PROBLEM_CONFLICT,           /* 409: not now (entries closed,
                                       * leaderboard full) */
+    HTTP_PROBLEM_ANSWER_TOO_LARGE,   /* 422: the answer would pass
+                                      * max_response_bytes or the
+                                      * request's memory budget */
     HTTP_PROBLEM_KIND_COUNT_
 };
 

@@ -40,6 +40,17 @@ size_t puz_arena_peak(const puz_arena *a);
 /* Bytes obtained from the system (chunks), for metrics. */
 size_t puz_arena_reserved(const puz_arena *a);
 
+/* A point in the arena's life, to come back to: puz_arena_release()
+ * frees what was allocated after puz_arena_mark() (chunks go back to
+ * the system) and keeps what came before. The mark must be the arena's
+ * own, taken since its last reset. The peak is kept. */
+struct puz_arena_mark {
+    void *chunk;
+    size_t chunk_used, used;
+};
+struct puz_arena_mark puz_arena_mark(const puz_arena *a);
+void puz_arena_release(puz_arena *a, struct puz_arena_mark m);
+
 /* Whether p points into memory this arena handed out. */
 int puz_arena_owns(const puz_arena *a, const void *p);
 

@@ -391,6 +391,99 @@ static void test_batch_too_many(void **state)
     json_decref(j);
 }
 
+/* The issue-15 board: `puzzled random --size 8 --moves 1000 --seed 7`. */
+#define BOARD8 "17 46 10 4 16 8 15 7 3 2 27 19 37 21 24 40 25 9 12 20 29 " \
+    "48 6 30 1 26 41 50 14 38 23 47 0 11 54 53 58 39 63 31 49 44 33 22 " \
+    "13 55 62 56 61 35 18 28 45 42 32 57 43 59 34 51 52 60 36 5"
+#define CONSTRUCTIVE8(path) "{\"board\": \"" BOARD8 "\", \"algorithm\": " \
+    "\"constructive\", \"include_path\": " path "}"
+
+/* An answer over max_response_bytes is refused with a problem, not sent
+ * (issue 15, item 1); without its path the same solve fits. */
+static void test_answer_over_response_cap(void **state)
+{
+    struct fixture *f = *state;
+    json_t *j;
+
+    f->cfg.max_response_bytes = 64 << 10;
+    j = problem(call(state, "/v1/solve", CONSTRUCTIVE8("true")), 422,
+                "answer-too-large");
+    assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
+                           "max_response_bytes"));
+    json_decref(j);
+    j = body_json(call(state, "/v1/solve", CONSTRUCTIVE8("false")));
+    assert_string_equal(json_string_value(json_object_get(j, "status")),
+                        "solved");
+    json_decref(j);
+}
+
+/* The JSON of an answer counts against the request's memory: past it
+ * jansson gets no heap fallback, and the half-built answer is refused
+ * (it used to be built on the heap without a cap). A trace asks for the
+ * jansson tree (~3 MB with the path). */
+static void test_answer_over_memory_budget(void **state)
+{
+    struct fixture *f = *state;
+    json_t *j;
+
+    f->cfg.solve_max_bytes = 1u << 20;
+    j = problem(call(state, "/v1/solve", "{\"board\": \"" BOARD8 "\", "
+                     "\"algorithm\": \"constructive\", \"trace\": 1, "
+                     "\"include_path\": true}"), 422, "answer-too-large");
+    assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
+                           "solve_max_bytes"));
+    json_decref(j);
+    assert_true(puz_arena_peak(f->arena) <= 1u << 20);
+}
+
+/* The answer's bytes count too, twice (encoded, and the copy sent):
+ * ~180 KB of them do not fit in 256 KB. */
+static void test_answer_bytes_over_memory_budget(void **state)
+{
+    struct fixture *f = *state;
+    json_t *j;
+
+    const struct api_answer *an;
+
+    f->cfg.solve_max_bytes = 256u << 10;
+    an = call(state, "/v1/solve", CONSTRUCTIVE8("true"));
+    j = problem(an, 422, "answer-too-large");
+    json_decref(j);
+    assert_true(puz_arena_peak(f->arena) <= 256u << 10);
+}
+
+/* In a batch, the entries that do not fit say limit_memory; the ones
+ * before them keep their paths, and the answer stays under the cap. */
+static void test_batch_entries_over_cap_limit_memory(void **state)
+{
+    struct fixture *f = *state;
+    const struct api_answer *an;
+    json_t *j, *res, *e;
+    size_t i;
+
+    f->cfg.max_response_bytes = 200 << 10;
+    an = call(state, "/v1/solve/batch", "{\"boards\": [\"" BOARD8 "\", \""
+              BOARD8 "\", \"" BOARD8 "\", \"" BOARD8 "\", \"" BOARD8 "\"], "
+              "\"algorithm\": \"constructive\", \"include_path\": true}");
+    assert_int_equal(an->status, 200);
+    assert_true(an->len <= 200 << 10);
+    j = body_json(an);
+    res = json_object_get(j, "results");
+    assert_int_equal(json_array_size(res), 5);
+    assert_int_equal(json_integer_value(json_object_get(j, "solved")), 1);
+    assert_non_null(json_object_get(json_array_get(res, 0), "path"));
+    json_array_foreach(res, i, e) {
+        if (i == 0)
+            continue;
+        assert_string_equal(json_string_value(json_object_get(e, "status")),
+                            "limit_memory");
+        assert_null(json_object_get(e, "path"));
+        assert_non_null(strstr(json_string_value(json_object_get(e,
+                               "reason")), "max_response_bytes"));
+    }
+    json_decref(j);
+}
+
 /* 3x3: the table answers in the route function, no work left. */
 static void test_score_3x3_inline(void **state)
 {
@@ -507,6 +600,14 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_batch_too_many, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_answer_over_response_cap,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_answer_over_memory_budget,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_answer_bytes_over_memory_budget, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_batch_entries_over_cap_limit_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_score_3x3_inline, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_score_illegal_move, setup,

@@ -1,7 +1,7 @@
 /*
  * test_arena.c - the bump allocator: alignment, growth across chunks,
- * budget refusals, reset keeping the first chunk, peak accounting and
- * ownership queries.
+ * budget refusals (and growth stopping at the budget), reset keeping the
+ * first chunk, release to a mark, peak accounting and ownership queries.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -99,6 +99,48 @@ static void test_calloc_and_strdup(void **state)
     puz_arena_destroy(NULL);
 }
 
+/* Release frees what came after the mark, chunks included, and keeps
+ * what came before: the request's own data survives the search's. */
+static void test_mark_release(void **state)
+{
+    puz_arena *a = puz_arena_create(1024);
+    char *keep, *later;
+    struct puz_arena_mark m;
+    size_t reserved;
+
+    (void)state;
+    keep = puz_arena_strdup(a, "kept");
+    m = puz_arena_mark(a);
+    reserved = puz_arena_reserved(a);
+    for (int i = 0; i < 100; i++)
+        assert_non_null(puz_arena_alloc(a, 1000));
+    assert_true(puz_arena_reserved(a) > reserved);
+    puz_arena_release(a, m);
+    assert_int_equal(puz_arena_reserved(a), reserved);
+    assert_int_equal(puz_arena_used(a), 16);
+    assert_true(puz_arena_peak(a) >= 100000);
+    assert_string_equal(keep, "kept");
+    later = puz_arena_strdup(a, "next");
+    assert_ptr_equal(later, keep + 16);     /* the same room again */
+    assert_true(puz_arena_owns(a, later));
+    puz_arena_destroy(a);
+}
+
+/* Under a budget, chunks stop doubling at what the budget leaves, so
+ * the memory taken from the system stays near the budget. */
+static void test_growth_stops_at_budget(void **state)
+{
+    puz_arena *a = puz_arena_create(1024);
+
+    (void)state;
+    puz_arena_set_budget(a, 300000);
+    while (puz_arena_alloc(a, 4096) != NULL)
+        ;
+    assert_true(puz_arena_used(a) > 290000);
+    assert_true(puz_arena_reserved(a) < 300000 + 1024 + 8 * 64);
+    puz_arena_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -107,6 +149,8 @@ int main(void)
         cmocka_unit_test(test_budget_refuses),
         cmocka_unit_test(test_reset_and_peak),
         cmocka_unit_test(test_calloc_and_strdup),
+        cmocka_unit_test(test_mark_release),
+        cmocka_unit_test(test_growth_stops_at_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -119,13 +119,24 @@ const char *api_path_param(const struct api_call *c, const char *name)
     return NULL;
 }
 
+/* Kept out of every call's budget, so the problem answer that says the
+ * budget ran out can always be built. */
+#define PROBLEM_RESERVE (16u << 10)
+
 void api_call_init(struct api_call *c, const struct api_ctx *ctx,
                    const struct api_request *rq, puz_arena *a)
 {
+    api_jalloc_install();   /* once per process; the rule below needs it */
     memset(c, 0, sizeof(*c));
     c->ctx = ctx;
     c->rq = *rq;
     c->arena = a;
+    /* One budget over every byte the call causes: its search (in a
+     * scratch arena under what is left, api__search), its JSON and its
+     * answer's bytes. */
+    if (a != NULL && puz_arena_budget(a) == 0 && ctx != NULL
+        && ctx->cfg != NULL && ctx->cfg->solve_max_bytes > PROBLEM_RESERVE)
+        puz_arena_set_budget(a, ctx->cfg->solve_max_bytes - PROBLEM_RESERVE);
 }
 
 bool api_start(const struct api_route *rt, struct api_call *c)
@@ -151,6 +162,8 @@ void api_work(const struct api_route *rt, struct api_call *c)
     else
         rt->work(c);
     api_jalloc_unbind(prev);
+    puz_arena_destroy(c->scratch);
+    c->scratch = NULL;
     if (c->answer.status == 0)
         api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "the route %s gave "
                             "no answer", rt->path);
@@ -200,15 +213,57 @@ void api_answer_header(struct api_call *c, const char *name,
     an->nheaders++;
 }
 
-/* Compact JSON, reals with 6 significant digits, into the arena. */
+void api__too_large(const struct api_call *c, size_t n,
+                    struct http_problem *p)
+{
+    const struct http_config *cfg = c->ctx->cfg;
+
+    if (n == 0)
+        http_problem_set(p, HTTP_PROBLEM_ANSWER_TOO_LARGE, "the answer "
+                         "does not fit in the memory one request may use "
+                         "(solve_max_bytes, %zu bytes); ask for less "
+                         "(include_path false, fewer boards)",
+                         cfg->solve_max_bytes);
+    else
+        http_problem_set(p, HTTP_PROBLEM_ANSWER_TOO_LARGE, "the answer "
+                         "would be %zu bytes, over this server's "
+                         "max_response_bytes (%zu); ask for less "
+                         "(include_path false, fewer boards)", n,
+                         cfg->max_response_bytes);
+}
+
+bool api__answer_fits(const struct api_call *c, size_t n,
+                      struct http_problem *p)
+{
+    size_t budget = puz_arena_budget(c->arena);
+    size_t used = puz_arena_used(c->arena);
+
+    if (api_jalloc_failed() || (budget != 0 && (used > budget
+                                                || n > (budget - used) / 2)))
+        api__too_large(c, 0, p);
+    else if (n > c->ctx->cfg->max_response_bytes)
+        api__too_large(c, n, p);
+    else
+        return true;
+    return false;
+}
+
+/* Compact JSON, reals with 6 significant digits, into the arena. A
+ * problem is always encoded; any other answer only when it fits. */
 static void answer_encoded(struct api_call *c, unsigned status,
-                           const char *content_type, json_t *body)
+                           const char *content_type, json_t *body,
+                           bool problem)
 {
     const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(6);
     char small[4096], *buf = NULL;
+    struct http_problem p;
     size_t n = body != NULL ? json_dumpb(body, small, sizeof(small), flags)
                             : 0;
 
+    if (!problem && !api__answer_fits(c, n, &p)) {
+        api_answer_problem(c, &p);
+        return;
+    }
     if (n > 0)
         buf = puz_arena_alloc(c->arena, n);
     if (buf != NULL && n <= sizeof(small))
@@ -225,7 +280,7 @@ void api_answer_json(struct api_call *c, unsigned status, json_t *body)
 {
     puz_arena *prev = api_jalloc_bind(c->arena);
 
-    answer_encoded(c, status, "application/json", body);
+    answer_encoded(c, status, "application/json", body, false);
     json_decref(body);
     api_jalloc_unbind(prev);
 }
@@ -233,17 +288,23 @@ void api_answer_json(struct api_call *c, unsigned status, json_t *body)
 void api_answer_problem(struct api_call *c, const struct http_problem *p)
 {
     unsigned status = http_problem_status(p->kind);
-    puz_arena *prev = api_jalloc_bind(c->arena);
-    json_t *body = http_problem_json(p, c->rq.path, c->rq.id);
+    size_t budget = puz_arena_budget(c->arena);
+    puz_arena *prev;
+    json_t *body;
     char secs[16];
 
-    answer_encoded(c, status, "application/problem+json", body);
+    if (budget != 0)    /* the reserve is for this */
+        puz_arena_set_budget(c->arena, budget + PROBLEM_RESERVE);
+    prev = api_jalloc_bind(c->arena);
+    body = http_problem_json(p, c->rq.path, c->rq.id);
+    answer_encoded(c, status, "application/problem+json", body, true);
     json_decref(body);
     api_jalloc_unbind(prev);
     if (status == 503 && c->answer.status == 503) {
         snprintf(secs, sizeof(secs), "%u", c->ctx->cfg->retry_after_s);
         api_answer_header(c, "Retry-After", secs);
     }
+    puz_arena_set_budget(c->arena, budget);
 }
 
 void api_answer_problemv(struct api_call *c, enum http_problem_kind k,

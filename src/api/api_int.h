@@ -61,6 +61,16 @@ bool api__decoded(struct api_call *c, json_t *root, puz_err rc,
 void api__solve_opts(const struct api_call *c, uint64_t deadline_us,
                      struct puz_solve_opts *o);
 
+/* puz_solve in the call's scratch arena under what is left of its
+ * budget; the path (moves, tiles) is then copied into the call's arena
+ * and the scratch emptied, so the search's memory is free again for
+ * the answer. A path that cannot be kept ends as limit_memory. */
+puz_err api__search(struct api_call *c, const struct puz_board *b,
+                    struct puz_solve_opts *o, struct puz_result *res);
+
+/* What is left of the call's budget (0: it has none). */
+size_t api__budget_left(const struct api_call *c);
+
 /* A search that produced no answer to show; false when res is good. */
 bool api__solve_problem(puz_err rc, const struct puz_result *res,
                         struct http_problem *p);
@@ -68,6 +78,18 @@ bool api__solve_problem(puz_err rc, const struct puz_result *res,
 /* Count one finished search: nodes for the access log, and the ctx's
  * listener (metrics). */
 void api__record(struct api_call *c, const struct puz_result *res);
+
+/* Whether an answer of n encoded bytes may go out; false with p set
+ * (answer-too-large) when part of its JSON could not be allocated, when
+ * n is over max_response_bytes, or when the call's budget has no room
+ * for n bytes twice: the encoded answer and the server's copy of it
+ * that goes out. */
+bool api__answer_fits(const struct api_call *c, size_t n,
+                      struct http_problem *p);
+/* p = answer-too-large: over max_response_bytes at n bytes, or (n = 0)
+ * over the call's memory budget. */
+void api__too_large(const struct api_call *c, size_t n,
+                    struct http_problem *p);
 
 /* puz_now_us() + ms. */
 uint64_t api__deadline_in(unsigned ms);

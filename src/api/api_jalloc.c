@@ -1,6 +1,7 @@
 /*
  * api_jalloc.c - jansson allocation routed into the arena bound to the
- * calling thread, with heap fallback. See api_jalloc.h for the rule.
+ * calling thread, under its budget (no heap fallback). See
+ * api_jalloc.h for the rule.
  */
 #include "api_jalloc.h"
 
@@ -11,17 +12,22 @@
 /* Per-thread binding: the only state here besides the install latch. */
 static _Thread_local struct jalloc_tls {
     puz_arena *arena;
+    unsigned long failures;     /* refused allocations, ever */
+    unsigned long base;         /* failures at the outermost bind */
 } jalloc_tls;
 
 static pthread_once_t jalloc_once = PTHREAD_ONCE_INIT;
 
 static void *jalloc_malloc(size_t n)
 {
-    void *p = NULL;
+    void *p;
 
-    if (jalloc_tls.arena != NULL)
-        p = puz_arena_alloc(jalloc_tls.arena, n);
-    return p != NULL ? p : malloc(n);
+    if (jalloc_tls.arena == NULL)
+        return malloc(n);
+    p = puz_arena_alloc(jalloc_tls.arena, n);
+    if (p == NULL)
+        jalloc_tls.failures++;
+    return p;
 }
 
 static void jalloc_free(void *p)
@@ -47,6 +53,8 @@ puz_arena *api_jalloc_bind(puz_arena *a)
 {
     puz_arena *prev = jalloc_tls.arena;
 
+    if (prev == NULL)
+        jalloc_tls.base = jalloc_tls.failures;
     jalloc_tls.arena = a;
     return prev;
 }
@@ -54,4 +62,14 @@ puz_arena *api_jalloc_bind(puz_arena *a)
 void api_jalloc_unbind(puz_arena *previous)
 {
     jalloc_tls.arena = previous;
+}
+
+bool api_jalloc_failed(void)
+{
+    return jalloc_tls.failures != jalloc_tls.base;
+}
+
+unsigned long api_jalloc_failures(void)
+{
+    return jalloc_tls.failures;
 }

@@ -7,8 +7,10 @@
  */
 #include "api_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "api_jalloc.h"
 #include "codec.h"
 #include "codec_trace.h"
 
@@ -20,6 +22,64 @@ void api__solve_opts(const struct api_call *c, uint64_t deadline_us,
     o->limits.max_bytes = c->ctx->cfg->solve_max_bytes;
     o->limits.deadline_us = deadline_us;
     o->limits.cancel = c->cancel;
+}
+
+size_t api__budget_left(const struct api_call *c)
+{
+    size_t budget = puz_arena_budget(c->arena);
+    size_t used = puz_arena_used(c->arena);
+
+    if (budget == 0)
+        return 0;
+    return budget > used ? budget - used : 1;   /* 1: nothing fits */
+}
+
+/* Keep res's path in the call's arena (the scratch is emptied next). */
+static void keep_path(struct api_call *c, struct puz_result *res)
+{
+    uint8_t *moves = NULL, *tiles = NULL;
+
+    if (res->length == 0)
+        return;
+    moves = puz_arena_alloc(c->arena, res->length);
+    tiles = moves != NULL ? puz_arena_alloc(c->arena, res->length) : NULL;
+    if (tiles == NULL) {
+        res->status = PUZ_LIMIT_MEMORY;
+        res->optimal = false;
+        res->length = 0;
+        res->moves = res->tiles = NULL;
+        res->gap = 0;
+        snprintf(res->reason, sizeof(res->reason), "the path does not fit "
+                 "in the memory one request may use (solve_max_bytes)");
+        return;
+    }
+    memcpy(moves, res->moves, res->length);
+    memcpy(tiles, res->tiles, res->length);
+    res->moves = moves;
+    res->tiles = tiles;
+}
+
+puz_err api__search(struct api_call *c, const struct puz_board *b,
+                    struct puz_solve_opts *o, struct puz_result *res)
+{
+    size_t left = api__budget_left(c);
+    puz_err rc;
+
+    if (c->scratch == NULL)
+        c->scratch = puz_arena_create(c->ctx->cfg->arena_chunk_bytes);
+    if (c->scratch == NULL)
+        return PUZ_ENOMEM;
+    puz_arena_set_budget(c->scratch, left);
+    if (left != 0 && (o->limits.max_bytes == 0 || o->limits.max_bytes > left))
+        o->limits.max_bytes = left;
+    rc = puz_solve(b, o, c->scratch, res);
+    if (puz_arena_peak(c->scratch) > c->scratch_peak)
+        c->scratch_peak = puz_arena_peak(c->scratch);
+    if (rc == PUZ_OK)
+        keep_path(c, res);
+    puz_arena_reset(c->scratch);
+    puz_arena_set_budget(c->scratch, 0);
+    return rc;
 }
 
 /* The client's options on top of the common ones. */
@@ -84,15 +144,24 @@ static json_t *with_trace(json_t *reply, const struct http_solve_request *q,
 static void answer_result(struct api_call *c, const struct puz_board *b,
                           const struct puz_result *res, bool include_path)
 {
-    char *buf;
-    size_t len;
+    struct http_problem p;
+    char *buf = NULL;
+    size_t len = 0;
+    puz_err rc;
 
-    if (codec_result_bytes(b, res, include_path, 6, 0, c->arena, &buf,
-                           &len) != PUZ_OK)
-        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "out of memory for "
-                            "the answer (%zu bytes)", len);
-    else
+    rc = codec_result_bytes(b, res, include_path, 6,
+                            c->ctx->cfg->max_response_bytes, c->arena, &buf,
+                            &len);
+    /* The bytes count twice: here, and the copy that is sent. */
+    if (rc == PUZ_OK && api__budget_left(c) != 0
+        && len > api__budget_left(c))
+        rc = PUZ_ENOMEM;
+    if (rc == PUZ_OK) {
         api_answer_bytes(c, 200, "application/json", buf, len);
+        return;
+    }
+    api__too_large(c, rc == PUZ_ERANGE ? len : 0, &p);
+    api_answer_problem(c, &p);
 }
 
 /* What the solve route hands its work. */
@@ -132,7 +201,7 @@ void api__solve_work(struct api_call *c)
     if (s->q.trace || s->q.effort)
         o.trace = puz_trace_create(c->arena, s->q.trace);
     memset(&res, 0, sizeof(res));
-    rc = puz_solve(&s->q.board, &o, c->arena, &res);
+    rc = api__search(c, &s->q.board, &o, &res);
     if (rc == PUZ_OK)
         api__record(c, &res);
     if (api__solve_problem(rc, &res, &p)) {
@@ -151,8 +220,10 @@ void api__solve_work(struct api_call *c)
 struct batch_state {
     struct http_batch_request b;
     uint64_t deadline_us;       /* the whole batch's */
-    puz_arena *scratch;         /* one board's search at a time */
     unsigned solved, failed;
+    char *buf;                  /* the answer: HEAD_ROOM bytes for the
+                                 * counts, then the entries so far */
+    size_t len, cap;
 };
 
 void api__batch(struct api_call *c)
@@ -171,63 +242,193 @@ void api__batch(struct api_call *c)
     c->state = s;
 }
 
-/* One board of a batch, solved in the scratch arena (reset after each
- * board) so the batch's memory is one board's, not the sum of all. */
-static json_t *batch_item(struct api_call *c, struct batch_state *s,
-                          size_t i)
+#define ENCODE_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(6))
+/* {"count":N,"solved":N,"failed":N,"results":[ with 10-digit counts. */
+#define HEAD_ROOM 96
+/* Room kept for each entry still to come: a limit_memory entry's. */
+#define ENTRY_ROOM 768
+
+/* The answer's buffer holds at least need bytes, if they fit under
+ * max_response_bytes and the call's budget, with room in the budget
+ * for the whole answer once more (the copy the server sends). */
+static bool reserve(struct api_call *c, struct batch_state *s, size_t need)
+{
+    size_t limit = c->ctx->cfg->max_response_bytes + HEAD_ROOM;
+    size_t cap = s->cap ? s->cap : 16384, left = api__budget_left(c);
+    char *grown;
+
+    if (need <= s->cap)
+        return true;
+    if (need > limit)
+        return false;
+    while (cap < need)
+        cap *= 2;
+    cap = cap < limit ? cap : limit;
+    if (left != 0 && (cap > left || cap > left - cap))
+        return false;
+    grown = puz_arena_alloc(c->arena, cap);
+    if (grown == NULL)
+        return false;
+    if (s->buf != NULL)
+        memcpy(grown, s->buf, s->len);
+    s->buf = grown;
+    s->cap = cap;
+    return true;
+}
+
+/* Append item's bytes to the answer (after a comma unless it is the
+ * first), keeping room under max_response_bytes for the entries still
+ * to come; false when they do not fit. */
+static bool append_item(struct api_call *c, struct batch_state *s,
+                        const json_t *item, size_t later)
+{
+    size_t n = json_dumpb(item, NULL, 0, ENCODE_FLAGS);
+    size_t need = s->len + 1 + n + 2;
+    size_t limit = c->ctx->cfg->max_response_bytes + HEAD_ROOM;
+
+    if (n == 0 || need > limit || later * ENTRY_ROOM > limit - need
+        || !reserve(c, s, need))
+        return false;
+    if (s->len > HEAD_ROOM)
+        s->buf[s->len++] = ',';
+    json_dumpb(item, s->buf + s->len, n, ENCODE_FLAGS);
+    s->len += n;
+    return true;
+}
+
+/* Whether the boards of res's path cannot fit in the room left (each
+ * cell takes a digit and a comma at least): then its JSON is not even
+ * built. */
+static bool path_cannot_fit(const struct api_call *c,
+                            const struct batch_state *s,
+                            const struct puz_board *b, bool include_path,
+                            const struct puz_result *res, size_t later)
+{
+    size_t limit = c->ctx->cfg->max_response_bytes + HEAD_ROOM;
+    size_t used = s->len + later * ENTRY_ROOM;
+    size_t cells = (size_t)b->n * b->n;
+
+    if (!include_path || res->status != PUZ_SOLVED)
+        return false;
+    return used >= limit
+           || ((size_t)res->length + 1) * cells * 2 > limit - used;
+}
+
+/* What an entry says when its whole answer does not fit: limit_memory,
+ * with what the search found but no path. */
+static json_t *entry_too_large(const struct puz_board *b,
+                               const struct puz_result *res)
+{
+    struct puz_result lim = *res;
+
+    lim.status = PUZ_LIMIT_MEMORY;
+    lim.optimal = false;
+    lim.length = 0;
+    lim.moves = lim.tiles = NULL;
+    lim.gap = 0;
+    snprintf(lim.reason, sizeof(lim.reason), "this board's answer does not "
+             "fit in the response (max_response_bytes) or in the memory "
+             "one request may use (solve_max_bytes); ask for it alone or "
+             "without include_path");
+    return codec_result_json(b, &lim, false);
+}
+
+/* One board of a batch: its search in the scratch arena, then its JSON
+ * (in the scratch too) encoded onto the answer, so the batch holds one
+ * board's search and tree at a time, and the answer's bytes. */
+static bool batch_item(struct api_call *c, struct batch_state *s, size_t i)
 {
     struct http_batch_entry *e = &s->b.entries[i];
     const struct http_solve_request *q = &s->b.opts;
     uint64_t deadline = api__deadline_in(q->timeout_ms);
+    size_t later = s->b.count - i - 1;
+    unsigned long failures;
     struct puz_solve_opts o;
     struct puz_result res;
+    puz_arena *prev;
     json_t *item;
+    bool ok;
     puz_err rc;
 
     memset(&res, 0, sizeof(res));
     if (e->ok) {
         request_opts(c, q, deadline < s->deadline_us ? deadline
                      : s->deadline_us, &o);
-        rc = s->scratch != NULL ? puz_solve(&e->board, &o, s->scratch, &res)
-                                : PUZ_ENOMEM;
+        rc = api__search(c, &e->board, &o, &res);
         if (rc == PUZ_OK)
             api__record(c, &res);
         e->ok = !api__solve_problem(rc, &res, &e->problem);
         if (!e->ok)
             http_problem_point(&e->problem, "/boards/%zu", i);
     }
-    if (e->ok) {
-        item = codec_result_json(&e->board, &res, q->include_path);
-        s->solved += res.status == PUZ_SOLVED;
-    } else {
+    puz_arena_set_budget(c->scratch, api__budget_left(c));
+    prev = api_jalloc_bind(c->scratch);
+    failures = api_jalloc_failures();
+    item = NULL;
+    if (!e->ok)
         item = http_problem_json(&e->problem, NULL, NULL);
-        s->failed++;
+    else if (!path_cannot_fit(c, s, &e->board, q->include_path, &res,
+                              later))
+        item = codec_result_json(&e->board, &res, q->include_path);
+    ok = item != NULL && api_jalloc_failures() == failures
+         && append_item(c, s, item, later);
+    if (!ok && e->ok) {
+        puz_arena_reset(c->scratch);
+        failures = api_jalloc_failures();
+        item = entry_too_large(&e->board, &res);
+        ok = item != NULL && api_jalloc_failures() == failures
+             && append_item(c, s, item, later);
+        res.status = PUZ_LIMIT_MEMORY;
     }
-    if (s->scratch != NULL) {
-        puz_arena_reset(s->scratch);
-        puz_arena_set_budget(s->scratch, 0);
-    }
-    return item != NULL ? item : json_null();
+    api_jalloc_unbind(prev);
+    s->solved += ok && e->ok && res.status == PUZ_SOLVED;
+    s->failed += ok && !e->ok;
+    puz_arena_reset(c->scratch);
+    puz_arena_set_budget(c->scratch, 0);
+    return ok;
+}
+
+/* The counts go in front of the entries, in the room kept for them. */
+static void answer_batch(struct api_call *c, struct batch_state *s)
+{
+    char head[HEAD_ROOM];
+    int n = snprintf(head, sizeof(head), "{\"count\":%zu,\"solved\":%u,"
+                     "\"failed\":%u,\"results\":[", s->b.count, s->solved,
+                     s->failed);
+    char *at = s->buf + HEAD_ROOM - n;
+
+    memcpy(at, head, (size_t)n);
+    memcpy(s->buf + s->len, "]}", 2);
+    api_answer_bytes(c, 200, "application/json", at,
+                     s->len + 2 - (HEAD_ROOM - (size_t)n));
 }
 
 void api__batch_work(struct api_call *c)
 {
     struct batch_state *s = c->state;
-    json_t *results = json_array();
+    struct http_problem p;
+    bool ok = true;
 
-    s->scratch = puz_arena_create(c->ctx->cfg->arena_chunk_bytes);
-    for (size_t i = 0; results != NULL && i < s->b.count; i++)
-        json_array_append_new(results, batch_item(c, s, i));
-    puz_arena_destroy(s->scratch);
-    s->scratch = NULL;
+    s->len = HEAD_ROOM;
+    if (c->scratch == NULL)
+        c->scratch = puz_arena_create(c->ctx->cfg->arena_chunk_bytes);
+    ok = c->scratch != NULL && reserve(c, s, HEAD_ROOM + 2);
+    for (size_t i = 0; ok && i < s->b.count; i++)
+        ok = batch_item(c, s, i);
     if (c->cancel != NULL && atomic_load(c->cancel)) {
-        json_decref(results);
         api_answer_problemf(c, HTTP_PROBLEM_SHUTTING_DOWN, "the server is "
                             "shutting down; this batch was cancelled");
         return;
     }
-    api_answer_json(c, 200, json_pack("{s:I, s:I, s:I, s:o}",
-                    "count", (json_int_t)s->b.count, "solved",
-                    (json_int_t)s->solved, "failed", (json_int_t)s->failed,
-                    "results", results));
+    if (!ok) {
+        http_problem_set(&p, HTTP_PROBLEM_ANSWER_TOO_LARGE, "the answer "
+                         "does not fit in max_response_bytes (%zu) or in "
+                         "the memory one request may use (solve_max_bytes, "
+                         "%zu); send fewer boards",
+                         c->ctx->cfg->max_response_bytes,
+                         c->ctx->cfg->solve_max_bytes);
+        api_answer_problem(c, &p);
+        return;
+    }
+    answer_batch(c, s);
 }

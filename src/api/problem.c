@@ -50,6 +50,8 @@ static const struct kind_info kinds[HTTP_PROBLEM_KIND_COUNT_] = {
                                     "Too many requests" },
     [HTTP_PROBLEM_CONFLICT] = { 409, "conflict",
                                 "Not possible now" },
+    [HTTP_PROBLEM_ANSWER_TOO_LARGE] = { 422, "answer-too-large",
+                                        "Answer too large" },
 };
 
 static const struct kind_info *info(enum http_problem_kind k)

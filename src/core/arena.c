@@ -100,7 +100,9 @@ void puz_arena_reset(puz_arena *a)
     a->reserved = HEADER_SIZE + a->first->size;
 }
 
-/* Add a chunk able to hold n bytes: at least double the current one. */
+/* Add a chunk able to hold n bytes: at least double the current one,
+ * but no more than the budget leaves, so what a request reserves from
+ * the system stays near what it may use. */
 static int grow(puz_arena *a, size_t n)
 {
     size_t size = a->head->size;
@@ -108,6 +110,9 @@ static int grow(puz_arena *a, size_t n)
 
     if (size < MAX_CHUNK)
         size *= 2;
+    if (a->budget != 0 && a->budget > a->used
+        && size > a->budget - a->used)
+        size = a->budget - a->used;
     if (size < n)
         size = n;
     c = chunk_new(size);
@@ -189,6 +194,26 @@ size_t puz_arena_peak(const puz_arena *a)
 size_t puz_arena_reserved(const puz_arena *a)
 {
     return a->reserved;
+}
+
+struct puz_arena_mark puz_arena_mark(const puz_arena *a)
+{
+    struct puz_arena_mark m = { a->head, a->head->used, a->used };
+
+    return m;
+}
+
+void puz_arena_release(puz_arena *a, struct puz_arena_mark m)
+{
+    struct chunk *stop = m.chunk;
+
+    free_chain(a->head, stop);
+    a->head = stop;
+    stop->used = m.chunk_used;
+    a->used = m.used;
+    a->reserved = 0;
+    for (const struct chunk *c = a->head; c != NULL; c = c->next)
+        a->reserved += HEADER_SIZE + c->size;
 }
 
 int puz_arena_owns(const puz_arena *a, const void *p)

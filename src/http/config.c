@@ -68,7 +68,11 @@ static const struct key keys[] = {
     { "solve_timeout_ms", K_UINT, OFF(solve_timeout_ms), 0, 1, 3600000,
       "default and cap of limits.timeout_ms (queue wait included)" },
     { "solve_max_bytes", K_SIZE, OFF(solve_max_bytes), 0, 1ull << 20,
-      64 * GIB, "arena memory one solve may use; suffixes k, m, g" },
+      64 * GIB, "memory one request may use: search, JSON and answer; "
+      "suffixes k, m, g" },
+    { "max_response_bytes", K_SIZE, OFF(max_response_bytes), 0, 64 << 10,
+      1ull << 30, "largest answer body; a bigger one is refused 422 "
+      "(answer-too-large), a batch entry says limit_memory; suffixes k, m" },
     { "batch_timeout_ms", K_UINT, OFF(batch_timeout_ms), 0, 1, 3600000,
       "time for a whole batch; boards not reached end as timeout" },
     { "shutdown_grace_ms", K_UINT, OFF(shutdown_grace_ms), 0, 0, 3600000,
@@ -134,6 +138,7 @@ void http_config_defaults(struct http_config *c)
     c->solve_max_nodes = 1000000000;
     c->solve_timeout_ms = 10000;
     c->solve_max_bytes = 512u << 20;
+    c->max_response_bytes = 8u << 20;
     c->batch_timeout_ms = 30000;
     c->shutdown_grace_ms = 15000;
     c->retry_after_s = 1;

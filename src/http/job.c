@@ -18,9 +18,20 @@ struct http_job {
 static void job_run(struct pool_job *pj, unsigned worker)
 {
     struct http_job *j = (struct http_job *)pj;
+    struct http_req *r = j->req;
+    struct puz_arena_mark m = puz_arena_mark(r->arena);
 
     (void)worker;
-    api_work(j->req->api, &j->req->call);
+    api_work(r->api, &r->call);
+    /* The response (a copy of the answer's bytes) is made here, and
+     * what the work allocated (its JSON, the answer's bytes) goes back
+     * at once: a client slow to read holds the bytes it is sent, not
+     * the request's whole budget. Making a response touches no daemon
+     * state. */
+    http__reply_answer(r);
+    r->call.answer.body = NULL;
+    r->call.answer.nheaders = 0;
+    puz_arena_release(r->arena, m);
 }
 
 static void job_done(struct pool_job *pj)

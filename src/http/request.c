@@ -161,7 +161,9 @@ void http__req_destroy(struct http_req *r)
 
     if (r->response != NULL)
         MHD_destroy_response(r->response);
-    http_metrics_arena(s->metrics, puz_arena_peak(r->arena));
+    /* Searches run in a scratch arena beside this one (api__search). */
+    http_metrics_arena(s->metrics, puz_arena_peak(r->arena)
+                                   + r->call.scratch_peak);
     http__arena_put(s, r->arena);   /* r itself lives in the arena */
     atomic_fetch_sub(&s->in_flight, 1);
 }
