@@ -211,6 +211,32 @@ static void test_bigger_par_searched_once(void **state)
     assert_int_equal(f->call.answer.status, 200);
 }
 
+/* An entry is stored on the worker half, never on the reading thread. */
+static void test_entry_written_by_the_worker(void **state)
+{
+    struct fixture *f = *state;
+    struct api_request rq = { 0 };
+    const struct api_route *rt;
+    struct puz_board b;
+    char best[1024], body[1200], path[64];
+
+    day_board(f, 3, &b);
+    solve_astar(&b, best, sizeof(best));
+    snprintf(body, sizeof(body), "{\"nickname\":\"w\",\"moves\":%s,"
+             "\"time_ms\":1}", best);
+    snprintf(path, sizeof(path), "/v1/daily/%s/3/entries", f->today);
+    rt = api_route_find("POST", path, &rq.params);
+    rq.path = path;
+    rq.client = "1.1.1.1";
+    rq.body = body;
+    rq.len = strlen(body);
+    puz_arena_reset(f->arena);
+    api_call_init(&f->call, &f->ctx, &rq, f->arena);
+    assert_false(api_start(rt, &f->call));
+    api_work(rt, &f->call);
+    assert_int_equal(f->call.answer.status, 201);
+}
+
 static void test_bad_days_and_sizes_not_found(void **state)
 {
     struct fixture *f = *state;
@@ -364,6 +390,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_day_board_and_exact_par),
         T(test_bigger_par_searched_once),
+        T(test_entry_written_by_the_worker),
         T(test_bad_days_and_sizes_not_found),
         T(test_honest_entries_ranked_by_moves_then_time),
         T(test_forged_entries_refused),

@@ -247,11 +247,13 @@ static void finish(struct api_call *c, const struct daily_state *s)
         answer_day(c, s);
 }
 
-/* The par is known: answer now; otherwise leave the search to a worker. */
+/* A day's page with its par known is answered now. The rest goes to a
+ * worker: a par search, and every entry, so that the store's write (and
+ * a WAL checkpoint's fsync) never holds up a network thread. */
 static void finish_or_search(struct api_call *c, struct daily_state *s)
 {
     par_known(c, s);
-    if (s->par_known) {
+    if (s->par_known && !s->entry) {
         finish(c, s);
         return;
     }
@@ -391,8 +393,9 @@ void api__daily_entry(struct api_call *c)
     finish_or_search(c, s);
 }
 
-/* A bigger board's par: the best route a bounded search finds (proven
- * shortest when it says so), never more than the scramble's walk. */
+/* The worker's half: a bigger board's par when none is stored (the best
+ * route a bounded search finds, proven shortest when it says so, never
+ * more than the scramble's walk), then the answer or the entry. */
 void api__daily_work(struct api_call *c)
 {
     struct daily_state *s = c->state;
@@ -401,6 +404,10 @@ void api__daily_work(struct api_call *c)
     char msg[PUZ_MSG_MAX];
     puz_err rc;
 
+    if (s->par_known) {
+        finish(c, s);
+        return;
+    }
     api__solve_opts(c, s->deadline_us, &o);
     o.limits.max_nodes = DAILY_PAR_NODES;
     memset(&res, 0, sizeof(res));
