@@ -9,7 +9,8 @@
  *  - max_connections: MHD stops accepting at its limit and leaves the
  *    rest in the listen backlog, where they wait unanswered. We give
  *    MHD some headroom and refuse the excess ourselves: a 503 written on
- *    the fresh socket, then it is shut;
+ *    the fresh socket, then it is shut. While the server drains every
+ *    new connection is refused so (503 shutting-down);
  *  - a client that hangs up while its request waits for a worker: MHD
  *    does not look at a suspended connection, so we poll its socket and
  *    set the job's cancel flag (logged and counted as 499).
@@ -71,22 +72,29 @@ static struct conn *conn_of(struct MHD_Connection *c)
     return ci != NULL ? ci->socket_context : NULL;
 }
 
-/* The answer to a connection past max_connections, written before
- * anything was read: nothing else is queued on a fresh socket, so the
- * one non-blocking send goes out whole. */
-static void refuse(struct http_server *s, int fd)
+/* The answer to a connection past max_connections, or arriving while
+ * the server drains, written before anything was read: nothing else is
+ * queued on a fresh socket, so the one non-blocking send goes out
+ * whole. */
+static void refuse(struct http_server *s, int fd, bool draining)
 {
-    static const char body[] =
+    static const char full[] =
         "{\"type\":\"https://puzzled.dev/problems/overloaded\","
         "\"title\":\"Server overloaded\",\"status\":503,"
         "\"detail\":\"too many open connections; retry after the delay "
         "in Retry-After\"}";
+    static const char drain[] =
+        "{\"type\":\"https://puzzled.dev/problems/shutting-down\","
+        "\"title\":\"Server shutting down\",\"status\":503,"
+        "\"detail\":\"the server is shutting down; retry on another "
+        "instance or after the restart\"}";
+    const char *body = draining ? drain : full;
     char msg[512];
     int n = snprintf(msg, sizeof(msg), "HTTP/1.1 503 Service Unavailable"
                      "\r\nContent-Type: application/problem+json\r\n"
                      "Retry-After: %u\r\nConnection: close\r\n"
                      "Content-Length: %zu\r\n\r\n%s", s->cfg.retry_after_s,
-                     sizeof(body) - 1, body);
+                     strlen(body), body);
 
     (void)!send(fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
     shutdown(fd, SHUT_RDWR);
@@ -107,11 +115,14 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
         return;
     }
     pthread_mutex_lock(&w->lock);
-    if (w->open >= w->max) {
+    /* Draining: the listener stays open (see http_server_shutdown), and
+     * a new connection gets its 503 here instead. */
+    if (w->open >= w->max || atomic_load(&s->draining)) {
         pthread_mutex_unlock(&w->lock);
         free(k);
-        atomic_fetch_add(&w->refused, 1);
-        refuse(s, fd);
+        if (!atomic_load(&s->draining))
+            atomic_fetch_add(&w->refused, 1);
+        refuse(s, fd, atomic_load(&s->draining));
         return;
     }
     k->fd = fd;

@@ -440,16 +440,14 @@ void http_server_shutdown(http_server *s)
     if (s == NULL || s->stopped)
         return;
     s->stopped = true;
+    /* From here every new connection is answered 503 shutting-down and
+     * closed (conns.c), so none waits in the backlog through the grace
+     * period. The listener itself stays with MHD until MHD_stop_daemon:
+     * MHD_quiesce_daemon from this thread raced the epoll thread, which
+     * takes the listen socket out of its epoll set at the connection
+     * limit, and libmicrohttpd 0.9.75 aborted ("Failed to remove listen
+     * FD from epoll set"). */
     atomic_store(&s->draining, 1);
-    /* No new connections from here on; the socket is ours again. It may
-     * only be closed after MHD_stop_daemon, but shutting it down now
-     * makes new clients see "connection refused" instead of hanging in
-     * the backlog for the whole grace period. */
-    if (s->daemon != NULL
-        && MHD_quiesce_daemon(s->daemon) != MHD_INVALID_SOCKET) {
-        s->mhd_owns_fd = false;
-        shutdown(s->listen_fd, SHUT_RDWR);
-    }
     /* Jobs get no grace: they end cancelled at once, and their streams
      * send the final event and close while the daemon still runs. */
     if (s->jobs != NULL)
