@@ -154,10 +154,13 @@ static void pdb_windows(struct puz__anytime *at, const struct puz_board *b,
 
     while (p->len > 1 && puz__now(l) < until && time_left(at)) {
         unsigned kk = k < p->len ? k : p->len, saved;
-        uint64_t cap = (uint64_t)PUZ__PDBWIN_CAP0 << ((kk - PUZ__PDBWIN_K0) / 4);
+        uint64_t cap = PUZ__PDBWIN_CAPMAX;
         if (kk < k && k > PUZ__PDBWIN_K0 + 4 * 12)
             break;              /* the whole path tried at the top cap */
-        if (cap > PUZ__PDBWIN_CAPMAX || kk < PUZ__PDBWIN_K0)
+        /* a path shorter than K0 is tried whole at the top cap */
+        if (kk >= PUZ__PDBWIN_K0 && (kk - PUZ__PDBWIN_K0) / 4 < 12)
+            cap = (uint64_t)PUZ__PDBWIN_CAP0 << ((kk - PUZ__PDBWIN_K0) / 4);
+        if (cap > PUZ__PDBWIN_CAPMAX)
             cap = PUZ__PDBWIN_CAPMAX;
         saved = puz__pathopt_pdb(b, p, kk, at->s->tables, cap, until, l,
                                  &at->nodes, l->max_nodes);

@@ -179,6 +179,64 @@ static void splice(struct puz__lpath *p, unsigned i, unsigned k,
     p->len = p->len - k + m;
 }
 
+/*
+ * The window slider both passes share: every window of k moves from
+ * board cur is offered to join, which writes a shorter path between its
+ * end boards to repl (its length in *m, else UINT32_MAX) spending at most
+ * cap nodes; a shorter one replaces the window and the same start is
+ * tried again.
+ */
+typedef void (*join_fn)(void *ctx, const struct puz_board *a,
+                        const struct puz_board *b, unsigned k,
+                        uint64_t cap, uint8_t *repl, unsigned *m,
+                        uint64_t *nodes);
+
+static unsigned slide(const struct puz_board *start, struct puz__lpath *p,
+                      unsigned k, join_fn join_w, void *ctx, uint8_t *repl,
+                      uint64_t node_cap, uint64_t deadline_us,
+                      const struct puz_limits *l, uint64_t *nodes,
+                      uint64_t node_limit)
+{
+    struct puz_board cur = *start;
+    unsigned saved = 0;
+
+    for (unsigned i = 0; i + k <= p->len;) {
+        struct puz_board end = cur;
+        uint64_t cap = node_cap;
+        unsigned m;
+        if (stop_now(deadline_us, l) ||
+            (node_limit != 0 && *nodes >= node_limit))
+            break;
+        for (unsigned j = i; j < i + k; j++)
+            puz_board_move(&end, (enum puz_dir)p->dirs[j]);
+        if (node_limit != 0 && node_limit - *nodes < cap)
+            cap = node_limit - *nodes;
+        join_w(ctx, &cur, &end, k, cap, repl, &m, nodes);
+        if (m < k) {
+            splice(p, i, k, repl, m);
+            saved += k - m;
+            continue;           /* the same start, a new window */
+        }
+        puz_board_move(&cur, (enum puz_dir)p->dirs[i++]);
+    }
+    return saved;
+}
+
+/* slide's join for the linear-conflict windows. */
+static void join_lc(void *ctx, const struct puz_board *a,
+                    const struct puz_board *b, unsigned k, uint64_t cap,
+                    uint8_t *repl, unsigned *m, uint64_t *nodes)
+{
+    struct wida *w = ctx;
+
+    w->nodes = 0;
+    w->cap = cap;
+    *m = join(w, a, b, k - 1);
+    *nodes += w->nodes;
+    if (*m < k)
+        memcpy(repl, w->path, *m);
+}
+
 unsigned puz__pathopt_windows(const struct puz_board *start,
                               struct puz__lpath *p, unsigned k,
                               uint64_t node_cap, uint64_t deadline_us,
@@ -186,74 +244,64 @@ unsigned puz__pathopt_windows(const struct puz_board *start,
                               uint64_t node_limit)
 {
     struct wida *w = malloc(sizeof(*w));
-    struct puz_board cur = *start;
+    uint8_t repl[sizeof(w->path)];
     unsigned saved = 0;
 
-    if (w == NULL || k < 2 || k >= sizeof(w->path))
-        goto out;
-    puz__moves_init(&w->mv, start->n);
-    for (unsigned i = 0; i + k <= p->len;) {
-        struct puz_board end = cur;
-        unsigned m;
-        if (stop_now(deadline_us, l) ||
-            (node_limit != 0 && *nodes >= node_limit))
-            break;
-        for (unsigned j = i; j < i + k; j++)
-            puz_board_move(&end, (enum puz_dir)p->dirs[j]);
-        w->nodes = 0;
-        w->cap = node_cap;
-        if (node_limit != 0 && node_limit - *nodes < node_cap)
-            w->cap = node_limit - *nodes;
+    if (w != NULL && k >= 2 && k < sizeof(w->path)) {
+        puz__moves_init(&w->mv, start->n);
         w->deadline_us = deadline_us;
         w->limits = l;
-        m = join(w, &cur, &end, k - 1);
-        *nodes += w->nodes;
-        if (m < k) {
-            splice(p, i, k, w->path, m);
-            saved += k - m;
-            continue;           /* the same start, a new window */
-        }
-        puz_board_move(&cur, (enum puz_dir)p->dirs[i++]);
+        saved = slide(start, p, k, join_lc, w, repl, node_cap, deadline_us,
+                      l, nodes, node_limit);
     }
-out:
     free(w);
     return saved;
 }
 
-/* An optimal path from a to b (served by t) of fewer than k moves,
- * within node_cap expansions: its length in *m (moves copied to out,
- * backwards and turned round when reverse: then it joins b to a), else
- * *m = UINT32_MAX. */
-static void join_pdb(const struct puz_board *a, const struct puz_board *b,
-                     int reverse, unsigned k, const struct puz_tables *t,
-                     uint64_t node_cap, uint64_t deadline_us,
-                     const struct puz_limits *l, puz_arena *ar,
-                     uint8_t *out, unsigned *m, uint64_t *nodes)
+/* What the pdb windows' joins share. */
+struct pdbwin {
+    const struct puz_tables *t;
+    uint64_t deadline_us;
+    const struct puz_limits *l;
+    puz_arena *ar;
+};
+
+/* slide's join for the pdb windows: towards whichever end the tables
+ * serve (the later one first), an optimal path of fewer than k moves
+ * by IDA* with pdb; one found backwards (from b to a) is turned round. */
+static void join_pdb(void *ctx, const struct puz_board *a,
+                     const struct puz_board *b, unsigned k, uint64_t cap,
+                     uint8_t *repl, unsigned *m, uint64_t *nodes)
 {
+    const struct pdbwin *pw = ctx;
+    const struct puz_limits *l = pw->l;
     struct puz_solve_opts o = { 0 };
     struct puz_result r;
+    int reverse = !puz_tables_serves(pw->t, b);
 
     *m = UINT32_MAX;
+    if (reverse && !puz_tables_serves(pw->t, a))
+        return;
     o.algorithm = PUZ_ALG_IDASTAR;
     o.heuristic = puz_heuristic_find("pdb");
-    o.goal = b;
-    o.tables = t;
-    o.limits.max_nodes = node_cap;
+    o.goal = reverse ? a : b;
+    o.tables = pw->t;
+    o.limits.max_nodes = cap;
     /* too small for idastar_pdb's forbidden-move automaton (10 ms and
      * 5 MB per solve, more than most windows' whole search): these
      * searches run unpruned, and their memory stays within the reserve
      * anytime keeps (PUZ__PATH_RESERVE) */
     o.limits.max_bytes = PUZ__PDBWIN_BYTES;
-    o.limits.deadline_us = deadline_us;
+    o.limits.deadline_us = pw->deadline_us;
     o.limits.clock_us = l != NULL ? l->clock_us : NULL;
     o.limits.cancel = l != NULL ? l->cancel : NULL;
-    puz_arena_reset(ar);
-    if (puz_solve(a, &o, ar, &r) != PUZ_OK)
+    puz_arena_reset(pw->ar);
+    if (puz_solve(reverse ? b : a, &o, pw->ar, &r) != PUZ_OK)
         return;
     *nodes += r.stats.expanded;
     if (r.status == PUZ_SOLVED && r.length < k) {
         for (unsigned i = 0; i < r.length; i++)
-            out[reverse ? r.length - 1 - i : i] =
+            repl[reverse ? r.length - 1 - i : i] =
                 (uint8_t)(reverse ? r.moves[i] ^ 1u : r.moves[i]);
         *m = r.length;
     }
@@ -265,42 +313,14 @@ unsigned puz__pathopt_pdb(const struct puz_board *start,
                           uint64_t deadline_us, const struct puz_limits *l,
                           uint64_t *nodes, uint64_t node_limit)
 {
-    puz_arena *ar = puz_arena_create(1 << 16);
+    struct pdbwin pw = { t, deadline_us, l, puz_arena_create(1 << 16) };
     uint8_t *repl = malloc(k);
-    struct puz_board cur = *start;
     unsigned saved = 0;
 
-    if (ar == NULL || repl == NULL || start->n != 5)
-        goto out;
-    for (unsigned i = 0; i + k <= p->len;) {
-        struct puz_board end = cur;
-        uint64_t cap = node_cap;
-        unsigned m;
-        int rev;
-        if (stop_now(deadline_us, l) ||
-            (node_limit != 0 && *nodes >= node_limit))
-            break;
-        for (unsigned j = i; j < i + k; j++)
-            puz_board_move(&end, (enum puz_dir)p->dirs[j]);
-        /* towards whichever end the tables serve (the later first) */
-        rev = !puz_tables_serves(t, &end);
-        if (rev && !puz_tables_serves(t, &cur)) {
-            puz_board_move(&cur, (enum puz_dir)p->dirs[i++]);
-            continue;
-        }
-        if (node_limit != 0 && node_limit - *nodes < cap)
-            cap = node_limit - *nodes;
-        join_pdb(rev ? &end : &cur, rev ? &cur : &end, rev, k, t, cap,
-                 deadline_us, l, ar, repl, &m, nodes);
-        if (m < k) {
-            splice(p, i, k, repl, m);
-            saved += k - m;
-            continue;           /* the same start, a new window */
-        }
-        puz_board_move(&cur, (enum puz_dir)p->dirs[i++]);
-    }
-out:
+    if (pw.ar != NULL && repl != NULL && start->n == 5)
+        saved = slide(start, p, k, join_pdb, &pw, repl, node_cap,
+                      deadline_us, l, nodes, node_limit);
     free(repl);
-    puz_arena_destroy(ar);
+    puz_arena_destroy(pw.ar);
     return saved;
 }
