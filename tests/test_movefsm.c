@@ -84,6 +84,24 @@ struct node {
     uint32_t fs;
 };
 
+/* The board with tiles in order and the blank at cell blank. */
+static void start_node(struct node *x, unsigned n, unsigned blank)
+{
+    for (unsigned c = 0, t = 1; c < n * n; c++)
+        x->cells[c] = (uint8_t)(c == blank ? 0 : t++);
+    x->blank = (uint8_t)blank;
+    x->last = PUZ_NO_DIR;
+    x->fs = 0;
+}
+
+/* Slide the tile on cell to into the blank. */
+static void slide(struct node *x, int to)
+{
+    x->cells[x->blank] = x->cells[to];
+    x->cells[to] = 0;
+    x->blank = (uint8_t)to;
+}
+
 static int neighbour(unsigned n, unsigned b, unsigned dir)
 {
     unsigned r = b / n, c = b % n;
@@ -126,11 +144,7 @@ static size_t check_from(unsigned n, unsigned blank, unsigned max_depth,
     assert_non_null(pk);
     assert_non_null(pused);
     memset(all.dist, 255, cap);
-    for (unsigned c = 0, t = 1; c < cells; c++)
-        cur[0].cells[c] = (uint8_t)(c == blank ? 0 : t++);
-    cur[0].blank = (uint8_t)blank;
-    cur[0].last = PUZ_NO_DIR;
-    cur[0].fs = 0;
+    start_node(&cur[0], n, blank);
     k = pack(cur[0].cells, cells);
     all.k[slot_of(&all, &k)] = k;
     all.dist[slot_of(&all, &k)] = 0;
@@ -147,9 +161,7 @@ static size_t check_from(unsigned n, unsigned blank, unsigned max_depth,
                 if (to < 0)
                     continue;
                 c = cur[i];
-                c.cells[c.blank] = c.cells[to];
-                c.cells[to] = 0;
-                c.blank = (uint8_t)to;
+                slide(&c, to);
                 k = pack(c.cells, cells);
                 j = slot_of(&all, &k);
                 if (all.dist[j] != 255)
@@ -165,9 +177,7 @@ static size_t check_from(unsigned n, unsigned blank, unsigned max_depth,
     }
 
     /* pruned search, kept to shortest paths */
-    for (unsigned c = 0, t = 1; c < cells; c++)
-        cur[0].cells[c] = (uint8_t)(c == blank ? 0 : t++);
-    cur[0].blank = (uint8_t)blank;
+    start_node(&cur[0], n, blank);
     ncur = 1;
     for (unsigned d = 0; d < max_depth && ncur > 0; d++) {
         nnext = 0;
@@ -184,9 +194,7 @@ static size_t check_from(unsigned n, unsigned blank, unsigned max_depth,
                 c.fs = m->next[4 * cur[i].fs + dir];
                 if (c.fs == PUZ__FSM_DEAD)
                     continue;
-                c.cells[c.blank] = c.cells[to];
-                c.cells[to] = 0;
-                c.blank = (uint8_t)to;
+                slide(&c, to);
                 c.last = (uint8_t)dir;
                 k = pack(c.cells, cells);
                 j = slot_of(&all, &k);
