@@ -43,7 +43,7 @@ static const uint8_t order5[4] = { PUZ_DOWN, PUZ_RIGHT, PUZ_LEFT, PUZ_UP };
  * FSM_LEN moves long: 10 moves forbid 1,104 strings in a 4,691-state
  * automaton built in about 10 ms and 5 MB of the solve's arena, and cut
  * the nodes of Korf & Felner's easiest instances by about 30%; 12 moves
- * cut 10% more but cost 0.3 s and 75 MB per solve.
+ * cut 7-12% more (#38, #40) but cost 0.3 s and 75 MB per solve.
  */
 #define FSM_LEN 10u
 
