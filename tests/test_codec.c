@@ -20,6 +20,7 @@
 
 #include "codec.h"
 #include "puz_random.h"
+#include "support/walk.h"
 
 static unsigned checked;
 static unsigned statuses_seen;      /* bit per enum puz_status */
@@ -80,17 +81,10 @@ static void check(const struct puz_board *start, const struct puz_result *r)
 static void walk(unsigned n, unsigned moves, struct puz_rng *rng,
                  struct puz_board *b)
 {
-    unsigned last = PUZ_NO_DIR;
+    struct puz_board goal;
 
-    assert_int_equal(puz_board_goal(n, b), PUZ_OK);
-    for (unsigned i = 0; i < moves; i++) {
-        unsigned d;
-        do
-            d = (unsigned)puz_rng_below(rng, 4);
-        while (d == (last ^ 1u) || !puz_board_can_move(b, (enum puz_dir)d));
-        puz_board_move(b, (enum puz_dir)d);
-        last = d;
-    }
+    assert_int_equal(puz_board_goal(n, &goal), PUZ_OK);
+    test_walk(&goal, moves, rng, b);
 }
 
 static void solve_and_check(const struct puz_board *b,

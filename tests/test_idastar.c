@@ -19,6 +19,7 @@
 #include "core/heuristic_impl.h"
 #include "puz_random.h"
 #include "puz_solve.h"
+#include "support/walk.h"
 
 struct ref {
     const struct puz_heuristic *h;
@@ -148,23 +149,6 @@ static void blank_first_goal(unsigned n, struct puz_board *g)
         g->cells[i] = (uint8_t)i;
 }
 
-/* A random walk of `moves` steps from goal that never undoes a step. */
-static void walk(const struct puz_board *goal, unsigned moves,
-                 struct puz_rng *rng, struct puz_board *b)
-{
-    unsigned last = PUZ_NO_DIR;
-
-    *b = *goal;
-    for (unsigned i = 0; i < moves; i++) {
-        unsigned d;
-        do
-            d = (unsigned)puz_rng_below(rng, 4);
-        while (d == (last ^ 1u) || !puz_board_can_move(b, (enum puz_dir)d));
-        puz_board_move(b, (enum puz_dir)d);
-        last = d;
-    }
-}
-
 static void sweep(unsigned n, unsigned boards, unsigned min_moves,
                   unsigned spread, uint64_t max_nodes)
 {
@@ -180,7 +164,7 @@ static void sweep(unsigned n, unsigned boards, unsigned min_moves,
         const struct puz_board *goal = &goals[i % 2];
         unsigned moves = min_moves + (unsigned)puz_rng_below(&rng, spread);
         struct puz_board b;
-        walk(goal, moves, &rng, &b);
+        test_walk(goal, moves, &rng, &b);
         for (unsigned k = 0; k < 3; k++)
             check_board(hs[k], &b, goal, max_nodes);
     }

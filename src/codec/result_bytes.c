@@ -144,24 +144,18 @@ static void put_rows(struct out *o, const struct puz_board *b)
     PUT_LIT(o, "]");
 }
 
-static void put_moves(struct out *o, const struct puz_result *r)
+/* The answer's "moves" (names) or "tiles" (numbers). */
+static void put_steps(struct out *o, const struct puz_result *r,
+                      bool names)
 {
     PUT_LIT(o, "[");
     for (unsigned i = 0; i < r->length; i++) {
         if (i > 0)
             PUT_LIT(o, ",");
-        put_str(o, puz_dir_name((enum puz_dir)r->moves[i]));
-    }
-    PUT_LIT(o, "]");
-}
-
-static void put_tiles(struct out *o, const struct puz_result *r)
-{
-    PUT_LIT(o, "[");
-    for (unsigned i = 0; i < r->length; i++) {
-        if (i > 0)
-            PUT_LIT(o, ",");
-        put_u64(o, r->tiles[i]);
+        if (names)
+            put_str(o, puz_dir_name((enum puz_dir)r->moves[i]));
+        else
+            put_u64(o, r->tiles[i]);
     }
     PUT_LIT(o, "]");
 }
@@ -211,9 +205,9 @@ static void put_result(struct out *o, const struct puz_board *start,
         PUT_LIT(o, ",\"optimal\":false,\"length\":");
     put_int(o, (int)r->length);
     PUT_LIT(o, ",\"moves\":");
-    put_moves(o, r);
+    put_steps(o, r, true);
     PUT_LIT(o, ",\"tiles\":");
-    put_tiles(o, r);
+    put_steps(o, r, false);
     PUT_LIT(o, ",\"algorithm\":");
     put_str(o, puz_algorithm_name(r->algorithm));
     PUT_LIT(o, ",\"heuristic\":");

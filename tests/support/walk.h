@@ -1,0 +1,15 @@
+/*
+ * walk.h - a random board for tests of any size: a random walk from a
+ * goal that never undoes its last step (puz_random_board walks like this
+ * too, but on 3x3 it wants the exact table).
+ */
+#ifndef TEST_WALK_H
+#define TEST_WALK_H
+
+#include "puz_random.h"
+
+/* out = goal after `moves` random steps. */
+void test_walk(const struct puz_board *goal, unsigned moves,
+               struct puz_rng *rng, struct puz_board *out);
+
+#endif
