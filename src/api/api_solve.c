@@ -314,28 +314,54 @@ static bool path_cannot_fit(const struct api_call *c,
            || ((size_t)res->length + 1) * cells * 2 > limit - used;
 }
 
-/* What an entry says when its whole answer does not fit: limit_memory,
- * with what the search found but no path. */
-static json_t *entry_too_large(const struct puz_board *b,
-                               const struct puz_result *res)
+/* Append res's answer like append_item, written straight into the
+ * buffer (codec_result_write): into the room there is, or, when it is
+ * longer, again after the buffer has grown to its measured length. */
+static bool append_result(struct api_call *c, struct batch_state *s,
+                          const struct puz_board *b,
+                          const struct puz_result *res, bool include_path,
+                          size_t later)
 {
-    struct puz_result lim = *res;
+    size_t at = s->len + (s->len > HEAD_ROOM), n;
+    size_t room = s->cap >= at + 2 ? s->cap - at - 2 : 0;
+    size_t limit = c->ctx->cfg->max_response_bytes + HEAD_ROOM, need;
+    puz_err rc = codec_result_write(b, res, include_path, 6, s->buf + at,
+                                    room, &n);
 
-    lim.status = PUZ_LIMIT_MEMORY;
-    lim.optimal = false;
-    lim.length = 0;
-    lim.moves = lim.tiles = NULL;
-    lim.gap = 0;
-    snprintf(lim.reason, sizeof(lim.reason), "this board's answer does not "
-             "fit in the response (max_response_bytes) or in the memory "
-             "one request may use (solve_max_bytes); ask for it alone or "
-             "without include_path");
-    return codec_result_json(b, &lim, false);
+    need = at + n + 2;
+    if (need > limit || later * ENTRY_ROOM > limit - need)
+        return false;
+    if (rc == PUZ_ERANGE) {
+        if (!reserve(c, s, need))
+            return false;
+        codec_result_write(b, res, include_path, 6, s->buf + at, n, &n);
+    }
+    if (at > s->len)
+        s->buf[s->len] = ',';
+    s->len = at + n;
+    return true;
 }
 
-/* One board of a batch: its search in the scratch arena, then its JSON
- * (in the scratch too) encoded onto the answer, so the batch holds one
- * board's search and tree at a time, and the answer's bytes. */
+/* What an entry says when its whole answer does not fit: limit_memory,
+ * with what the search found but no path. */
+static void too_large(const struct puz_result *res, struct puz_result *lim)
+{
+    *lim = *res;
+    lim->status = PUZ_LIMIT_MEMORY;
+    lim->optimal = false;
+    lim->length = 0;
+    lim->moves = lim->tiles = NULL;
+    lim->gap = 0;
+    snprintf(lim->reason, sizeof(lim->reason), "this board's answer does "
+             "not fit in the response (max_response_bytes) or in the "
+             "memory one request may use (solve_max_bytes); ask for it "
+             "alone or without include_path");
+}
+
+/* One board of a batch: its search in the scratch arena, then its
+ * answer written onto the batch's (a problem's JSON tree in the scratch
+ * too), so the batch holds one board's search at a time, and the
+ * answer's bytes. */
 static bool batch_item(struct api_call *c, struct batch_state *s, size_t i)
 {
     struct http_batch_entry *e = &s->b.entries[i];
@@ -364,20 +390,20 @@ static bool batch_item(struct api_call *c, struct batch_state *s, size_t i)
     puz_arena_set_budget(c->scratch, api__budget_left(c));
     prev = api_jalloc_bind(c->scratch);
     failures = api_jalloc_failures();
-    item = NULL;
-    if (!e->ok)
+    if (!e->ok) {
         item = http_problem_json(&e->problem, NULL, NULL);
-    else if (!path_cannot_fit(c, s, &e->board, q->include_path, &res,
-                              later))
-        item = codec_result_json(&e->board, &res, q->include_path);
-    ok = item != NULL && api_jalloc_failures() == failures
-         && append_item(c, s, item, later);
-    if (!ok && e->ok) {
-        puz_arena_reset(c->scratch);
-        failures = api_jalloc_failures();
-        item = entry_too_large(&e->board, &res);
         ok = item != NULL && api_jalloc_failures() == failures
              && append_item(c, s, item, later);
+    } else {
+        ok = !path_cannot_fit(c, s, &e->board, q->include_path, &res,
+                              later)
+             && append_result(c, s, &e->board, &res, q->include_path,
+                              later);
+    }
+    if (!ok && e->ok) {
+        struct puz_result lim;
+        too_large(&res, &lim);
+        ok = append_result(c, s, &e->board, &lim, false, later);
         res.status = PUZ_LIMIT_MEMORY;
     }
     api_jalloc_unbind(prev);
