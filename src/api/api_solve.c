@@ -34,6 +34,17 @@ size_t api__budget_left(const struct api_call *c)
     return budget > used ? budget - used : 1;   /* 1: nothing fits */
 }
 
+/* res becomes limit_memory with what the search found but no path. */
+static void no_path(struct puz_result *res, const char *why)
+{
+    res->status = PUZ_LIMIT_MEMORY;
+    res->optimal = false;
+    res->length = 0;
+    res->moves = res->tiles = NULL;
+    res->gap = 0;
+    snprintf(res->reason, sizeof(res->reason), "%s", why);
+}
+
 /* Keep res's path in the call's arena (the scratch is emptied next). */
 static void keep_path(struct api_call *c, struct puz_result *res)
 {
@@ -44,13 +55,8 @@ static void keep_path(struct api_call *c, struct puz_result *res)
     moves = puz_arena_alloc(c->arena, res->length);
     tiles = moves != NULL ? puz_arena_alloc(c->arena, res->length) : NULL;
     if (tiles == NULL) {
-        res->status = PUZ_LIMIT_MEMORY;
-        res->optimal = false;
-        res->length = 0;
-        res->moves = res->tiles = NULL;
-        res->gap = 0;
-        snprintf(res->reason, sizeof(res->reason), "the path does not fit "
-                 "in the memory one request may use (solve_max_bytes)");
+        no_path(res, "the path does not fit in the memory one request may "
+                "use (solve_max_bytes)");
         return;
     }
     memcpy(moves, res->moves, res->length);
@@ -347,15 +353,9 @@ static bool append_result(struct api_call *c, struct batch_state *s,
 static void too_large(const struct puz_result *res, struct puz_result *lim)
 {
     *lim = *res;
-    lim->status = PUZ_LIMIT_MEMORY;
-    lim->optimal = false;
-    lim->length = 0;
-    lim->moves = lim->tiles = NULL;
-    lim->gap = 0;
-    snprintf(lim->reason, sizeof(lim->reason), "this board's answer does "
-             "not fit in the response (max_response_bytes) or in the "
-             "memory one request may use (solve_max_bytes); ask for it "
-             "alone or without include_path");
+    no_path(lim, "this board's answer does not fit in the response "
+            "(max_response_bytes) or in the memory one request may use "
+            "(solve_max_bytes); ask for it alone or without include_path");
 }
 
 /* One board of a batch: its search in the scratch arena, then its
