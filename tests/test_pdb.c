@@ -667,6 +667,23 @@ static void test_cache_rejects_damage(void **state)
     free(orig);
 }
 
+/* A FIFO in the cache file's place is refused at once, not waited on
+ * (opening it for reading blocked start-up until a writer came). */
+static void test_cache_fifo_refused_at_once(void **state)
+{
+    struct fixture *fx = *state;
+    char path[300], msg[PUZ_MSG_MAX] = "";
+    puz_pdb *d = NULL;
+
+    snprintf(path, sizeof(path), "%s/fifo.bin", fx->dir);
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    assert_int_equal(puz_pdb_load(path, -1, NULL, &d, msg), PUZ_ECORRUPT);
+    assert_null(d);
+    assert_non_null(strstr(msg, "not a regular file"));
+    unlink(path);
+}
+
 /* Intact files for other tables are refused as mismatched. */
 static void test_cache_rejects_other_tables(void **state)
 {
@@ -1139,6 +1156,7 @@ int main(void)
         cmocka_unit_test(test_3x3_exact_for_every_goal_class),
         cmocka_unit_test(test_cache_round_trip),
         cmocka_unit_test(test_cache_rejects_damage),
+        cmocka_unit_test(test_cache_fifo_refused_at_once),
         cmocka_unit_test(test_cache_rejects_other_tables),
         cmocka_unit_test(test_open_rebuilds_damaged_file),
         cmocka_unit_test(test_5x5_group_matches_truth),

@@ -79,8 +79,12 @@ puz_err api__search(struct api_call *c, const struct puz_board *b,
     if (left != 0 && (o->limits.max_bytes == 0 || o->limits.max_bytes > left))
         o->limits.max_bytes = left;
     rc = puz_solve(b, o, c->scratch, res);
+    /* stats.arena_peak also counts what weighted A* held outside the
+     * arena (wsearch.c, capped by what the budget left). */
     if (puz_arena_peak(c->scratch) > c->scratch_peak)
         c->scratch_peak = puz_arena_peak(c->scratch);
+    if (rc == PUZ_OK && res->stats.arena_peak > c->scratch_peak)
+        c->scratch_peak = res->stats.arena_peak;
     if (rc == PUZ_OK)
         keep_path(c, res);
     puz_arena_reset(c->scratch);

@@ -309,13 +309,19 @@ puz_err puz_pdb_load(const char *path, int part,
     *out = NULL;
     if (d == NULL)
         return PUZ_ENOMEM;
-    fd = open(path, O_RDONLY);
+    /* Non-blocking: a FIFO put in the file's place would otherwise
+     * hold start-up until someone writes to it (issue 15 item 9). */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         if (msg != NULL)
             snprintf(msg, PUZ_MSG_MAX, "cannot open: %s", strerror(errno));
         goto out_free;
     }
-    if (fstat(fd, &st) != 0 || st.st_size < (off_t)HEADER_BYTES ||
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rc = fail(msg, PUZ_ECORRUPT, "not a regular file");
+        goto out_close;
+    }
+    if (st.st_size < (off_t)HEADER_BYTES ||
         pread(fd, h, HEADER_BYTES, 0) != (ssize_t)HEADER_BYTES) {
         rc = fail(msg, PUZ_ECORRUPT, "shorter than its header (truncated)");
         goto out_close;
