@@ -733,6 +733,62 @@ static void test_open_rebuilds_damaged_file(void **state)
     free(buf);
 }
 
+/* The one-line note about a rejected cache file is whole, however long
+ * the cache directory's path: the reason (here "Is a directory") is
+ * never cut short (issue 15: notes ended "...: Is"). */
+struct notes_seen {
+    unsigned n;
+    char line[4][8192];
+};
+
+static void keep_notes(const struct puz_pdb_progress *p, void *user)
+{
+    struct notes_seen *ns = user;
+
+    if (p->kind != PUZ_PDB_EV_NOTE)
+        return;
+    if (ns->n < 4)
+        snprintf(ns->line[ns->n], sizeof(ns->line[0]), "%s", p->msg);
+    ns->n++;
+}
+
+static void test_open_note_is_whole(void **state)
+{
+    struct fixture *fx = *state;
+    char dir[1024], path[1400], name[128], msg[PUZ_MSG_MAX];
+    static struct notes_seen ns;
+    struct puz_pdb_opts o = { 2, keep_notes, &ns };
+    size_t len;
+    puz_pdb *d;
+
+    len = (size_t)snprintf(dir, sizeof(dir), "%s/", fx->dir);
+    while (len < 600)  /* a deep but legal path: 600 bytes */
+        len += (size_t)snprintf(dir + len, sizeof(dir) - len, "%s",
+                                "a-rather-long-cache-directory-name/");
+    dir[len - 1] = '\0';
+    for (char *s = dir + strlen(fx->dir) + 1; (s = strchr(s, '/')); s++) {
+        *s = '\0';
+        assert_int_equal(mkdir(dir, 0755), 0);
+        *s = '/';
+    }
+    assert_int_equal(mkdir(dir, 0755), 0);
+    puz_pdb_filename(PUZ_PDB_4X6, NULL, name, sizeof(name));
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    assert_int_equal(mkdir(path, 0755), 0);  /* a directory, not a file */
+    assert_int_equal(puz_pdb_open(dir, PUZ_PDB_4X6, NULL, &o, &d, msg),
+                     PUZ_OK);
+    /* Rejected ("...; rebuilding"), then not saved over the directory
+     * ("...; tables not saved"): both lines whole. */
+    assert_int_equal(ns.n, 2);
+    assert_non_null(strstr(ns.line[0], path));
+    assert_non_null(strstr(ns.line[0], "regular file"));
+    assert_non_null(strstr(ns.line[0], "; rebuilding"));
+    assert_non_null(strstr(ns.line[1], "Is a directory"));
+    assert_non_null(strstr(ns.line[1], "; tables not saved"));
+    puz_pdb_destroy(d);
+    rmdir(path);
+}
+
 /* ---- 5x5 ---- */
 
 /* The builder on 5x5 boards against the truth: a group whose goal
@@ -1159,6 +1215,7 @@ int main(void)
         cmocka_unit_test(test_cache_fifo_refused_at_once),
         cmocka_unit_test(test_cache_rejects_other_tables),
         cmocka_unit_test(test_open_rebuilds_damaged_file),
+        cmocka_unit_test(test_open_note_is_whole),
         cmocka_unit_test(test_5x5_group_matches_truth),
         cmocka_unit_test(test_5x5_shared_table_matches_truth),
         cmocka_unit_test(test_5x5_layouts_share_tables),

@@ -157,28 +157,38 @@ puz_err puz_pdb_save(const puz_pdb *d, const char *path, char *msg)
 {
     uint8_t *h = calloc(1, HEADER_BYTES);
     char tmp[4096];
-    int fd = -1, bad = 1;
+    int fd = -1, bad = 1, err = 0;
 
     if (h == NULL)
         return PUZ_ENOMEM;
     header_fill(d, h);
     snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
+    if (fd < 0) {
+        err = errno;
         goto out_report;
+    }
     if (write_all(fd, h, HEADER_BYTES) == 0 &&
         write_all(fd, data_of(d), d->data_bytes) == 0 && fsync(fd) == 0)
         bad = 0;
-    if (close(fd) != 0)
+    else
+        err = errno;
+    if (close(fd) != 0 && !bad) {
+        err = errno;
         bad = 1;
-    if (!bad && rename(tmp, path) != 0)
+    }
+    if (!bad && rename(tmp, path) != 0) {
+        err = errno;
         bad = 1;
+    }
     if (bad)
-        unlink(tmp);
+        unlink(tmp);  /* may set errno: the reason was kept in err */
 out_report:
+    /* The reason before the path: a path too long for the message cuts
+     * the path's tail, never the reason. */
     if (bad && msg != NULL)
-        snprintf(msg, PUZ_MSG_MAX, "pdb: cannot write %s: %s", path,
-                 strerror(errno));
+        snprintf(msg, PUZ_MSG_MAX, "pdb: cannot write (%s): %s",
+                 strerror(err), path);
     free(h);
     return bad ? PUZ_EIO : PUZ_OK;
 }
