@@ -52,7 +52,7 @@ echo "requests $n (callgrind file $dump)"
 # inclusive counts (a function with everything it calls), once per
 # function (the lines naming the binary)
 fns='http__conn_access|http__on_request|api_start|api__parse_body'
-fns="$fns|http_decode_solve|api_work|puz_solve|codec_result_json"
+fns="$fns|api_decode_solve|api_work|puz_solve|codec_result_json"
 fns="$fns|codec_result_bytes|api_answer_json|json_dumpb|pool_submit|job_done"
 fns="$fns|MHD_suspend_connection|MHD_resume_connection|MHD_queue_response"
 fns="$fns|MHD_create_response_from_buffer"

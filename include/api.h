@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "http_config.h"
-#include "http_problem.h"
+#include "api_problem.h"
 #include "puz_arena.h"
 #include "puz_pdb.h"
 #include "puz_solve.h"
@@ -185,11 +185,11 @@ struct jobs_job *api_jobs_find(struct api_call *c);
  * request_id from the request, and Retry-After when the status is 503.
  */
 void api_answer_json(struct api_call *c, unsigned status, json_t *body);
-void api_answer_problem(struct api_call *c, const struct http_problem *p);
-void api_answer_problemf(struct api_call *c, enum http_problem_kind k,
+void api_answer_problem(struct api_call *c, const struct api_problem *p);
+void api_answer_problemf(struct api_call *c, enum api_problem_kind k,
                          const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void api_answer_problemv(struct api_call *c, enum http_problem_kind k,
+void api_answer_problemv(struct api_call *c, enum api_problem_kind k,
                          const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 void api_answer_bytes(struct api_call *c, unsigned status,

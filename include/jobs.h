@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "http_decode.h"
+#include "api_decode.h"
 #include "puz_pdb.h"
 #include "puz_solve.h"
 

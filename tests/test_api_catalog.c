@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "api.h"
-#include "http_decode.h"
+#include "api_decode.h"
 
 #define NAMES_MAX 32
 #define NAME_LEN 32
@@ -255,7 +255,7 @@ static void test_catalog_defaults_tables_caps(void **state)
     assert_int_equal(json_integer_value(json_object_get(
         json_object_get(caps, "weight"), "max")), PUZ_WASTAR_WEIGHT_MAX);
     assert_int_equal(json_integer_value(json_object_get(caps, "max_depth")),
-                     HTTP_DECODE_MAX_DEPTH);
+                     API_DECODE_MAX_DEPTH);
     json_decref(j);
 }
 

@@ -146,7 +146,7 @@ bool api_start(const struct api_route *rt, struct api_call *c)
     rt->fn(c);
     api_jalloc_unbind(prev);
     if (c->answer.status == 0 && rt->work == NULL)
-        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "the route %s gave "
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "the route %s gave "
                             "no answer", rt->path);
     return c->answer.status != 0;
 }
@@ -156,7 +156,7 @@ void api_work(const struct api_route *rt, struct api_call *c)
     puz_arena *prev = api_jalloc_bind(c->arena);
 
     if (c->cancel != NULL && atomic_load(c->cancel))
-        api_answer_problemf(c, HTTP_PROBLEM_SHUTTING_DOWN, "the server is "
+        api_answer_problemf(c, API_PROBLEM_SHUTTING_DOWN, "the server is "
                             "shutting down; this request was cancelled "
                             "before it started");
     else
@@ -165,7 +165,7 @@ void api_work(const struct api_route *rt, struct api_call *c)
     puz_arena_destroy(c->scratch);
     c->scratch = NULL;
     if (c->answer.status == 0)
-        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "the route %s gave "
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "the route %s gave "
                             "no answer", rt->path);
 }
 
@@ -214,18 +214,18 @@ void api_answer_header(struct api_call *c, const char *name,
 }
 
 void api__too_large(const struct api_call *c, size_t n,
-                    struct http_problem *p)
+                    struct api_problem *p)
 {
     const struct http_config *cfg = c->ctx->cfg;
 
     if (n == 0)
-        http_problem_set(p, HTTP_PROBLEM_ANSWER_TOO_LARGE, "the answer "
+        api_problem_set(p, API_PROBLEM_ANSWER_TOO_LARGE, "the answer "
                          "does not fit in the memory one request may use "
                          "(solve_max_bytes, %zu bytes); ask for less "
                          "(include_path false, fewer boards)",
                          cfg->solve_max_bytes);
     else
-        http_problem_set(p, HTTP_PROBLEM_ANSWER_TOO_LARGE, "the answer "
+        api_problem_set(p, API_PROBLEM_ANSWER_TOO_LARGE, "the answer "
                          "would be %zu bytes, over this server's "
                          "max_response_bytes (%zu); ask for less "
                          "(include_path false, fewer boards)", n,
@@ -233,7 +233,7 @@ void api__too_large(const struct api_call *c, size_t n,
 }
 
 bool api__answer_fits(const struct api_call *c, size_t n,
-                      struct http_problem *p)
+                      struct api_problem *p)
 {
     size_t budget = puz_arena_budget(c->arena);
     size_t used = puz_arena_used(c->arena);
@@ -256,7 +256,7 @@ static void answer_encoded(struct api_call *c, unsigned status,
 {
     const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(6);
     char small[4096], *buf = NULL;
-    struct http_problem p;
+    struct api_problem p;
     size_t n = body != NULL ? json_dumpb(body, small, sizeof(small), flags)
                             : 0;
 
@@ -285,9 +285,9 @@ void api_answer_json(struct api_call *c, unsigned status, json_t *body)
     api_jalloc_unbind(prev);
 }
 
-void api_answer_problem(struct api_call *c, const struct http_problem *p)
+void api_answer_problem(struct api_call *c, const struct api_problem *p)
 {
-    unsigned status = http_problem_status(p->kind);
+    unsigned status = api_problem_status(p->kind);
     size_t budget = puz_arena_budget(c->arena);
     puz_arena *prev;
     json_t *body;
@@ -296,7 +296,7 @@ void api_answer_problem(struct api_call *c, const struct http_problem *p)
     if (budget != 0)    /* the reserve is for this */
         puz_arena_set_budget(c->arena, budget + PROBLEM_RESERVE);
     prev = api_jalloc_bind(c->arena);
-    body = http_problem_json(p, c->rq.path, c->rq.id);
+    body = api_problem_json(p, c->rq.path, c->rq.id);
     answer_encoded(c, status, "application/problem+json", body, true);
     json_decref(body);
     api_jalloc_unbind(prev);
@@ -307,17 +307,17 @@ void api_answer_problem(struct api_call *c, const struct http_problem *p)
     puz_arena_set_budget(c->arena, budget);
 }
 
-void api_answer_problemv(struct api_call *c, enum http_problem_kind k,
+void api_answer_problemv(struct api_call *c, enum api_problem_kind k,
                          const char *fmt, va_list ap)
 {
-    struct http_problem p;
+    struct api_problem p;
 
-    http_problem_set(&p, k, "%s", "");
+    api_problem_set(&p, k, "%s", "");
     vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
     api_answer_problem(c, &p);
 }
 
-void api_answer_problemf(struct api_call *c, enum http_problem_kind k,
+void api_answer_problemf(struct api_call *c, enum api_problem_kind k,
                          const char *fmt, ...)
 {
     va_list ap;
@@ -331,7 +331,7 @@ bool api__refuse_when_draining(struct api_call *c)
 {
     if (c->ctx->draining == NULL || !atomic_load(c->ctx->draining))
         return false;
-    api_answer_problemf(c, HTTP_PROBLEM_SHUTTING_DOWN, "the server is "
+    api_answer_problemf(c, API_PROBLEM_SHUTTING_DOWN, "the server is "
                         "shutting down; retry on another instance or "
                         "after the restart");
     return true;
@@ -339,9 +339,9 @@ bool api__refuse_when_draining(struct api_call *c)
 
 bool api__parse_body(struct api_call *c, json_t **root)
 {
-    struct http_problem p;
+    struct api_problem p;
 
-    if (http_decode_json(c->rq.body, c->rq.len, c->ctx->cfg->json_max_depth,
+    if (api_decode_json(c->rq.body, c->rq.len, c->ctx->cfg->json_max_depth,
                          root, &p) == PUZ_OK)
         return true;
     api_answer_problem(c, &p);
@@ -357,12 +357,12 @@ bool api__open(struct api_call *c, size_t size, void **state,
     if (*state != NULL)
         return true;
     json_decref(*root);
-    api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "out of memory");
+    api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
     return false;
 }
 
 bool api__decoded(struct api_call *c, json_t *root, puz_err rc,
-                  const struct http_problem *p)
+                  const struct api_problem *p)
 {
     json_decref(root);
     if (rc != PUZ_OK)

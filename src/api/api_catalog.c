@@ -85,7 +85,7 @@ static json_t *caps_json(const struct http_config *cfg)
         " s:I}",
         "timeout_ms", (json_int_t)cfg->solve_timeout_ms,
         "max_nodes", (json_int_t)cfg->solve_max_nodes,
-        "max_depth", (json_int_t)HTTP_DECODE_MAX_DEPTH,
+        "max_depth", (json_int_t)API_DECODE_MAX_DEPTH,
         "weight", "min", (json_int_t)PUZ_WASTAR_WEIGHT_MIN,
         "max", (json_int_t)PUZ_WASTAR_WEIGHT_MAX,
         "default", (json_int_t)PUZ_WASTAR_DEFAULT_WEIGHT,

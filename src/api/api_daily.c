@@ -56,13 +56,13 @@ static bool day_param(struct api_call *c, struct daily_state *s)
     if (day != NULL && strcmp(day, "today") == 0)
         day = today;
     if (day == NULL || !daily_date_ok(day)) {
-        api_answer_problemf(c, HTTP_PROBLEM_NOT_FOUND, "no daily puzzle "
+        api_answer_problemf(c, API_PROBLEM_NOT_FOUND, "no daily puzzle "
                             "for '%s': the date is YYYY-MM-DD (UTC) or "
                             "today", day != NULL ? day : "");
         return false;
     }
     if (strcmp(day, today) > 0) {
-        api_answer_problemf(c, HTTP_PROBLEM_NOT_FOUND, "the puzzle of %s "
+        api_answer_problemf(c, API_PROBLEM_NOT_FOUND, "the puzzle of %s "
                             "is not out yet: today (UTC) is %s", day,
                             today);
         return false;
@@ -79,14 +79,14 @@ static bool daily_begin(struct api_call *c, struct daily_state **out)
 
     *out = s;
     if (s == NULL) {
-        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "out of memory");
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
         return false;
     }
     if (!day_param(c, s))
         return false;
     if (size == NULL || strlen(size) != 1 || size[0] < '0' + DAILY_MIN_SIZE
         || size[0] > '0' + DAILY_MAX_SIZE) {
-        api_answer_problemf(c, HTTP_PROBLEM_NOT_FOUND, "no daily puzzle of "
+        api_answer_problemf(c, API_PROBLEM_NOT_FOUND, "no daily puzzle of "
                             "size '%s': there is one of each size %d to %d",
                             size != NULL ? size : "", DAILY_MIN_SIZE,
                             DAILY_MAX_SIZE);
@@ -94,7 +94,7 @@ static bool daily_begin(struct api_call *c, struct daily_state **out)
     }
     s->size = (unsigned)(size[0] - '0');
     if (daily_board(s->day, s->size, c->ctx->table3, &s->board) != PUZ_OK) {
-        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "cannot make the "
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "cannot make the "
                             "board of %s", s->day);
         return false;
     }
@@ -115,7 +115,7 @@ static bool top_param(struct api_call *c, struct daily_state *s)
         if (strcmp(q->key, "limit") != 0 || end == q->value || *end != '\0'
             || n < 1 || n > DAILY_TOP_MAX || q->value[0] == '+'
             || q->value[0] == '-') {
-            api_answer_problemf(c, HTTP_PROBLEM_INVALID_QUERY, "%s: the "
+            api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "%s: the "
                                 "only parameter is limit, a whole number "
                                 "from 1 to %d", q->key, DAILY_TOP_MAX);
             return false;
@@ -183,7 +183,7 @@ static void answer_day(struct api_call *c, const struct daily_state *s)
     json_t *top = top_json(c, s, &total);
 
     if (top == NULL) {
-        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "the leaderboard "
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "the leaderboard "
                             "cannot be read");
         return;
     }
@@ -199,13 +199,13 @@ static void answer_day(struct api_call *c, const struct daily_state *s)
 static void answer_refusal(struct api_call *c, enum store_status rc,
                            const char *msg)
 {
-    struct http_problem p;
+    struct api_problem p;
     char secs[16];
 
-    http_problem_set(&p, rc == STORE_RATE_LIMITED ? HTTP_PROBLEM_RATE_LIMITED
-                     : rc == STORE_FULL ? HTTP_PROBLEM_CONFLICT
-                     : rc == STORE_INVALID ? HTTP_PROBLEM_INVALID_REQUEST
-                     : HTTP_PROBLEM_INTERNAL, "%s", msg);
+    api_problem_set(&p, rc == STORE_RATE_LIMITED ? API_PROBLEM_RATE_LIMITED
+                     : rc == STORE_FULL ? API_PROBLEM_CONFLICT
+                     : rc == STORE_INVALID ? API_PROBLEM_INVALID_REQUEST
+                     : API_PROBLEM_INTERNAL, "%s", msg);
     api_answer_problem(c, &p);
     if (rc == STORE_RATE_LIMITED && c->answer.status == 429) {
         snprintf(secs, sizeof(secs), "%d", STORE_RATE_WINDOW_S);
@@ -281,7 +281,7 @@ static bool entry_open(struct api_call *c, const struct daily_state *s)
     daily_today(now - 86400, yesterday);
     if (strcmp(s->day, today) == 0 || strcmp(s->day, yesterday) == 0)
         return true;
-    api_answer_problemf(c, HTTP_PROBLEM_CONFLICT, "entries for %s are "
+    api_answer_problemf(c, API_PROBLEM_CONFLICT, "entries for %s are "
                         "closed: a day's board takes entries on its day "
                         "and the next (UTC); today is %s", s->day, today);
     return false;
@@ -289,10 +289,10 @@ static bool entry_open(struct api_call *c, const struct daily_state *s)
 
 static bool bad_entry(struct api_call *c, const char *ptr, const char *why)
 {
-    struct http_problem p;
+    struct api_problem p;
 
-    http_problem_set(&p, HTTP_PROBLEM_INVALID_REQUEST, "%s: %s", ptr, why);
-    http_problem_point(&p, "%s", ptr);
+    api_problem_set(&p, API_PROBLEM_INVALID_REQUEST, "%s: %s", ptr, why);
+    api_problem_point(&p, "%s", ptr);
     api_answer_problem(c, &p);
     return false;
 }
@@ -363,7 +363,7 @@ static bool entry_verified(struct api_call *c, struct daily_state *s,
 
     if (daily_verify(&s->board, moves, s->moves, msg) == PUZ_OK)
         return true;
-    api_answer_problemf(c, HTTP_PROBLEM_INVALID_SOLUTION, "these moves do "
+    api_answer_problemf(c, API_PROBLEM_INVALID_SOLUTION, "these moves do "
                         "not solve the board of %s (%ux%u): %s", s->day,
                         s->size, s->size, msg);
     return false;
@@ -379,7 +379,7 @@ void api__daily_entry(struct api_call *c)
     if (api__refuse_when_draining(c) || !daily_begin(c, &s))
         return;
     if (c->ctx->store == NULL) {
-        api_answer_problemf(c, HTTP_PROBLEM_NOT_IMPLEMENTED, "this server "
+        api_answer_problemf(c, API_PROBLEM_NOT_IMPLEMENTED, "this server "
                             "keeps no leaderboard (state_dir is off)");
         return;
     }
@@ -415,7 +415,7 @@ void api__daily_work(struct api_call *c)
     if (rc == PUZ_OK)
         api__record(c, &res);
     if (rc == PUZ_OK && res.status == PUZ_CANCELLED) {
-        api_answer_problemf(c, HTTP_PROBLEM_SHUTTING_DOWN, "the server is "
+        api_answer_problemf(c, API_PROBLEM_SHUTTING_DOWN, "the server is "
                             "shutting down; this request was cancelled");
         return;
     }

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "api.h"
-#include "http_decode.h"
+#include "api_decode.h"
 
 /* api_solve.c */
 void api__solve(struct api_call *c);
@@ -54,7 +54,7 @@ bool api__open(struct api_call *c, size_t size, void **state,
 /* Its end, after decoding: root is dropped; when rc is not PUZ_OK the
  * decoder's problem p is answered and the result is false. */
 bool api__decoded(struct api_call *c, json_t *root, puz_err rc,
-                  const struct http_problem *p);
+                  const struct api_problem *p);
 
 /* The search options every solving route starts from: the server's
  * tables and memory cap, the call's cancel flag, this deadline. */
@@ -73,7 +73,7 @@ size_t api__budget_left(const struct api_call *c);
 
 /* A search that produced no answer to show; false when res is good. */
 bool api__solve_problem(puz_err rc, const struct puz_result *res,
-                        struct http_problem *p);
+                        struct api_problem *p);
 
 /* Count one finished search: nodes for the access log, and the ctx's
  * listener (metrics). */
@@ -85,11 +85,11 @@ void api__record(struct api_call *c, const struct puz_result *res);
  * for n bytes twice: the encoded answer and the server's copy of it
  * that goes out. */
 bool api__answer_fits(const struct api_call *c, size_t n,
-                      struct http_problem *p);
+                      struct api_problem *p);
 /* p = answer-too-large: over max_response_bytes at n bytes, or (n = 0)
  * over the call's memory budget. */
 void api__too_large(const struct api_call *c, size_t n,
-                    struct http_problem *p);
+                    struct api_problem *p);
 
 /* puz_now_us() + ms. */
 uint64_t api__deadline_in(unsigned ms);

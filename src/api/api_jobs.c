@@ -24,7 +24,7 @@
 static bool decode_job(struct api_call *c, struct http_solve_request *q)
 {
     struct http_config caps = *c->ctx->cfg;
-    struct http_problem p;
+    struct api_problem p;
     json_t *root = NULL;
     puz_err rc;
 
@@ -32,7 +32,7 @@ static bool decode_job(struct api_call *c, struct http_solve_request *q)
         return false;
     caps.solve_timeout_ms = caps.job_timeout_ms;
     caps.solve_max_nodes = caps.job_max_nodes;
-    rc = http_decode_solve(root, &caps, q, &p);
+    rc = api_decode_solve(root, &caps, q, &p);
     json_decref(root);
     if (rc != PUZ_OK)
         api_answer_problem(c, &p);
@@ -68,15 +68,15 @@ void api__jobs_submit(struct api_call *c)
     if (rc == JOBS_OK)
         answer_job(c, 202, job, accepted);
     else if (rc == JOBS_EFULL)
-        api_answer_problemf(c, HTTP_PROBLEM_OVERLOADED, "%u job workers "
+        api_answer_problemf(c, API_PROBLEM_OVERLOADED, "%u job workers "
                             "are busy and %u jobs are waiting (or %u are "
                             "held); retry after the delay in Retry-After",
                             cfg->job_workers, cfg->job_queue, cfg->job_max);
     else if (rc == JOBS_ECLOSED)
-        api_answer_problemf(c, HTTP_PROBLEM_SHUTTING_DOWN, "the server "
+        api_answer_problemf(c, API_PROBLEM_SHUTTING_DOWN, "the server "
                             "is shutting down and takes no new jobs");
     else
-        api_answer_problemf(c, HTTP_PROBLEM_INTERNAL, "out of memory");
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
     jobs_release(c->ctx->jobs, job);
 }
 
@@ -100,7 +100,7 @@ static bool list_query(struct api_call *c, int *state, unsigned *limit)
 
     *state = s != NULL ? jobs_state_parse(s) : -1;
     if (s != NULL && *state < 0) {
-        api_answer_problemf(c, HTTP_PROBLEM_INVALID_QUERY, "state must "
+        api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "state must "
                             "be queued, running, done, cancelled or "
                             "failed, not '%.40s'", s);
         return false;
@@ -111,7 +111,7 @@ static bool list_query(struct api_call *c, int *state, unsigned *limit)
     n = strtoul(l, &end, 10);
     if (*l < '0' || *l > '9' || *end != '\0' || n < 1
         || n > API_JOBS_PAGE_MAX) {
-        api_answer_problemf(c, HTTP_PROBLEM_INVALID_QUERY, "limit must "
+        api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "limit must "
                             "be a whole number from 1 to %d, not '%.40s'",
                             API_JOBS_PAGE_MAX, l);
         return false;
@@ -139,7 +139,7 @@ jobs_job *api_jobs_find(struct api_call *c)
     if (id[0] != '\0' && c->ctx->jobs != NULL)
         job = jobs_find(c->ctx->jobs, id);
     if (job == NULL)
-        api_answer_problemf(c, HTTP_PROBLEM_NOT_FOUND, "no job %s: "
+        api_answer_problemf(c, API_PROBLEM_NOT_FOUND, "no job %s: "
                             "unknown, or finished more than %u s ago and "
                             "forgotten", id[0] ? id : "with this id",
                             c->ctx->cfg->job_ttl_s);

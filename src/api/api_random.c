@@ -20,7 +20,7 @@ struct random_query {
     unsigned size, moves;
     uint64_t seed;
     bool has_size, has_moves, has_seed;
-    struct http_problem err;
+    struct api_problem err;
     bool failed;
 };
 
@@ -30,7 +30,7 @@ static void query_fail(struct random_query *q, const char *key,
     if (q->failed)
         return;
     q->failed = true;
-    http_problem_set(&q->err, HTTP_PROBLEM_INVALID_QUERY, "%.32s: %s", key,
+    api_problem_set(&q->err, API_PROBLEM_INVALID_QUERY, "%.32s: %s", key,
                      why);
     snprintf(q->err.allowed, sizeof(q->err.allowed), "size, moves, seed");
 }
@@ -132,7 +132,7 @@ void api__random(struct api_call *c)
     rc = puz_random_board(q.size, q.moves, NULL,
                           q.size == 3 ? c->ctx->table3 : NULL, &rng, &b);
     if (rc != PUZ_OK) {
-        api_answer_problemf(c, HTTP_PROBLEM_INVALID_QUERY, "no %ux%u board "
+        api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "no %ux%u board "
                             "%u moves from the goal: %s", q.size, q.size,
                             q.moves, puz_strerror(rc));
         return;

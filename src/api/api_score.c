@@ -20,7 +20,7 @@ static void run_score(struct api_call *c, const struct score_state *s)
 {
     struct puz_score_result r;
     struct puz_solve_opts o;
-    struct http_problem p;
+    struct api_problem p;
     puz_err rc;
 
     api__solve_opts(c, s->deadline_us, &o);
@@ -41,15 +41,15 @@ static void run_score(struct api_call *c, const struct score_state *s)
 void api__score(struct api_call *c)
 {
     struct score_state *s;
-    struct http_problem p;
+    struct api_problem p;
     json_t *root;
     puz_err rc;
 
     if (!api__open(c, sizeof(*s), (void **)&s, &root))
         return;
-    rc = http_decode_score(root, c->ctx->cfg, c->arena, &s->req, &p);
+    rc = api_decode_score(root, c->ctx->cfg, c->arena, &s->req, &p);
     if (rc == PUZ_OK)
-        rc = http_decode_solvable(&s->req.board, s->req.has_goal
+        rc = api_decode_solvable(&s->req.board, s->req.has_goal
                                   ? &s->req.goal : NULL, &p);
     if (!api__decoded(c, root, rc, &p))
         return;

@@ -101,7 +101,7 @@ static void request_opts(const struct api_call *c,
     o->algorithm = q->algorithm;
     o->heuristic = q->heuristic;
     o->goal = q->has_goal ? &q->goal : NULL;
-    /* every board reaching a search passed http_decode_solvable */
+    /* every board reaching a search passed api_decode_solvable */
     o->solvable_known = true;
     o->limits.max_nodes = q->max_nodes;
     o->limits.max_depth = q->max_depth;
@@ -109,20 +109,20 @@ static void request_opts(const struct api_call *c,
 }
 
 bool api__solve_problem(puz_err rc, const struct puz_result *res,
-                        struct http_problem *p)
+                        struct api_problem *p)
 {
     if (rc == PUZ_EINVAL)
-        http_problem_set(p, HTTP_PROBLEM_INVALID_OPTION, "%s",
+        api_problem_set(p, API_PROBLEM_INVALID_OPTION, "%s",
                          res->reason[0] ? res->reason
                          : "these options do not fit this board");
     else if (rc != PUZ_OK)
-        http_problem_set(p, HTTP_PROBLEM_INTERNAL, "the solver failed: %s",
+        api_problem_set(p, API_PROBLEM_INTERNAL, "the solver failed: %s",
                          puz_strerror(rc));
     else if (res->status == PUZ_CANCELLED)
-        http_problem_set(p, HTTP_PROBLEM_SHUTTING_DOWN, "the server is "
+        api_problem_set(p, API_PROBLEM_SHUTTING_DOWN, "the server is "
                          "shutting down; this solve was cancelled");
     else if (res->status == PUZ_UNSOLVABLE)
-        http_problem_set(p, HTTP_PROBLEM_UNSOLVABLE, "%s", res->reason);
+        api_problem_set(p, API_PROBLEM_UNSOLVABLE, "%s", res->reason);
     else
         return false;
     return true;
@@ -154,7 +154,7 @@ static json_t *with_trace(json_t *reply, const struct http_solve_request *q,
 static void answer_result(struct api_call *c, const struct puz_board *b,
                           const struct puz_result *res, bool include_path)
 {
-    struct http_problem p;
+    struct api_problem p;
     char *buf = NULL;
     size_t len = 0;
     puz_err rc;
@@ -183,15 +183,15 @@ struct solve_state {
 void api__solve(struct api_call *c)
 {
     struct solve_state *s;
-    struct http_problem p;
+    struct api_problem p;
     json_t *root;
     puz_err rc;
 
     if (!api__open(c, sizeof(*s), (void **)&s, &root))
         return;
-    rc = http_decode_solve(root, c->ctx->cfg, &s->q, &p);
+    rc = api_decode_solve(root, c->ctx->cfg, &s->q, &p);
     if (rc == PUZ_OK)
-        rc = http_decode_solvable(&s->q.board, s->q.has_goal ? &s->q.goal
+        rc = api_decode_solvable(&s->q.board, s->q.has_goal ? &s->q.goal
                                   : NULL, &p);
     if (!api__decoded(c, root, rc, &p))
         return;
@@ -204,7 +204,7 @@ void api__solve_work(struct api_call *c)
     const struct solve_state *s = c->state;
     struct puz_solve_opts o;
     struct puz_result res;
-    struct http_problem p;
+    struct api_problem p;
     puz_err rc;
 
     request_opts(c, &s->q, s->deadline_us, &o);
@@ -239,13 +239,13 @@ struct batch_state {
 void api__batch(struct api_call *c)
 {
     struct batch_state *s;
-    struct http_problem p;
+    struct api_problem p;
     json_t *root;
     puz_err rc;
 
     if (!api__open(c, sizeof(*s), (void **)&s, &root))
         return;
-    rc = http_decode_batch(root, c->ctx->cfg, c->arena, &s->b, &p);
+    rc = api_decode_batch(root, c->ctx->cfg, c->arena, &s->b, &p);
     if (!api__decoded(c, root, rc, &p))
         return;
     s->deadline_us = api__deadline_in(c->ctx->cfg->batch_timeout_ms);
@@ -389,13 +389,13 @@ static bool batch_item(struct api_call *c, struct batch_state *s, size_t i)
             api__record(c, &res);
         e->ok = !api__solve_problem(rc, &res, &e->problem);
         if (!e->ok)
-            http_problem_point(&e->problem, "/boards/%zu", i);
+            api_problem_point(&e->problem, "/boards/%zu", i);
     }
     puz_arena_set_budget(c->scratch, api__budget_left(c));
     prev = api_jalloc_bind(c->scratch);
     failures = api_jalloc_failures();
     if (!e->ok) {
-        item = http_problem_json(&e->problem, NULL, NULL);
+        item = api_problem_json(&e->problem, NULL, NULL);
         ok = item != NULL && api_jalloc_failures() == failures
              && append_item(c, s, item, later);
     } else {
@@ -436,7 +436,7 @@ static void answer_batch(struct api_call *c, struct batch_state *s)
 void api__batch_work(struct api_call *c)
 {
     struct batch_state *s = c->state;
-    struct http_problem p;
+    struct api_problem p;
     bool ok = true;
 
     s->len = HEAD_ROOM;
@@ -446,12 +446,12 @@ void api__batch_work(struct api_call *c)
     for (size_t i = 0; ok && i < s->b.count; i++)
         ok = batch_item(c, s, i);
     if (c->cancel != NULL && atomic_load(c->cancel)) {
-        api_answer_problemf(c, HTTP_PROBLEM_SHUTTING_DOWN, "the server is "
+        api_answer_problemf(c, API_PROBLEM_SHUTTING_DOWN, "the server is "
                             "shutting down; this batch was cancelled");
         return;
     }
     if (!ok) {
-        http_problem_set(&p, HTTP_PROBLEM_ANSWER_TOO_LARGE, "the answer "
+        api_problem_set(&p, API_PROBLEM_ANSWER_TOO_LARGE, "the answer "
                          "does not fit in max_response_bytes (%zu) or in "
                          "the memory one request may use (solve_max_bytes, "
                          "%zu); send fewer boards",

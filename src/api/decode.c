@@ -3,7 +3,7 @@
  * where (a JSON pointer) and what to change, in words a caller can act
  * on; the server only forwards these problems.
  */
-#include "http_decode.h"
+#include "api_decode.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -55,7 +55,7 @@ static void advance(unsigned char c, int *line, int *col)
  * scan outside strings gives a clear error long before that.
  */
 static puz_err check_depth(const char *buf, size_t len, unsigned max_depth,
-                           struct http_problem *err)
+                           struct api_problem *err)
 {
     unsigned depth = 0;
     int line = 1, col = 0;
@@ -79,7 +79,7 @@ static puz_err check_depth(const char *buf, size_t len, unsigned max_depth,
     }
     return PUZ_OK;
 too_deep:
-    http_problem_set(err, HTTP_PROBLEM_MALFORMED_JSON, "JSON nested deeper "
+    api_problem_set(err, API_PROBLEM_MALFORMED_JSON, "JSON nested deeper "
                      "than %u levels at line %d, column %d; puzzled "
                      "requests need at most 4", max_depth, line, col);
     err->line = line;
@@ -87,15 +87,15 @@ too_deep:
     return PUZ_EINVAL;
 }
 
-puz_err http_decode_json(const char *buf, size_t len, unsigned max_depth,
-                         json_t **out, struct http_problem *err)
+puz_err api_decode_json(const char *buf, size_t len, unsigned max_depth,
+                         json_t **out, struct api_problem *err)
 {
     json_error_t jerr;
     json_t *root;
 
     *out = NULL;
     if (len == 0) {
-        http_problem_set(err, HTTP_PROBLEM_MALFORMED_JSON, "the request "
+        api_problem_set(err, API_PROBLEM_MALFORMED_JSON, "the request "
                          "body is empty; send a JSON object such as "
                          "{\"board\": \"1 2 3 4 5 6 7 0 8\"}");
         return PUZ_EINVAL;
@@ -105,7 +105,7 @@ puz_err http_decode_json(const char *buf, size_t len, unsigned max_depth,
     root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
                       &jerr);
     if (root == NULL) {
-        http_problem_set(err, HTTP_PROBLEM_MALFORMED_JSON, "malformed JSON "
+        api_problem_set(err, API_PROBLEM_MALFORMED_JSON, "malformed JSON "
                          "at line %d, column %d: %s", jerr.line,
                          jerr.column, jerr.text);
         err->line = jerr.line > 0 ? jerr.line : 1;
@@ -114,7 +114,7 @@ puz_err http_decode_json(const char *buf, size_t len, unsigned max_depth,
     }
     if (!json_is_object(root)) {
         json_decref(root);
-        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "the request "
+        api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "the request "
                          "body must be a JSON object, e.g. "
                          "{\"board\": \"1 2 3 4 5 6 7 0 8\"}");
         return PUZ_EINVAL;
@@ -143,7 +143,7 @@ static const char *type_name(const json_t *v)
  * "/" is "~1"). A key too long for the buffer is cut on a character
  * boundary: half a UTF-8 sequence would make the answer invalid JSON.
  */
-static void point_key(struct http_problem *err, const char *ptr,
+static void point_key(struct api_problem *err, const char *ptr,
                       const char *key)
 {
     char *out = err->pointer;
@@ -174,7 +174,7 @@ static void point_key(struct http_problem *err, const char *ptr,
 
 /* Every key of obj must be in allowed. */
 static puz_err check_keys(const json_t *obj, const char *const *allowed,
-                          const char *ptr, struct http_problem *err)
+                          const char *ptr, struct api_problem *err)
 {
     const char *key;
     json_t *v;
@@ -187,7 +187,7 @@ static puz_err check_keys(const json_t *obj, const char *const *allowed,
         }
         if (allowed[i] != NULL)
             continue;
-        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "unknown field "
+        api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "unknown field "
                          "\"%.64s\" in %s", key, *ptr ? ptr : "the body");
         point_key(err, ptr, key);
         join(allowed, err->allowed, sizeof(err->allowed));
@@ -198,58 +198,58 @@ static puz_err check_keys(const json_t *obj, const char *const *allowed,
 
 /* One tile value: a JSON integer, nothing else. */
 static puz_err tile_value(const json_t *v, const char *ptr,
-                          long long *out, struct http_problem *err)
+                          long long *out, struct api_problem *err)
 {
     if (json_is_integer(v)) {
         *out = json_integer_value(v);
         return PUZ_OK;
     }
     if (json_is_real(v))
-        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s is the "
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s is the "
                          "decimal number %g; tiles are whole numbers "
                          "written without a fraction or exponent", ptr,
                          json_real_value(v));
     else
-        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s is %s; tiles "
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s is %s; tiles "
                          "are whole numbers (0 for the blank)", ptr,
                          type_name(v));
-    http_problem_point(err, "%s", ptr);
+    api_problem_point(err, "%s", ptr);
     return PUZ_EINVAL;
 }
 
 static puz_err values_to_board(const long long *vals, size_t count,
                                const char *ptr, struct puz_board *out,
-                               struct http_problem *err)
+                               struct api_problem *err)
 {
     char msg[PUZ_MSG_MAX] = "";
 
     if (puz_board_from_values(vals, count, out, msg) == PUZ_OK)
         return PUZ_OK;
-    http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s: %s", ptr, msg);
-    http_problem_point(err, "%s", ptr);
+    api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s: %s", ptr, msg);
+    api_problem_point(err, "%s", ptr);
     return PUZ_EINVAL;
 }
 
 /* One row of a 2-D board: an array of exactly n tiles. */
 static puz_err board_row(const json_t *row, size_t r, size_t n,
                          const char *ptr, long long *vals,
-                         struct http_problem *err)
+                         struct api_problem *err)
 {
-    char cell[HTTP_PROBLEM_POINTER];
+    char cell[API_PROBLEM_POINTER];
 
     if (!json_is_array(row)) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s: row %zu is "
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s: row %zu is "
                          "%s, not an array of %zu tiles", ptr, r,
                          type_name(row), n);
-        http_problem_point(err, "%s/%zu", ptr, r);
+        api_problem_point(err, "%s/%zu", ptr, r);
         return PUZ_EINVAL;
     }
     if (json_array_size(row) != n) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s: row %zu has "
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s: row %zu has "
                          "%zu tiles, but the board has %zu rows; every row "
                          "of an NxN board needs N tiles", ptr, r,
                          json_array_size(row), n);
-        http_problem_point(err, "%s/%zu", ptr, r);
+        api_problem_point(err, "%s/%zu", ptr, r);
         return PUZ_EINVAL;
     }
     for (size_t c = 0; c < n; c++) {
@@ -262,16 +262,16 @@ static puz_err board_row(const json_t *row, size_t r, size_t n,
 }
 
 static puz_err board_rows(const json_t *v, const char *ptr,
-                          struct puz_board *out, struct http_problem *err)
+                          struct puz_board *out, struct api_problem *err)
 {
     long long vals[PUZ_MAX_CELLS];
     size_t n = json_array_size(v);
 
     if (n < PUZ_MIN_SIZE || n > PUZ_MAX_SIZE) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s has %zu rows; "
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s has %zu rows; "
                          "boards are %d to %d rows of the same length",
                          ptr, n, PUZ_MIN_SIZE, PUZ_MAX_SIZE);
-        http_problem_point(err, "%s", ptr);
+        api_problem_point(err, "%s", ptr);
         return PUZ_EINVAL;
     }
     for (size_t r = 0; r < n; r++) {
@@ -282,17 +282,17 @@ static puz_err board_rows(const json_t *v, const char *ptr,
 }
 
 static puz_err board_flat(const json_t *v, const char *ptr,
-                          struct puz_board *out, struct http_problem *err)
+                          struct puz_board *out, struct api_problem *err)
 {
     long long vals[PUZ_MAX_CELLS];
-    char cell[HTTP_PROBLEM_POINTER];
+    char cell[API_PROBLEM_POINTER];
     size_t n = json_array_size(v);
 
     if (n > PUZ_MAX_CELLS) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s has %zu tiles; "
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s has %zu tiles; "
                          "the largest board (%dx%d) has %d", ptr, n,
                          PUZ_MAX_SIZE, PUZ_MAX_SIZE, PUZ_MAX_CELLS);
-        http_problem_point(err, "%s", ptr);
+        api_problem_point(err, "%s", ptr);
         return PUZ_EINVAL;
     }
     for (size_t i = 0; i < n; i++) {
@@ -303,8 +303,8 @@ static puz_err board_flat(const json_t *v, const char *ptr,
     return values_to_board(vals, n, ptr, out, err);
 }
 
-puz_err http_decode_board(const json_t *v, const char *ptr,
-                          struct puz_board *out, struct http_problem *err)
+puz_err api_decode_board(const json_t *v, const char *ptr,
+                          struct puz_board *out, struct api_problem *err)
 {
     char msg[PUZ_MSG_MAX] = "";
 
@@ -312,8 +312,8 @@ puz_err http_decode_board(const json_t *v, const char *ptr,
     if (json_is_string(v)) {
         if (puz_board_parse(json_string_value(v), out, msg) == PUZ_OK)
             return PUZ_OK;
-        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s: %s", ptr, msg);
-        http_problem_point(err, "%s", ptr);
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s: %s", ptr, msg);
+        api_problem_point(err, "%s", ptr);
         return PUZ_EINVAL;
     }
     if (json_is_array(v) && json_array_size(v) > 0) {
@@ -321,18 +321,18 @@ puz_err http_decode_board(const json_t *v, const char *ptr,
             return board_rows(v, ptr, out, err);
         return board_flat(v, ptr, out, err);
     }
-    http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s is %s; send an "
+    api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s is %s; send an "
                      "array of rows [[1,2,3],[4,5,6],[7,8,0]], a flat array "
                      "[1,2,3,4,5,6,7,8,0] or a string \"1 2 3 4 5 6 7 8 0\"",
                      ptr, json_is_array(v) ? "an empty array"
                      : type_name(v));
-    http_problem_point(err, "%s", ptr);
+    api_problem_point(err, "%s", ptr);
     return PUZ_EINVAL;
 }
 
-puz_err http_decode_solvable(const struct puz_board *board,
+puz_err api_decode_solvable(const struct puz_board *board,
                              const struct puz_board *goal,
-                             struct http_problem *err)
+                             struct api_problem *err)
 {
     struct puz_board def;
     char why[PUZ_MSG_MAX] = "";
@@ -343,19 +343,19 @@ puz_err http_decode_solvable(const struct puz_board *board,
         goal = &def;
     }
     if (goal->n != board->n) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "the goal is "
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "the goal is "
                          "%ux%u but the board is %ux%u", goal->n, goal->n,
                          board->n, board->n);
-        http_problem_point(err, "/goal");
+        api_problem_point(err, "/goal");
         return PUZ_EINVAL;
     }
     if (puz_board_solvable(board, goal, &ok, why) != PUZ_OK) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_BOARD, "%s", why);
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s", why);
         return PUZ_EINVAL;
     }
     if (ok)
         return PUZ_OK;
-    http_problem_set(err, HTTP_PROBLEM_UNSOLVABLE, "%s", why[0] ? why
+    api_problem_set(err, API_PROBLEM_UNSOLVABLE, "%s", why[0] ? why
                      : "the board's permutation parity differs from the "
                      "goal's, so no sequence of moves reaches it");
     return PUZ_EUNSOLVABLE;
@@ -364,7 +364,7 @@ puz_err http_decode_solvable(const struct puz_board *board,
 /* A positive integer option, capped at cap (0 = no cap). */
 static puz_err limit_value(const json_t *limits, const char *key,
                            uint64_t cap, uint64_t *inout,
-                           struct http_problem *err)
+                           struct api_problem *err)
 {
     const json_t *v = json_object_get(limits, key);
     json_int_t n;
@@ -373,13 +373,13 @@ static puz_err limit_value(const json_t *limits, const char *key,
         return PUZ_OK;
     if (!json_is_integer(v) || json_integer_value(v) < 1) {
         if (json_is_integer(v))
-            http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "limits.%s "
+            api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "limits.%s "
                              "must be at least 1", key);
         else
-            http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "limits.%s "
+            api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "limits.%s "
                              "must be a whole number, not %s", key,
                              type_name(v));
-        http_problem_point(err, "/limits/%s", key);
+        api_problem_point(err, "/limits/%s", key);
         return PUZ_EINVAL;
     }
     n = json_integer_value(v);
@@ -390,18 +390,18 @@ static puz_err limit_value(const json_t *limits, const char *key,
 
 static puz_err decode_limits(const json_t *root, const struct http_config *c,
                              struct http_solve_request *out,
-                             struct http_problem *err)
+                             struct api_problem *err)
 {
     const json_t *limits = json_object_get(root, "limits");
     uint64_t nodes = c->solve_max_nodes, ms = c->solve_timeout_ms, depth = 0;
 
     if (limits != NULL && !json_is_null(limits)) {
         if (!json_is_object(limits)) {
-            http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "limits "
+            api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "limits "
                              "must be an object like {\"max_nodes\": "
                              "100000, \"timeout_ms\": 2000}, not %s",
                              type_name(limits));
-            http_problem_point(err, "/limits");
+            api_problem_point(err, "/limits");
             return PUZ_EINVAL;
         }
         if (check_keys(limits, limit_keys, "/limits", err) != PUZ_OK
@@ -409,7 +409,7 @@ static puz_err decode_limits(const json_t *root, const struct http_config *c,
                            err) != PUZ_OK
             || limit_value(limits, "timeout_ms", c->solve_timeout_ms, &ms,
                            err) != PUZ_OK
-            || limit_value(limits, "max_depth", HTTP_DECODE_MAX_DEPTH, &depth,
+            || limit_value(limits, "max_depth", API_DECODE_MAX_DEPTH, &depth,
                            err)
                != PUZ_OK)
             return PUZ_EINVAL;
@@ -422,7 +422,7 @@ static puz_err decode_limits(const json_t *root, const struct http_config *c,
 
 /* A string option, or NULL when absent or null. */
 static puz_err string_option(const json_t *root, const char *key,
-                             const char **out, struct http_problem *err)
+                             const char **out, struct api_problem *err)
 {
     const json_t *v = json_object_get(root, key);
 
@@ -433,15 +433,15 @@ static puz_err string_option(const json_t *root, const char *key,
         *out = json_string_value(v);
         return PUZ_OK;
     }
-    http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "%s must be a string, "
+    api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "%s must be a string, "
                      "not %s", key, type_name(v));
-    http_problem_point(err, "/%s", key);
+    api_problem_point(err, "/%s", key);
     return PUZ_EINVAL;
 }
 
 static puz_err decode_algorithm(const json_t *root,
                                 struct http_solve_request *out,
-                                struct http_problem *err)
+                                struct api_problem *err)
 {
     const char *s, *names[PUZ_ALG_COUNT_ + 1];
     int n = 0;
@@ -454,16 +454,16 @@ static puz_err decode_algorithm(const json_t *root,
     for (int a = 0; a < PUZ_ALG_COUNT_; a++)
         names[n++] = puz_algorithm_name((enum puz_algorithm)a);
     names[n] = NULL;
-    http_problem_set(err, HTTP_PROBLEM_INVALID_OPTION, "unknown algorithm "
+    api_problem_set(err, API_PROBLEM_INVALID_OPTION, "unknown algorithm "
                      "\"%.64s\"", s);
-    http_problem_point(err, "/algorithm");
+    api_problem_point(err, "/algorithm");
     join(names, err->allowed, sizeof(err->allowed));
     return PUZ_EINVAL;
 }
 
 static puz_err decode_heuristic(const json_t *root,
                                 struct http_solve_request *out,
-                                struct http_problem *err)
+                                struct api_problem *err)
 {
     const char *s, *names[32];
     size_t n = 0;
@@ -479,29 +479,29 @@ static puz_err decode_heuristic(const json_t *root,
     for (size_t i = 0; i < puz_heuristic_count() && n + 1 < 32; i++)
         names[n++] = puz_heuristic_name(puz_heuristic_at(i));
     names[n] = NULL;
-    http_problem_set(err, HTTP_PROBLEM_INVALID_OPTION, "unknown heuristic "
+    api_problem_set(err, API_PROBLEM_INVALID_OPTION, "unknown heuristic "
                      "\"%.64s\"", s);
-    http_problem_point(err, "/heuristic");
+    api_problem_point(err, "/heuristic");
     join(names, err->allowed, sizeof(err->allowed));
     return PUZ_EINVAL;
 }
 
 static puz_err decode_goal(const json_t *root, bool *has,
-                           struct puz_board *goal, struct http_problem *err)
+                           struct puz_board *goal, struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "goal");
 
     *has = v != NULL && !json_is_null(v);
     if (!*has)
         return PUZ_OK;
-    return http_decode_board(v, "/goal", goal, err);
+    return api_decode_board(v, "/goal", goal, err);
 }
 
 /* "weight" of wastar: an integer PUZ_WASTAR_WEIGHT_MIN..MAX (f = g +
  * weight * h). */
 static puz_err decode_weight(const json_t *root,
                              struct http_solve_request *out,
-                             struct http_problem *err)
+                             struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "weight");
 
@@ -510,11 +510,11 @@ static puz_err decode_weight(const json_t *root,
         return PUZ_OK;
     if (!json_is_integer(v) || json_integer_value(v) < PUZ_WASTAR_WEIGHT_MIN
         || json_integer_value(v) > PUZ_WASTAR_WEIGHT_MAX) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_OPTION,
+        api_problem_set(err, API_PROBLEM_INVALID_OPTION,
                          "weight must be an integer from %u to %u, not %s",
                          PUZ_WASTAR_WEIGHT_MIN, PUZ_WASTAR_WEIGHT_MAX,
                          json_is_integer(v) ? "that number" : type_name(v));
-        http_problem_point(err, "/weight");
+        api_problem_point(err, "/weight");
         return PUZ_EINVAL;
     }
     out->weight = (unsigned)json_integer_value(v);
@@ -525,7 +525,7 @@ static puz_err decode_weight(const json_t *root,
  * best-first search, 1..PUZ_TRACE_MAX. */
 static puz_err decode_trace(const json_t *root,
                             struct http_solve_request *out,
-                            struct http_problem *err)
+                            struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "trace");
 
@@ -534,11 +534,11 @@ static puz_err decode_trace(const json_t *root,
         return PUZ_OK;
     if (!json_is_integer(v) || json_integer_value(v) < 1 ||
         json_integer_value(v) > PUZ_TRACE_MAX) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_OPTION,
+        api_problem_set(err, API_PROBLEM_INVALID_OPTION,
                          "trace must be an integer from 1 to %d, not %s",
                          PUZ_TRACE_MAX,
                          json_is_integer(v) ? "that number" : type_name(v));
-        http_problem_point(err, "/trace");
+        api_problem_point(err, "/trace");
         return PUZ_EINVAL;
     }
     out->trace = (unsigned)json_integer_value(v);
@@ -549,7 +549,7 @@ static puz_err decode_trace(const json_t *root,
  * per iteration (IDA*), for the lab's chart. */
 static puz_err decode_effort(const json_t *root,
                              struct http_solve_request *out,
-                             struct http_problem *err)
+                             struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "effort");
 
@@ -557,10 +557,10 @@ static puz_err decode_effort(const json_t *root,
     if (v == NULL || json_is_null(v))
         return PUZ_OK;
     if (!json_is_boolean(v)) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST,
+        api_problem_set(err, API_PROBLEM_INVALID_REQUEST,
                          "effort must be true or false, not %s",
                          type_name(v));
-        http_problem_point(err, "/effort");
+        api_problem_point(err, "/effort");
         return PUZ_EINVAL;
     }
     out->effort = json_is_true(v);
@@ -571,17 +571,17 @@ static puz_err decode_effort(const json_t *root,
 static puz_err decode_options(const json_t *root,
                               const struct http_config *cfg,
                               struct http_solve_request *out,
-                              struct http_problem *err)
+                              struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "include_path");
 
     out->include_path = false;
     if (v != NULL && !json_is_null(v)) {
         if (!json_is_boolean(v)) {
-            http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST,
+            api_problem_set(err, API_PROBLEM_INVALID_REQUEST,
                              "include_path must be true or false, not %s",
                              type_name(v));
-            http_problem_point(err, "/include_path");
+            api_problem_point(err, "/include_path");
             return PUZ_EINVAL;
         }
         out->include_path = json_is_true(v);
@@ -597,24 +597,24 @@ static puz_err decode_options(const json_t *root,
 }
 
 static puz_err require(const json_t *root, const char *key,
-                       struct http_problem *err)
+                       struct api_problem *err)
 {
     if (json_object_get(root, key) != NULL)
         return PUZ_OK;
-    http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "the field \"%s\" "
+    api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "the field \"%s\" "
                      "is required", key);
-    http_problem_point(err, "/%s", key);
+    api_problem_point(err, "/%s", key);
     return PUZ_EINVAL;
 }
 
-puz_err http_decode_solve(const json_t *root, const struct http_config *cfg,
+puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
                           struct http_solve_request *out,
-                          struct http_problem *err)
+                          struct api_problem *err)
 {
     memset(out, 0, sizeof(*out));
     if (check_keys(root, solve_keys, "", err) != PUZ_OK
         || require(root, "board", err) != PUZ_OK
-        || http_decode_board(json_object_get(root, "board"), "/board",
+        || api_decode_board(json_object_get(root, "board"), "/board",
                              &out->board, err) != PUZ_OK
         || decode_options(root, cfg, out, err) != PUZ_OK)
         return PUZ_EINVAL;
@@ -634,19 +634,19 @@ static void batch_entry(const json_t *v, size_t i,
                         const struct http_solve_request *opts,
                         struct http_batch_entry *e)
 {
-    char ptr[HTTP_PROBLEM_POINTER];
+    char ptr[API_PROBLEM_POINTER];
 
     snprintf(ptr, sizeof(ptr), "/boards/%zu", i);
-    e->ok = http_decode_board(v, ptr, &e->board, &e->problem) == PUZ_OK
-            && http_decode_solvable(&e->board, opts->has_goal ? &opts->goal
+    e->ok = api_decode_board(v, ptr, &e->board, &e->problem) == PUZ_OK
+            && api_decode_solvable(&e->board, opts->has_goal ? &opts->goal
                                     : NULL, &e->problem) == PUZ_OK;
     if (!e->ok && e->problem.pointer[0] == '\0')
-        http_problem_point(&e->problem, "%s", ptr);
+        api_problem_point(&e->problem, "%s", ptr);
 }
 
-puz_err http_decode_batch(const json_t *root, const struct http_config *cfg,
+puz_err api_decode_batch(const json_t *root, const struct http_config *cfg,
                           puz_arena *a, struct http_batch_request *out,
-                          struct http_problem *err)
+                          struct api_problem *err)
 {
     const json_t *boards;
     size_t n;
@@ -659,17 +659,17 @@ puz_err http_decode_batch(const json_t *root, const struct http_config *cfg,
     boards = json_object_get(root, "boards");
     n = json_array_size(boards);
     if (!json_is_array(boards) || n == 0 || n > cfg->batch_max) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "boards must be "
+        api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "boards must be "
                          "an array of 1 to %u boards; got %s%zu%s",
                          cfg->batch_max, json_is_array(boards) ? "" : "not "
                          "an array, ", n, json_is_array(boards)
                          ? " entries" : "");
-        http_problem_point(err, "/boards");
+        api_problem_point(err, "/boards");
         return PUZ_EINVAL;
     }
     out->entries = puz_arena_calloc(a, n, sizeof(*out->entries));
     if (out->entries == NULL) {
-        http_problem_set(err, HTTP_PROBLEM_INTERNAL, "out of memory");
+        api_problem_set(err, API_PROBLEM_INTERNAL, "out of memory");
         return PUZ_ENOMEM;
     }
     out->count = n;
@@ -681,7 +681,7 @@ puz_err http_decode_batch(const json_t *root, const struct http_config *cfg,
 
 /* One move of /v1/score: "up"/"u"/... or the number of a tile. */
 static puz_err score_move(const json_t *v, size_t i, unsigned max_tile,
-                          struct puz_move *m, struct http_problem *err)
+                          struct puz_move *m, struct api_problem *err)
 {
     json_int_t t;
 
@@ -696,31 +696,31 @@ static puz_err score_move(const json_t *v, size_t i, unsigned max_tile,
         m->tile = (unsigned)t;
         return PUZ_OK;
     }
-    http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "moves[%zu] is not a "
+    api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "moves[%zu] is not a "
                      "move: use \"up\", \"down\", \"left\", \"right\" (the "
                      "way the blank goes) or the number of the tile to "
                      "slide, 1 to %u", i, max_tile);
-    http_problem_point(err, "/moves/%zu", i);
+    api_problem_point(err, "/moves/%zu", i);
     return PUZ_EINVAL;
 }
 
 static puz_err decode_moves(const json_t *moves,
                             const struct http_config *cfg, puz_arena *a,
                             struct http_score_request *out,
-                            struct http_problem *err)
+                            struct api_problem *err)
 {
     size_t n = json_array_size(moves);
     unsigned max_tile = out->board.n * out->board.n - 1u;
 
     if (!json_is_array(moves) || n > cfg->score_max_moves) {
-        http_problem_set(err, HTTP_PROBLEM_INVALID_REQUEST, "moves must be "
+        api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "moves must be "
                          "an array of at most %u moves", cfg->score_max_moves);
-        http_problem_point(err, "/moves");
+        api_problem_point(err, "/moves");
         return PUZ_EINVAL;
     }
     out->moves = puz_arena_calloc(a, n ? n : 1, sizeof(*out->moves));
     if (out->moves == NULL) {
-        http_problem_set(err, HTTP_PROBLEM_INTERNAL, "out of memory");
+        api_problem_set(err, API_PROBLEM_INTERNAL, "out of memory");
         return PUZ_ENOMEM;
     }
     out->count = n;
@@ -732,15 +732,15 @@ static puz_err decode_moves(const json_t *moves,
     return PUZ_OK;
 }
 
-puz_err http_decode_score(const json_t *root, const struct http_config *cfg,
+puz_err api_decode_score(const json_t *root, const struct http_config *cfg,
                           puz_arena *a, struct http_score_request *out,
-                          struct http_problem *err)
+                          struct api_problem *err)
 {
     memset(out, 0, sizeof(*out));
     if (check_keys(root, score_keys, "", err) != PUZ_OK
         || require(root, "board", err) != PUZ_OK
         || require(root, "moves", err) != PUZ_OK
-        || http_decode_board(json_object_get(root, "board"), "/board",
+        || api_decode_board(json_object_get(root, "board"), "/board",
                              &out->board, err) != PUZ_OK
         || decode_goal(root, &out->has_goal, &out->goal, err) != PUZ_OK)
         return PUZ_EINVAL;

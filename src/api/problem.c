@@ -3,7 +3,7 @@
  * and their JSON form. The slugs are part of the public API: never rename
  * one, add a new kind instead.
  */
-#include "http_problem.h"
+#include "api_problem.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,68 +15,68 @@ struct kind_info {
     const char *title;
 };
 
-static const struct kind_info kinds[HTTP_PROBLEM_KIND_COUNT_] = {
-    [HTTP_PROBLEM_MALFORMED_JSON] = { 400, "malformed-json",
+static const struct kind_info kinds[API_PROBLEM_KIND_COUNT_] = {
+    [API_PROBLEM_MALFORMED_JSON] = { 400, "malformed-json",
                                       "Malformed JSON" },
-    [HTTP_PROBLEM_INVALID_QUERY] = { 400, "invalid-query",
+    [API_PROBLEM_INVALID_QUERY] = { 400, "invalid-query",
                                      "Invalid query parameter" },
-    [HTTP_PROBLEM_INVALID_REQUEST] = { 422, "invalid-request",
+    [API_PROBLEM_INVALID_REQUEST] = { 422, "invalid-request",
                                        "Invalid request" },
-    [HTTP_PROBLEM_INVALID_BOARD] = { 422, "invalid-board",
+    [API_PROBLEM_INVALID_BOARD] = { 422, "invalid-board",
                                      "Invalid board" },
-    [HTTP_PROBLEM_UNSOLVABLE] = { 422, "unsolvable",
+    [API_PROBLEM_UNSOLVABLE] = { 422, "unsolvable",
                                   "Board cannot reach the goal" },
-    [HTTP_PROBLEM_INVALID_OPTION] = { 422, "invalid-option",
+    [API_PROBLEM_INVALID_OPTION] = { 422, "invalid-option",
                                       "Invalid option" },
-    [HTTP_PROBLEM_NOT_FOUND] = { 404, "not-found", "Not found" },
-    [HTTP_PROBLEM_METHOD_NOT_ALLOWED] = { 405, "method-not-allowed",
+    [API_PROBLEM_NOT_FOUND] = { 404, "not-found", "Not found" },
+    [API_PROBLEM_METHOD_NOT_ALLOWED] = { 405, "method-not-allowed",
                                           "Method not allowed" },
-    [HTTP_PROBLEM_PAYLOAD_TOO_LARGE] = { 413, "payload-too-large",
+    [API_PROBLEM_PAYLOAD_TOO_LARGE] = { 413, "payload-too-large",
                                          "Request body too large" },
-    [HTTP_PROBLEM_UNSUPPORTED_MEDIA] = { 415, "unsupported-media-type",
+    [API_PROBLEM_UNSUPPORTED_MEDIA] = { 415, "unsupported-media-type",
                                          "Unsupported media type" },
-    [HTTP_PROBLEM_OVERLOADED] = { 503, "overloaded",
+    [API_PROBLEM_OVERLOADED] = { 503, "overloaded",
                                   "Server overloaded" },
-    [HTTP_PROBLEM_SHUTTING_DOWN] = { 503, "shutting-down",
+    [API_PROBLEM_SHUTTING_DOWN] = { 503, "shutting-down",
                                      "Server shutting down" },
-    [HTTP_PROBLEM_INTERNAL] = { 500, "internal-error",
+    [API_PROBLEM_INTERNAL] = { 500, "internal-error",
                                 "Internal server error" },
-    [HTTP_PROBLEM_BAD_FRAMING] = { 400, "bad-request", "Bad request" },
-    [HTTP_PROBLEM_NOT_IMPLEMENTED] = { 501, "not-implemented",
+    [API_PROBLEM_BAD_FRAMING] = { 400, "bad-request", "Bad request" },
+    [API_PROBLEM_NOT_IMPLEMENTED] = { 501, "not-implemented",
                                        "Not implemented" },
-    [HTTP_PROBLEM_INVALID_SOLUTION] = { 422, "invalid-solution",
+    [API_PROBLEM_INVALID_SOLUTION] = { 422, "invalid-solution",
                                         "Moves do not solve the board" },
-    [HTTP_PROBLEM_RATE_LIMITED] = { 429, "rate-limited",
+    [API_PROBLEM_RATE_LIMITED] = { 429, "rate-limited",
                                     "Too many requests" },
-    [HTTP_PROBLEM_CONFLICT] = { 409, "conflict",
+    [API_PROBLEM_CONFLICT] = { 409, "conflict",
                                 "Not possible now" },
-    [HTTP_PROBLEM_ANSWER_TOO_LARGE] = { 422, "answer-too-large",
+    [API_PROBLEM_ANSWER_TOO_LARGE] = { 422, "answer-too-large",
                                         "Answer too large" },
 };
 
-static const struct kind_info *info(enum http_problem_kind k)
+static const struct kind_info *info(enum api_problem_kind k)
 {
-    if ((unsigned)k >= HTTP_PROBLEM_KIND_COUNT_)
-        k = HTTP_PROBLEM_INTERNAL;
+    if ((unsigned)k >= API_PROBLEM_KIND_COUNT_)
+        k = API_PROBLEM_INTERNAL;
     return &kinds[k];
 }
 
-unsigned http_problem_status(enum http_problem_kind k)
+unsigned api_problem_status(enum api_problem_kind k)
 {
     return info(k)->status;
 }
 
-const char *http_problem_slug(enum http_problem_kind k)
+const char *api_problem_slug(enum api_problem_kind k)
 {
     return info(k)->slug;
 }
 
-const char *http_problem_title(enum http_problem_kind k)
+const char *api_problem_title(enum api_problem_kind k)
 {
     return info(k)->title;
 }
 
-void http_problem_set(struct http_problem *p, enum http_problem_kind k,
+void api_problem_set(struct api_problem *p, enum api_problem_kind k,
                       const char *fmt, ...)
 {
     va_list ap;
@@ -91,7 +91,7 @@ void http_problem_set(struct http_problem *p, enum http_problem_kind k,
     va_end(ap);
 }
 
-void http_problem_point(struct http_problem *p, const char *fmt, ...)
+void api_problem_point(struct api_problem *p, const char *fmt, ...)
 {
     va_list ap;
 
@@ -107,7 +107,7 @@ void http_problem_point(struct http_problem *p, const char *fmt, ...)
  */
 static json_t *safe_string(const char *s)
 {
-    char buf[HTTP_PROBLEM_DETAIL];
+    char buf[API_PROBLEM_DETAIL];
     json_t *j = json_string(s);
     size_t i;
 
@@ -119,7 +119,7 @@ static json_t *safe_string(const char *s)
     return json_string(buf);
 }
 
-static int add_extensions(json_t *o, const struct http_problem *p)
+static int add_extensions(json_t *o, const struct api_problem *p)
 {
     json_t *list;
     const char *s, *comma;
@@ -143,7 +143,7 @@ static int add_extensions(json_t *o, const struct http_problem *p)
     return rc;
 }
 
-json_t *http_problem_json(const struct http_problem *p, const char *instance,
+json_t *api_problem_json(const struct api_problem *p, const char *instance,
                           const char *request_id)
 {
     const struct kind_info *k = info(p->kind);
@@ -153,7 +153,7 @@ json_t *http_problem_json(const struct http_problem *p, const char *instance,
 
     if (o == NULL)
         return NULL;
-    snprintf(type, sizeof(type), "%s%s", HTTP_PROBLEM_BASE, k->slug);
+    snprintf(type, sizeof(type), "%s%s", API_PROBLEM_BASE, k->slug);
     rc |= json_object_set_new(o, "type", json_string(type));
     rc |= json_object_set_new(o, "title", json_string(k->title));
     rc |= json_object_set_new(o, "status", json_integer(k->status));

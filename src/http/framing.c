@@ -56,7 +56,7 @@ static enum MHD_Result scan_head(void *cls, enum MHD_ValueKind kind,
 static void check_coding(struct http_req *r, const struct head_scan *sc)
 {
     if (sc->te > 1 || strcasecmp(sc->te_value, "chunked") != 0)
-        http__reply_problemf(r, HTTP_PROBLEM_NOT_IMPLEMENTED, "transfer "
+        http__reply_problemf(r, API_PROBLEM_NOT_IMPLEMENTED, "transfer "
                              "coding '%.60s' is not supported; send the "
                              "body with Content-Length or as plain "
                              "'chunked'", sc->te > 1 ? "(several headers)"
@@ -70,19 +70,19 @@ bool http__check_framing(struct http_req *r, const char *version)
     memset(&sc, 0, sizeof(sc));
     MHD_get_connection_values(r->conn, MHD_HEADER_KIND, scan_head, &sc);
     if (sc.bad_name != NULL)
-        http__reply_problemf(r, HTTP_PROBLEM_BAD_FRAMING, "header field "
+        http__reply_problemf(r, API_PROBLEM_BAD_FRAMING, "header field "
                              "name '%.60s' contains whitespace",
                              sc.bad_name);
     else if (sc.host > 1)
-        http__reply_problemf(r, HTTP_PROBLEM_BAD_FRAMING, "%u Host "
+        http__reply_problemf(r, API_PROBLEM_BAD_FRAMING, "%u Host "
                              "headers; send exactly one", sc.host);
     else if (sc.te > 0 && sc.cl > 0)
-        http__reply_problemf(r, HTTP_PROBLEM_BAD_FRAMING, "both "
+        http__reply_problemf(r, API_PROBLEM_BAD_FRAMING, "both "
                              "Content-Length and Transfer-Encoding; the "
                              "body cannot be framed (RFC 9112 section 6.3)");
     else if (sc.te > 0 && version != NULL
              && strcmp(version, MHD_HTTP_VERSION_1_0) == 0)
-        http__reply_problemf(r, HTTP_PROBLEM_BAD_FRAMING, "Transfer-"
+        http__reply_problemf(r, API_PROBLEM_BAD_FRAMING, "Transfer-"
                              "Encoding in an HTTP/1.0 request");
     else if (sc.te > 0)
         check_coding(r, &sc);
@@ -107,7 +107,7 @@ static void refuse_query(struct http_server *s, struct MHD_Connection *c,
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     char path[256], head[512];
-    struct http_problem p;
+    struct api_problem p;
     struct http_req *r;
     json_t *j;
     char *body;
@@ -117,9 +117,9 @@ static void refuse_query(struct http_server *s, struct MHD_Connection *c,
     r = http__req_create(s, c, path, "-");
     if (r == NULL || ci == NULL)
         goto out;
-    http_problem_set(&p, HTTP_PROBLEM_INVALID_QUERY, "%u query parameters; "
+    api_problem_set(&p, API_PROBLEM_INVALID_QUERY, "%u query parameters; "
                      "at most %u are read", args, HTTP__MAX_QUERY_ARGS);
-    j = http_problem_json(&p, path, r->id);
+    j = api_problem_json(&p, path, r->id);
     body = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (body != NULL) {

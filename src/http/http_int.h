@@ -22,7 +22,7 @@
 #include "api.h"
 #include "http_config.h"
 #include "http_metrics.h"
-#include "http_problem.h"
+#include "api_problem.h"
 #include "http_server.h"
 #include "http_static.h"
 #include "http_jobs.h"
@@ -146,8 +146,8 @@ void http__reply_copy(struct http_req *r, unsigned status,
 void http__reply_answer(struct http_req *r);
 /* Answer JSON (body: a new reference) or a problem, through r->call. */
 void http__reply_json(struct http_req *r, unsigned status, json_t *body);
-void http__reply_problem(struct http_req *r, const struct http_problem *p);
-void http__reply_problemf(struct http_req *r, enum http_problem_kind k,
+void http__reply_problem(struct http_req *r, const struct api_problem *p);
+void http__reply_problemf(struct http_req *r, enum api_problem_kind k,
                           const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -54,7 +54,7 @@ bool http__submit(struct http_req *r)
     pool_err rc;
 
     if (j == NULL) {
-        http__reply_problemf(r, HTTP_PROBLEM_INTERNAL, "out of memory");
+        http__reply_problemf(r, API_PROBLEM_INTERNAL, "out of memory");
         return false;
     }
     j->base.run = job_run;
@@ -70,12 +70,12 @@ bool http__submit(struct http_req *r)
     if (rc == POOL_OK)
         return true;
     if (rc == POOL_EFULL)
-        http__reply_problemf(r, HTTP_PROBLEM_OVERLOADED, "all %u solver "
+        http__reply_problemf(r, API_PROBLEM_OVERLOADED, "all %u solver "
                              "threads are busy and %u solves are waiting; "
                              "retry after the delay in Retry-After",
                              r->srv->workers, r->srv->cfg.queue);
     else
-        http__reply_problemf(r, HTTP_PROBLEM_SHUTTING_DOWN, "the server "
+        http__reply_problemf(r, API_PROBLEM_SHUTTING_DOWN, "the server "
                              "is shutting down and takes no new solves");
     MHD_resume_connection(r->conn);
     return true;

@@ -250,7 +250,7 @@ static bool handle_metrics(struct http_req *r)
 static bool handle_openapi(struct http_req *r)
 {
     if (r->srv->openapi == NULL) {
-        http__reply_problemf(r, HTTP_PROBLEM_NOT_FOUND, "this server was "
+        http__reply_problemf(r, API_PROBLEM_NOT_FOUND, "this server was "
                              "started without its OpenAPI file (%s)",
                              r->srv->cfg.openapi_path);
         return false;
@@ -264,14 +264,14 @@ static bool handle_openapi(struct http_req *r)
 
 static void reply_not_found(struct http_req *r)
 {
-    http__reply_problemf(r, HTTP_PROBLEM_NOT_FOUND, "nothing at %.200s; "
+    http__reply_problemf(r, API_PROBLEM_NOT_FOUND, "nothing at %.200s; "
                          "the API lives under /v1 (see /openapi.yaml)",
                          r->path);
 }
 
 static void reply_not_allowed(struct http_req *r, const char *allow)
 {
-    http__reply_problemf(r, HTTP_PROBLEM_METHOD_NOT_ALLOWED, "%s is not "
+    http__reply_problemf(r, API_PROBLEM_METHOD_NOT_ALLOWED, "%s is not "
                          "allowed on %.200s; use %s", r->method, r->path,
                          allow);
     if (r->response != NULL)
@@ -413,14 +413,14 @@ static void check_body_headers(struct http_req *r)
     unsigned long long len = cl != NULL ? strtoull(cl, NULL, 10) : 0;
 
     if (!json_media_type(ct)) {
-        http__reply_problemf(r, HTTP_PROBLEM_UNSUPPORTED_MEDIA, "send the "
+        http__reply_problemf(r, API_PROBLEM_UNSUPPORTED_MEDIA, "send the "
                              "body as JSON with Content-Type: "
                              "application/json (got %.100s)",
                              ct != NULL ? ct : "no Content-Type");
     } else if (len > r->srv->cfg.max_body_bytes
                && (len > http__discard_limit(r->srv) || expects_continue(r))) {
         /* Refused before reading a byte of it. */
-        http__reply_problemf(r, HTTP_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
+        http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
                              "is %llu bytes; at most %zu are accepted", len,
                              r->srv->cfg.max_body_bytes);
     } else if (len > r->srv->cfg.max_body_bytes) {
@@ -463,7 +463,7 @@ static void check_length_conflict(struct http_req *r)
 
     MHD_get_connection_values(r->conn, MHD_HEADER_KIND, scan_length, &sc);
     if (sc.conflict)
-        http__reply_problemf(r, HTTP_PROBLEM_MALFORMED_JSON, "conflicting "
+        http__reply_problemf(r, API_PROBLEM_MALFORMED_JSON, "conflicting "
                              "Content-Length headers; the body cannot be "
                              "framed, send exactly one");
 }
@@ -552,7 +552,7 @@ static bool dispatch(struct http_req *r)
 
     r->dispatched = true;
     if (r->too_large) {
-        http__reply_problemf(r, HTTP_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
+        http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
                              "exceeds %zu bytes", r->srv->cfg.max_body_bytes);
         return false;
     }

@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "codec.h"
-#include "http_problem.h"
+#include "api_problem.h"
 #include "pool.h"
 
 struct jobs_job {
@@ -37,7 +37,7 @@ struct jobs_job {
     struct puz_progress progress;
     bool has_progress;
     json_t *result;                 /* done; heap, never arena */
-    struct http_problem error;      /* failed */
+    struct api_problem error;      /* failed */
     char reason[PUZ_MSG_MAX];       /* cancelled: why */
 };
 
@@ -254,17 +254,17 @@ static void settle(jobs_t *j, jobs_job *job, puz_err rc,
         return;
     }
     if (rc == PUZ_EINVAL)
-        http_problem_set(&job->error, HTTP_PROBLEM_INVALID_OPTION, "%s",
+        api_problem_set(&job->error, API_PROBLEM_INVALID_OPTION, "%s",
                          r->reason[0] ? r->reason
                          : "these options do not fit this board");
     else if (rc != PUZ_OK)
-        http_problem_set(&job->error, HTTP_PROBLEM_INTERNAL, "the solver "
+        api_problem_set(&job->error, API_PROBLEM_INTERNAL, "the solver "
                          "failed: %s", puz_strerror(rc));
     else if (r->status == PUZ_UNSOLVABLE)
-        http_problem_set(&job->error, HTTP_PROBLEM_UNSOLVABLE, "%s",
+        api_problem_set(&job->error, API_PROBLEM_UNSOLVABLE, "%s",
                          r->reason);
     else if (result == NULL)
-        http_problem_set(&job->error, HTTP_PROBLEM_INTERNAL, "out of "
+        api_problem_set(&job->error, API_PROBLEM_INTERNAL, "out of "
                          "memory encoding the result");
     if (rc != PUZ_OK || r->status == PUZ_UNSOLVABLE || result == NULL) {
         json_decref(result);
@@ -594,7 +594,7 @@ static json_t *job_locked(jobs_job *job)
     if (job->state == JOBS_DONE && job->result != NULL)
         json_object_set_new(o, "result", json_deep_copy(job->result));
     if (job->state == JOBS_FAILED)
-        json_object_set_new(o, "error", http_problem_json(&job->error,
+        json_object_set_new(o, "error", api_problem_json(&job->error,
                                                           NULL, NULL));
     if (job->state == JOBS_CANCELLED)
         json_object_set_new(o, "reason", json_string(job->reason));

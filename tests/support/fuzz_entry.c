@@ -10,13 +10,13 @@
 #include <jansson.h>
 
 #include "http_config.h"
-#include "http_decode.h"
-#include "http_problem.h"
+#include "api_decode.h"
+#include "api_problem.h"
 #include "puz_arena.h"
 #include "puz_board.h"
 
 /* What the server would send for err must exist and be valid JSON. */
-static void check_problem(const struct http_problem *err)
+static void check_problem(const struct api_problem *err)
 {
     json_t *j;
     char *text;
@@ -24,7 +24,7 @@ static void check_problem(const struct http_problem *err)
     if (memchr(err->detail, '\0', sizeof(err->detail)) == NULL
         || memchr(err->pointer, '\0', sizeof(err->pointer)) == NULL)
         abort();
-    j = http_problem_json(err, "/v1/solve", "fuzz");
+    j = api_problem_json(err, "/v1/solve", "fuzz");
     text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
     if (text == NULL)
         abort();
@@ -51,25 +51,25 @@ static void decode_bodies(const json_t *root, const struct http_config *c)
     struct http_solve_request sr;
     struct http_batch_request br;
     struct http_score_request sc;
-    struct http_problem err;
+    struct api_problem err;
     puz_arena *a = puz_arena_create(4096);
 
     if (a == NULL)
         return;
-    if (http_decode_solve(root, c, &sr, &err) != PUZ_OK) {
+    if (api_decode_solve(root, c, &sr, &err) != PUZ_OK) {
         check_problem(&err);
     } else {
         check_board(&sr.board);
-        if (http_decode_solvable(&sr.board, sr.has_goal ? &sr.goal : NULL,
+        if (api_decode_solvable(&sr.board, sr.has_goal ? &sr.goal : NULL,
                                  &err) != PUZ_OK)
             check_problem(&err);
     }
-    if (http_decode_batch(root, c, a, &br, &err) != PUZ_OK)
+    if (api_decode_batch(root, c, a, &br, &err) != PUZ_OK)
         check_problem(&err);
     for (size_t i = 0; i < br.count; i++)
         if (!br.entries[i].ok)
             check_problem(&br.entries[i].problem);
-    if (http_decode_score(root, c, a, &sc, &err) != PUZ_OK)
+    if (api_decode_score(root, c, a, &sc, &err) != PUZ_OK)
         check_problem(&err);
     puz_arena_destroy(a);
 }
@@ -78,14 +78,14 @@ void fuzz_decode_one(const uint8_t *data, size_t size)
 {
     static struct http_config cfg;
     static bool ready;
-    struct http_problem err;
+    struct api_problem err;
     json_t *root = NULL;
 
     if (!ready) {
         http_config_defaults(&cfg);
         ready = true;
     }
-    if (http_decode_json((const char *)data, size, cfg.json_max_depth,
+    if (api_decode_json((const char *)data, size, cfg.json_max_depth,
                          &root, &err) != PUZ_OK) {
         if (root != NULL)
             abort();

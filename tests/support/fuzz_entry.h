@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Request body bytes through http_decode_json and every body decoder
+/* Request body bytes through api_decode_json and every body decoder
  * (solve, batch, score) with the default config; every failure must
  * still give a problem+json body. */
 void fuzz_decode_one(const uint8_t *data, size_t size);

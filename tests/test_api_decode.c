@@ -1,5 +1,5 @@
 /*
- * test_http_decode.c - request decoding without a socket: the JSON
+ * test_api_decode.c - request decoding without a socket: the JSON
  * parser's depth bound and error positions, every board form and every
  * rejection with its pointer, option lookups, caps on limits, batch
  * entries and score moves, and the problem+json encoder.
@@ -13,27 +13,27 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "http_decode.h"
-#include "http_problem.h"
+#include "api_decode.h"
+#include "api_problem.h"
 
 static json_t *parse_ok(const char *text)
 {
-    struct http_problem p;
+    struct api_problem p;
     json_t *j = NULL;
 
-    assert_int_equal(http_decode_json(text, strlen(text), 32, &j, &p),
+    assert_int_equal(api_decode_json(text, strlen(text), 32, &j, &p),
                      PUZ_OK);
     assert_non_null(j);
     return j;
 }
 
 static void assert_parse_fails(const char *text, unsigned depth,
-                               enum http_problem_kind kind, int line)
+                               enum api_problem_kind kind, int line)
 {
-    struct http_problem p;
+    struct api_problem p;
     json_t *j = (json_t *)1;
 
-    assert_int_equal(http_decode_json(text, strlen(text), depth, &j, &p),
+    assert_int_equal(api_decode_json(text, strlen(text), depth, &j, &p),
                      PUZ_EINVAL);
     assert_null(j);
     assert_int_equal(p.kind, kind);
@@ -44,15 +44,15 @@ static void assert_parse_fails(const char *text, unsigned depth,
 static void test_json_errors(void **state)
 {
     (void)state;
-    assert_parse_fails("", 32, HTTP_PROBLEM_MALFORMED_JSON, 0);
+    assert_parse_fails("", 32, API_PROBLEM_MALFORMED_JSON, 0);
     assert_parse_fails("{\"a\":1,\n\"a\":2}", 32,
-                       HTTP_PROBLEM_MALFORMED_JSON, 2);
+                       API_PROBLEM_MALFORMED_JSON, 2);
     assert_parse_fails("{\n\n  \"a\": tru }", 32,
-                       HTTP_PROBLEM_MALFORMED_JSON, 3);
-    assert_parse_fails("[[[[1]]]]", 3, HTTP_PROBLEM_MALFORMED_JSON, 1);
+                       API_PROBLEM_MALFORMED_JSON, 3);
+    assert_parse_fails("[[[[1]]]]", 3, API_PROBLEM_MALFORMED_JSON, 1);
     assert_parse_fails("\"just a string\"", 32,
-                       HTTP_PROBLEM_INVALID_REQUEST, 0);
-    assert_parse_fails("[1, 2]", 32, HTTP_PROBLEM_INVALID_REQUEST, 0);
+                       API_PROBLEM_INVALID_REQUEST, 0);
+    assert_parse_fails("[1, 2]", 32, API_PROBLEM_INVALID_REQUEST, 0);
     /* Brackets inside strings do not count towards the depth. */
     json_decref(parse_ok("{\"a\": \"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\\""
                          "[[[[\"}"));
@@ -60,12 +60,12 @@ static void test_json_errors(void **state)
 
 static void test_depth_column(void **state)
 {
-    struct http_problem p;
+    struct api_problem p;
     json_t *j;
     const char *text = "{\"b\":\n [[[";
 
     (void)state;
-    assert_int_equal(http_decode_json(text, strlen(text), 3, &j, &p),
+    assert_int_equal(api_decode_json(text, strlen(text), 3, &j, &p),
                      PUZ_EINVAL);
     assert_int_equal(p.line, 2);
     assert_int_equal(p.column, 4);
@@ -74,12 +74,12 @@ static void test_depth_column(void **state)
 
 static void board_ok(const char *text, unsigned n, unsigned blank)
 {
-    struct http_problem p;
+    struct api_problem p;
     struct puz_board b;
     json_t *j = json_loads(text, JSON_DECODE_ANY, NULL);
 
     assert_non_null(j);
-    assert_int_equal(http_decode_board(j, "/board", &b, &p), PUZ_OK);
+    assert_int_equal(api_decode_board(j, "/board", &b, &p), PUZ_OK);
     assert_int_equal(b.n, n);
     assert_int_equal(b.blank, blank);
     json_decref(j);
@@ -88,13 +88,13 @@ static void board_ok(const char *text, unsigned n, unsigned blank)
 static void board_bad(const char *text, const char *pointer,
                       const char *needle)
 {
-    struct http_problem p;
+    struct api_problem p;
     struct puz_board b;
     json_t *j = json_loads(text, JSON_DECODE_ANY, NULL);
 
     assert_non_null(j);
-    assert_int_equal(http_decode_board(j, "/board", &b, &p), PUZ_EINVAL);
-    assert_int_equal(p.kind, HTTP_PROBLEM_INVALID_BOARD);
+    assert_int_equal(api_decode_board(j, "/board", &b, &p), PUZ_EINVAL);
+    assert_int_equal(p.kind, API_PROBLEM_INVALID_BOARD);
     assert_string_equal(p.pointer, pointer);
     if (strstr(p.detail, needle) == NULL)
         fprintf(stderr, "\"%s\" lacks \"%s\"\n", p.detail, needle);
@@ -148,19 +148,19 @@ static void test_flat_board_too_big(void **state)
 static void test_solvable(void **state)
 {
     struct puz_board b, g;
-    struct http_problem p;
+    struct api_problem p;
     char msg[PUZ_MSG_MAX];
 
     (void)state;
     assert_int_equal(puz_board_parse("1 2 3 4 5 6 8 7 0", &b, msg), PUZ_OK);
-    assert_int_equal(http_decode_solvable(&b, NULL, &p), PUZ_EUNSOLVABLE);
-    assert_int_equal(p.kind, HTTP_PROBLEM_UNSOLVABLE);
+    assert_int_equal(api_decode_solvable(&b, NULL, &p), PUZ_EUNSOLVABLE);
+    assert_int_equal(p.kind, API_PROBLEM_UNSOLVABLE);
     assert_true(strlen(p.detail) > 10);
     assert_int_equal(puz_board_parse("2 1 3 0", &g, msg), PUZ_OK);
-    assert_int_equal(http_decode_solvable(&b, &g, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_solvable(&b, &g, &p), PUZ_EINVAL);
     assert_string_equal(p.pointer, "/goal");
     assert_int_equal(puz_board_parse("1 2 3 4 5 6 7 0 8", &b, msg), PUZ_OK);
-    assert_int_equal(http_decode_solvable(&b, NULL, &p), PUZ_OK);
+    assert_int_equal(api_decode_solvable(&b, NULL, &p), PUZ_OK);
 }
 
 static struct http_config cfg(void)
@@ -179,14 +179,14 @@ static void test_solve_options(void **state)
 {
     struct http_config c = cfg();
     struct http_solve_request q;
-    struct http_problem p;
+    struct api_problem p;
     json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"goal\": [1,2,3,0], "
                          "\"algorithm\": \"bfs\", \"heuristic\": "
                          "\"manhattan\", \"include_path\": true, "
                          "\"limits\": {\"max_nodes\": 50, \"max_depth\": 9}}");
 
     (void)state;
-    assert_int_equal(http_decode_solve(j, &c, &q, &p), PUZ_OK);
+    assert_int_equal(api_decode_solve(j, &c, &q, &p), PUZ_OK);
     assert_int_equal(q.algorithm, PUZ_ALG_BFS);
     assert_non_null(q.heuristic);
     assert_true(q.has_goal);
@@ -201,27 +201,27 @@ static void test_limits_are_capped(void **state)
 {
     struct http_config c = cfg();
     struct http_solve_request q;
-    struct http_problem p;
+    struct api_problem p;
     json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"limits\": "
                          "{\"max_nodes\": 99999999, \"timeout_ms\": "
                          "99999999}}");
 
     (void)state;
-    assert_int_equal(http_decode_solve(j, &c, &q, &p), PUZ_OK);
+    assert_int_equal(api_decode_solve(j, &c, &q, &p), PUZ_OK);
     assert_int_equal(q.max_nodes, 1000);
     assert_int_equal(q.timeout_ms, 500);
     json_decref(j);
 }
 
-static void solve_bad(const char *text, enum http_problem_kind kind,
+static void solve_bad(const char *text, enum api_problem_kind kind,
                       const char *pointer)
 {
     struct http_config c = cfg();
     struct http_solve_request q;
-    struct http_problem p;
+    struct api_problem p;
     json_t *j = parse_ok(text);
 
-    assert_int_equal(http_decode_solve(j, &c, &q, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_solve(j, &c, &q, &p), PUZ_EINVAL);
     assert_int_equal(p.kind, kind);
     assert_string_equal(p.pointer, pointer);
     json_decref(j);
@@ -230,38 +230,38 @@ static void solve_bad(const char *text, enum http_problem_kind kind,
 static void test_solve_rejections(void **state)
 {
     (void)state;
-    solve_bad("{}", HTTP_PROBLEM_INVALID_REQUEST, "/board");
+    solve_bad("{}", API_PROBLEM_INVALID_REQUEST, "/board");
     solve_bad("{\"board\": \"1 2 3 0\", \"x\": 1}",
-              HTTP_PROBLEM_INVALID_REQUEST, "/x");
+              API_PROBLEM_INVALID_REQUEST, "/x");
     solve_bad("{\"board\": \"1 2 3 0\", \"algorithm\": \"nope\"}",
-              HTTP_PROBLEM_INVALID_OPTION, "/algorithm");
+              API_PROBLEM_INVALID_OPTION, "/algorithm");
     solve_bad("{\"board\": \"1 2 3 0\", \"heuristic\": \"nope\"}",
-              HTTP_PROBLEM_INVALID_OPTION, "/heuristic");
+              API_PROBLEM_INVALID_OPTION, "/heuristic");
     solve_bad("{\"board\": \"1 2 3 0\", \"heuristic\": 3}",
-              HTTP_PROBLEM_INVALID_REQUEST, "/heuristic");
+              API_PROBLEM_INVALID_REQUEST, "/heuristic");
     solve_bad("{\"board\": \"1 2 3 0\", \"limits\": []}",
-              HTTP_PROBLEM_INVALID_REQUEST, "/limits");
+              API_PROBLEM_INVALID_REQUEST, "/limits");
     solve_bad("{\"board\": \"1 2 3 0\", \"limits\": {\"nodes\": 1}}",
-              HTTP_PROBLEM_INVALID_REQUEST, "/limits/nodes");
+              API_PROBLEM_INVALID_REQUEST, "/limits/nodes");
     solve_bad("{\"board\": \"1 2 3 0\", \"limits\": {\"timeout_ms\": -5}}",
-              HTTP_PROBLEM_INVALID_REQUEST, "/limits/timeout_ms");
+              API_PROBLEM_INVALID_REQUEST, "/limits/timeout_ms");
     solve_bad("{\"board\": \"1 2 3 0\", \"limits\": {\"max_nodes\": 1.5}}",
-              HTTP_PROBLEM_INVALID_REQUEST, "/limits/max_nodes");
+              API_PROBLEM_INVALID_REQUEST, "/limits/max_nodes");
     solve_bad("{\"board\": \"1 2 3 0\", \"include_path\": \"yes\"}",
-              HTTP_PROBLEM_INVALID_REQUEST, "/include_path");
+              API_PROBLEM_INVALID_REQUEST, "/include_path");
     solve_bad("{\"board\": \"1 2 3 0\", \"goal\": [1,2]}",
-              HTTP_PROBLEM_INVALID_BOARD, "/goal");
+              API_PROBLEM_INVALID_BOARD, "/goal");
 }
 
 static void test_unknown_option_lists_valid(void **state)
 {
     struct http_config c = cfg();
     struct http_solve_request q;
-    struct http_problem p;
+    struct api_problem p;
     json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"heuristic\": \"x\"}");
 
     (void)state;
-    assert_int_equal(http_decode_solve(j, &c, &q, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_solve(j, &c, &q, &p), PUZ_EINVAL);
     assert_non_null(strstr(p.allowed, "manhattan"));
     assert_non_null(strstr(p.allowed, "linear-conflict"));
     json_decref(j);
@@ -271,24 +271,24 @@ static void test_batch_entries(void **state)
 {
     struct http_config c = cfg();
     struct http_batch_request b;
-    struct http_problem p;
+    struct api_problem p;
     puz_arena *a = puz_arena_create(4096);
     json_t *j = parse_ok("{\"boards\": [\"1 2 3 0\", [1,1,2,0], "
                          "\"2 1 3 0\"], \"algorithm\": \"astar\"}");
 
     (void)state;
-    assert_int_equal(http_decode_batch(j, &c, a, &b, &p), PUZ_OK);
+    assert_int_equal(api_decode_batch(j, &c, a, &b, &p), PUZ_OK);
     assert_int_equal(b.count, 3);
     assert_true(b.entries[0].ok);
     assert_false(b.entries[1].ok);
-    assert_int_equal(b.entries[1].problem.kind, HTTP_PROBLEM_INVALID_BOARD);
+    assert_int_equal(b.entries[1].problem.kind, API_PROBLEM_INVALID_BOARD);
     assert_string_equal(b.entries[1].problem.pointer, "/boards/1");
     assert_false(b.entries[2].ok);
-    assert_int_equal(b.entries[2].problem.kind, HTTP_PROBLEM_UNSOLVABLE);
+    assert_int_equal(b.entries[2].problem.kind, API_PROBLEM_UNSOLVABLE);
     json_decref(j);
     j = parse_ok("{\"boards\": [\"1 2 3 0\",\"1 2 3 0\",\"1 2 3 0\","
                  "\"1 2 3 0\"]}");
-    assert_int_equal(http_decode_batch(j, &c, a, &b, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_batch(j, &c, a, &b, &p), PUZ_EINVAL);
     assert_string_equal(p.pointer, "/boards");
     json_decref(j);
     puz_arena_destroy(a);
@@ -298,13 +298,13 @@ static void test_score_moves(void **state)
 {
     struct http_config c = cfg();
     struct http_score_request s;
-    struct http_problem p;
+    struct api_problem p;
     puz_arena *a = puz_arena_create(4096);
     json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"moves\": [\"up\", 3, "
                          "\"L\"]}");
 
     (void)state;
-    assert_int_equal(http_decode_score(j, &c, a, &s, &p), PUZ_OK);
+    assert_int_equal(api_decode_score(j, &c, a, &s, &p), PUZ_OK);
     assert_int_equal(s.count, 3);
     assert_false(s.moves[0].is_tile);
     assert_int_equal(s.moves[0].dir, PUZ_UP);
@@ -313,11 +313,11 @@ static void test_score_moves(void **state)
     assert_int_equal(s.moves[2].dir, PUZ_LEFT);
     json_decref(j);
     j = parse_ok("{\"board\": \"1 2 3 0\", \"moves\": [4]}");
-    assert_int_equal(http_decode_score(j, &c, a, &s, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_score(j, &c, a, &s, &p), PUZ_EINVAL);
     assert_string_equal(p.pointer, "/moves/0");
     json_decref(j);
     j = parse_ok("{\"board\": \"1 2 3 0\", \"moves\": [1,1,1,1,1]}");
-    assert_int_equal(http_decode_score(j, &c, a, &s, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_score(j, &c, a, &s, &p), PUZ_EINVAL);
     assert_string_equal(p.pointer, "/moves");
     json_decref(j);
     puz_arena_destroy(a);
@@ -325,14 +325,14 @@ static void test_score_moves(void **state)
 
 static void test_problem_json(void **state)
 {
-    struct http_problem p;
+    struct api_problem p;
     json_t *j;
 
     (void)state;
-    http_problem_set(&p, HTTP_PROBLEM_INVALID_OPTION, "unknown %s", "x");
-    http_problem_point(&p, "/heuristic");
+    api_problem_set(&p, API_PROBLEM_INVALID_OPTION, "unknown %s", "x");
+    api_problem_point(&p, "/heuristic");
     snprintf(p.allowed, sizeof(p.allowed), "a, b, c");
-    j = http_problem_json(&p, "/v1/solve", "id-1");
+    j = api_problem_json(&p, "/v1/solve", "id-1");
     assert_string_equal(json_string_value(json_object_get(j, "type")),
                         "https://puzzled.dev/problems/invalid-option");
     assert_int_equal(json_integer_value(json_object_get(j, "status")), 422);
@@ -343,15 +343,15 @@ static void test_problem_json(void **state)
         json_object_get(j, "allowed"), 2)), "c");
     json_decref(j);
     /* Client bytes that are not UTF-8 never cost the whole answer. */
-    http_problem_set(&p, HTTP_PROBLEM_NOT_FOUND, "nothing at /\xff\xfe");
-    j = http_problem_json(&p, "/\xff", NULL);
+    api_problem_set(&p, API_PROBLEM_NOT_FOUND, "nothing at /\xff\xfe");
+    j = api_problem_json(&p, "/\xff", NULL);
     assert_non_null(j);
     assert_string_equal(json_string_value(json_object_get(j, "instance")),
                         "/?");
     json_decref(j);
-    for (int k = 0; k < HTTP_PROBLEM_KIND_COUNT_; k++) {
-        assert_true(http_problem_status((enum http_problem_kind)k) >= 400);
-        assert_non_null(http_problem_slug((enum http_problem_kind)k));
+    for (int k = 0; k < API_PROBLEM_KIND_COUNT_; k++) {
+        assert_true(api_problem_status((enum api_problem_kind)k) >= 400);
+        assert_non_null(api_problem_slug((enum api_problem_kind)k));
     }
 }
 
@@ -364,7 +364,7 @@ static void test_unknown_key_pointer(void **state)
 {
     struct http_config c = cfg();
     struct http_solve_request rq;
-    struct http_problem p;
+    struct api_problem p;
     char body[256];
     json_t *root, *pj, *ps;
     size_t n;
@@ -376,16 +376,16 @@ static void test_unknown_key_pointer(void **state)
         n += (size_t)snprintf(body + n, sizeof(body) - n, "\xc3\xa9");
     snprintf(body + n, sizeof(body) - n, "\": 1}");
     root = parse_ok(body);
-    assert_int_equal(http_decode_solve(root, &c, &rq, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_solve(root, &c, &rq, &p), PUZ_EINVAL);
     json_decref(root);
     ps = json_string(p.pointer);    /* NULL unless valid UTF-8 */
     assert_non_null(ps);
     json_decref(ps);
-    pj = http_problem_json(&p, "/v1/solve", "id");
+    pj = api_problem_json(&p, "/v1/solve", "id");
     assert_non_null(pj);
     json_decref(pj);
     root = parse_ok("{\"board\": \"1 2 3 0\", \"a/b~c\": 1}");
-    assert_int_equal(http_decode_solve(root, &c, &rq, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_solve(root, &c, &rq, &p), PUZ_EINVAL);
     assert_string_equal(p.pointer, "/a~1b~0c");
     json_decref(root);
 }

@@ -1,14 +1,14 @@
 /*
- * http_decode.h - from request bytes to validated C values: JSON parsing
+ * api_decode.h - from request bytes to validated C values: JSON parsing
  * with a depth bound, boards in every accepted form, solve options with
  * the server's caps applied, batch entries and score moves.
  *
  * Nothing here touches the network or a thread: every function is
- * tested on plain strings. Failures fill a struct http_problem that the
+ * tested on plain strings. Failures fill a struct api_problem that the
  * server sends as it is.
  */
-#ifndef HTTP_DECODE_H
-#define HTTP_DECODE_H
+#ifndef API_DECODE_H
+#define API_DECODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "http_config.h"
-#include "http_problem.h"
+#include "api_problem.h"
 #include "puz_arena.h"
 #include "puz_board.h"
 #include "puz_err.h"
@@ -30,7 +30,7 @@
 
 /* The cap of limits.max_depth over HTTP: a dfs that deep already takes
  * longer than any request's timeout. */
-#define HTTP_DECODE_MAX_DEPTH 1000u
+#define API_DECODE_MAX_DEPTH 1000u
 
 /* What /v1/solve asks for, and the shared options of a batch. */
 struct http_solve_request {
@@ -52,7 +52,7 @@ struct http_solve_request {
 struct http_batch_entry {
     bool ok;                    /* board decoded and solvable */
     struct puz_board board;
-    struct http_problem problem;  /* when !ok; pointer names the entry */
+    struct api_problem problem;  /* when !ok; pointer names the entry */
 };
 
 struct http_batch_request {
@@ -72,41 +72,41 @@ struct http_score_request {
 /*
  * Parse a request body. Rejects nesting deeper than max_depth, duplicate
  * keys, invalid UTF-8 and anything but an object; malformed input gives
- * HTTP_PROBLEM_MALFORMED_JSON with line and column. *out is a new
+ * API_PROBLEM_MALFORMED_JSON with line and column. *out is a new
  * reference on success, NULL otherwise.
  */
-puz_err http_decode_json(const char *buf, size_t len, unsigned max_depth,
-                         json_t **out, struct http_problem *err);
+puz_err api_decode_json(const char *buf, size_t len, unsigned max_depth,
+                         json_t **out, struct api_problem *err);
 
 /*
  * A board: array of rows, flat array of tiles, or a string
  * (puz_board_parse). ptr is its JSON pointer ("/board"), used in
  * messages and err->pointer.
  */
-puz_err http_decode_board(const json_t *v, const char *ptr,
-                          struct puz_board *out, struct http_problem *err);
+puz_err api_decode_board(const json_t *v, const char *ptr,
+                          struct puz_board *out, struct api_problem *err);
 
 /* Whether board can reach goal (NULL = default goal); PUZ_EUNSOLVABLE
  * with the parity explanation, PUZ_EINVAL when the sizes differ. */
-puz_err http_decode_solvable(const struct puz_board *board,
+puz_err api_decode_solvable(const struct puz_board *board,
                              const struct puz_board *goal,
-                             struct http_problem *err);
+                             struct api_problem *err);
 
 /* The body of POST /v1/solve. */
-puz_err http_decode_solve(const json_t *root, const struct http_config *cfg,
+puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
                           struct http_solve_request *out,
-                          struct http_problem *err);
+                          struct api_problem *err);
 
 /* The body of POST /v1/solve/batch. Shared options failing fails the
  * request; a bad board only marks its own entry. Entries come from a. */
-puz_err http_decode_batch(const json_t *root, const struct http_config *cfg,
+puz_err api_decode_batch(const json_t *root, const struct http_config *cfg,
                           puz_arena *a, struct http_batch_request *out,
-                          struct http_problem *err);
+                          struct api_problem *err);
 
 /* The body of POST /v1/score. Moves come from a. Legality is not checked
  * here (an illegal move is a score, not an error). */
-puz_err http_decode_score(const json_t *root, const struct http_config *cfg,
+puz_err api_decode_score(const json_t *root, const struct http_config *cfg,
                           puz_arena *a, struct http_score_request *out,
-                          struct http_problem *err);
+                          struct api_problem *err);
 
 #endif
