@@ -34,17 +34,24 @@ slow='{"board":"4 11 3 6 13 15 12 8 5 14 7 2 10 0 9 1","algorithm":"idastar",
 solves() {
     n=$1; shift
     # A curl config file: -o covers one URL only, so each gets its own.
-    awk -v n="$n" -v u="$lb_nginx_url/v1/solve" 'BEGIN {
-        for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = /dev/null\n", u
+    awk -v n="$n" -v u="$lb_nginx_url/v1/solve" -v d="$lb_tmp" 'BEGIN {
+        for (i = 0; i < n; i++)
+            printf "url = \"%s\"\noutput = \"%s/answer.%d\"\n", u, d, i + 1
     }' >"$lb_tmp/urls.$n"
     curl -s -w '%{http_code}\n' -H 'Content-Type: application/json' \
         --data-binary "$board" "$@" -K "$lb_tmp/urls.$n"
 }
 
-# all_ok FILE N WHAT: FILE has N lines, all 200.
+# all_ok FILE N WHAT: FILE has N lines, all 200; if not, the failure
+# shows the first few other answers' bodies (which instance or nginx
+# said what).
 all_ok() {
     got=$(grep -c '^200$' "$1")
-    [ "$got" = "$2" ] || lb_fail "$3: $got of $2 answered 200; others:" \
+    [ "$got" = "$2" ] && return 0
+    awk '$0 != "200" { print NR }' "$1" | head -3 | while read -r i; do
+        echo "--- answer $i: $(head -c 400 "$lb_tmp/answer.$i" 2>/dev/null)"
+    done >&2
+    lb_fail "$3: $got of $2 answered 200; others:" \
         "$(grep -v '^200$' "$1" | sort | uniq -c | tr '\n' ' ')"
 }
 
