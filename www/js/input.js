@@ -110,12 +110,28 @@ export function returnFocusAfterPointer(area, board)
  */
 export function attachKeys(actions, blocked)
 {
+    /* Whether the focused control got the focus from a pointer (a click
+     * or a tap) rather than from the keyboard. Focus goes back to the
+     * board a moment after a pointer pick (returnFocusAfterPointer), but
+     * an arrow pressed within that moment must play too, not turn the
+     * radio group the mouse just picked from. */
+    let pointerRecent = false;
+    let focusFromPointer = false;
+    document.addEventListener('pointerdown', () => {
+        pointerRecent = true;
+    }, true);
+    document.addEventListener('keydown', () => {
+        pointerRecent = false;
+    }, true);
+    document.addEventListener('focusin', () => {
+        focusFromPointer = pointerRecent;
+    }, true);
     document.addEventListener('keydown', (event) => {
         if (event.defaultPrevented || event.altKey)
             return;
         if (isTyping(event.target) || blocked())
             return;
-        const action = keyAction(event);
+        const action = keyAction(event, focusFromPointer);
         if (!action)
             return;
         event.preventDefault();
@@ -123,13 +139,16 @@ export function attachKeys(actions, blocked)
     });
 }
 
-function keyAction(event)
+/* pointerFocus: the focus came from a pointer, so even a radio or a
+ * slider leaves its arrows to the game. */
+function keyAction(event, pointerFocus)
 {
     const mod = event.ctrlKey || event.metaKey;
     if (mod)
         return event.key.toLowerCase() === 'z' && !event.shiftKey ? (a) => a.undo() : null;
     if (ARROWS[event.key])
-        return ownsArrows(event.target) ? null : (a) => a.slide(ARROWS[event.key]);
+        return ownsArrows(event.target) && !pointerFocus ? null
+            : (a) => a.slide(ARROWS[event.key]);
     /* Buttons already act on Space and Enter; don't act twice. */
     const onButton = event.target.closest &&
         event.target.closest('button, a, summary, input[type="checkbox"], input[type="radio"]');
