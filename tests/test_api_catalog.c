@@ -15,6 +15,7 @@
 
 #include "api.h"
 #include "api_decode.h"
+#include "support/tables3.h"
 
 #define NAMES_MAX 32
 #define NAME_LEN 32
@@ -24,28 +25,10 @@ struct names {
     char v[NAMES_MAX][NAME_LEN];
 };
 
-static puz_tables *tables3;     /* the 3x3 exact tables only */
-
-static int group_setup(void **state)
-{
-    (void)state;
-    if (puz_tables_create(&tables3) != PUZ_OK
-        || puz_tables_add_3x3(tables3) != PUZ_OK)
-        return -1;
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    puz_tables_destroy(tables3);
-    return 0;
-}
-
 /* The catalog of a server with these tables and its default config. */
 static json_t *catalog(struct http_config *cfg)
 {
-    struct api_ctx ctx = { .cfg = cfg, .tables = tables3 };
+    struct api_ctx ctx = { .cfg = cfg, .tables = test_tables3 };
     struct api_request rq = { .path = "/v1/catalog", .id = "test-id" };
     const struct api_route *rt = api_route_find("GET", rq.path, &rq.params);
     puz_arena *a = puz_arena_create(1 << 16);
@@ -298,5 +281,6 @@ int main(void)
         cmocka_unit_test(test_heuristic_decision),
     };
 
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, test_tables3_setup,
+                                  test_tables3_teardown);
 }

@@ -21,6 +21,7 @@
 #include "api.h"
 #include "daily.h"
 #include "puz_heuristic.h"
+#include "support/tables3.h"
 
 struct fixture {
     struct http_config cfg;
@@ -34,22 +35,6 @@ struct fixture {
     json_t *last;       /* the last answer's body, parsed */
 };
 
-static puz_tables *tables3;
-
-static int group_setup(void **state)
-{
-    (void)state;
-    return puz_tables_create(&tables3) == PUZ_OK
-           && puz_tables_add_3x3(tables3) == PUZ_OK ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    puz_tables_destroy(tables3);
-    return 0;
-}
-
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof(*f));
@@ -59,8 +44,8 @@ static int setup(void **state)
     http_config_defaults(&f->cfg);
     puz_board_goal(3, &goal);
     f->ctx.cfg = &f->cfg;
-    f->ctx.tables = tables3;
-    f->ctx.table3 = puz_tables_table3(tables3, &goal);
+    f->ctx.tables = test_tables3;
+    f->ctx.table3 = puz_tables_table3(test_tables3, &goal);
     f->ctx.draining = &f->draining;
     f->ctx.counter = &f->counter;
     snprintf(f->dir, sizeof(f->dir), "/tmp/puzzled-daily-XXXXXX");
@@ -399,5 +384,6 @@ int main(void)
         T(test_leaderboard_kept_on_reopen),
         T(test_without_store),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, test_tables3_setup,
+                                  test_tables3_teardown);
 }

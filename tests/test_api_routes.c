@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "api.h"
+#include "support/tables3.h"
 
 struct fixture {
     struct http_config cfg;
@@ -34,25 +35,6 @@ static void count(void *user, const struct puz_result *res)
     f->searches++;
 }
 
-/* The 3x3 tables, built once for the whole group. */
-static puz_tables *tables3;
-
-static int group_setup(void **state)
-{
-    (void)state;
-    if (puz_tables_create(&tables3) != PUZ_OK
-        || puz_tables_add_3x3(tables3) != PUZ_OK)
-        return -1;
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    puz_tables_destroy(tables3);
-    return 0;
-}
-
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof(*f));
@@ -60,7 +42,7 @@ static int setup(void **state)
 
     http_config_defaults(&f->cfg);
     f->cfg.batch_max = 5;
-    f->tables = tables3;
+    f->tables = test_tables3;
     puz_board_goal(3, &goal);
     f->ctx.cfg = &f->cfg;
     f->ctx.tables = f->tables;
@@ -619,5 +601,6 @@ int main(void)
                                         teardown),
     };
 
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, test_tables3_setup,
+                                  test_tables3_teardown);
 }
