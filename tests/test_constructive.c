@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/large.h"     /* PUZ_ANYTIME_DEFAULT_US */
 #include "puz_random.h"
 #include "puz_solve.h"
 #include "support/truth3.h"
@@ -195,8 +196,11 @@ static void test_no_board_repeats(void **state)
     puz_arena_destroy(a);
 }
 
-/* The default for sides of 5 and more answers at once, marked not
- * optimal. */
+/* The default for sides of 5 and more (the anytime search) answers
+ * within its default budget + 10%, marked not optimal. Under the
+ * sanitizers (make test-asan sets PUZZLED_QUICK) the time is not held
+ * to it, as in test_large: an 8x8 first answer alone outlasts a tenth
+ * of the budget there. */
 static void test_default_for_big_boards(void **state)
 {
     struct puz_solve_opts o = { 0 };
@@ -213,7 +217,8 @@ static void test_default_for_big_boards(void **state)
         assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
         assert_int_equal(r.status, PUZ_SOLVED);
         assert_false(r.optimal);
-        assert_true(r.stats.time_us < 1000000u);
+        if (getenv("PUZZLED_QUICK") == NULL)
+            assert_true(r.stats.time_us < PUZ_ANYTIME_DEFAULT_US / 10 * 11);
         assert_int_equal(puz_replay(&b, r.moves, r.length, &end), PUZ_OK);
         assert_true(puz_board_equal(&end, &goal));
         puz_arena_reset(a);
