@@ -26,6 +26,8 @@ struct http_config {
     unsigned queue;             /* jobs allowed to wait for a worker */
     unsigned http_threads;      /* libmicrohttpd network threads */
     unsigned max_connections;
+    size_t connection_memory_bytes; /* libmicrohttpd's buffers for one
+                                     * connection: the head must fit */
     unsigned max_connections_per_ip;    /* 0 = no per-address limit */
     unsigned connection_timeout_s;  /* idle keep-alive connections */
     unsigned request_head_timeout_s;    /* whole head, from the connection's

@@ -147,6 +147,16 @@ puz_err puz_solve(const struct puz_board *start,
                   const struct puz_solve_opts *opts, puz_arena *a,
                   struct puz_result *out);
 
+/*
+ * Whether puz_solve(start, opts) is a walk down the exact 3x3 table
+ * rather than a search: A* (asked for, or what auto means on 3x3) with
+ * the exact table as its heuristic, no trace, and a path within
+ * limits.max_nodes. Such a solve costs O(path) and no node store, so the
+ * server answers it on the thread that read the request.
+ */
+bool puz_solve_instant(const struct puz_board *start,
+                       const struct puz_solve_opts *opts);
+
 /* Replay moves from start; PUZ_EINVAL if one is illegal. Used by the
  * scorer and the tests to check a path honestly. */
 puz_err puz_replay(const struct puz_board *start, const uint8_t *moves,

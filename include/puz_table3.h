@@ -17,6 +17,9 @@
 
 #define PUZ_TABLE3_STATES 181440u
 #define PUZ_TABLE3_UNREACHABLE 255u
+/* The longest shortest path between two 3x3 boards, whatever the goal
+ * (31 from a corner blank; 30 from the centre). */
+#define PUZ_TABLE3_MAX_DEPTH 31u
 
 typedef struct puz_table3 puz_table3;
 

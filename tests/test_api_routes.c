@@ -337,7 +337,9 @@ static void test_cancelled_work_never_searches(void **state)
     atomic_int cancel = 1;
     json_t *j;
 
-    rq.body = "{\"board\": \"1 2 3 4 5 6 7 0 8\"}";
+    /* a search (3x3 from the table is answered by api_start itself) */
+    rq.body = "{\"board\": \"1 2 3 4 5 6 7 0 8\", \"algorithm\": "
+              "\"idastar\"}";
     rq.len = strlen(rq.body);
     api_call_init(&f->call, &f->ctx, &rq, f->arena);
     assert_false(api_start(rt, &f->call));
@@ -347,6 +349,46 @@ static void test_cancelled_work_never_searches(void **state)
     j = problem(&f->call.answer, 503, "shutting-down");
     assert_int_equal(f->searches, 0);
     json_decref(j);
+}
+
+/* A 3x3 board the exact table answers is done in api_start (the server
+ * answers it on the reading thread, no worker); any search is left to
+ * api_work. */
+static void test_table_walk_answered_at_start(void **state)
+{
+    struct fixture *f = *state;
+    const struct api_route *rt = api_route_find("POST", "/v1/solve", NULL);
+    struct api_request rq = { .path = "/v1/solve", .id = "test-id" };
+    static const char *const searched[] = {
+        "{\"board\": \"8 6 7 2 5 4 3 0 1\", \"algorithm\": \"idastar\"}",
+        "{\"board\": \"8 6 7 2 5 4 3 0 1\", \"heuristic\": \"manhattan\"}",
+        "{\"board\": \"8 6 7 2 5 4 3 0 1\", \"trace\": 5}",
+        "{\"board\": \"8 6 7 2 5 4 3 0 1\", \"limits\": {\"max_nodes\": 30}}",
+    };
+    json_t *j;
+
+    rq.body = "{\"board\": \"8 6 7 2 5 4 3 0 1\"}";
+    rq.len = strlen(rq.body);
+    api_call_init(&f->call, &f->ctx, &rq, f->arena);
+    assert_true(api_start(rt, &f->call));
+    assert_int_equal(f->call.answer.status, 200);
+    assert_null(f->call.scratch);
+    j = body_json(&f->call.answer);
+    assert_int_equal(json_integer_value(json_object_get(j, "length")), 31);
+    assert_true(json_is_true(json_object_get(j, "optimal")));
+    json_decref(j);
+    assert_int_equal(f->searches, 1);
+    for (size_t i = 0; i < sizeof(searched) / sizeof(searched[0]); i++) {
+        puz_arena_reset(f->arena);
+        rq.body = searched[i];
+        rq.len = strlen(rq.body);
+        api_call_init(&f->call, &f->ctx, &rq, f->arena);
+        if (api_start(rt, &f->call))
+            fail_msg("%s was answered at start: %u", searched[i],
+                     f->call.answer.status);
+        api_work(rt, &f->call);
+        assert_int_equal(f->call.answer.status, 200);
+    }
 }
 
 static void test_batch_partial_failure(void **state)
@@ -577,6 +619,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             test_draining_refuses_with_retry_after, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancelled_work_never_searches,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_table_walk_answered_at_start,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_batch_partial_failure, setup,
                                         teardown),

@@ -17,6 +17,7 @@
 #include "puz_pdb.h"
 #include "puz_solve.h"
 #include "puz_table3.h"
+#include "puz_trace.h"
 #include "support/truth3.h"
 
 static const uint8_t goals[4][9] = {
@@ -209,9 +210,71 @@ static void test_walk_honours_limits(void **state)
     puz_arena_destroy(a);
 }
 
+/*
+ * puz_solve_instant (what the server answers on its reading thread) is
+ * true exactly when puz_solve walks the table: no 3x3 path between two
+ * boards is longer than PUZ_TABLE3_MAX_DEPTH (checked on each goal class
+ * against the BFS), and every option that makes puz_solve search makes
+ * it false. Where it is true the solve is the walk: a few hundred bytes.
+ */
+static void test_instant_is_the_walk(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_solve_opts o = { 0 };
+    struct puz_board b, goal, b4;
+    struct puz_result r;
+    puz_arena *a = puz_arena_create(1 << 16);
+
+    for (unsigned g = 0; g < 4; g++) {
+        unsigned far = 0;
+        assert_int_equal(truth3_build(&fx->truth, goals[g]), 0);
+        for (uint32_t rank = 0; rank < TRUTH3_PERMS; rank++)
+            if (fx->truth.dist[rank] != TRUTH3_NONE &&
+                fx->truth.dist[rank] > far)
+                far = fx->truth.dist[rank];
+        assert_true(far <= PUZ_TABLE3_MAX_DEPTH);
+        if (g == 0)
+            assert_int_equal(far, PUZ_TABLE3_MAX_DEPTH);
+    }
+    board_of((const uint8_t[9]){ 8, 6, 7, 2, 5, 4, 3, 0, 1 }, &b);
+    board_of(goals[1], &goal);
+    o.tables = fx->tables;
+    assert_true(puz_solve_instant(&b, &o));
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.length, 31);
+    assert_true(r.stats.arena_peak <= 2048);
+    o.goal = &goal;                     /* another class of goal */
+    assert_true(puz_solve_instant(&b, &o));
+    o.goal = NULL;
+    o.algorithm = PUZ_ALG_ASTAR;
+    assert_true(puz_solve_instant(&b, &o));
+    o.limits.max_nodes = PUZ_TABLE3_MAX_DEPTH;
+    assert_true(puz_solve_instant(&b, &o));
+    o.limits.max_nodes = PUZ_TABLE3_MAX_DEPTH - 1;  /* may stop: search */
+    assert_false(puz_solve_instant(&b, &o));
+    o.limits.max_nodes = 0;
+    o.algorithm = PUZ_ALG_IDASTAR;
+    assert_false(puz_solve_instant(&b, &o));
+    o.algorithm = PUZ_ALG_AUTO;
+    o.heuristic = puz_heuristic_find("manhattan");
+    assert_false(puz_solve_instant(&b, &o));
+    o.heuristic = NULL;
+    o.trace = puz_trace_create(a, 10);
+    assert_false(puz_solve_instant(&b, &o));
+    o.trace = NULL;
+    o.tables = NULL;
+    assert_false(puz_solve_instant(&b, &o));
+    o.tables = fx->tables;
+    assert_int_equal(puz_board_parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+                                     &b4, NULL), PUZ_OK);
+    assert_false(puz_solve_instant(&b4, &o));
+    puz_arena_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_instant_is_the_walk),
         cmocka_unit_test(test_walk_is_astar_on_every_state),
         cmocka_unit_test(test_walk_refuses_unreachable),
         cmocka_unit_test(test_walk_honours_limits),

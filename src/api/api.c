@@ -145,6 +145,10 @@ bool api_start(const struct api_route *rt, struct api_call *c)
 
     rt->fn(c);
     api_jalloc_unbind(prev);
+    if (c->answer.status != 0) {    /* answered here: no api_work */
+        puz_arena_destroy(c->scratch);
+        c->scratch = NULL;
+    }
     if (c->answer.status == 0 && rt->work == NULL)
         api_answer_problemf(c, API_PROBLEM_INTERNAL, "the route %s gave "
                             "no answer", rt->path);

@@ -197,6 +197,15 @@ void api__solve(struct api_call *c)
         return;
     s->deadline_us = api__deadline_in(s->q.timeout_ms);
     c->state = s;
+    /* A walk down the exact 3x3 table costs less than handing it to a
+     * worker and back (two thread wake-ups): answered here. */
+    if (!s->q.trace && !s->q.effort) {
+        struct puz_solve_opts o;
+
+        request_opts(c, &s->q, s->deadline_us, &o);
+        if (puz_solve_instant(&s->q.board, &o))
+            api__solve_work(c);
+    }
 }
 
 void api__solve_work(struct api_call *c)

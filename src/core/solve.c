@@ -256,6 +256,30 @@ static void finish_result(struct puz__search *s, size_t used_before)
         r->stats.arena_peak = peak;
 }
 
+bool puz_solve_instant(const struct puz_board *start,
+                       const struct puz_solve_opts *opts)
+{
+    struct puz_board dflt;
+    const struct puz_board *goal = opts->goal;
+    bool serves;
+
+    if (start->n != 3 || opts->trace != NULL ||
+        puz_algorithm_resolve(opts->algorithm, 3) != PUZ_ALG_ASTAR)
+        return false;
+    if (goal == NULL && puz_board_goal(3, &dflt) != PUZ_OK)
+        return false;
+    goal = goal != NULL ? goal : &dflt;
+    serves = puz_tables_serves(opts->tables, goal);
+    if (puz_algorithm_heuristic(PUZ_ALG_ASTAR, opts->heuristic, 3, serves)
+        != puz_heuristic_find("pdb"))
+        return false;
+    /* No 3x3 path is longer than 31 moves (the walk expands one node per
+     * move), so a node limit of 31 or more never turns the walk into a
+     * search; the table itself is not read here. */
+    return serves && (opts->limits.max_nodes == 0 ||
+                      opts->limits.max_nodes >= PUZ_TABLE3_MAX_DEPTH);
+}
+
 puz_err puz_solve(const struct puz_board *start,
                   const struct puz_solve_opts *opts, puz_arena *a,
                   struct puz_result *out)

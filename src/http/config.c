@@ -38,7 +38,11 @@ static const struct key keys[] = {
     { "queue", K_UINT, OFF(queue), 0, 1, 1000000,
       "solves allowed to wait for a worker; more get 503" },
     { "http_threads", K_UINT, OFF(http_threads), 0, 1, 64,
-      "libmicrohttpd network threads (they never solve)" },
+      "libmicrohttpd network threads (they answer 3x3 table walks; "
+      "every search goes to a worker)" },
+    { "connection_memory_bytes", K_SIZE, OFF(connection_memory_bytes), 0,
+      4096, 1ull << 20, "libmicrohttpd's buffers per connection; a "
+      "request head must fit in it (431 otherwise); suffixes k, m" },
     { "max_connections", K_UINT, OFF(max_connections), 0, 1, 100000,
       "open connections at once" },
     { "max_connections_per_ip", K_UINT, OFF(max_connections_per_ip), 0, 0,
@@ -124,6 +128,10 @@ void http_config_defaults(struct http_config *c)
     c->queue = 256;
     c->http_threads = 2;
     c->max_connections = 1024;
+    /* libmicrohttpd clears a connection's buffers after every request:
+     * half its default of 32k is a cost off each request, and still
+     * holds a head of ~14 KB (nginx's default caps a header at 8k). */
+    c->connection_memory_bytes = 16 * 1024;
     /* Off by default: behind a proxy every client shares its address. */
     c->max_connections_per_ip = 0;
     c->connection_timeout_s = 30;

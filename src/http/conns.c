@@ -45,6 +45,7 @@ struct conn {
     bool cut;                   /* shut by a deadline */
     bool abandoned;             /* hung up while its job was pending */
     bool refused;               /* answered outside MHD; ignore the rest */
+    char remote[HTTP__ADDR_MAX]; /* the client's address, as logged */
 };
 
 struct http__conns {
@@ -126,6 +127,7 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
         return;
     }
     k->fd = fd;
+    http__addr_format(c, k->remote);
     k->phase = PH_HEAD;
     k->deadline_us = pool_now_us() + w->head_us;
     k->next = w->head;
@@ -221,6 +223,13 @@ void http__conn_completed(void *cls, struct MHD_Connection *c,
     else if (r != NULL && cut && r->status == 0)
         r->status = 408;
     http__on_completed(cls, c, con_cls, toe);
+}
+
+const char *http__conn_remote(struct MHD_Connection *c)
+{
+    const struct conn *k = conn_of(c);
+
+    return k != NULL ? k->remote : NULL;
 }
 
 void http__conn_watch(struct http_req *r, atomic_int *cancel)

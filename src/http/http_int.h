@@ -198,6 +198,10 @@ void http__conn_completed(void *cls, struct MHD_Connection *c,
  * set *cancel (which must live until r completes) and log 499. Call on
  * the network thread before suspending. */
 void http__conn_watch(struct http_req *r, atomic_int *cancel);
+/* The client's address of c, formatted once when it connected (NULL:
+ * not tracked); http__addr_format formats it ("-" when unknown). */
+const char *http__conn_remote(struct MHD_Connection *c);
+void http__addr_format(struct MHD_Connection *c, char out[HTTP__ADDR_MAX]);
 /* Answered outside MHD (framing.c): shut the socket, and let no request
  * of this connection reach the handler. */
 void http__conn_refuse(struct MHD_Connection *c);

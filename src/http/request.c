@@ -83,22 +83,35 @@ static void make_id(struct http_req *r)
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     x ^= x >> 31;
-    snprintf(r->id, sizeof(r->id), "%016llx", (unsigned long long)x);
+    for (int i = 15; i >= 0; i--, x >>= 4)   /* "%016llx", on every request */
+        r->id[i] = "0123456789abcdef"[x & 15];
+    r->id[16] = '\0';
 }
 
-static void remote_addr(struct http_req *r)
+void http__addr_format(struct MHD_Connection *c, char out[HTTP__ADDR_MAX])
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
-        r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     const struct sockaddr *sa = ci != NULL ? ci->client_addr : NULL;
 
-    strcpy(r->remote, "-");
+    strcpy(out, "-");
     if (sa != NULL && sa->sa_family == AF_INET)
         inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)
-                  ->sin_addr, r->remote, sizeof(r->remote));
+                  ->sin_addr, out, HTTP__ADDR_MAX);
     else if (sa != NULL && sa->sa_family == AF_INET6)
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)
-                  sa)->sin6_addr, r->remote, sizeof(r->remote));
+                  sa)->sin6_addr, out, HTTP__ADDR_MAX);
+}
+
+/* Formatted once per connection (conns.c), not once per request. */
+static void remote_addr(struct http_req *r)
+{
+    const char *known = http__conn_remote(r->conn);
+
+    if (known != NULL)
+        memcpy(r->remote, known, HTTP__ADDR_MAX);
+    else
+        http__addr_format(r->conn, r->remote);
 }
 
 /* The Origin header if CORS allows it (exact match in the list). */

@@ -253,7 +253,8 @@ static puz_err start_daemon(struct http_server *s, char *msg)
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME
                      | MHD_USE_TURBO;
 
-    /* Network threads only read, route, decode and write; every search
+    /* Network threads read, route, decode and write, and answer what
+     * costs less than a hand-off (3x3 table walks, scores); every search
      * goes to the pool, so a couple of them carry any load. */
     /* MHD's own limit leaves some headroom above ours: past it MHD
      * stops accepting and clients wait unanswered in the backlog, while
@@ -271,6 +272,7 @@ static puz_err start_daemon(struct http_server *s, char *msg)
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)s->listen_fd,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)s->cfg.http_threads,
         MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, s->cfg.connection_memory_bytes,
         MHD_OPTION_NOTIFY_CONNECTION, http__conn_notify, s,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)s->cfg.max_connections_per_ip,
