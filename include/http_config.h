@@ -55,6 +55,7 @@ struct http_config {
     char static_root[HTTP_CONFIG_STR];   /* web game files; "" = none */
     char openapi_path[HTTP_CONFIG_STR];  /* served at /openapi.yaml */
     char access_log[HTTP_CONFIG_STR];    /* "stderr", "off" or a path */
+    unsigned access_log_flush_ms;   /* 0: each line written at once */
     char pdb[16];                        /* 4x4 tables: none, 6-6-3, 7-8 */
     char pdb_5x5[16];                    /* 5x5 tables: none, 6-6-6-6 */
     char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "support/htest.h"
@@ -1016,6 +1017,53 @@ static void test_access_log(void **state)
     json_decref(line);
 }
 
+/* Lines held in the buffer reach the file while the server runs, within
+ * access_log_flush_ms (the watchdog writes them), whole and in order. */
+static void test_access_log_flushed_while_running(void **state)
+{
+    static const char *const ids[] = { "flush-1", "flush-2", "flush-3" };
+    struct http_config c;
+    struct htest_resp r;
+    http_server *s;
+    char path[400], buf[4096];
+    unsigned lines = 0;
+
+    (void)state;
+    htest_config(&c);
+    snprintf(path, sizeof(path), "%.300s/../access-flush.log", htest_www());
+    remove(path);
+    snprintf(c.access_log, sizeof(c.access_log), "%s", path);
+    c.access_log_flush_ms = 50;
+    s = htest_start(&c);
+    for (unsigned i = 0; i < 3; i++) {
+        char hdr[64];
+        const char *hdrs[] = { hdr, NULL };
+        struct htest_req rq = { .path = "/livez", .headers = hdrs };
+        snprintf(hdr, sizeof(hdr), "X-Request-Id: %s", ids[i]);
+        assert_int_equal(htest_do(s, &rq, &r), 0);
+        htest_resp_free(&r);
+    }
+    for (int tries = 0; tries < 100 && lines < 3; tries++) {
+        FILE *f = fopen(path, "r");
+        lines = 0;
+        while (f != NULL && fgets(buf, sizeof(buf), f) != NULL) {
+            json_t *line = json_loads(buf, 0, NULL);
+            assert_non_null(line);      /* whole lines only */
+            assert_true(lines < 3);
+            assert_string_equal(str(line, "id"), ids[lines]);
+            lines++;
+            json_decref(line);
+        }
+        if (f != NULL)
+            fclose(f);
+        if (lines < 3)
+            usleep(20000);
+    }
+    assert_int_equal(lines, 3);     /* within 2 s, server still running */
+    http_server_destroy(s);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1061,6 +1109,7 @@ int main(void)
         cmocka_unit_test(test_static_methods),
         cmocka_unit_test(test_no_static_root),
         cmocka_unit_test(test_access_log),
+        cmocka_unit_test(test_access_log_flushed_while_running),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -71,6 +71,14 @@ puz_err api__search(struct api_call *c, const struct puz_board *b,
     size_t left = api__budget_left(c);
     puz_err rc;
 
+    /* A table walk holds a few hundred bytes: in the call's own arena,
+     * with no scratch arena to create (and no path to copy out). */
+    if (puz_solve_instant(b, o)) {
+        rc = puz_solve(b, o, c->arena, res);
+        if (rc == PUZ_OK && res->stats.arena_peak > c->scratch_peak)
+            c->scratch_peak = res->stats.arena_peak;
+        return rc;
+    }
     if (c->scratch == NULL)
         c->scratch = puz_arena_create(c->ctx->cfg->arena_chunk_bytes);
     if (c->scratch == NULL)

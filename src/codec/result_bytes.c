@@ -150,16 +150,32 @@ static void put_rows(struct out *o, const struct puz_board *b)
     PUT_LIT(o, "]");
 }
 
-/* The answer's "moves" (names) or "tiles" (numbers). */
+/* The answer's "moves" (names) or "tiles" (numbers). Each move's name
+ * is quoted (and escaped, though none needs it) once per answer, not
+ * once per move. */
 static void put_steps(struct out *o, const struct puz_result *r,
                       bool names)
 {
+    char quoted[4][16];
+    size_t qlen[4];
+
+    for (unsigned d = 0; names && d < 4; d++) {
+        struct out q = { quoted[d], 1, sizeof(quoted[d]) - 1 };
+        quoted[d][0] = ',';
+        put_str(&q, puz_dir_name((enum puz_dir)d));
+        qlen[d] = q.len <= q.cap ? q.len : 0;
+    }
     PUT_LIT(o, "[");
     for (unsigned i = 0; i < r->length; i++) {
+        unsigned d = r->moves[i];
+        if (names && d < 4 && qlen[d] != 0) {   /* ",\"name\"" */
+            put(o, quoted[d] + (i == 0), qlen[d] - (i == 0));
+            continue;
+        }
         if (i > 0)
             PUT_LIT(o, ",");
         if (names)
-            put_str(o, puz_dir_name((enum puz_dir)r->moves[i]));
+            put_str(o, puz_dir_name((enum puz_dir)d));
         else
             put_u64(o, r->tiles[i]);
     }

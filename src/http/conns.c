@@ -49,6 +49,7 @@ struct conn {
 };
 
 struct http__conns {
+    struct http_server *srv;
     pthread_mutex_t lock;
     pthread_cond_t wake;        /* stop */
     pthread_t thread;
@@ -311,6 +312,13 @@ static void *watchdog_main(void *arg)
     while (!w->stop) {
         sweep_deadlines(w, pool_now_us());
         sweep_hangups(w);
+        /* Access log lines held past their flush time: written without
+         * the connections' lock, which every request takes. */
+        pthread_mutex_unlock(&w->lock);
+        http__log_flush(w->srv, pool_now_us(), false);
+        pthread_mutex_lock(&w->lock);
+        if (w->stop)
+            break;
         clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_nsec += TICK_MS * 1000000L;
         if (until.tv_nsec >= 1000000000L) {
@@ -335,6 +343,7 @@ puz_err http__conns_start(struct http_server *s)
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&w->wake, &attr);
     pthread_condattr_destroy(&attr);
+    w->srv = s;
     w->max = s->cfg.max_connections;
     w->head_us = secs_us(s->cfg.request_head_timeout_s);
     w->body_us = secs_us(s->cfg.request_body_timeout_s);

@@ -61,6 +61,7 @@ struct http_server {
     http_streams *streams;          /* their event streams */
     int log_fd;                     /* access log, -1 = off */
     bool log_close;                 /* we opened log_fd */
+    struct http__logbuf *logbuf;    /* lines not yet written (log.c) */
     bool cors_any;                  /* cors_origins = "*" */
     atomic_int draining;
     atomic_uint in_flight;          /* requests not yet completed */
@@ -225,6 +226,13 @@ bool http__handle_jobs_events(struct http_req *r);
 
 /* log.c */
 void http__log_access(const struct http_req *r, uint64_t now_us);
+/* The access log's buffer: lines are written together once it is full
+ * or its oldest line is access_log_flush_ms old (at once when that is
+ * 0). http__log_flush writes what is held (force) or only what is due;
+ * the watchdog calls it every tick, reopen and shutdown with force. */
+puz_err http__log_open_buffer(struct http_server *s);
+void http__log_flush(struct http_server *s, uint64_t now_us, bool force);
+void http__log_close_buffer(struct http_server *s);
 void http__log_line(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 

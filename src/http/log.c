@@ -1,8 +1,11 @@
 /*
  * log.c - one JSON line per finished request (the access log), and
  * plain one-line notices about the server's life on stderr. Each line
- * is formatted in a local buffer and written with a single write(), so
- * lines from different threads never interleave.
+ * is formatted in a local buffer and appended whole to the log's buffer,
+ * which is written with one write() when it is full or its oldest line
+ * is access_log_flush_ms old (the watchdog looks every tick), on reopen
+ * and at shutdown - so lines never interleave, and a busy server makes
+ * one write for hundreds of requests instead of one each.
  */
 #include "http_int.h"
 
@@ -11,7 +14,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+#define LOGBUF_BYTES (32u << 10)
+
+struct http__logbuf {
+    pthread_mutex_t lock;
+    uint64_t flush_us;          /* 0: every line at once */
+    uint64_t first_us;          /* when the oldest held line came */
+    size_t len;
+    char bytes[LOGBUF_BYTES];
+};
 
 /* JSON string body of s: quotes, backslashes, control and non-ASCII
  * bytes escaped (a path is client bytes, not necessarily UTF-8). */
@@ -93,6 +107,34 @@ static void put_time(struct line *l)
     put(l, "Z", 1);
 }
 
+/* One whole line into the buffer (written first if it has no room), or
+ * straight to the file when nothing is buffered. Held lines go out
+ * under the lock, so they keep their order. */
+static void log_append(struct http_server *s, const char *line, size_t n,
+                       uint64_t now_us)
+{
+    struct http__logbuf *b = s->logbuf;
+
+    if (b == NULL) {
+        (void)!write(s->log_fd, line, n);
+        return;
+    }
+    pthread_mutex_lock(&b->lock);
+    if (b->len + n > sizeof(b->bytes)) {
+        (void)!write(s->log_fd, b->bytes, b->len);
+        b->len = 0;
+    }
+    if (b->len == 0)
+        b->first_us = now_us;
+    memcpy(b->bytes + b->len, line, n);
+    b->len += n;
+    if (now_us - b->first_us >= b->flush_us) {
+        (void)!write(s->log_fd, b->bytes, b->len);
+        b->len = 0;
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
 void http__log_access(const struct http_req *r, uint64_t now_us)
 {
     char buf[1700], path[1100], method[80];
@@ -127,7 +169,48 @@ void http__log_access(const struct http_req *r, uint64_t now_us)
     put_uint(&l, r->reply_bytes, 1);
     put(&l, "}\n", 2);
     if (l.ok)
-        (void)!write(r->srv->log_fd, buf, (size_t)(l.p - buf));
+        log_append(r->srv, buf, (size_t)(l.p - buf), now_us);
+}
+
+puz_err http__log_open_buffer(struct http_server *s)
+{
+    struct http__logbuf *b;
+
+    if (s->log_fd < 0 || s->cfg.access_log_flush_ms == 0)
+        return PUZ_OK;
+    b = malloc(sizeof(*b));
+    if (b == NULL)
+        return PUZ_ENOMEM;
+    pthread_mutex_init(&b->lock, NULL);
+    b->flush_us = (uint64_t)s->cfg.access_log_flush_ms * 1000u;
+    b->first_us = 0;
+    b->len = 0;
+    s->logbuf = b;
+    return PUZ_OK;
+}
+
+void http__log_flush(struct http_server *s, uint64_t now_us, bool force)
+{
+    struct http__logbuf *b = s->logbuf;
+
+    if (b == NULL)
+        return;
+    pthread_mutex_lock(&b->lock);
+    if (b->len > 0 && (force || now_us - b->first_us >= b->flush_us)) {
+        (void)!write(s->log_fd, b->bytes, b->len);
+        b->len = 0;
+    }
+    pthread_mutex_unlock(&b->lock);
+}
+
+void http__log_close_buffer(struct http_server *s)
+{
+    if (s->logbuf == NULL)
+        return;
+    http__log_flush(s, 0, true);
+    pthread_mutex_destroy(&s->logbuf->lock);
+    free(s->logbuf);
+    s->logbuf = NULL;
 }
 
 void http__log_line(const char *fmt, ...)

@@ -157,15 +157,20 @@ static puz_err open_log(struct http_server *s, char *msg)
         return PUZ_OK;
     if (strcmp(dest, "stderr") == 0) {
         s->log_fd = STDERR_FILENO;
-        return PUZ_OK;
+    } else {
+        s->log_fd = open(dest, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                         0644);
+        if (s->log_fd < 0) {
+            snprintf(msg, HTTP_SERVER_MSG, "cannot open access log %s: %s",
+                     dest, strerror(errno));
+            return PUZ_EIO;
+        }
+        s->log_close = true;
     }
-    s->log_fd = open(dest, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (s->log_fd < 0) {
-        snprintf(msg, HTTP_SERVER_MSG, "cannot open access log %s: %s",
-                 dest, strerror(errno));
-        return PUZ_EIO;
+    if (http__log_open_buffer(s) != PUZ_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "out of memory");
+        return PUZ_ENOMEM;
     }
-    s->log_close = true;
     return PUZ_OK;
 }
 
@@ -183,8 +188,10 @@ puz_err http_server_reopen_log(http_server *s)
                        strerror(errno));
         return PUZ_EIO;
     }
-    /* dup2 swaps the file under log_fd in one step: a concurrent
-     * write() goes to the old file or the new one, never nowhere. */
+    /* The lines held so far belong to the old file. dup2 swaps the file
+     * under log_fd in one step: a concurrent write() goes to the old
+     * file or the new one, never nowhere. */
+    http__log_flush(s, 0, true);
     if (dup2(fd, s->log_fd) < 0) {
         close(fd);
         return PUZ_EIO;
@@ -481,6 +488,7 @@ void http_server_destroy(http_server *s)
     for (unsigned i = 0; i < s->arena_nfree; i++)
         puz_arena_destroy(s->arena_free[i]);
     free(s->arena_free);
+    http__log_close_buffer(s);     /* its last lines; nothing writes now */
     if (s->log_close)
         close(s->log_fd);
     http__conns_destroy(s);

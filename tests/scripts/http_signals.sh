@@ -34,7 +34,12 @@ for sig in HUP USR1; do
     sleep 0.2
     kill -0 "$pid" 2>/dev/null || fail "SIGHUP/SIGUSR1 killed the server"
     curl -s -o /dev/null -H "X-Request-Id: after-$sig" "$url/livez"
-    sleep 0.1
+    # Lines are written within access_log_flush_ms (100 ms) of the first
+    # one held; the line held at the signal goes to the old file.
+    for _ in $(seq 40); do
+        grep -q "after-$sig" "$tmp/access.log" 2>/dev/null && break
+        sleep 0.05
+    done
     grep -q "before-$sig" "$tmp/access.log.$sig" \
         || fail "$sig: the old file lost its line"
     grep -q "after-$sig" "$tmp/access.log" 2>/dev/null \
