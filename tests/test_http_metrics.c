@@ -1,7 +1,8 @@
 /*
  * test_http_metrics.c - counters and histograms without a server: the
  * exposition text names every series, buckets are cumulative, unknown
- * status codes fall into "other", out-of-range routes are ignored.
+ * status codes fall into "other", out-of-range routes are ignored, and
+ * counts made on many threads (more than there are shards) all add up.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "http_metrics.h"
 
@@ -71,6 +73,52 @@ static void test_render(void **state)
     http_metrics_destroy(m);
 }
 
+#define THREADS 12
+#define PER_THREAD 5000
+
+static void *count_some(void *arg)
+{
+    http_metrics *m = arg;
+
+    for (unsigned i = 0; i < PER_THREAD; i++) {
+        http_metrics_request(m, 1, 200, 300);
+        http_metrics_solve(m, PUZ_SOLVED, 20, 7);
+        http_metrics_arena(m, 5000);
+    }
+    return NULL;
+}
+
+static void test_threads_add_up(void **state)
+{
+    struct http_metrics_gauges g = { 0 };
+    pthread_t t[THREADS];
+    http_metrics *m = NULL;
+    size_t len = 0;
+    char *text;
+
+    (void)state;
+    assert_int_equal(http_metrics_create(routes, 2, &m), PUZ_OK);
+    for (unsigned i = 0; i < THREADS; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, count_some, m), 0);
+    for (unsigned i = 0; i < THREADS; i++)
+        pthread_join(t[i], NULL);
+    text = http_metrics_render(m, &g, &len);
+    assert_non_null(text);
+    assert_has(text, "puzzled_http_requests_total{route=\"/b\","
+               "code=\"200\"} 60000\n");
+    assert_has(text, "puzzled_http_request_duration_seconds_bucket"
+               "{le=\"0.00025\"} 0\n");
+    assert_has(text, "puzzled_http_request_duration_seconds_bucket"
+               "{le=\"0.0005\"} 60000\n");
+    assert_has(text, "puzzled_http_request_duration_seconds_sum 18.000000");
+    assert_has(text, "puzzled_solves_total{status=\"solved\"} 60000\n");
+    assert_has(text, "puzzled_solve_expanded_nodes_count 60000\n");
+    assert_has(text, "puzzled_request_arena_bytes_bucket{le=\"16384\"} "
+               "60000\n");
+    free(text);
+    http_metrics_destroy(m);
+}
+
 static void test_too_many_routes(void **state)
 {
     http_metrics *m = (http_metrics *)1;
@@ -85,6 +133,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_render),
+        cmocka_unit_test(test_threads_add_up),
         cmocka_unit_test(test_too_many_routes),
     };
 

@@ -2,6 +2,11 @@
  * metrics.c - atomic counters and fixed-bucket histograms, rendered in
  * the Prometheus text format. Values are kept in integer base units
  * (microseconds, nodes, bytes) and scaled only when printed.
+ *
+ * Every request adds to a dozen counters. One set shared by all threads
+ * would bounce its cache lines between the cores on every request, so
+ * each thread adds to its own shard (a cache-line aligned copy of every
+ * count) and a scrape sums the shards.
  */
 #include "http_metrics.h"
 
@@ -19,8 +24,11 @@ static const unsigned codes[] = {
 #define NCODES (sizeof(codes) / sizeof(codes[0]))
 #define NSTATUS 8
 #define MAX_BUCKETS 16
+#define NSHARDS 8       /* threads beyond 8 share shards: still correct */
 
 typedef atomic_uint_fast64_t counter;
+
+enum { H_HTTP_TIME, H_SOLVE_TIME, H_EXPANDED, H_ARENA, NHIST };
 
 struct histogram {
     const char *name;
@@ -28,22 +36,39 @@ struct histogram {
     double scale;                   /* printed value = raw / scale */
     const uint64_t *bounds;         /* upper bounds, raw units */
     size_t n;
+};
+
+struct hist_counts {
     counter buckets[MAX_BUCKETS + 1];   /* last: above every bound */
     counter sum;
     counter count;
 };
 
+struct shard {
+    _Alignas(64) counter requests[HTTP_METRICS_MAX_ROUTES][NCODES + 1];
+    counter solves[NSTATUS];
+    struct hist_counts hist[NHIST];
+};
+
 struct http_metrics {
+    struct shard shards[NSHARDS];   /* first: aligned like a shard */
     const char *const *routes;
     size_t nroutes;
-    counter requests[HTTP_METRICS_MAX_ROUTES][NCODES + 1];
-    counter solves[NSTATUS];
-    struct histogram http_time;
-    struct histogram solve_time;
-    struct histogram expanded;
-    struct histogram arena;
+    struct histogram hist[NHIST];
     time_t started;
 };
+
+/* The calling thread's shard: threads take them in turn as they first
+ * count something. */
+static struct shard *my_shard(http_metrics *m)
+{
+    static atomic_uint next;
+    static _Thread_local unsigned mine = NSHARDS;
+
+    if (mine == NSHARDS)
+        mine = atomic_fetch_add(&next, 1) % NSHARDS;
+    return &m->shards[mine];
+}
 
 static const uint64_t time_bounds[] = {
     100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000,
@@ -69,15 +94,18 @@ static void hist_init(struct histogram *h, const char *name,
     h->n = n;
 }
 
-static void hist_observe(struct histogram *h, uint64_t v)
+static void hist_observe(http_metrics *m, unsigned which, uint64_t v)
 {
+    const struct histogram *h = &m->hist[which];
+    struct hist_counts *c = &my_shard(m)->hist[which];
     size_t i = 0;
 
     while (i < h->n && v > h->bounds[i])
         i++;
-    atomic_fetch_add_explicit(&h->buckets[i], 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&h->sum, v, memory_order_relaxed);
-    atomic_fetch_add_explicit(&h->count, 1, memory_order_relaxed);
+    /* relaxed: a scrape may see a count a moment before its sum */
+    atomic_fetch_add_explicit(&c->buckets[i], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->sum, v, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->count, 1, memory_order_relaxed);
 }
 
 puz_err http_metrics_create(const char *const *routes, size_t n,
@@ -88,22 +116,26 @@ puz_err http_metrics_create(const char *const *routes, size_t n,
     *out = NULL;
     if (n > HTTP_METRICS_MAX_ROUTES)
         return PUZ_EINVAL;
-    m = calloc(1, sizeof(*m));
+    /* aligned so that no two shards share a cache line */
+    m = aligned_alloc(_Alignof(http_metrics),
+                      (sizeof(*m) + _Alignof(http_metrics) - 1)
+                      / _Alignof(http_metrics) * _Alignof(http_metrics));
     if (m == NULL)
         return PUZ_ENOMEM;
+    memset(m, 0, sizeof(*m));
     m->routes = routes;
     m->nroutes = n;
     m->started = time(NULL);
-    hist_init(&m->http_time, "puzzled_http_request_duration_seconds",
+    hist_init(&m->hist[H_HTTP_TIME], "puzzled_http_request_duration_seconds",
               "Time from request headers to response queued.", 1e6,
               time_bounds, sizeof(time_bounds) / sizeof(time_bounds[0]));
-    hist_init(&m->solve_time, "puzzled_solve_duration_seconds",
+    hist_init(&m->hist[H_SOLVE_TIME], "puzzled_solve_duration_seconds",
               "Wall-clock time of one solve on a worker.", 1e6,
               time_bounds, sizeof(time_bounds) / sizeof(time_bounds[0]));
-    hist_init(&m->expanded, "puzzled_solve_expanded_nodes",
+    hist_init(&m->hist[H_EXPANDED], "puzzled_solve_expanded_nodes",
               "Nodes expanded by one solve.", 1.0, node_bounds,
               sizeof(node_bounds) / sizeof(node_bounds[0]));
-    hist_init(&m->arena, "puzzled_request_arena_bytes",
+    hist_init(&m->hist[H_ARENA], "puzzled_request_arena_bytes",
               "Peak arena bytes of one request.", 1.0, byte_bounds,
               sizeof(byte_bounds) / sizeof(byte_bounds[0]));
     *out = m;
@@ -124,47 +156,59 @@ void http_metrics_request(http_metrics *m, unsigned route, unsigned status,
         return;
     while (c < NCODES && codes[c] != status)
         c++;
-    atomic_fetch_add_explicit(&m->requests[route][c], 1,
+    atomic_fetch_add_explicit(&my_shard(m)->requests[route][c], 1,
                               memory_order_relaxed);
-    hist_observe(&m->http_time, duration_us);
+    hist_observe(m, H_HTTP_TIME, duration_us);
 }
 
 void http_metrics_solve(http_metrics *m, enum puz_status status,
                         uint64_t time_us, uint64_t expanded)
 {
     if ((unsigned)status < NSTATUS)
-        atomic_fetch_add_explicit(&m->solves[status], 1,
+        atomic_fetch_add_explicit(&my_shard(m)->solves[status], 1,
                                   memory_order_relaxed);
-    hist_observe(&m->solve_time, time_us);
-    hist_observe(&m->expanded, expanded);
+    hist_observe(m, H_SOLVE_TIME, time_us);
+    hist_observe(m, H_EXPANDED, expanded);
 }
 
 void http_metrics_arena(http_metrics *m, size_t peak_bytes)
 {
-    hist_observe(&m->arena, peak_bytes);
+    hist_observe(m, H_ARENA, peak_bytes);
 }
 
-static uint64_t load(const counter *c)
+/* A counter summed over the shards: the counter at offset off (bytes)
+ * of each. */
+static uint64_t total(const http_metrics *m, const counter *first)
 {
-    return atomic_load_explicit(c, memory_order_relaxed);
+    size_t off = (size_t)((const char *)first
+                          - (const char *)&m->shards[0]);
+    uint64_t sum = 0;
+
+    for (unsigned k = 0; k < NSHARDS; k++)
+        sum += atomic_load_explicit((const counter *)(const void *)
+                                    ((const char *)&m->shards[k] + off),
+                                    memory_order_relaxed);
+    return sum;
 }
 
-static void render_hist(FILE *f, const struct histogram *h)
+static void render_hist(FILE *f, const http_metrics *m, unsigned which)
 {
+    const struct histogram *h = &m->hist[which];
+    const struct hist_counts *c = &m->shards[0].hist[which];
     uint64_t cum = 0;
 
     fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n", h->name, h->help,
             h->name);
     for (size_t i = 0; i < h->n; i++) {
-        cum += load(&h->buckets[i]);
+        cum += total(m, &c->buckets[i]);
         fprintf(f, "%s_bucket{le=\"%g\"} %llu\n", h->name,
                 (double)h->bounds[i] / h->scale, (unsigned long long)cum);
     }
-    cum += load(&h->buckets[h->n]);
+    cum += total(m, &c->buckets[h->n]);
     fprintf(f, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.6f\n%s_count %llu\n",
             h->name, (unsigned long long)cum, h->name,
-            (double)load(&h->sum) / h->scale, h->name,
-            (unsigned long long)load(&h->count));
+            (double)total(m, &c->sum) / h->scale, h->name,
+            (unsigned long long)total(m, &c->count));
 }
 
 static void render_requests(FILE *f, const http_metrics *m)
@@ -174,7 +218,7 @@ static void render_requests(FILE *f, const http_metrics *m)
             "# TYPE puzzled_http_requests_total counter\n");
     for (size_t r = 0; r < m->nroutes; r++) {
         for (size_t c = 0; c <= NCODES; c++) {
-            uint64_t v = load(&m->requests[r][c]);
+            uint64_t v = total(m, &m->shards[0].requests[r][c]);
             char code[16];
 
             if (v == 0)
@@ -200,7 +244,7 @@ static void render_solves(FILE *f, const http_metrics *m)
         if (name == NULL || strcmp(name, "unknown") == 0)
             continue;
         fprintf(f, "puzzled_solves_total{status=\"%s\"} %llu\n", name,
-                (unsigned long long)load(&m->solves[s]));
+                (unsigned long long)total(m, &m->shards[0].solves[s]));
     }
 }
 
@@ -247,11 +291,11 @@ char *http_metrics_render(const http_metrics *m,
     if (f == NULL)
         return NULL;
     render_requests(f, m);
-    render_hist(f, &m->http_time);
+    render_hist(f, m, H_HTTP_TIME);
     render_solves(f, m);
-    render_hist(f, &m->solve_time);
-    render_hist(f, &m->expanded);
-    render_hist(f, &m->arena);
+    render_hist(f, m, H_SOLVE_TIME);
+    render_hist(f, m, H_EXPANDED);
+    render_hist(f, m, H_ARENA);
     render_gauges(f, m, g);
     if (fclose(f) != 0) {
         free(buf);
