@@ -39,8 +39,10 @@ enum phase { PH_HEAD, PH_BODY, PH_BUSY };
 struct conn {
     struct conn *prev, *next;
     int fd;
-    enum phase phase;
-    uint64_t deadline_us;       /* 0: none in this phase */
+    /* Written by the connection's network thread without the lock on
+     * every request (set_phase), read by the watchdog's sweep. */
+    atomic_int phase;           /* enum phase */
+    atomic_uint_fast64_t deadline_us;   /* 0: none in this phase */
     atomic_int *cancel;         /* a suspended job's flag, or NULL */
     bool cut;                   /* shut by a deadline */
     bool abandoned;             /* hung up while its job was pending */
@@ -129,8 +131,8 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
     }
     k->fd = fd;
     http__addr_format(c, k->remote);
-    k->phase = PH_HEAD;
-    k->deadline_us = pool_now_us() + w->head_us;
+    atomic_init(&k->phase, PH_HEAD);
+    atomic_init(&k->deadline_us, pool_now_us() + w->head_us);
     k->next = w->head;
     if (w->head != NULL)
         w->head->prev = k;
@@ -169,13 +171,19 @@ void http__conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
         conn_closed(cls, ctx);
 }
 
-static void set_phase(struct http_server *s, struct conn *k, enum phase ph,
-                      uint64_t span_us)
+/*
+ * The deadline first, then the phase: a sweep in between sees the new
+ * deadline with the old phase, which only matters for which counter a cut
+ * goes to. No lock: this runs two or three times on every request, and
+ * the sweep decides on one deadline value either way (as it would have
+ * before or after a locked update).
+ */
+static void set_phase(struct conn *k, enum phase ph, uint64_t span_us)
 {
-    pthread_mutex_lock(&s->conns->lock);
-    k->phase = ph;
-    k->deadline_us = span_us != 0 ? pool_now_us() + span_us : 0;
-    pthread_mutex_unlock(&s->conns->lock);
+    atomic_store_explicit(&k->deadline_us,
+                          span_us != 0 ? pool_now_us() + span_us : 0,
+                          memory_order_relaxed);
+    atomic_store_explicit(&k->phase, ph, memory_order_relaxed);
 }
 
 enum MHD_Result http__conn_access(void *cls, struct MHD_Connection *c,
@@ -191,9 +199,10 @@ enum MHD_Result http__conn_access(void *cls, struct MHD_Connection *c,
     /* First call: the head is in, the body's clock starts. A call with
      * no data after that: the body is in (or there was none). */
     if (k != NULL && *con_cls == NULL)
-        set_phase(s, k, PH_BODY, s->conns->body_us);
-    else if (k != NULL && *upload_size == 0 && k->phase == PH_BODY)
-        set_phase(s, k, PH_BUSY, 0);
+        set_phase(k, PH_BODY, s->conns->body_us);
+    else if (k != NULL && *upload_size == 0 &&
+             atomic_load_explicit(&k->phase, memory_order_relaxed) == PH_BODY)
+        set_phase(k, PH_BUSY, 0);
     return http__on_request(cls, c, url, method, version, upload,
                             upload_size, con_cls);
 }
@@ -212,11 +221,12 @@ void http__conn_completed(void *cls, struct MHD_Connection *c,
         /* The flag lives in r's arena, which dies below. */
         k->cancel = NULL;
         abandoned = k->abandoned;
-        cut = k->cut && k->phase == PH_BODY;
+        cut = k->cut && atomic_load(&k->phase) == PH_BODY;
         k->abandoned = false;
-        k->phase = PH_HEAD;
+        atomic_store(&k->phase, PH_HEAD);
         /* Next head: idle time first (MHD's own timeout), then a head. */
-        k->deadline_us = pool_now_us() + s->conns->keepalive_us;
+        atomic_store(&k->deadline_us,
+                     pool_now_us() + s->conns->keepalive_us);
         pthread_mutex_unlock(&s->conns->lock);
     }
     if (r != NULL && abandoned)
@@ -259,10 +269,14 @@ void http__conn_refuse(struct MHD_Connection *c)
 static void sweep_deadlines(struct http__conns *w, uint64_t now)
 {
     for (struct conn *k = w->head; k != NULL; k = k->next) {
-        if (k->cut || k->deadline_us == 0 || now < k->deadline_us)
+        uint64_t due = atomic_load_explicit(&k->deadline_us,
+                                            memory_order_relaxed);
+
+        if (k->cut || due == 0 || now < due)
             continue;
         k->cut = true;
-        atomic_fetch_add(k->phase == PH_BODY ? &w->cut_body : &w->cut_head,
+        atomic_fetch_add(atomic_load(&k->phase) == PH_BODY ? &w->cut_body
+                                                           : &w->cut_head,
                          1);
         shutdown(k->fd, SHUT_RDWR);
     }
