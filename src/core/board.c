@@ -139,6 +139,12 @@ static puz_err parse_token(const char *s, size_t len, size_t index,
     char buf[32];
     char *end;
 
+    /* The usual token, one or two digits: no copy, no strtoll. */
+    if (len <= 2 && isdigit((unsigned char)s[0]) &&
+        (len == 1 || isdigit((unsigned char)s[1]))) {
+        *v = len == 1 ? s[0] - '0' : (s[0] - '0') * 10 + (s[1] - '0');
+        return PUZ_OK;
+    }
     if (len >= sizeof(buf)) {
         set_msg(msg, "value %zu ('%.12s...') is not a tile number", index + 1,
                 s);
