@@ -4,7 +4,8 @@
  * BFS, for two goals), zero at the goal, ordered as promised
  * (misplaced <= manhattan <= linear-conflict), and its incremental update
  * (and per-node state update, where it has one) agrees with a full
- * evaluation along long random walks on every size.
+ * evaluation along long random walks on every size, as do its tables
+ * (as_tables, what the packed A* and IDA* read) on 3x3 and 4x4.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,6 +128,80 @@ static void test_updates_match_eval_on_every_size(void **state)
     puz_arena_destroy(a);
 }
 
+/* h as the tables say (puz__htables): tile costs plus twice the line
+ * costs of every row and column. */
+static unsigned tables_value(const struct puz__htables *t,
+                             const struct puz_board *b)
+{
+    unsigned n = b->n, h = 0;
+
+    for (unsigned i = 0; i < n * n; i++)
+        h += t->tile_cost[b->cells[i]][i];
+    for (unsigned line = 0; t->line_cost != NULL && line < n; line++) {
+        unsigned row = 0, col = 0;
+        for (unsigned k = 0; k < n; k++) {
+            row += t->row_digit[b->cells[line * n + k]][line * n + k];
+            col += t->col_digit[b->cells[k * n + line]][k * n + line];
+        }
+        h += 2u * t->line_cost[row] + 2u * t->line_cost[col];
+    }
+    return h;
+}
+
+/* The searches that read a heuristic as tables (A* and IDA* on 3x3 and
+ * 4x4) get the value eval gives: on every 3x3 state for two goals, and
+ * along random walks on 4x4. */
+static void test_tables_match_eval(void **state)
+{
+    static const uint8_t goals[2][9] = { { 1, 2, 3, 4, 5, 6, 7, 8, 0 },
+                                         { 0, 1, 2, 3, 4, 5, 6, 7, 8 } };
+    struct truth3 *tr = malloc(sizeof(*tr));
+    puz_arena *a = puz_arena_create(1 << 16);
+    struct puz_rng rng;
+
+    (void)state;
+    assert_non_null(tr);
+    puz_rng_seed(&rng, 11);
+    for (int k = 0; k < 3; k++) {
+        const puz_heuristic *h = puz_heuristic_find(formulas[k]);
+        for (int g = 0; g < 3; g++) {
+            struct puz_board goal = { .n = 3 }, b = { .n = 3 };
+            struct puz__hargs args = { &goal, NULL, a };
+            struct puz__htables t;
+            void *ctx = NULL;
+            puz_arena_reset(a);
+            if (g < 2) {
+                memcpy(goal.cells, goals[g], 9);
+                goal.blank = (uint8_t)(g == 0 ? 8 : 0);
+            } else {
+                puz_board_goal(4, &goal);
+            }
+            assert_int_equal(h->prepare(&args, &ctx, NULL), PUZ_OK);
+            assert_true(h->as_tables(ctx, &t));
+            if (g == 2) {
+                for (int i = 0; i < 2000; i++) {
+                    assert_int_equal(puz_random_board(4, 80, &goal, NULL,
+                                                      &rng, &b), PUZ_OK);
+                    assert_int_equal(tables_value(&t, &b),
+                                     h->eval(ctx, b.cells));
+                }
+                continue;
+            }
+            assert_int_equal(truth3_build(tr, goals[g]), 0);
+            for (uint32_t r = 0; r < TRUTH3_PERMS; r++) {
+                if (tr->dist[r] == TRUTH3_NONE)
+                    continue;
+                truth3_unrank(r, b.cells);
+                if (tables_value(&t, &b) != h->eval(ctx, b.cells))
+                    fail_msg("%s: tables give %u, eval %u", h->name,
+                             tables_value(&t, &b), h->eval(ctx, b.cells));
+            }
+        }
+    }
+    puz_arena_destroy(a);
+    free(tr);
+}
+
 static void test_known_values(void **state)
 {
     struct puz_board goal, b;
@@ -173,6 +248,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_admissible_on_every_3x3_state),
         cmocka_unit_test(test_updates_match_eval_on_every_size),
+        cmocka_unit_test(test_tables_match_eval),
         cmocka_unit_test(test_known_values),
         cmocka_unit_test(test_registry),
     };

@@ -77,35 +77,72 @@ struct lc {
     bool tabled;
     uint16_t rowdigit[TABLE_CELLS][TABLE_CELLS];   /* [tile][cell] */
     uint16_t coldigit[TABLE_CELLS][TABLE_CELLS];
-    uint8_t cost[TABLE_CODES];
+    const uint8_t *cost;            /* cost3, or own_cost */
+    uint8_t own_cost[TABLE_CODES];
     uint8_t row_of[PUZ_MAX_CELLS], col_of[PUZ_MAX_CELLS];  /* no division */
 };
 
-static void build_tables(struct lc *lc)
-{
-    unsigned n = lc->m.goal.n, base = n + 1, codes = 1, pw[TABLE_MAX_N];
+/*
+ * The costs depend on the side only, not on the goal. For 3x3 they are
+ * written out (what build_costs computes for n = 3; test_heuristic
+ * checks the two agree on every board it evaluates): an 8-puzzle solve
+ * is short, and computing them was a fifth of its set-up.
+ */
+static const uint8_t cost3[64] = {
+    0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1,
+    0, 1, 1, 1, 1, 2, 2, 2, 1, 1, 2, 2, 1, 1, 1, 2,
+    0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 2, 2, 1, 1, 1, 2,
+    0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 2,
+};
 
-    for (unsigned i = 0; i < n; i++) {
-        pw[i] = codes;
+/* cost[code] = k - LIS of the line's keys, for every code of n digits in
+ * base n + 1 (digit i = the key of the line's cell i, 0 = no key). The
+ * digits are counted (an odometer over the codes), not divided out. */
+static void build_costs(uint8_t *cost, unsigned n)
+{
+    unsigned base = n + 1, codes = 1;
+    uint8_t digit[TABLE_MAX_N] = { 0 };
+
+    for (unsigned i = 0; i < n; i++)
         codes *= base;
-    }
     for (unsigned code = 0; code < codes; code++) {
         uint8_t keys[TABLE_MAX_N];
         unsigned k = 0;
-        for (unsigned i = 0, c = code; i < n; i++, c /= base)
-            if (c % base != 0)
-                keys[k++] = (uint8_t)(c % base);
-        lc->cost[code] = (uint8_t)(k > 1 ? puz__lc_line_cost(keys, k) : 0);
+        for (unsigned i = 0; i < n; i++)
+            if (digit[i] != 0)
+                keys[k++] = digit[i];
+        cost[code] = (uint8_t)(k > 1 ? puz__lc_line_cost(keys, k) : 0);
+        for (unsigned i = 0; i < n && ++digit[i] == base; i++)
+            digit[i] = 0;
+    }
+}
+
+/* Once per solve: rows and columns are counted, not divided out. */
+static void build_tables(struct lc *lc)
+{
+    unsigned n = lc->m.goal.n, codes = 1, pw[TABLE_MAX_N];
+
+    for (unsigned i = 0; i < n; i++) {
+        pw[i] = codes;
+        codes *= n + 1;
+    }
+    if (n == 3) {
+        lc->cost = cost3;
+    } else {
+        build_costs(lc->own_cost, n);
+        lc->cost = lc->own_cost;
     }
     for (unsigned t = 0; t < n * n; t++) {
-        for (unsigned i = 0; i < n * n; i++) {
-            unsigned r = i / n, c = i % n;
-            int in_row = t != 0 && lc->m.goal.row[t] == r;
-            int in_col = t != 0 && lc->m.goal.col[t] == c;
-            lc->rowdigit[t][i] = (uint16_t)(in_row ? (lc->m.goal.col[t] + 1)
-                                                     * pw[c] : 0);
-            lc->coldigit[t][i] = (uint16_t)(in_col ? (lc->m.goal.row[t] + 1)
-                                                     * pw[r] : 0);
+        unsigned goal_row = lc->m.goal.row[t], goal_col = lc->m.goal.col[t];
+        for (unsigned r = 0, i = 0; r < n; r++) {
+            for (unsigned c = 0; c < n; c++, i++) {
+                int in_row = t != 0 && goal_row == r;
+                int in_col = t != 0 && goal_col == c;
+                lc->rowdigit[t][i] = (uint16_t)(in_row ? (goal_col + 1) *
+                                                         pw[c] : 0);
+                lc->coldigit[t][i] = (uint16_t)(in_col ? (goal_row + 1) *
+                                                         pw[r] : 0);
+            }
         }
     }
 }
@@ -136,9 +173,11 @@ static puz_err prepare(const struct puz__hargs *args, void **ctx, char *msg)
     if (lc == NULL)
         return PUZ_ENOMEM;
     puz__manhattan_init(&lc->m, args->goal);
-    for (unsigned i = 0; i < PUZ_MAX_CELLS; i++) {
-        lc->row_of[i] = (uint8_t)(i / args->goal->n);
-        lc->col_of[i] = (uint8_t)(i % args->goal->n);
+    for (unsigned r = 0, i = 0; r < args->goal->n; r++) {
+        for (unsigned c = 0; c < args->goal->n; c++, i++) {
+            lc->row_of[i] = (uint8_t)r;
+            lc->col_of[i] = (uint8_t)c;
+        }
     }
     lc->tabled = args->goal->n <= TABLE_MAX_N;
     if (lc->tabled)

@@ -14,12 +14,13 @@ void puz__manhattan_init(struct puz__manhattan *m,
     unsigned n = goal->n, count = n * n;
 
     puz__goalpos_init(&m->goal, goal);
+    /* rows and columns counted, not divided: every solve builds this */
     for (unsigned t = 1; t < count; t++)
-        for (unsigned i = 0; i < count; i++)
-            m->dist[t][i] = (uint8_t)(abs((int)(i / n) - m->goal.row[t]) +
-                                      abs((int)(i % n) - m->goal.col[t]));
-    for (unsigned i = 0; i < count; i++)
-        m->dist[0][i] = 0;
+        for (unsigned r = 0, i = 0; r < n; r++)
+            for (unsigned c = 0; c < n; c++, i++)
+                m->dist[t][i] = (uint8_t)(abs((int)r - m->goal.row[t]) +
+                                          abs((int)c - m->goal.col[t]));
+    memset(m->dist[0], 0, count);
 }
 
 unsigned puz__manhattan_eval(const struct puz__manhattan *m,

@@ -95,11 +95,13 @@ void puz__goalpos_init(struct puz__goalpos *g, const struct puz_board *goal)
 
     memset(g, 0, sizeof(*g));
     g->n = n;
-    for (unsigned i = 0; i < n * n; i++) {
-        unsigned t = goal->cells[i];
-        g->pos[t] = (uint8_t)i;
-        g->row[t] = (uint8_t)(i / n);
-        g->col[t] = (uint8_t)(i % n);
+    for (unsigned r = 0, i = 0; r < n; r++) {     /* no division: */
+        for (unsigned c = 0; c < n; c++, i++) {   /* once per solve */
+            unsigned t = goal->cells[i];
+            g->pos[t] = (uint8_t)i;
+            g->row[t] = (uint8_t)r;
+            g->col[t] = (uint8_t)c;
+        }
     }
 }
 
