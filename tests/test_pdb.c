@@ -1081,6 +1081,46 @@ static void test_5x5_optimal_against_independent_search(void **state)
     assert_true(2 * pdb_nodes < lc_nodes);
 }
 
+/* A 5x5 set that joined the tables carries one forbidden-move automaton
+ * for all its searches (counted in the tables' bytes). Searching with it
+ * expands exactly what a search that builds its own does, and the solve's
+ * arena no longer holds the ~5 MB the builder needs. */
+static void test_5x5_shared_fsm(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board goal, b;
+    struct puz_rng rng;
+    puz_pdb *d;
+
+    puz_board_goal(5, &goal);
+    d = (puz_pdb *)puz_tables_pdb(fx->tables, &goal);
+    assert_non_null(d);
+    assert_non_null(d->fsm);
+    assert_true(d->fsm_bytes > 0 && d->fsm_bytes < (256u << 10));
+    assert_true(puz_tables_bytes(fx->tables) >= d->data_bytes + d->fsm_bytes);
+    puz_rng_seed(&rng, 77);
+    for (unsigned i = 0; i < 3; i++) {
+        struct puz_solve_opts o = { 0 };
+        struct puz_result shared, own;
+        puz_arena *a = puz_arena_create(1 << 16);
+        uint32_t *fsm = d->fsm;
+        walk_from(&goal, 40 + 2 * i, &rng, &b);
+        o.algorithm = PUZ_ALG_IDASTAR;
+        o.heuristic = puz_heuristic_find("pdb");
+        o.tables = fx->tables;
+        assert_int_equal(puz_solve(&b, &o, a, &shared), PUZ_OK);
+        d->fsm = NULL;                  /* as if it could not be made */
+        assert_int_equal(puz_solve(&b, &o, a, &own), PUZ_OK);
+        d->fsm = fsm;
+        assert_int_equal(shared.status, PUZ_SOLVED);
+        assert_int_equal(shared.length, own.length);
+        assert_int_equal(shared.stats.expanded, own.stats.expanded);
+        assert_true(shared.stats.arena_peak + (1u << 20)
+                    < own.stats.arena_peak);
+        puz_arena_destroy(a);
+    }
+}
+
 /* 5x5 files: round trip, damage, and a file for other tables. */
 static void test_5x5_cache_files(void **state)
 {
@@ -1223,6 +1263,7 @@ int main(void)
         cmocka_unit_test(test_5x5_reflected_lookup),
         cmocka_unit_test(test_5x5_additive),
         cmocka_unit_test(test_5x5_optimal_against_independent_search),
+        cmocka_unit_test(test_5x5_shared_fsm),
         cmocka_unit_test(test_5x5_cache_files),
         cmocka_unit_test(test_5x5_other_goals_fall_back),
         cmocka_unit_test(test_loaded_tables_survive_truncated_file),

@@ -16,6 +16,7 @@
  * FSM_LEN moves. The driver (idastar.c) owns iterations, budget and
  * path.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "idastar.h"
@@ -41,9 +42,12 @@ static const uint8_t order5[4] = { PUZ_DOWN, PUZ_RIGHT, PUZ_LEFT, PUZ_UP };
 /*
  * 5x5 searches skip the move strings movefsm.c forbids, found up to
  * FSM_LEN moves long: 10 moves forbid 1,104 strings in a 4,691-state
- * automaton built in about 10 ms and 5 MB of the solve's arena, and cut
- * the nodes of Korf & Felner's easiest instances by about 30%; 12 moves
- * cut 7-12% more (#38, #40) but cost 0.3 s and 75 MB per solve.
+ * automaton built in about 10 ms and 5 MB of scratch, and cut the nodes
+ * of Korf & Felner's easiest instances by about 30%; 12 moves cut 7-12%
+ * more (#38, #40) but cost 0.3 s and 75 MB to build. It is built once
+ * when the tables join a puz_tables (puz__pdb_attach_fsm: 75 KB kept),
+ * so the many small window searches of the anytime search get it too;
+ * a search whose tables have none builds its own in its arena.
  */
 #define FSM_LEN 10u
 
@@ -360,6 +364,31 @@ static void map_path(const void *self, uint8_t *dirs, unsigned len)
 
 static const struct puz__ida_plugin plugin = { iterate, map_path };
 
+puz_err puz__pdb_attach_fsm(struct puz_pdb *d)
+{
+    struct puz__movefsm fsm;
+    puz_arena *scratch;
+    size_t bytes;
+
+    if (d->n != 5 || d->fsm != NULL)
+        return PUZ_OK;
+    scratch = puz_arena_create(1u << 20);
+    if (scratch == NULL)
+        return PUZ_ENOMEM;
+    if (puz__movefsm_build(&fsm, FSM_LEN, order5, scratch) != PUZ_OK) {
+        puz_arena_destroy(scratch);
+        return PUZ_ENOMEM;
+    }
+    bytes = (size_t)fsm.states * 4 * sizeof(*fsm.next);
+    d->fsm = malloc(bytes);
+    if (d->fsm != NULL) {
+        memcpy(d->fsm, fsm.next, bytes);
+        d->fsm_bytes = bytes;
+    }
+    puz_arena_destroy(scratch);
+    return d->fsm != NULL ? PUZ_OK : PUZ_ENOMEM;
+}
+
 puz_err puz__idastar_pdb(struct puz__search *s)
 {
     const struct puz__pdbctx *ctx = s->hctx;
@@ -386,8 +415,8 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     init_state(ip);
     ip->h0 = h_of(ip->md, ip->sum, ip->rsum);
     /* without room for the automaton the search runs unpruned */
-    ip->fsm = NULL;
-    if (s->n == 5 &&
+    ip->fsm = ip->d->fsm;
+    if (ip->fsm == NULL && s->n == 5 &&
         puz__movefsm_build(&fsm, FSM_LEN, order5, s->arena) == PUZ_OK)
         ip->fsm = fsm.next;
     return puz__ida_run(&ip->c, ip->h0, &plugin, ip);

@@ -287,10 +287,10 @@ static void join_pdb(void *ctx, const struct puz_board *a,
     o.goal = reverse ? a : b;
     o.tables = pw->t;
     o.limits.max_nodes = cap;
-    /* too small for idastar_pdb's forbidden-move automaton (10 ms and
-     * 5 MB per solve, more than most windows' whole search): these
-     * searches run unpruned, and their memory stays within the reserve
-     * anytime keeps (PUZ__PATH_RESERVE) */
+    /* the forbidden-move automaton comes with the tables (built once,
+     * puz__pdb_attach_fsm), so these small searches are pruned without
+     * building one; their memory stays within the reserve anytime keeps
+     * (PUZ__PATH_RESERVE) */
     o.limits.max_bytes = PUZ__PDBWIN_BYTES;
     o.limits.deadline_us = pw->deadline_us;
     o.limits.clock_us = l != NULL ? l->clock_us : NULL;

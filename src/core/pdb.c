@@ -434,6 +434,7 @@ void puz_pdb_destroy(puz_pdb *d)
     if (d == NULL)
         return;
     free(d->mem);
+    free(d->fsm);
     free(d);
 }
 

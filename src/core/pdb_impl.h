@@ -92,7 +92,15 @@ struct puz_pdb {
     void *mem;                           /* the tables, or NULL */
     size_t data_bytes;
     double build_seconds;
+    /* 5x5: the forbidden-move automaton every IDA* with these tables
+     * shares (puz__pdb_attach_fsm), or NULL: each search builds its own. */
+    uint32_t *fsm;
+    size_t fsm_bytes;
 };
+
+/* Build the 5x5 forbidden-move automaton once for all of d's searches
+ * (idastar_pdb.c); PUZ_OK and nothing done for other sizes. */
+puz_err puz__pdb_attach_fsm(struct puz_pdb *d);
 
 /* Frames for 3x3 and 4x4 goals and 5x5 corner goals; PUZ_EINVAL for
  * the rest. */

@@ -55,6 +55,9 @@ puz_err puz_tables_add_pdb(puz_tables *t, puz_pdb *d)
         return PUZ_EINVAL;
     }
     *slot = d;
+    /* Shared by every search with d from now on; if it cannot be made,
+     * each search builds its own as before. */
+    (void)puz__pdb_attach_fsm(d);
     return PUZ_OK;
 }
 
@@ -133,7 +136,7 @@ size_t puz_tables_bytes(const puz_tables *t)
             bytes += PUZ_TABLE3_STATES;
         for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++)
             if (t->pdb[p][o] != NULL)
-                bytes += t->pdb[p][o]->data_bytes;
+                bytes += t->pdb[p][o]->data_bytes + t->pdb[p][o]->fsm_bytes;
     }
     return bytes;
 }
