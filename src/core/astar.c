@@ -15,7 +15,10 @@
  * With the exact 3x3 table as its heuristic (`pdb` on 3x3, the server's
  * default) A* expands exactly the nodes of one shortest path, so that
  * path is read off the table instead (table_walk): same path, same
- * counts, no node store and no open list.
+ * counts, no node store and no open list. Boards of up to 16 cells run
+ * on packed states (packed_search), and A* there with misplaced,
+ * Manhattan or linear conflict on a copy of that loop specialised for
+ * the side and the heuristic (fast_run).
  */
 #include <string.h>
 
@@ -470,6 +473,327 @@ static puz_err packed_start(struct packed *pk)
     return packed_push(pk, i);
 }
 
+/*
+ * A* itself (f = g + h, ties to larger g) on 3x3 and 4x4 with a
+ * heuristic that can be written as tables (puz__htables: misplaced,
+ * Manhattan, linear conflict) runs packed_run and packed_expand again
+ * with the side and the heuristic's shape fixed at compile time and the
+ * four directions unrolled. A new child's h comes from a step built for
+ * the solve, indexed by (blank cell, direction, tile): the tile-cost
+ * change, and for linear conflict the one line whose cost can change
+ * (the tile's goal line, when the move enters or leaves it) with what the
+ * move adds to its code. No child costs a call through a pointer. The
+ * search is packed_run's node for node.
+ */
+#define HOT static inline __attribute__((always_inline))
+
+struct astep {
+    int8_t dh;          /* tile cost at the blank's cell minus at the tile's */
+    uint8_t line;       /* first cell of the line whose cost can change
+                           (when none can, any line, with dcode 0: one
+                           branch less) */
+    int16_t dcode;      /* what the move adds to that line's code */
+};
+
+struct fast {
+    const struct astep *step;       /* [(blank * 4 + dir) * 16 + tile] */
+    const uint16_t (*row_digit)[PUZ__HT_CELLS];
+    const uint16_t (*col_digit)[PUZ__HT_CELLS];
+    const uint8_t *line_cost;
+    uint8_t legal[PUZ__HT_CELLS];   /* bit d: the blank can move in d */
+};
+
+/* The code of the line of n cells from `first` in steps of `stride`. */
+HOT unsigned line_code(uint64_t key, const uint16_t (*digit)[PUZ__HT_CELLS],
+                       unsigned first, const unsigned stride,
+                       const unsigned n)
+{
+#define DIGIT(k) digit[key >> (4 * (first + (k) * stride)) & 15u] \
+                     [first + (k) * stride]
+    unsigned code = DIGIT(0) + DIGIT(1) + DIGIT(2);
+
+    return n == 4 ? code + DIGIT(3) : code;
+#undef DIGIT
+}
+
+/*
+ * What the loop changes most, as locals (fast_run's `st`, never passed to
+ * a function that is not inlined), so that it can live in registers: the
+ * store's arrays and counts, and the counters. save() writes them back
+ * to pk before anything out of line reads pk, load() reads them after
+ * the store has grown.
+ */
+struct fstate {
+    struct puz__pnode *nodes;
+    uint32_t *slots;
+    uint32_t slot_mask, count, cap;
+    unsigned shift;
+    uint64_t open, max_frontier, expanded, generated, duplicates;
+};
+
+HOT void load(struct fstate *st, const struct packed *pk)
+{
+    st->nodes = pk->ps.nodes;
+    st->slots = pk->ps.slots;
+    st->slot_mask = pk->ps.slot_mask;
+    st->count = pk->ps.count;
+    st->cap = pk->ps.cap;
+    st->shift = pk->ps.shift;
+}
+
+HOT void save(const struct fstate *st, struct packed *pk)
+{
+    pk->ps.count = st->count;
+    pk->open_count = st->open;
+    pk->max_frontier = st->max_frontier;
+    pk->expanded = st->expanded;
+    pk->generated = st->generated;
+    pk->duplicates = st->duplicates;
+}
+
+/* The child of node pi (key, g, h) that moving the blank from b in
+ * direction d makes (the tile at f slides into b), as packed_expand
+ * makes it: puz__ps_find and puz__ps_add on st. */
+HOT puz_err fast_child(struct packed *pk, const struct fast *fs,
+                       struct fstate *st, uint64_t key, uint32_t pi,
+                       unsigned g, unsigned h, unsigned b, unsigned f,
+                       unsigned d, const unsigned n, const int lines)
+{
+    uint64_t tile = key >> (4 * f) & 15u;
+    uint64_t ckey = key ^ tile << (4 * f) ^ tile << (4 * b);
+    uint32_t slot = (uint32_t)((ckey * 0x9e3779b97f4a7c15ull) >> st->shift);
+    const struct astep *e;
+    struct puz__pnode *c;
+    uint32_t v, ci;
+    unsigned ch;
+
+    st->generated++;
+    for (;; slot = (slot + 1) & st->slot_mask) {
+        v = st->slots[slot];
+        if (v == 0)
+            break;
+        if (st->nodes[v - 1].key != ckey)
+            continue;
+        c = &st->nodes[v - 1];
+        if (c->g <= g + 1u) {
+            st->duplicates++;
+            return PUZ_OK;
+        }
+        ci = v - 1;
+        goto improved;
+    }
+    e = &fs->step[(b * 4 + d) * PUZ__HT_CELLS + tile];
+    ch = h + (unsigned)(int)e->dh;
+    if (lines) {        /* a step that changes no cost has dcode 0 */
+        unsigned code = d < 2 ? line_code(key, fs->row_digit, e->line, 1, n)
+                              : line_code(key, fs->col_digit, e->line, n, n);
+        ch += 2u * fs->line_cost[code + (unsigned)(int)e->dcode] -
+              2u * fs->line_cost[code];
+    }
+    if (st->count == st->cap) {
+        puz_err rc;
+        save(st, pk);
+        rc = puz__ps_add_slow(&pk->ps, ckey, &ci);
+        load(st, pk);
+        if (rc != PUZ_OK)
+            return PUZ_ENOMEM;
+    } else {
+        st->slots[slot] = st->count + 1;
+        st->nodes[st->count].key = ckey;
+        ci = st->count++;
+    }
+    c = &st->nodes[ci];
+    c->h = (uint8_t)ch;
+improved:
+    c->g = (uint16_t)(g + 1);
+    c->parent = pi;
+    c->meta = (uint8_t)(f << 3 | d);
+    st->open++;
+    return puz__bq_push(&pk->buckets, g + 1u + c->h, g + 1u, ci);
+}
+
+/* The open count only grows during an expansion, so its peak is taken
+ * once, after the children (or the one that failed). */
+HOT puz_err fast_expand(struct packed *pk, const struct fast *fs,
+                        struct fstate *st, uint32_t pi, const unsigned n,
+                        const int lines)
+{
+    const struct puz__pnode *p = &st->nodes[pi];
+    uint64_t key = p->key;
+    unsigned g = p->g, h = p->h, b = PUZ__PN_BLANK(p->meta);
+    unsigned mask = fs->legal[b];
+    puz_err rc = PUZ_OK;
+
+    if (g == UINT16_MAX - 1)
+        return PUZ_OK;          /* cannot record a longer path */
+    if (p->parent != PUZ__NO_PARENT)
+        mask &= ~(1u << (PUZ__PN_MOVE(p->meta) ^ 1u));
+    st->expanded++;
+    if (mask & 1u << PUZ_UP)
+        rc = fast_child(pk, fs, st, key, pi, g, h, b, b - n, PUZ_UP, n,
+                        lines);
+    if (rc == PUZ_OK && (mask & 1u << PUZ_DOWN))
+        rc = fast_child(pk, fs, st, key, pi, g, h, b, b + n, PUZ_DOWN, n,
+                        lines);
+    if (rc == PUZ_OK && (mask & 1u << PUZ_LEFT))
+        rc = fast_child(pk, fs, st, key, pi, g, h, b, b - 1, PUZ_LEFT, n,
+                        lines);
+    if (rc == PUZ_OK && (mask & 1u << PUZ_RIGHT))
+        rc = fast_child(pk, fs, st, key, pi, g, h, b, b + 1, PUZ_RIGHT, n,
+                        lines);
+    st->max_frontier = st->open > st->max_frontier ? st->open
+                                                   : st->max_frontier;
+    return rc;
+}
+
+/* packed_run for A*, with fast_expand. */
+HOT enum puz_status fast_loop(struct packed *pk, const struct fast *fs,
+                              struct fstate *st, const unsigned n,
+                              const int lines)
+{
+    struct puz__search *s = pk->s;
+    uint64_t max_nodes = s->limits->max_nodes, goal = pk->goal;
+
+    while (st->open > 0) {
+        uint32_t i;
+        struct puz__pnode *node;
+        st->open--;
+        i = puz__bq_pop(&pk->buckets);
+        node = &st->nodes[i];
+        if (node->meta & PUZ__PN_CLOSED)
+            continue;           /* stale entry of an improved node */
+        node->meta |= PUZ__PN_CLOSED;
+        if (node->key == goal)
+            return packed_finish(pk, i);
+        if (max_nodes && st->expanded >= max_nodes)
+            return PUZ_LIMIT_NODES;
+        if ((st->expanded & PUZ__CHECK_MASK) == 0) {
+            enum puz_status status;
+            save(st, pk);
+            packed_sync(pk);
+            s->bound = node->g + node->h;   /* for progress */
+            status = puz__check_limits(s);
+            if (status != PUZ_SOLVED)
+                return status;
+        }
+        if (fast_expand(pk, fs, st, i, n, lines) != PUZ_OK)
+            return PUZ_LIMIT_MEMORY;
+    }
+    return PUZ_UNSOLVABLE;      /* exhausted: cannot happen after parity */
+}
+
+HOT enum puz_status fast_run(struct packed *pk, const struct fast *fs,
+                             const unsigned n, const int lines)
+{
+    struct fstate st;
+    enum puz_status status;
+
+    load(&st, pk);
+    st.open = pk->open_count;
+    st.max_frontier = pk->max_frontier;
+    st.expanded = pk->expanded;
+    st.generated = pk->generated;
+    st.duplicates = pk->duplicates;
+    status = fast_loop(pk, fs, &st, n, lines);
+    save(&st, pk);
+    return status;
+}
+
+static enum puz_status fast_run3(struct packed *pk, const struct fast *fs)
+{
+    return fast_run(pk, fs, 3, 0);
+}
+
+static enum puz_status fast_run3_lc(struct packed *pk, const struct fast *fs)
+{
+    return fast_run(pk, fs, 3, 1);
+}
+
+static enum puz_status fast_run4(struct packed *pk, const struct fast *fs)
+{
+    return fast_run(pk, fs, 4, 0);
+}
+
+static enum puz_status fast_run4_lc(struct packed *pk, const struct fast *fs)
+{
+    return fast_run(pk, fs, 4, 1);
+}
+
+/* Each tile's goal row and column, no division in the loops below. */
+struct goal_lines {
+    uint8_t row[PUZ__HT_CELLS], col[PUZ__HT_CELLS];
+};
+
+/* The step of moving the blank from b to f (direction d) for each tile. */
+static void build_steps(struct astep *step, const struct puz__htables *t,
+                        const struct goal_lines *gl, unsigned n, unsigned b,
+                        unsigned d, unsigned f)
+{
+    struct astep *e = &step[(b * 4 + d) * PUZ__HT_CELLS];
+    unsigned rb = b / n, cb = b % n, rf = f / n, cf = f % n;
+
+    for (unsigned tile = 1; tile < n * n; tile++) {
+        e[tile].dh = (int8_t)(t->tile_cost[tile][b] - t->tile_cost[tile][f]);
+        e[tile].line = (uint8_t)(d < 2 ? rb * n : cb);  /* any line */
+        e[tile].dcode = 0;
+        if (t->line_cost == NULL)
+            continue;
+        if (d < 2 && (gl->row[tile] == rb || gl->row[tile] == rf)) {
+            e[tile].line = (uint8_t)(gl->row[tile] * n);
+            e[tile].dcode = (int16_t)(t->row_digit[tile][b] -
+                                      t->row_digit[tile][f]);
+        } else if (d >= 2 && (gl->col[tile] == cb || gl->col[tile] == cf)) {
+            e[tile].line = gl->col[tile];
+            e[tile].dcode = (int16_t)(t->col_digit[tile][b] -
+                                      t->col_digit[tile][f]);
+        }
+    }
+}
+
+/* Run the search with fast_run when the heuristic has tables here;
+ * false when it has not (and nothing was done). */
+static bool fast_search(struct packed *pk)
+{
+    struct puz__search *s = pk->s;
+    struct astep step[PUZ__HT_CELLS * 4 * PUZ__HT_CELLS];
+    struct puz__htables t;
+    struct goal_lines gl;
+    struct puz__moves mv;
+    struct fast fs;
+    bool lines;
+
+    if ((s->n != 3 && s->n != 4) || s->h->as_tables == NULL ||
+        !s->h->as_tables(s->hctx, &t))
+        return false;
+    lines = t.line_cost != NULL;
+    fs.step = step;
+    fs.row_digit = t.row_digit;
+    fs.col_digit = t.col_digit;
+    fs.line_cost = t.line_cost;
+    for (unsigned r = 0, i = 0; r < s->n; r++)
+        for (unsigned c = 0; c < s->n; c++, i++) {
+            gl.row[s->goal->cells[i]] = (uint8_t)r;
+            gl.col[s->goal->cells[i]] = (uint8_t)c;
+        }
+    puz__moves_init(&mv, s->n);
+    for (unsigned b = 0; b < s->cells; b++) {
+        fs.legal[b] = 0;
+        for (unsigned d = 0; d < 4; d++) {
+            if (mv.to[b][d] == PUZ__WALL)
+                continue;
+            fs.legal[b] |= (uint8_t)(1u << d);
+            build_steps(step, &t, &gl, s->n, b, d, mv.to[b][d]);
+        }
+    }
+    if (packed_start(pk) != PUZ_OK)
+        s->out->status = PUZ_LIMIT_MEMORY;
+    else if (s->n == 3)
+        s->out->status = lines ? fast_run3_lc(pk, &fs) : fast_run3(pk, &fs);
+    else
+        s->out->status = lines ? fast_run4_lc(pk, &fs) : fast_run4(pk, &fs);
+    return true;
+}
+
 static void packed_search(struct puz__search *s, int mode)
 {
     struct packed pk;
@@ -477,8 +801,9 @@ static void packed_search(struct puz__search *s, int mode)
     memset(&pk, 0, sizeof(pk));
     pk.s = s;
     pk.mode = mode;
-    s->out->status = packed_start(&pk) == PUZ_OK ? packed_run(&pk)
-                                                 : PUZ_LIMIT_MEMORY;
+    if (mode != PUZ__PRIO_ASTAR || !fast_search(&pk))
+        s->out->status = packed_start(&pk) == PUZ_OK ? packed_run(&pk)
+                                                     : PUZ_LIMIT_MEMORY;
     packed_sync(&pk);
 }
 

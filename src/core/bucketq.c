@@ -1,32 +1,16 @@
 /*
- * bucketq.c - the two-level bucket queue. Arrays grow by doubling inside
- * the arena; the outgrown copies stay there until the request ends.
+ * bucketq.c - the two-level bucket queue's slow paths: rows and stacks
+ * grow by doubling inside the arena (the outgrown copies stay there
+ * until the request ends), and the walk to the next non-empty stack.
  */
 #include <string.h>
 
 #include "bucketq.h"
 
-/* Grow *arr (elements of size elem, *cap of them) to hold index i. */
-static puz_err grow_to(puz_arena *a, void **arr, uint32_t *cap, size_t elem,
-                       uint32_t i)
-{
-    uint32_t n = *cap ? *cap : 8;
-    void *p;
-
-    while (n <= i) {
-        if (n > UINT32_MAX / 2)
-            return PUZ_ENOMEM;
-        n *= 2;
-    }
-    p = puz_arena_calloc(a, n, elem);
-    if (p == NULL)
-        return PUZ_ENOMEM;
-    if (*cap)
-        memcpy(p, *arr, (size_t)*cap * elem);
-    *arr = p;
-    *cap = n;
-    return PUZ_OK;
-}
+/* Rows hold g_cap stacks each: enough for every g of a 3x3 search, so
+ * that only deeper searches pay for regrowing them. */
+#define FIRST_G 32u
+#define FIRST_F 64u
 
 /* A stack's items need no zeroing: grow by copying into fresh room,
  * starting at 32 entries. */
@@ -47,30 +31,102 @@ static puz_err grow_stack(puz_arena *a, struct puz__stack *st)
     return PUZ_OK;
 }
 
+/* Make room for rows up to f: double f_cap until it is past f. */
+static puz_err grow_f(struct puz__bucketq *q, unsigned f)
+{
+    uint32_t n = q->f_cap;
+    struct puz__stack **rows;
+    uint32_t *top;
+
+    while (n <= f) {
+        if (n > UINT32_MAX / 2)
+            return PUZ_ENOMEM;
+        n *= 2;
+    }
+    rows = puz_arena_calloc(q->arena, n, sizeof(*rows));
+    top = puz_arena_calloc(q->arena, n, sizeof(*top));
+    if (rows == NULL || top == NULL)
+        return PUZ_ENOMEM;
+    memcpy(rows, q->rows, q->f_cap * sizeof(*rows));
+    memcpy(top, q->top, q->f_cap * sizeof(*top));
+    q->rows = rows;
+    q->top = top;
+    q->f_cap = n;
+    return PUZ_OK;
+}
+
+/* Make every row hold stacks up to g (rows are copied into longer
+ * ones). */
+static puz_err grow_g(struct puz__bucketq *q, unsigned g)
+{
+    uint32_t n = q->g_cap;
+
+    while (n <= g) {
+        if (n > UINT32_MAX / 2)
+            return PUZ_ENOMEM;
+        n *= 2;
+    }
+    for (uint32_t f = 0; f < q->f_cap; f++) {
+        struct puz__stack *row;
+        if (q->rows[f] == NULL)
+            continue;
+        row = puz_arena_calloc(q->arena, n, sizeof(*row));
+        if (row == NULL)
+            return PUZ_ENOMEM;
+        memcpy(row, q->rows[f], q->g_cap * sizeof(*row));
+        q->rows[f] = row;
+    }
+    q->g_cap = n;
+    return PUZ_OK;
+}
+
 puz_err puz__bq_init(struct puz__bucketq *q, puz_arena *a)
 {
     memset(q, 0, sizeof(*q));
     q->arena = a;
+    q->g_cap = FIRST_G;
     q->min_f = UINT32_MAX;
-    return grow_to(a, (void **)&q->by_f, &q->f_cap, sizeof(*q->by_f), 63);
+    q->rows = puz_arena_calloc(a, FIRST_F, sizeof(*q->rows));
+    q->top = puz_arena_calloc(a, FIRST_F, sizeof(*q->top));
+    if (q->rows == NULL || q->top == NULL)
+        return PUZ_ENOMEM;
+    q->f_cap = FIRST_F;
+    return PUZ_OK;
 }
 
 puz_err puz__bq_push_slow(struct puz__bucketq *q, unsigned f, unsigned g,
                           uint32_t node)
 {
-    struct puz__fbucket *fb;
     struct puz__stack *st;
 
-    if (f >= q->f_cap && grow_to(q->arena, (void **)&q->by_f, &q->f_cap,
-                                 sizeof(*q->by_f), f) != PUZ_OK)
+    if (f >= q->f_cap && grow_f(q, f) != PUZ_OK)
         return PUZ_ENOMEM;
-    fb = &q->by_f[f];
-    if (g >= fb->g_cap && grow_to(q->arena, (void **)&fb->by_g, &fb->g_cap,
-                                  sizeof(*fb->by_g), g) != PUZ_OK)
+    if (g >= q->g_cap && grow_g(q, g) != PUZ_OK)
         return PUZ_ENOMEM;
-    st = &fb->by_g[g];
-    if (st->count == st->cap &&
-        grow_stack(q->arena, st) != PUZ_OK)
+    if (q->rows[f] == NULL) {
+        q->rows[f] = puz_arena_calloc(q->arena, q->g_cap,
+                                      sizeof(*q->rows[f]));
+        if (q->rows[f] == NULL)
+            return PUZ_ENOMEM;
+    }
+    st = &q->rows[f][g];
+    if (st->count == st->cap && grow_stack(q->arena, st) != PUZ_OK)
         return PUZ_ENOMEM;
     return puz__bq_push(q, f, g, node);
+}
+
+struct puz__stack *puz__bq_seek(struct puz__bucketq *q)
+{
+    for (;; q->min_f++) {
+        struct puz__stack *row = q->rows[q->min_f];
+        for (uint32_t g = q->top[q->min_f]; row != NULL; g--) {
+            if (row[g].count != 0) {
+                q->top[q->min_f] = g;
+                return &row[g];
+            }
+            if (g == 0)
+                break;
+        }
+        q->top[q->min_f] = 0;
+    }
 }

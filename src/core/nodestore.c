@@ -2,7 +2,7 @@
  * nodestore.c - node records in 4096-node arena blocks (so a pointer to a
  * node stays valid while the store grows) and a linear-probing hash index
  * kept under half full; and the packed store for boards of up to 16
- * cells (one array of 16-byte records, same kind of index).
+ * cells (one array of 16-byte records, an index kept sparser while small).
  */
 #include <string.h>
 
@@ -148,41 +148,72 @@ void puz__ns_path(const struct puz__nodestore *ns, uint32_t i, uint8_t *dirs)
     }
 }
 
+/*
+ * How many index slots for `cap` records. Nearly every child a search
+ * looks up is new, and a lookup that misses stops at the first empty
+ * slot: kept at most an eighth full, the first slot is empty almost
+ * always, so the probe loop is one well-predicted step. Past
+ * PS_SPARSE_SLOTS slots the index fills up to half, as a large search's
+ * memory is the records' and should not be the index's.
+ */
 #define PS_FIRST_NODES 1024u
+#define PS_SPARSE_SLOTS 32768u
+
+static uint32_t slots_for(uint32_t cap)
+{
+    if ((uint64_t)cap * 8 <= PS_SPARSE_SLOTS)
+        return cap * 8;
+    return cap * 2 > PS_SPARSE_SLOTS ? cap * 2 : PS_SPARSE_SLOTS;
+}
+
+static unsigned log2_of(uint32_t pow2)
+{
+    unsigned k = 0;
+
+    while ((1u << k) < pow2)
+        k++;
+    return k;
+}
 
 puz_err puz__ps_init(struct puz__pstore *ps, puz_arena *a)
 {
+    uint32_t slots = slots_for(PS_FIRST_NODES);
+
     memset(ps, 0, sizeof(*ps));
     ps->arena = a;
     ps->cap = PS_FIRST_NODES;
     ps->nodes = puz_arena_alloc(a, ps->cap * sizeof(*ps->nodes));
-    ps->slot_mask = 2 * PS_FIRST_NODES - 1;
-    ps->shift = 64 - 11;
-    ps->slots = puz_arena_calloc(a, ps->slot_mask + 1, sizeof(*ps->slots));
+    ps->slot_mask = slots - 1;
+    ps->shift = 64 - log2_of(slots);
+    ps->slots = puz_arena_calloc(a, slots, sizeof(*ps->slots));
     return ps->nodes != NULL && ps->slots != NULL ? PUZ_OK : PUZ_ENOMEM;
 }
 
-/* Double the records and the index; the outgrown copies stay in the
- * arena until the request ends (at most as much again). */
+/* Double the records, and the index when slots_for says so; the
+ * outgrown copies stay in the arena until the request ends (at most as
+ * much again). */
 static puz_err ps_grow(struct puz__pstore *ps)
 {
-    uint32_t cap = ps->cap * 2, mask = ps->slot_mask * 2 + 1;
+    uint32_t cap = ps->cap * 2, count = slots_for(cap), mask = count - 1;
     struct puz__pnode *nodes;
     uint32_t *slots;
 
-    if (cap < ps->cap || mask < ps->slot_mask)
+    if (cap < ps->cap || count < ps->slot_mask)
         return PUZ_ENOMEM;
     nodes = puz_arena_alloc(ps->arena, (size_t)cap * sizeof(*nodes));
-    slots = nodes != NULL ? puz_arena_calloc(ps->arena, (size_t)mask + 1,
-                                             sizeof(*slots)) : NULL;
-    if (slots == NULL)
+    if (nodes == NULL)
         return PUZ_ENOMEM;
     memcpy(nodes, ps->nodes, (size_t)ps->count * sizeof(*nodes));
     ps->nodes = nodes;
     ps->cap = cap;
+    if (mask == ps->slot_mask)
+        return PUZ_OK;          /* the index has room still */
+    slots = puz_arena_calloc(ps->arena, count, sizeof(*slots));
+    if (slots == NULL)
+        return PUZ_ENOMEM;
     ps->slots = slots;
     ps->slot_mask = mask;
-    ps->shift--;
+    ps->shift = 64 - log2_of(count);
     for (uint32_t i = 0; i < ps->count; i++) {
         uint32_t s = puz__ps_slot(ps, nodes[i].key);
         while (slots[s] != 0)

@@ -60,7 +60,8 @@ void puz__ns_path(const struct puz__nodestore *ns, uint32_t i, uint8_t *dirs);
  * 16 bytes, comparing two states is one instruction and the hash one
  * multiplication. Records sit in one array (doubled by copying as it
  * fills, so hold indices, not pointers, across an add); the index is a
- * table of record numbers + 1 kept at most half full.
+ * table of record numbers + 1, kept at most an eighth full while small
+ * and half full once large (slots_for in nodestore.c says why).
  */
 struct puz__pnode {
     uint64_t key;
