@@ -13,6 +13,8 @@
 # Bounded: about ROUNDS x 6 x (DURATION + WARMUP) plus a few seconds.
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/serve_url.sh
+. bench/http_lib.sh
 PUZZLED=${PUZZLED:-build/puzzled}
 DURATION=${DURATION:-5s}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -22,33 +24,13 @@ ROUNDS=${ROUNDS:-3}
 EASY='{"board": "1 2 3 4 5 6 7 0 8"}'
 HARD='{"board": "8 6 7 2 5 4 3 0 1"}'
 
-for tool in wrk nginx curl; do
-    command -v $tool >/dev/null 2>&1 || { echo "bench: $tool not found" >&2
-                                          exit 1; }
-done
-[ -x "$PUZZLED" ] || { echo "bench: build $PUZZLED first (make)" >&2
-                       exit 1; }
-tmp=$(mktemp -d)
-chmod 755 "$tmp"     # nginx workers may run as another user
-spid= npid=
-cleanup() {
-    [ -n "$spid" ] && kill "$spid" 2>/dev/null
-    [ -n "$npid" ] && kill "$npid" 2>/dev/null
-    wait 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+http_bench_init wrk nginx curl python3
 
 # puzzled on a free port; its access log goes to a file, like nginx's.
 "$PUZZLED" serve --bind 127.0.0.1 --port 0 --access-log "$tmp/puzzled.log" \
     >"$tmp/puzzled.out" 2>"$tmp/puzzled.err" &
 spid=$!
-purl=
-for _ in $(seq 200); do
-    purl=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$tmp/puzzled.out")
-    [ -n "$purl" ] && break
-    sleep 0.05
-done
+purl=$(serve_url "$tmp/puzzled.out" "$spid") || true
 [ -n "$purl" ] || { cat "$tmp/puzzled.err" >&2; exit 1; }
 
 # The static answers nginx serves: puzzled's own bytes.
@@ -57,40 +39,9 @@ curl -fsS --json "$EASY" "$purl/v1/solve" >"$tmp/www/easy.json"
 curl -fsS --json "$HARD" "$purl/v1/solve" >"$tmp/www/hard.json"
 curl -fsS "$purl/livez" >"$tmp/www/livez.json"
 
-# nginx on a free loopback port (the kernel picks one for a moment).
-nport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1",
-0)); print(s.getsockname()[1])' 2>/dev/null || echo 18080)
-cat >"$tmp/nginx.conf" <<EOF
-worker_processes 2;
-pid $tmp/nginx.pid;
-error_log $tmp/nginx-error.log;
-events { worker_connections 4096; }
-http {
-    # The same logging as puzzled's default (access_log_flush_ms = 100,
-    # a 32 KiB buffer), so both do the same work per request.
-    access_log $tmp/nginx-access.log combined buffer=32k flush=100ms;
-    client_body_temp_path $tmp/body;
-    proxy_temp_path $tmp/proxy;
-    fastcgi_temp_path $tmp/fastcgi;
-    uwsgi_temp_path $tmp/uwsgi;
-    scgi_temp_path $tmp/scgi;
-    keepalive_requests 1000000;
-    server {
-        listen 127.0.0.1:$nport;
-        root $tmp/www;
-        default_type application/json;
-    }
-}
-EOF
-nginx -p "$tmp" -c "$tmp/nginx.conf" -g 'daemon off;' 2>"$tmp/nginx.err" &
-npid=$!
-nurl=http://127.0.0.1:$nport
-for _ in $(seq 100); do
-    curl -fsS "$nurl/livez.json" >/dev/null 2>&1 && break
-    sleep 0.05
-done
-curl -fsS "$nurl/livez.json" >/dev/null || { cat "$tmp/nginx.err" >&2
-                                             exit 1; }
+# nginx serving $tmp/www on a free loopback port (bench/http_lib.sh).
+nginx_static "$tmp" "$tmp/www" livez.json || exit 1
+npid=$nginx_pid nurl=$nginx_url
 
 post_script() { # post_script FILE BODY
     cat >"$1" <<EOF

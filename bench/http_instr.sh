@@ -10,6 +10,7 @@
 #                                       CONNECTIONS=4, OUT=callgrind file)
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/serve_url.sh
 PUZZLED=${PUZZLED:-build/puzzled}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-4}
@@ -26,12 +27,7 @@ valgrind --tool=callgrind --callgrind-out-file="$OUT" \
     "$PUZZLED" serve --bind 127.0.0.1 --port 0 --access-log off \
     --workers 1 >"$tmp/out" 2>"$tmp/err" &
 spid=$!
-url=
-for _ in $(seq 600); do
-    url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$tmp/out")
-    [ -n "$url" ] && break
-    sleep 0.1
-done
+url=$(serve_url "$tmp/out" "$spid" 60) || true
 [ -n "$url" ] || { cat "$tmp/err" >&2; exit 1; }
 cat >"$tmp/post.lua" <<LUA
 wrk.method = "POST"

@@ -14,6 +14,7 @@
 # Bounded: DURATION + about 20 s.
 set -u
 cd "$(dirname "$0")/.."
+. scripts/serve_url.sh
 PUZZLED=${PUZZLED:-build/puzzled}
 DURATION=${DURATION:-60s}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -32,12 +33,7 @@ trap 'rm -f "$out" "$out.wrk" "$out.clients"
 "$PUZZLED" serve --port 0 --access-log off --queue 1024 \
     --static-root "" >"$out" 2>/dev/null &
 pid=$!
-url=
-for _ in $(seq 100); do
-    url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$out")
-    [ -n "$url" ] && break
-    sleep 0.05
-done
+url=$(serve_url "$out" "$pid") || true
 [ -n "$url" ] || { echo "soak: server did not start" >&2; exit 1; }
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$pid/status"; }
 fds() { ls "/proc/$pid/fd" | wc -l; }

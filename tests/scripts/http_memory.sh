@@ -13,6 +13,7 @@
 # 200 with entries solved or limit_memory, under max_response_bytes.
 # About 10 s on an idle machine (the greedy searches are 5 s of CPU).
 cd "$(dirname "$0")/../.." || exit 1
+. scripts/serve_url.sh
 PUZZLED=${PUZZLED:-build/puzzled}
 command -v curl >/dev/null 2>&1 || { echo "http_memory: no curl" >&2
                                      exit 77; }
@@ -35,12 +36,7 @@ start() {
         --solve-timeout-ms 30000 --batch-timeout-ms 60000 \
         --access-log off --static-root "" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
-    url=
-    for _ in $(seq 100); do
-        url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$tmp/out")
-        [ -n "$url" ] && break
-        sleep 0.05
-    done
+    url=$(serve_url "$tmp/out" "$pid") || true
     [ -n "$url" ] || fail "server did not start: $(cat "$tmp/err")"
     idle=$(kb VmRSS)
 }

@@ -4,6 +4,7 @@
 # README.md) against a real `puzzled serve` started with
 # the shipped config/puzzled.conf, and checks every answer is as shown.
 cd "$(dirname "$0")/../.." || exit 1
+. scripts/serve_url.sh
 PUZZLED=${PUZZLED:-build/puzzled}
 for tool in curl node; do
     command -v $tool >/dev/null 2>&1 || { echo "$tool not installed" >&2
@@ -16,13 +17,7 @@ tmp=$(mktemp -d)
     --state-dir "$tmp/state" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
-url=
-for _ in $(seq 200); do
-    url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$tmp/out")
-    [ -n "$url" ] && break
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.05
-done
+url=$(serve_url "$tmp/out" "$pid") || true
 [ -n "$url" ] || { cat "$tmp/err" >&2; echo "server did not start" >&2
                    exit 1; }
 node tests/openapi/readme-examples.mjs "$url" README.md \

@@ -6,6 +6,7 @@
 # at once instead of after the running one (or the grace period).
 # About 3 s.
 cd "$(dirname "$0")/../.." || exit 1
+. scripts/serve_url.sh
 PUZZLED=${PUZZLED:-build/puzzled}
 command -v curl >/dev/null 2>&1 || { echo "http_signals: no curl" >&2
                                      exit 77; }
@@ -18,12 +19,7 @@ fail() { echo "http_signals: FAIL: $*" >&2; exit 1; }
     --shutdown-grace-ms 8000 --access-log "$tmp/access.log" \
     --static-root "" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-url=
-for _ in $(seq 100); do
-    url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$tmp/out")
-    [ -n "$url" ] && break
-    sleep 0.05
-done
+url=$(serve_url "$tmp/out" "$pid") || true
 [ -n "$url" ] || fail "server did not start: $(cat "$tmp/err")"
 
 # Log rotation: move the file, signal, the next line lands in a new one.
