@@ -13,7 +13,7 @@
 #define FIRST_F 64u
 
 /* A stack's items need no zeroing: grow by copying into fresh room,
- * starting at 32 entries. */
+ * doubling (from 32 entries for a stack a grown row gave no room). */
 static puz_err grow_stack(puz_arena *a, struct puz__stack *st)
 {
     uint32_t n = st->cap ? st->cap * 2 : 32;
@@ -80,6 +80,28 @@ static puz_err grow_g(struct puz__bucketq *q, unsigned g)
     return PUZ_OK;
 }
 
+/* A row's stacks start with ROW_ITEMS entries each, carved from one
+ * block: a search touches dozens of (f, g) stacks, and giving each its
+ * first room on its first push was a slow push per stack. */
+#define ROW_ITEMS 16u
+
+static puz_err new_row(struct puz__bucketq *q, unsigned f)
+{
+    struct puz__stack *row = puz_arena_calloc(q->arena, q->g_cap,
+                                              sizeof(*row));
+    uint32_t *items = puz_arena_alloc(q->arena, (size_t)q->g_cap *
+                                      ROW_ITEMS * sizeof(*items));
+
+    if (row == NULL || items == NULL)
+        return PUZ_ENOMEM;
+    for (uint32_t g = 0; g < q->g_cap; g++) {
+        row[g].items = items + (size_t)g * ROW_ITEMS;
+        row[g].cap = ROW_ITEMS;
+    }
+    q->rows[f] = row;
+    return PUZ_OK;
+}
+
 puz_err puz__bq_init(struct puz__bucketq *q, puz_arena *a)
 {
     memset(q, 0, sizeof(*q));
@@ -103,12 +125,8 @@ puz_err puz__bq_push_slow(struct puz__bucketq *q, unsigned f, unsigned g,
         return PUZ_ENOMEM;
     if (g >= q->g_cap && grow_g(q, g) != PUZ_OK)
         return PUZ_ENOMEM;
-    if (q->rows[f] == NULL) {
-        q->rows[f] = puz_arena_calloc(q->arena, q->g_cap,
-                                      sizeof(*q->rows[f]));
-        if (q->rows[f] == NULL)
-            return PUZ_ENOMEM;
-    }
+    if (q->rows[f] == NULL && new_row(q, f) != PUZ_OK)
+        return PUZ_ENOMEM;
     st = &q->rows[f][g];
     if (st->count == st->cap && grow_stack(q->arena, st) != PUZ_OK)
         return PUZ_ENOMEM;
