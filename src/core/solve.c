@@ -241,9 +241,14 @@ static void finish_result(struct puz__search *s, size_t used_before)
             snprintf(r->reason, sizeof(r->reason), "stopped: %s",
                      puz_status_name(r->status));
     }
-    if (r->method[0] == '\0')
-        snprintf(r->method, sizeof(r->method), "%s",
-                 puz_algorithm_name(r->algorithm));
+    if (r->method[0] == '\0') {   /* a copy, not snprintf: every solve */
+        const char *name = puz_algorithm_name(r->algorithm);
+        size_t len = strlen(name);
+        if (len >= sizeof(r->method))
+            len = sizeof(r->method) - 1;
+        memcpy(r->method, name, len);
+        r->method[len] = '\0';
+    }
     set_bound(s);
     /* any search's path is proven optimal when it is as short as a
      * proven bound (greedy finding a 31-move 3x3 path whose bound is 31) */
