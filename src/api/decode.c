@@ -335,7 +335,7 @@ puz_err api_decode_solvable(const struct puz_board *board,
                              struct api_problem *err)
 {
     struct puz_board def;
-    char why[PUZ_MSG_MAX] = "";
+    char why[PUZ_MSG_MAX];
     bool ok = false;
 
     if (goal == NULL) {
@@ -349,12 +349,14 @@ puz_err api_decode_solvable(const struct puz_board *board,
         api_problem_point(err, "/goal");
         return PUZ_EINVAL;
     }
+    /* The explanation (a formatted string) only for a board refused. */
+    if (puz_board_solvable(board, goal, &ok, NULL) == PUZ_OK && ok)
+        return PUZ_OK;
+    why[0] = '\0';
     if (puz_board_solvable(board, goal, &ok, why) != PUZ_OK) {
         api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s", why);
         return PUZ_EINVAL;
     }
-    if (ok)
-        return PUZ_OK;
     api_problem_set(err, API_PROBLEM_UNSOLVABLE, "%s", why[0] ? why
                      : "the board's permutation parity differs from the "
                      "goal's, so no sequence of moves reaches it");
