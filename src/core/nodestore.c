@@ -153,11 +153,12 @@ void puz__ns_path(const struct puz__nodestore *ns, uint32_t i, uint8_t *dirs)
  * looks up is new, and a lookup that misses stops at the first empty
  * slot: kept at most an eighth full, the first slot is empty almost
  * always, so the probe loop is one well-predicted step. Past
- * PS_SPARSE_SLOTS slots the index fills up to half, as a large search's
- * memory is the records' and should not be the index's.
+ * PS_SPARSE_SLOTS slots (512 KB, 16384 records) the index fills up to
+ * half, as a large search's memory is the records' and should not be the
+ * index's.
  */
 #define PS_FIRST_NODES 1024u
-#define PS_SPARSE_SLOTS 32768u
+#define PS_SPARSE_SLOTS 131072u
 
 static uint32_t slots_for(uint32_t cap)
 {
