@@ -12,9 +12,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #define LOGBUF_BYTES (32u << 10)
@@ -107,6 +107,14 @@ static void put_time(struct line *l)
     put(l, "Z", 1);
 }
 
+/* Write the held lines; the caller holds b->lock. */
+static void write_held(const struct http_server *s, struct http__logbuf *b)
+{
+    if (b->len > 0)
+        (void)!write(s->log_fd, b->bytes, b->len);
+    b->len = 0;
+}
+
 /* One whole line into the buffer (written first if it has no room), or
  * straight to the file when nothing is buffered. Held lines go out
  * under the lock, so they keep their order. */
@@ -120,18 +128,14 @@ static void log_append(struct http_server *s, const char *line, size_t n,
         return;
     }
     pthread_mutex_lock(&b->lock);
-    if (b->len + n > sizeof(b->bytes)) {
-        (void)!write(s->log_fd, b->bytes, b->len);
-        b->len = 0;
-    }
+    if (b->len + n > sizeof(b->bytes))
+        write_held(s, b);
     if (b->len == 0)
         b->first_us = now_us;
     memcpy(b->bytes + b->len, line, n);
     b->len += n;
-    if (now_us - b->first_us >= b->flush_us) {
-        (void)!write(s->log_fd, b->bytes, b->len);
-        b->len = 0;
-    }
+    if (now_us - b->first_us >= b->flush_us)
+        write_held(s, b);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -196,10 +200,8 @@ void http__log_flush(struct http_server *s, uint64_t now_us, bool force)
     if (b == NULL)
         return;
     pthread_mutex_lock(&b->lock);
-    if (b->len > 0 && (force || now_us - b->first_us >= b->flush_us)) {
-        (void)!write(s->log_fd, b->bytes, b->len);
-        b->len = 0;
-    }
+    if (force || now_us - b->first_us >= b->flush_us)
+        write_held(s, b);
     pthread_mutex_unlock(&b->lock);
 }
 
