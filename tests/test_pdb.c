@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "core/pdb_impl.h"
+#include "core/pdb_parts.h"
 #include "puz_pdb.h"
 #include "puz_random.h"
 #include "puz_solve.h"
@@ -974,6 +975,66 @@ static void test_5x5_reflected_lookup(void **state)
     }
 }
 
+/* The value kept in parts (pdb_parts.c, the 5x5 weighted A*'s per-node
+ * update) is the full lookup's on every board of long walks: 4x4 and
+ * 5x5, goals in and out of the tables' frame (the fixture's corner
+ * tables, so with reflection); each step's two-lookup update equals a fresh evaluation. */
+static void test_parts_match_value(void **state)
+{
+    struct fixture *fx = *state;
+    const char *goals[] = {
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15",
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0",
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24",
+    };
+    struct puz_rng rng;
+
+    puz_rng_seed(&rng, 29);
+    for (size_t gi = 0; gi < sizeof(goals) / sizeof(goals[0]); gi++) {
+        struct puz_board goal, b;
+        struct puz__pdbctx c;
+        struct puz__pdbparts p;
+        uint8_t slot_of[256], st[25], canon[25];
+        char msg[PUZ_MSG_MAX];
+        unsigned cells, k = 1, md, md2;
+        uint64_t parts;
+
+        board_of(goals[gi], &goal);
+        cells = goal.n * goal.n;
+        if (puz__pdbctx_init(&c, fx->tables, &goal, msg) != PUZ_OK)
+            fail_msg("%s: %s", goals[gi], msg);
+        walk_from(&goal, 200, &rng, &b);
+        memset(slot_of, 0xFF, sizeof(slot_of));
+        for (unsigned i = 0; i < cells; i++)
+            if (b.cells[i] != 0)
+                slot_of[b.cells[i]] = (uint8_t)k++;
+        assert_true(puz__pdbparts_init(&p, &c, slot_of));
+        assert_true(c.db->reflect);
+        for (unsigned i = 0; i < cells; i++)
+            st[b.cells[i] == 0 ? 0 : slot_of[b.cells[i]]] = (uint8_t)i;
+        parts = puz__pdbparts_eval(&p, st, &md);
+        for (unsigned step = 0; step < 3000; step++) {
+            enum puz_dir d = (enum puz_dir)puz_rng_below(&rng, 4);
+            unsigned from = b.blank, t;
+            if (!puz_board_can_move(&b, d))
+                continue;
+            puz_board_move(&b, d);
+            t = b.cells[from];
+            st[0] = b.blank;
+            st[slot_of[t]] = (uint8_t)from;
+            md = md + p.md[slot_of[t]][from] - p.md[slot_of[t]][b.blank];
+            parts = puz__pdbparts_update(&p, parts, slot_of[t], st);
+            assert_true(parts == puz__pdbparts_eval(&p, st, &md2));
+            assert_int_equal(md, md2);
+            canonical_cells(&goal, &b, canon);
+            assert_int_equal(puz__pdbparts_h(&p, parts, md),
+                             puz__pdb_value(c.db, canon));
+        }
+    }
+}
+
 /* Rotate three of group g's tiles round its 2x2 block of home cells
  * (top-left cell home0) on the goal board. */
 static void cycle_block(struct puz_board *b, unsigned home0, unsigned turn)
@@ -1261,6 +1322,7 @@ int main(void)
         cmocka_unit_test(test_5x5_layouts_share_tables),
         cmocka_unit_test(test_5x5_admissible_and_reflected),
         cmocka_unit_test(test_5x5_reflected_lookup),
+        cmocka_unit_test(test_parts_match_value),
         cmocka_unit_test(test_5x5_additive),
         cmocka_unit_test(test_5x5_optimal_against_independent_search),
         cmocka_unit_test(test_5x5_shared_fsm),

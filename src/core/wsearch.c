@@ -13,17 +13,21 @@
  * So that it still counts against the request's budget, max_bytes caps
  * what it holds at once (the caller passes what the arena's budget has
  * left) and peak_bytes reports the most it held; max_nodes bounds it too
- * (about 48 + k bytes per stored state).
+ * (about 48 + k bytes per stored state, 8 more with parts). With the 5x5 pattern databases
+ * each node keeps the tables' entries (pdb_parts.c), so a child costs
+ * two lookups, not eight.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "large.h"
+#include "pdb_parts.h"
 
 struct wnode {
     uint32_t parent;
     uint16_t g, h;
     uint8_t move, closed;
+    uint8_t md;                 /* with parts: the Manhattan sum */
 };
 
 struct hentry {
@@ -46,6 +50,9 @@ struct ws {
     struct hentry *heap;
     uint32_t hcount, hcap;
     size_t bytes;                   /* held now: nodes, states, index, heap */
+    bool use_parts;                 /* the pdb kept in parts per node */
+    struct puz__pdbparts parts;
+    uint64_t *part;                 /* with parts: each node's entries */
 };
 
 /* Whether growing a block from old_b to new_b bytes keeps the store
@@ -63,14 +70,35 @@ static int take(struct ws *ws, size_t old_b, size_t new_b)
     return 0;
 }
 
+/* 8 bytes at a time: the index is rebuilt from every state when it
+ * grows, and a byte-wise hash was a tenth of the search's time. */
 static uint32_t hash_state(const uint8_t *st, unsigned k)
 {
-    uint32_t h = 2166136261u;
+    uint64_t h = 0x9E3779B97F4A7C15u;
+    unsigned i = 0;
 
-    for (unsigned i = 0; i < k; i++)
-        h = (h ^ st[i]) * 16777619u;
-    return h ^ (h >> 15);
+    for (; i + 8 <= k; i += 8) {
+        uint64_t w;
+        memcpy(&w, st + i, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 29;
+    }
+    for (; i < k; i++)
+        h = (h ^ st[i]) * 0xC4CEB9FE1A85EC53u;
+    h *= 0x9E3779B97F4A7C15u;
+    return (uint32_t)(h >> 32);
 }
+
+/*
+ * An index entry is a node number (low IDX_BITS bits) and a tag of the
+ * state's hash (the bits above), so most probes that miss are told
+ * apart without reading the state: a cache miss each in a large store.
+ */
+#define IDX_BITS 26u
+#define IDX_NODE(e) ((e) & ((1u << IDX_BITS) - 1u))
+#define IDX_TAG(h) ((h) >> IDX_BITS << IDX_BITS)
+/* Node numbers stay below this, so no entry equals the free mark. */
+#define IDX_MAX_NODES ((1u << IDX_BITS) - 1u)
 
 static int grow_index(struct ws *ws)
 {
@@ -85,10 +113,11 @@ static int grow_index(struct ws *ws)
         return -1;
     memset(idx, 0xFF, size * sizeof(*idx));
     for (uint32_t i = 0; i < ws->count; i++) {
-        uint32_t j = hash_state(ws->states + (size_t)i * ws->k, ws->k);
+        uint32_t h = hash_state(ws->states + (size_t)i * ws->k, ws->k);
+        uint32_t j = h;
         while (idx[j & (size - 1)] != UINT32_MAX)
             j++;
-        idx[j & (size - 1)] = i;
+        idx[j & (size - 1)] = i | IDX_TAG(h);
     }
     free(ws->index);
     ws->index = idx;
@@ -96,17 +125,25 @@ static int grow_index(struct ws *ws)
     return 0;
 }
 
-/* Index of the state, or UINT32_MAX; *slot is where it would go. */
-static uint32_t find(const struct ws *ws, const uint8_t *st, uint32_t *slot)
+/* Index of the state, or UINT32_MAX; *slot is where it would go and
+ * *tag the tag its entry takes. */
+static uint32_t find(const struct ws *ws, const uint8_t *st, uint32_t h,
+                     uint32_t *slot, uint32_t *tag)
 {
-    uint32_t j = hash_state(st, ws->k);
+    uint32_t j = h;
 
+    *tag = IDX_TAG(h);
     for (;; j++) {
-        uint32_t i = ws->index[j & ws->mask];
-        if (i == UINT32_MAX || memcmp(ws->states + (size_t)i * ws->k, st,
-                                      ws->k) == 0) {
+        uint32_t e = ws->index[j & ws->mask];
+        if (e == UINT32_MAX) {
             *slot = j & ws->mask;
-            return i;
+            return UINT32_MAX;
+        }
+        if (IDX_TAG(e) == *tag &&
+            memcmp(ws->states + (size_t)IDX_NODE(e) * ws->k, st,
+                   ws->k) == 0) {
+            *slot = j & ws->mask;
+            return IDX_NODE(e);
         }
     }
 }
@@ -114,15 +151,23 @@ static uint32_t find(const struct ws *ws, const uint8_t *st, uint32_t *slot)
 static int grow_nodes(struct ws *ws)
 {
     uint32_t cap = ws->cap ? ws->cap * 2 : 1u << 15;
+    size_t each = sizeof(struct wnode) + ws->k +
+                  (ws->use_parts ? sizeof(*ws->part) : 0);
     struct wnode *nodes;
     uint8_t *states;
 
     if (cap > ws->w->max_nodes)
         cap = (uint32_t)ws->w->max_nodes;
-    if (cap <= ws->cap ||
-        take(ws, ws->cap * (sizeof(*nodes) + ws->k),
-             cap * (sizeof(*nodes) + ws->k)) != 0)
+    if (cap > IDX_MAX_NODES)
+        cap = IDX_MAX_NODES;
+    if (cap <= ws->cap || take(ws, ws->cap * each, cap * each) != 0)
         return -1;
+    if (ws->use_parts) {
+        uint64_t *part = realloc(ws->part, cap * sizeof(*part));
+        if (part == NULL)
+            return -1;
+        ws->part = part;
+    }
     nodes = realloc(ws->nodes, cap * sizeof(*nodes));
     if (nodes == NULL)
         return -1;
@@ -136,7 +181,8 @@ static int grow_nodes(struct ws *ws)
 }
 
 /* Add a new state; its index, or UINT32_MAX when out of room. */
-static uint32_t add(struct ws *ws, const uint8_t *st, uint32_t slot)
+static uint32_t add(struct ws *ws, const uint8_t *st, uint32_t slot,
+                    uint32_t tag)
 {
     uint32_t i = ws->count;
 
@@ -150,7 +196,7 @@ static uint32_t add(struct ws *ws, const uint8_t *st, uint32_t slot)
             return UINT32_MAX;
         }
     } else {
-        ws->index[slot] = i;
+        ws->index[slot] = i | tag;
     }
     return i;
 }
@@ -231,6 +277,9 @@ static void setup(struct ws *ws, const uint8_t *cells)
             ws->to[i][d] = (uint8_t)(c != PUZ__WALL && c / n >= w->lo &&
                                      c % n >= w->lo ? c : PUZ__WALL);
         }
+    /* parts need every tile in the state (a whole-board search) */
+    ws->use_parts = w->h == &puz__h_pdb && ws->k == n * n &&
+                    puz__pdbparts_init(&ws->parts, w->hctx, ws->slot_of);
 }
 
 static void state_of(const struct ws *ws, const uint8_t *cells, uint8_t *st)
@@ -282,38 +331,82 @@ static unsigned blank_term(const struct ws *ws, const uint8_t *st)
     return best > 0 ? best - 1 : 0;
 }
 
+/*
+ * The children's index slots and table entries are fetched before any
+ * is looked at: each is a cache miss in a large store, and the misses
+ * of up to three children then overlap instead of following each other.
+ */
+static void prefetch(const struct ws *ws, uint8_t *st, const uint8_t *cells,
+                     unsigned back, uint32_t hash[4],
+                     uint64_t where[4][2])
+{
+    unsigned blank = st[0];
+
+    for (unsigned d = 0; d < 4; d++) {
+        unsigned from = ws->to[blank][d], t, s;
+        if (from == PUZ__WALL || d == back)
+            continue;
+        t = cells[from];
+        s = ws->slot_of[t];
+        st[0] = (uint8_t)from;
+        if (s != 0xFF)
+            st[s] = (uint8_t)blank;
+        hash[d] = hash_state(st, ws->k);
+        __builtin_prefetch(&ws->index[hash[d] & ws->mask]);
+        if (ws->use_parts)
+            puz__pdbparts_locate(&ws->parts, s, st, where[d]);
+        st[0] = (uint8_t)blank;
+        if (s != 0xFF)
+            st[s] = (uint8_t)from;
+    }
+}
+
 /* Children of node pi; -1 when out of room. */
 static int expand(struct ws *ws, uint32_t pi)
 {
     uint8_t cells[PUZ_MAX_CELLS], st[PUZ_MAX_CELLS];
     struct wnode p = ws->nodes[pi];
     unsigned blank, back = pi == 0 ? PUZ_NO_DIR : p.move ^ 1u;
+    uint32_t hash[4];
+    uint64_t where[4][2];
 
     memcpy(st, ws->states + (size_t)pi * ws->k, ws->k);
     cells_of(ws, st, cells);
     blank = st[0];
+    prefetch(ws, st, cells, back, hash, where);
     for (unsigned d = 0; d < 4; d++) {
-        unsigned from = ws->to[blank][d], t, h;
-        uint32_t slot, ci;
+        unsigned from = ws->to[blank][d], t;
+        uint32_t slot, ci, tag;
         if (from == PUZ__WALL || d == back)
             continue;
         t = cells[from];
-        cells[blank] = (uint8_t)t;
-        cells[from] = 0;
-        h = estimate(ws, cells, p.h, from, blank);
-        cells[from] = (uint8_t)t;
-        cells[blank] = 0;
         st[0] = (uint8_t)from;
         if (ws->slot_of[t] != 0xFF)
             st[ws->slot_of[t]] = (uint8_t)blank;
         ws->w->generated++;
-        ci = find(ws, st, &slot);
+        ci = find(ws, st, hash[d], &slot, &tag);
         if (ci == UINT32_MAX) {
-            ci = add(ws, st, slot);
+            struct wnode *c;
+            ci = add(ws, st, slot, tag);
             if (ci == UINT32_MAX)
                 return -1;
-            ws->nodes[ci].h = (uint16_t)h;
-            ws->nodes[ci].closed = 0;
+            c = &ws->nodes[ci];
+            c->closed = 0;
+            if (ws->use_parts) {
+                unsigned s = ws->slot_of[t];
+                c->md = (uint8_t)(p.md + ws->parts.md[s][blank] -
+                                  ws->parts.md[s][from]);
+                ws->part[ci] = puz__pdbparts_apply(&ws->parts,
+                                                   ws->part[pi], s, where[d]);
+                c->h = (uint16_t)puz__pdbparts_h(&ws->parts, ws->part[ci],
+                                                 c->md);
+            } else {
+                cells[blank] = (uint8_t)t;
+                cells[from] = 0;
+                c->h = (uint16_t)estimate(ws, cells, p.h, from, blank);
+                cells[from] = (uint8_t)t;
+                cells[blank] = 0;
+            }
         } else if (ws->nodes[ci].closed || ws->nodes[ci].g <= p.g + 1u) {
             goto next;
         }
@@ -368,18 +461,23 @@ static puz_err search(struct ws *ws, const uint8_t *cells, uint8_t **path,
 {
     struct puz__wsearch *w = ws->w;
     uint8_t st[PUZ_MAX_CELLS], c[PUZ_MAX_CELLS];
-    uint32_t slot;
+    uint32_t slot, tag;
 
     setup(ws, cells);
     if (grow_index(ws) != 0 || grow_nodes(ws) != 0)
         return PUZ_ENOMEM;
     state_of(ws, cells, st);
-    find(ws, st, &slot);
-    add(ws, st, slot);
+    find(ws, st, hash_state(st, ws->k), &slot, &tag);
+    add(ws, st, slot, tag);
     cells_of(ws, st, c);
-    ws->nodes[0] = (struct wnode){ 0, 0, 0, PUZ_NO_DIR, 0 };
+    ws->nodes[0] = (struct wnode){ 0, 0, 0, PUZ_NO_DIR, 0, 0 };
     ws->nodes[0].h = (uint16_t)(w->h ? w->h->eval(w->hctx, c)
                                      : puz__mlc_eval(w->mlc, c));
+    if (ws->use_parts) {
+        unsigned md;
+        ws->part[0] = puz__pdbparts_eval(&ws->parts, st, &md);
+        ws->nodes[0].md = (uint8_t)md;
+    }
     heap_push(ws, 0, 0);
     while (ws->hcount > 0) {
         uint32_t i = heap_pop(ws);
@@ -413,5 +511,6 @@ puz_err puz__wsearch_run(struct puz__wsearch *w, const uint8_t *cells,
     free(ws.states);
     free(ws.index);
     free(ws.heap);
+    free(ws.part);
     return rc;
 }
