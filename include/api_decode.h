@@ -97,6 +97,22 @@ puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
                           struct http_solve_request *out,
                           struct api_problem *err);
 
+/* The longest board string the fast path takes (an 8x8 board written
+ * with single spaces needs 183 bytes); longer ones go the full way. */
+#define API_DECODE_FAST_BOARD_MAX 512
+
+/*
+ * The common /v1/solve body, {"board": "<tiles>"} with JSON whitespace
+ * around any token, decoded without building a JSON tree. True with
+ * *out exactly as api_decode_json + api_decode_solve would fill it;
+ * false for any other body (another key, an escape in the string, a
+ * board puz_board_parse refuses, ...), which the caller then decodes in
+ * full: every error, and its wording, comes from that path.
+ */
+bool api_decode_solve_fast(const char *buf, size_t len,
+                           const struct http_config *cfg,
+                           struct http_solve_request *out);
+
 /* The body of POST /v1/solve/batch. Shared options failing fails the
  * request; a bad board only marks its own entry. Entries come from a. */
 puz_err api_decode_batch(const json_t *root, const struct http_config *cfg,

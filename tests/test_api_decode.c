@@ -267,6 +267,100 @@ static void test_unknown_option_lists_valid(void **state)
     json_decref(j);
 }
 
+/* Whether the fast path took body; when it did, the full path must
+ * accept the body too and give the very same request. */
+static bool fast_matches_full(const char *body, size_t len,
+                              const struct http_config *c)
+{
+    struct http_solve_request fast, full;
+    struct api_problem p;
+    json_t *j = NULL;
+    bool took = api_decode_solve_fast(body, len, c, &fast), ok;
+
+    ok = api_decode_json(body, len, c->json_max_depth, &j, &p) == PUZ_OK
+         && api_decode_solve(j, c, &full, &p) == PUZ_OK;
+    json_decref(j);
+    if (!took)
+        return false;
+    if (!ok)
+        fprintf(stderr, "fast path took what the full path refuses: "
+                "%.*s\n", (int)len, body);
+    assert_true(ok);
+    assert_int_equal(fast.board.n, full.board.n);
+    assert_int_equal(fast.board.blank, full.board.blank);
+    assert_memory_equal(fast.board.cells, full.board.cells,
+                        sizeof(fast.board.cells));
+    assert_int_equal(fast.has_goal, full.has_goal);
+    assert_int_equal(fast.algorithm, full.algorithm);
+    assert_ptr_equal(fast.heuristic, full.heuristic);
+    assert_int_equal(fast.max_nodes, full.max_nodes);
+    assert_int_equal(fast.timeout_ms, full.timeout_ms);
+    assert_int_equal(fast.max_depth, full.max_depth);
+    assert_int_equal(fast.weight, full.weight);
+    assert_int_equal(fast.include_path, full.include_path);
+    assert_int_equal(fast.trace, full.trace);
+    assert_int_equal(fast.effort, full.effort);
+    return true;
+}
+
+/* The {"board": "..."} fast path gives what jansson's path gives, and
+ * leaves everything else (every error) to it. */
+static void test_fast_path_matches_full(void **state)
+{
+    static const char *const taken[] = {
+        "{\"board\": \"1 2 3 4 5 6 7 0 8\"}",
+        "{\"board\":\"8 6 7 2 5 4 3 0 1\"}",
+        " \t\r\n{ \"board\" :\n\"1 2 3 0\" }\r\n ",
+        "{\"board\": \"1 2 3 4 5 6 8 7 0\"}",   /* unsolvable: checked later */
+        "{\"board\": \"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\"}",
+        "{\"board\": \"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 "
+        "21 22 23 0 24\"}",
+        "{\"board\": \"1 2 3 -0\"}",   /* the board parser reads -0 as 0 */
+    };
+    static const char *const left[] = {
+        "", "{}", "[]", "null", "{\"board\": \"\"}",
+        "{\"board\": \"1 2 3 4 5 6 7 8 8\"}",       /* bad boards */
+        "{\"board\": \"1 2 3\"}", "{\"board\": \"a b c d\"}",
+        "{\"board\": \"1 2 3 99\"}",
+        "{\"board\": \"1 2 3\\u0020 0\"}",          /* an escape */
+        "{\"board\": \"1\t2 3 0\"}",                /* raw control byte */
+        "{\"board\": \"1 2 3 0\\\"}", "{\"board\": \"1 2 3 0\xc3\xa9\"}",
+        "{\"board\": \"1 2 3 0\", \"board\": \"1 2 3 0\"}",
+        "{\"board\": \"1 2 3 0\", \"include_path\": true}",
+        "{\"board\": \"1 2 3 0\",}", "{\"board\": \"1 2 3 0\"}}",
+        "{\"board\": \"1 2 3 0\"} x", "{\"board\": \"1 2 3 0\"",
+        "{\"board\" \"1 2 3 0\"}", "{\"Board\": \"1 2 3 0\"}",
+        "{\"board\": [1, 2, 3, 0]}", "{\"board\": 5}", "{'board': '1 2 3 0'}",
+        "\xef\xbb\xbf{\"board\": \"1 2 3 0\"}", "\v{\"board\": \"1 2 3 0\"}",
+    };
+    struct http_config c = cfg(), slow = cfg();
+    char big[1200];
+
+    (void)state;
+    slow.solve_timeout_ms = 60000;  /* the anytime default applies to 5x5 */
+    for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+        size_t len = strlen(taken[i]);
+
+        assert_true(fast_matches_full(taken[i], len, &c));
+        assert_true(fast_matches_full(taken[i], len, &slow));
+        /* every cut of it: no prefix may be taken differently */
+        for (size_t k = 0; k < len; k++)
+            fast_matches_full(taken[i], k, &c);
+    }
+    for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++) {
+        if (fast_matches_full(left[i], strlen(left[i]), &c))
+            fprintf(stderr, "fast path took %s\n", left[i]);
+        assert_false(fast_matches_full(left[i], strlen(left[i]), &c));
+    }
+    /* a NUL inside the body, and a string longer than the fast path's */
+    assert_false(fast_matches_full("{\"board\": \"1 2 3 0\"}\0", 21, &c));
+    assert_false(fast_matches_full("{\"board\": \"1 2\0 3 0\"}", 21, &c));
+    memset(big, ' ', sizeof(big));
+    memcpy(big, "{\"board\": \"1 2 3 0", 18);
+    memcpy(big + sizeof(big) - 3, "\"}", 3);
+    assert_false(fast_matches_full(big, strlen(big), &c));
+}
+
 static void test_batch_entries(void **state)
 {
     struct http_config c = cfg();
@@ -403,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_limits_are_capped),
         cmocka_unit_test(test_solve_rejections),
         cmocka_unit_test(test_unknown_option_lists_valid),
+        cmocka_unit_test(test_fast_path_matches_full),
         cmocka_unit_test(test_batch_entries),
         cmocka_unit_test(test_score_moves),
         cmocka_unit_test(test_problem_json),

@@ -299,6 +299,56 @@ static void test_solve_problems(void **state)
     }
 }
 
+/* An answer's JSON without the one figure that differs between two
+ * runs (stats.time_us). */
+static json_t *timeless(const struct api_answer *an)
+{
+    json_t *j = body_json(an);
+
+    json_object_del(json_object_get(j, "stats"), "time_us");
+    return j;
+}
+
+/* {"board": "..."} goes the fast way (no JSON tree), the same body with
+ * "goal": null the full jansson way: the same status, type, bytes and
+ * errors, whatever the board. */
+static void test_solve_fast_path_same_answers(void **state)
+{
+    static const char *const boards[] = {
+        "1 2 3 4 5 6 7 0 8", "8 6 7 2 5 4 3 0 1", "1 2 3 4 5 6 7 8 0",
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",   /* a search, not a walk */
+        "1 2 3 4 5 6 8 7 0",                        /* unsolvable */
+        "1 2 3 4 5 6 7 8 8", "1 2 3", "x", "", "1 2 3 4 5 6 7 0 99",
+    };
+    char fast[160], full[160];
+
+    for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
+        const struct api_answer *an;
+        unsigned status;
+        json_t *a, *b;
+
+        snprintf(fast, sizeof(fast), "{\"board\": \"%s\"}", boards[i]);
+        snprintf(full, sizeof(full), "{\"goal\": null, \"board\": \"%s\"}",
+                 boards[i]);
+        an = call(state, "/v1/solve", fast);
+        status = an->status;
+        a = timeless(an);
+        an = call(state, "/v1/solve", full);
+        b = timeless(an);
+        assert_int_equal(status, an->status);
+        if (!json_equal(a, b)) {
+            char *ta = json_dumps(a, 0), *tb = json_dumps(b, 0);
+
+            fprintf(stderr, "fast: %s\nfull: %s\n", ta, tb);
+            free(ta);
+            free(tb);
+        }
+        assert_true(json_equal(a, b));
+        json_decref(a);
+        json_decref(b);
+    }
+}
+
 static void test_solve_limit_is_an_answer(void **state)
 {
     const struct api_answer *an = call(state, "/v1/solve",
@@ -614,6 +664,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_solve_problems, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_solve_fast_path_same_answers,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_solve_limit_is_an_answer, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(

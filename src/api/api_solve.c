@@ -65,15 +65,17 @@ static void keep_path(struct api_call *c, struct puz_result *res)
     res->tiles = tiles;
 }
 
-puz_err api__search(struct api_call *c, const struct puz_board *b,
-                    struct puz_solve_opts *o, struct puz_result *res)
+/* api__search when the caller already knows puz_solve_instant(b, o). */
+static puz_err search(struct api_call *c, const struct puz_board *b,
+                      struct puz_solve_opts *o, bool instant,
+                      struct puz_result *res)
 {
     size_t left = api__budget_left(c);
     puz_err rc;
 
     /* A table walk holds a few hundred bytes: in the call's own arena,
      * with no scratch arena to create (and no path to copy out). */
-    if (puz_solve_instant(b, o)) {
+    if (instant) {
         rc = puz_solve(b, o, c->arena, res);
         if (rc == PUZ_OK && res->stats.arena_peak > c->scratch_peak)
             c->scratch_peak = res->stats.arena_peak;
@@ -98,6 +100,12 @@ puz_err api__search(struct api_call *c, const struct puz_board *b,
     puz_arena_reset(c->scratch);
     puz_arena_set_budget(c->scratch, 0);
     return rc;
+}
+
+puz_err api__search(struct api_call *c, const struct puz_board *b,
+                    struct puz_solve_opts *o, struct puz_result *res)
+{
+    return search(c, b, o, puz_solve_instant(b, o), res);
 }
 
 /* The client's options on top of the common ones. */
@@ -188,47 +196,44 @@ struct solve_state {
     uint64_t deadline_us;       /* absolute; the queue wait counts */
 };
 
-void api__solve(struct api_call *c)
+/* The body into (*sp)->q: the fast way when it is the common {"board":
+ * "..."}, else parsed and checked in full. False when answered (the
+ * server draining, a problem). */
+static bool solve_decode(struct api_call *c, struct solve_state **sp)
 {
-    struct solve_state *s;
+    struct http_solve_request q;
     struct api_problem p;
     json_t *root;
     puz_err rc;
 
-    if (!api__open(c, sizeof(*s), (void **)&s, &root))
-        return;
-    rc = api_decode_solve(root, c->ctx->cfg, &s->q, &p);
-    if (rc == PUZ_OK)
-        rc = api_decode_solvable(&s->q.board, s->q.has_goal ? &s->q.goal
-                                  : NULL, &p);
-    if (!api__decoded(c, root, rc, &p))
-        return;
-    s->deadline_us = api__deadline_in(s->q.timeout_ms);
-    c->state = s;
-    /* A walk down the exact 3x3 table costs less than handing it to a
-     * worker and back (two thread wake-ups): answered here. */
-    if (!s->q.trace && !s->q.effort) {
-        struct puz_solve_opts o;
-
-        request_opts(c, &s->q, s->deadline_us, &o);
-        if (puz_solve_instant(&s->q.board, &o))
-            api__solve_work(c);
+    if (!api_decode_solve_fast(c->rq.body, c->rq.len, c->ctx->cfg, &q)) {
+        if (!api__open(c, sizeof(**sp), (void **)sp, &root))
+            return false;
+        rc = api_decode_solve(root, c->ctx->cfg, &(*sp)->q, &p);
+        return api__decoded(c, root, rc, &p);
     }
+    if (api__refuse_when_draining(c))
+        return false;
+    *sp = puz_arena_calloc(c->arena, 1, sizeof(**sp));
+    if (*sp == NULL) {
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
+        return false;
+    }
+    (*sp)->q = q;
+    return true;
 }
 
-void api__solve_work(struct api_call *c)
+/* Search with o (request_opts of c's state) and answer. */
+static void solve_answer(struct api_call *c, struct puz_solve_opts *o,
+                         bool instant)
 {
     const struct solve_state *s = c->state;
-    struct puz_solve_opts o;
     struct puz_result res;
     struct api_problem p;
     puz_err rc;
 
-    request_opts(c, &s->q, s->deadline_us, &o);
-    if (s->q.trace || s->q.effort)
-        o.trace = puz_trace_create(c->arena, s->q.trace);
     memset(&res, 0, sizeof(res));
-    rc = api__search(c, &s->q.board, &o, &res);
+    rc = search(c, &s->q.board, o, instant, &res);
     if (rc == PUZ_OK)
         api__record(c, &res);
     if (api__solve_problem(rc, &res, &p)) {
@@ -239,9 +244,44 @@ void api__solve_work(struct api_call *c)
         api_answer_json(c, 200, with_trace(codec_result_json(&s->q.board,
                                                              &res,
                                                              s->q.include_path),
-                                           &s->q, o.trace));
+                                           &s->q, o->trace));
     else
         answer_result(c, &s->q.board, &res, s->q.include_path);
+}
+
+void api__solve(struct api_call *c)
+{
+    struct solve_state *s = NULL;
+    struct puz_solve_opts o;
+    struct api_problem p;
+
+    if (!solve_decode(c, &s))
+        return;
+    if (api_decode_solvable(&s->q.board, s->q.has_goal ? &s->q.goal : NULL,
+                             &p) != PUZ_OK) {
+        api_answer_problem(c, &p);
+        return;
+    }
+    s->deadline_us = api__deadline_in(s->q.timeout_ms);
+    c->state = s;
+    /* A walk down the exact 3x3 table costs less than handing it to a
+     * worker and back (two thread wake-ups): answered here. */
+    if (s->q.trace || s->q.effort)
+        return;
+    request_opts(c, &s->q, s->deadline_us, &o);
+    if (puz_solve_instant(&s->q.board, &o))
+        solve_answer(c, &o, true);
+}
+
+void api__solve_work(struct api_call *c)
+{
+    const struct solve_state *s = c->state;
+    struct puz_solve_opts o;
+
+    request_opts(c, &s->q, s->deadline_us, &o);
+    if (s->q.trace || s->q.effort)
+        o.trace = puz_trace_create(c->arena, s->q.trace);
+    solve_answer(c, &o, puz_solve_instant(&s->q.board, &o));
 }
 
 struct batch_state {

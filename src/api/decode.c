@@ -609,16 +609,18 @@ static puz_err require(const json_t *root, const char *key,
     return PUZ_EINVAL;
 }
 
-puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
-                          struct http_solve_request *out,
-                          struct api_problem *err)
+/*
+ * A solve's options and the anytime default after its board. root NULL
+ * (the fast path's body, which has no other key) gives every default:
+ * jansson's getters answer NULL for a NULL object, so both paths run the
+ * same code here.
+ */
+static puz_err solve_options(const json_t *root,
+                             const struct http_config *cfg,
+                             struct http_solve_request *out,
+                             struct api_problem *err)
 {
-    memset(out, 0, sizeof(*out));
-    if (check_keys(root, solve_keys, "", err) != PUZ_OK
-        || require(root, "board", err) != PUZ_OK
-        || api_decode_board(json_object_get(root, "board"), "/board",
-                             &out->board, err) != PUZ_OK
-        || decode_options(root, cfg, out, err) != PUZ_OK)
+    if (decode_options(root, cfg, out, err) != PUZ_OK)
         return PUZ_EINVAL;
     /* auto on 5x5 and up is the anytime search, which uses its whole
      * budget: without a timeout_ms it gets a second (docs/large.md). */
@@ -629,6 +631,84 @@ puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
         out->timeout_ms > HTTP_ANYTIME_DEFAULT_MS)
         out->timeout_ms = HTTP_ANYTIME_DEFAULT_MS;
     return PUZ_OK;
+}
+
+puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
+                          struct http_solve_request *out,
+                          struct api_problem *err)
+{
+    memset(out, 0, sizeof(*out));
+    if (check_keys(root, solve_keys, "", err) != PUZ_OK
+        || require(root, "board", err) != PUZ_OK
+        || api_decode_board(json_object_get(root, "board"), "/board",
+                             &out->board, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    return solve_options(root, cfg, out, err);
+}
+
+/* JSON's four whitespace bytes from i on; the index after them. */
+static size_t skip_ws(const char *buf, size_t len, size_t i)
+{
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'
+                       || buf[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* The token tok at buf[i] (after whitespace); the index after it, or 0. */
+static size_t expect(const char *buf, size_t len, size_t i, const char *tok)
+{
+    size_t n = strlen(tok);
+
+    i = skip_ws(buf, len, i);
+    return len - i >= n && memcmp(buf + i, tok, n) == 0 ? i + n : 0;
+}
+
+/*
+ * The board string's bytes from i (just past its opening quote) up to
+ * its closing quote, into tiles as a C string; the index past the quote,
+ * or 0 when the string holds an escape, a byte outside printable ASCII
+ * or does not fit. Without escapes the bytes are the string's value,
+ * exactly what json_string_value would give.
+ */
+static size_t board_string(const char *buf, size_t len, size_t i,
+                           char *tiles, size_t size)
+{
+    size_t start = i;
+
+    while (i < len && buf[i] != '"' && buf[i] != '\\'
+           && (unsigned char)buf[i] >= 0x20 && (unsigned char)buf[i] < 0x7F)
+        i++;
+    if (i == len || buf[i] != '"' || i - start >= size)
+        return 0;
+    memcpy(tiles, buf + start, i - start);
+    tiles[i - start] = '\0';
+    return i + 1;
+}
+
+bool api_decode_solve_fast(const char *buf, size_t len,
+                           const struct http_config *cfg,
+                           struct http_solve_request *out)
+{
+    char tiles[API_DECODE_FAST_BOARD_MAX], msg[PUZ_MSG_MAX];
+    struct api_problem err;
+    size_t i;
+
+    /* depth 1: api_decode_json's bound refuses it only below 1 */
+    if (buf == NULL || cfg->json_max_depth < 1)
+        return false;
+    i = expect(buf, len, 0, "{");
+    i = i != 0 ? expect(buf, len, i, "\"board\"") : 0;
+    i = i != 0 ? expect(buf, len, i, ":") : 0;
+    i = i != 0 ? expect(buf, len, i, "\"") : 0;
+    i = i != 0 ? board_string(buf, len, i, tiles, sizeof(tiles)) : 0;
+    i = i != 0 ? expect(buf, len, i, "}") : 0;
+    if (i == 0 || skip_ws(buf, len, i) != len)
+        return false;
+    memset(out, 0, sizeof(*out));
+    if (puz_board_parse(tiles, &out->board, msg) != PUZ_OK)
+        return false;   /* the full path words the error */
+    return solve_options(NULL, cfg, out, &err) == PUZ_OK;
 }
 
 /* One batch entry: its own board, checked against the shared goal. */

@@ -74,6 +74,28 @@ static void decode_bodies(const json_t *root, const struct http_config *c)
     puz_arena_destroy(a);
 }
 
+/* What the {"board": "..."} fast path takes, the full path takes too,
+ * and decodes to the same request. */
+static void check_fast_path(const uint8_t *data, size_t size,
+                            const json_t *root, const struct http_config *c)
+{
+    struct http_solve_request fast, full;
+    struct api_problem err;
+
+    if (!api_decode_solve_fast((const char *)data, size, c, &fast))
+        return;
+    if (root == NULL || api_decode_solve(root, c, &full, &err) != PUZ_OK
+        || !puz_board_equal(&fast.board, &full.board)
+        || fast.has_goal != full.has_goal || fast.algorithm != full.algorithm
+        || fast.heuristic != full.heuristic
+        || fast.max_nodes != full.max_nodes
+        || fast.timeout_ms != full.timeout_ms
+        || fast.max_depth != full.max_depth || fast.weight != full.weight
+        || fast.include_path != full.include_path
+        || fast.trace != full.trace || fast.effort != full.effort)
+        abort();
+}
+
 void fuzz_decode_one(const uint8_t *data, size_t size)
 {
     static struct http_config cfg;
@@ -90,8 +112,10 @@ void fuzz_decode_one(const uint8_t *data, size_t size)
         if (root != NULL)
             abort();
         check_problem(&err);
+        check_fast_path(data, size, NULL, &cfg);
         return;
     }
+    check_fast_path(data, size, root, &cfg);
     decode_bodies(root, &cfg);
     json_decref(root);
 }
