@@ -87,7 +87,6 @@ struct api_request {
     size_t len;
     const struct api_param *query;
     size_t nquery;
-    uint64_t received_us;   /* puz_now_us() when the request was whole */
 };
 
 #define API_HEADERS_MAX 4

@@ -215,6 +215,7 @@ void http__conn_completed(void *cls, struct MHD_Connection *c,
     struct http_req *r = *con_cls;
     struct conn *k = conn_of(c);
     bool abandoned = false, cut = false;
+    uint64_t now = pool_now_us();   /* one clock read for both uses */
 
     if (k != NULL) {
         pthread_mutex_lock(&s->conns->lock);
@@ -225,15 +226,14 @@ void http__conn_completed(void *cls, struct MHD_Connection *c,
         k->abandoned = false;
         atomic_store(&k->phase, PH_HEAD);
         /* Next head: idle time first (MHD's own timeout), then a head. */
-        atomic_store(&k->deadline_us,
-                     pool_now_us() + s->conns->keepalive_us);
+        atomic_store(&k->deadline_us, now + s->conns->keepalive_us);
         pthread_mutex_unlock(&s->conns->lock);
     }
     if (r != NULL && abandoned)
         r->status = 499;
     else if (r != NULL && cut && r->status == 0)
         r->status = 408;
-    http__on_completed(cls, c, con_cls, toe);
+    http__on_completed(cls, c, con_cls, toe, now);
 }
 
 const char *http__conn_remote(struct MHD_Connection *c)

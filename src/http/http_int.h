@@ -162,9 +162,10 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
                                  const char *url, const char *method,
                                  const char *version, const char *upload,
                                  size_t *upload_size, void **con_cls);
+/* now: pool_now_us() at the end, which the caller read already. */
 void http__on_completed(void *cls, struct MHD_Connection *c,
                         void **con_cls,
-                        enum MHD_RequestTerminationCode toe);
+                        enum MHD_RequestTerminationCode toe, uint64_t now);
 bool http__ready(struct http_server *s, json_t **checks);
 /* MHD_OPTION_UNESCAPE_CALLBACK: percent-decoding that keeps "%00". */
 size_t http__unescape(void *cls, struct MHD_Connection *c, char *s);

@@ -142,6 +142,7 @@ struct http_req *http__req_create(struct http_server *s,
 {
     puz_arena *a = http__arena_get(s);
     struct http_req *r;
+    size_t mlen = strlen(method);
 
     if (a == NULL)
         return NULL;
@@ -155,7 +156,10 @@ struct http_req *http__req_create(struct http_server *s,
     r->arena = a;
     r->label = s->label_other;
     r->start_us = pool_now_us();
-    snprintf(r->method, sizeof(r->method), "%s", method);
+    /* cut to fit, as "%s" would: r came zeroed, so it stays a string */
+    if (mlen >= sizeof(r->method))
+        mlen = sizeof(r->method) - 1;
+    memcpy(r->method, method, mlen);
     r->path = puz_arena_strdup(a, url);
     if (r->path == NULL)
         r->path = "/";

@@ -540,7 +540,6 @@ static void api_request(struct http_req *r)
     rq.len = r->body_len;
     rq.query = q.params;
     rq.nquery = q.n;
-    rq.received_us = puz_now_us();
     api_call_init(&r->call, &r->srv->api, &rq, r->arena);
 }
 
@@ -603,10 +602,10 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
 }
 
 void http__on_completed(void *cls, struct MHD_Connection *c,
-                        void **con_cls, enum MHD_RequestTerminationCode toe)
+                        void **con_cls, enum MHD_RequestTerminationCode toe,
+                        uint64_t now)
 {
     struct http_req *r = *con_cls;
-    uint64_t now = pool_now_us();
 
     (void)cls;
     (void)c;
