@@ -10,12 +10,16 @@
  *
  * usage: large [--sizes 5,6,7,8] [--count 50] [--budgets 1000,10000]
  *              [--walk 10000 | --uniform] [--seed 1]
- *              [--korf24 FILE] [--cache DIR] [--cpu] [--quiet]
+ *              [--korf24 FILE] [--cache DIR] [--cpu] [--max-mb 512]
+ *              [--quiet]
  * --cache DIR loads the 5x5 6-6-6-6 pattern databases from DIR (never
  * builds them: that takes minutes and 0.75 GB). --cpu makes the budget
  * CPU time of the solving thread (puz_limits.clock_us), so a figure
  * means "one core for that long" however loaded the machine; without it
- * the budget is wall time, as in the server.
+ * the budget is wall time, as in the server. --max-mb is each solve's
+ * memory budget (limits.max_bytes), by default the server's default
+ * solve_max_bytes (512 MiB); 0 is the library's own default (256 MiB of
+ * weighted A* store).
  * Exit status 1 if any answer is illegal, not solved or breaks its
  * bound (gap < 1, or optimal with lower_bound < length).
  */
@@ -31,7 +35,7 @@
 struct args {
     unsigned sizes[8], nsizes;
     unsigned budgets[8], nbudgets;
-    unsigned count, walk, uniform, quiet, cpu;
+    unsigned count, walk, uniform, quiet, cpu, max_mb;
     uint64_t seed;
     const char *korf24, *cache;
     puz_tables *tables;
@@ -64,6 +68,7 @@ static int parse(int argc, char **argv, struct args *a)
     a->count = 50;
     a->walk = 10000;
     a->seed = 1;
+    a->max_mb = 512;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         if (strcmp(argv[i], "--sizes") == 0 && ++i)
@@ -80,6 +85,8 @@ static int parse(int argc, char **argv, struct args *a)
             a->korf24 = v;
         else if (strcmp(argv[i], "--cache") == 0 && ++i)
             a->cache = v;
+        else if (strcmp(argv[i], "--max-mb") == 0 && ++i)
+            a->max_mb = (unsigned)atoi(v);
         else if (strcmp(argv[i], "--cpu") == 0)
             a->cpu = 1;
         else if (strcmp(argv[i], "--uniform") == 0)
@@ -90,7 +97,7 @@ static int parse(int argc, char **argv, struct args *a)
             fprintf(stderr, "usage: large [--sizes 5,6,7,8] [--count 50] "
                     "[--budgets 1000,10000] [--walk 10000 | --uniform] "
                     "[--seed 1] [--korf24 FILE] [--cache DIR] [--cpu] "
-                    "[--quiet]\n");
+                    "[--max-mb 512] [--quiet]\n");
             return -1;
         }
     }
@@ -148,6 +155,7 @@ static void one(const struct args *ar, const struct puz_board *b,
 
     o.goal = goal;
     o.tables = ar->tables;
+    o.limits.max_bytes = (size_t)ar->max_mb << 20;
     o.limits.deadline_us = (ar->cpu ? c0 : t0) + (uint64_t)budget_ms * 1000u;
     if (ar->cpu)
         o.limits.clock_us = cpu_us;
@@ -272,8 +280,8 @@ int main(int argc, char **argv)
         return 2;
     if (a.cache != NULL && load_tables(&a) != 0)
         return 2;
-    printf("budget clock: %s; 5x5 tables: %s\n\n",
-           a.cpu ? "CPU time of the solving thread" : "wall",
+    printf("budget clock: %s; memory per solve: %u MiB; 5x5 tables: %s\n\n",
+           a.cpu ? "CPU time of the solving thread" : "wall", a.max_mb,
            a.tables ? "6-6-6-6 pattern databases" : "none");
     printf("| size | boards | budget | n | mean length | mean lower bound "
            "| mean gap | length / bound | worst ms | mean cpu ms "

@@ -5,7 +5,9 @@
  * the same answer for the same board under a node budget, other goals,
  * the small sizes' optimal answers with lower_bound = length, any path
  * as short as its proven bound marked optimal, the search stores counted
- * against limits.max_bytes, and a deadline read on the caller's clock.
+ * against limits.max_bytes, a deadline read on the caller's clock, and
+ * the weighted A*'s pruning by a known length (never cuts an optimal
+ * path; nothing shorter than a lower bound is ever found).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "core/large.h"     /* puz__wsearch_run: the weighted A* store */
 #include "puz_pdb.h"
 #include "puz_random.h"
 #include "puz_solve.h"
@@ -262,7 +265,8 @@ static void test_optimal_when_length_is_bound(void **state)
 
 /* The weighted A* stores live outside the arena but count against
  * limits.max_bytes: the peak stays within it (and without the limit the
- * same solve holds more, so the check can fail). */
+ * same solve holds more, so the check can fail), and comes close to it
+ * on 5x5, where the store is what ends the try. */
 static void test_anytime_memory_within_max_bytes(void **state)
 {
     const size_t limit = (size_t)6 << 20;
@@ -290,6 +294,10 @@ static void test_anytime_memory_within_max_bytes(void **state)
         check_answer(&b, &goal, &r);
         assert_true(r.stats.arena_peak > 0);
         assert_true(r.stats.arena_peak <= limit);
+        /* and it uses it: a block that cannot double grows by what is
+         * left, instead of ending the try with up to half unused */
+        if (n == 5)
+            assert_true(r.stats.arena_peak >= limit / 10 * 9);
     }
     puz_arena_destroy(a);
 }
@@ -326,6 +334,71 @@ static void test_anytime_callers_clock(void **state)
     puz_arena_destroy(a);
 }
 
+/* One weighted A* run on a 4x4 board (linear conflict, admissible). */
+static puz_err wsearch_4x4(const struct puz_board *b, unsigned w100,
+                           unsigned prune_at, unsigned *len, bool *exhausted)
+{
+    struct puz_board goal;
+    struct puz__mlc m;
+    struct puz__wsearch w = { 0 };
+    uint8_t *dirs;
+    puz_err rc;
+
+    puz_board_goal(4, &goal);
+    puz__mlc_init(&m, &goal, NULL, 0);
+    w.n = 4;
+    w.mlc = &m;
+    w.weight100 = w100;
+    w.max_nodes = 1u << 22;
+    w.prune_at = prune_at;
+    rc = puz__wsearch_run(&w, b->cells, &dirs, len);
+    if (rc == PUZ_OK) {
+        struct puz_board end;
+        assert_int_equal(puz_replay(b, dirs, *len, &end), PUZ_OK);
+        assert_true(puz_board_equal(&end, &goal));
+    }
+    free(dirs);
+    *exhausted = w.exhausted;
+    return rc;
+}
+
+/*
+ * prune_at: boards with g + h >= the bound are not stored. With the
+ * optimum + 1 the optimal path is still found (A*, weight 1); with the
+ * optimum itself nothing is, and the search says it ran out of boards
+ * rather than room (without the pruning it finds the optimum, so the
+ * check can fail).
+ */
+static void test_wsearch_prunes_by_known_length(void **state)
+{
+    struct puz_rng rng;
+
+    (void)state;
+    puz_rng_seed(&rng, 77);
+    for (unsigned k = 0; k < 4; k++) {
+        struct puz_board b;
+        struct puz_solve_opts o = { .algorithm = PUZ_ALG_IDASTAR };
+        struct puz_result r;
+        puz_arena *a = puz_arena_create(1 << 16);
+        unsigned len;
+        bool ex;
+
+        puz_random_board(4, 60, NULL, NULL, &rng, &b);
+        assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+        assert_int_equal(r.status, PUZ_SOLVED);
+        assert_int_equal(wsearch_4x4(&b, 100, r.length + 1, &len, &ex),
+                         PUZ_OK);
+        assert_int_equal(len, r.length);
+        assert_int_equal(wsearch_4x4(&b, 100, r.length, &len, &ex),
+                         PUZ_ERANGE);
+        assert_true(ex);
+        assert_int_equal(wsearch_4x4(&b, 200, r.length, &len, &ex),
+                         PUZ_ERANGE);
+        assert_true(ex);
+        puz_arena_destroy(a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_optimal_when_length_is_bound),
         cmocka_unit_test(test_anytime_memory_within_max_bytes),
         cmocka_unit_test(test_anytime_callers_clock),
+        cmocka_unit_test(test_wsearch_prunes_by_known_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -173,10 +173,14 @@ static void pdb_windows(struct puz__anytime *at, const struct puz_board *b,
     }
 }
 
-/* One weighted A* try on the 5x5 b; PUZ_OK with cand filled. */
+/* One weighted A* try on the 5x5 b; PUZ_OK with cand filled, or empty
+ * when no path shorter than prune_at (the best so far) exists in the
+ * space it searched. Boards that cannot lead to a shorter path by the
+ * admissible h (g + h >= prune_at) are not stored: that is what lets
+ * the low weights finish within the store's budget. */
 static puz_err try_5x5(struct puz__anytime *at, const struct puz_board *b,
                        const struct puz__mlc *m, const void *pdb_ctx,
-                       unsigned w100, uint64_t until,
+                       unsigned w100, unsigned prune_at, uint64_t until,
                        struct puz__lpath *cand)
 {
     struct puz__wsearch w = { 0 };
@@ -198,10 +202,13 @@ static puz_err try_5x5(struct puz__anytime *at, const struct puz_board *b,
     w.deadline_us = until;
     w.limits = at->s->limits;
     w.max_expanded = puz__nodes_left(at);
+    w.prune_at = prune_at;
     rc = puz__wsearch_run(&w, b->cells, &dirs, &len);
     puz__store_peak(at, w.peak_bytes);
     at->nodes += w.expanded;
     at->s->out->stats.generated += w.generated;
+    if (rc != PUZ_OK && w.exhausted)
+        return PUZ_OK;          /* nothing shorter than prune_at: cand empty */
     if (rc != PUZ_OK)
         return rc;
     cand->dirs = dirs;
@@ -233,22 +240,45 @@ void puz__anytime_5x5(struct puz__anytime *at, const struct puz_board *b,
     static const unsigned weights[] = { 300, 200, 160, 140, 125, 115 };
     const void *pdb = pdb_context(at, goal);
     struct puz__mlc m;
+    unsigned w100 = weights[0], ok = 0, failed = 0;
 
     puz__mlc_init(&m, goal, NULL, 0);
     if (pdb != NULL)
         at->s->out->heuristic = puz_heuristic_find("pdb");
-    for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++) {
+    /*
+     * Falling weights; a try that runs out of room (not of time) is
+     * followed by the weights halfway between it and the last that
+     * finished, while they differ by 0.05 or more: on the hard boards
+     * 1.25 fills 512 MiB, and 1.3 still finishes shorter than 1.4.
+     */
+    for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]);) {
         struct puz__lpath cand = { 0 };
         uint64_t now = puz__now(at->s->limits);
+        uint64_t try_until = now + (until - now) * 2 / 3;
         if (now >= until || !time_left(at))
             break;
         /* leave time for the windows after the last try that ends */
-        if (try_5x5(at, b, &m, pdb, weights[i],
-                    now + (until - now) * 2 / 3, &cand) != PUZ_OK)
+        if (try_5x5(at, b, &m, pdb, w100, p->len, try_until,
+                    &cand) != PUZ_OK) {
+            if (puz__now(at->s->limits) >= try_until || ok == 0)
+                break;
+            failed = w100;
+        } else {
+            ok = w100;
+            puz__method_add(at, "wastar");
+            if (cand.dirs != NULL) {
+                windows(at, b, &cand, 12, 20, now + (until - now) * 3 / 4);
+                keep_shorter(at, p, &cand);
+            }
+        }
+        if (failed == 0) {
+            if (++i < sizeof(weights) / sizeof(weights[0]))
+                w100 = weights[i];
+        } else if (ok - failed >= 10) {
+            w100 = (ok + failed) / 2;
+        } else {
             break;
-        puz__method_add(at, "wastar");
-        windows(at, b, &cand, 12, 20, now + (until - now) * 3 / 4);
-        keep_shorter(at, p, &cand);
+        }
     }
     if (pdb != NULL)
         pdb_windows(at, b, p, until);

@@ -68,10 +68,16 @@ struct puz__wsearch {
     uint64_t deadline_us;       /* on limits' clock */
     const struct puz_limits *limits;    /* clock and cancel; may be NULL */
     size_t max_bytes;           /* malloc'd store; 0 = max_nodes alone */
+    /* 0, or the length of a path already known: boards with g + h at
+     * least this are not stored (no shorter path goes through them),
+     * which needs h admissible and no blank_term. A try that finds
+     * nothing shorter fails (PUZ_ERANGE) like one out of room. */
+    unsigned prune_at;
     /* out */
     size_t peak_bytes;          /* the most it held at once */
     uint64_t expanded;
     uint64_t generated;
+    bool exhausted;             /* failed with nothing left to expand */
 };
 
 /* Weighted A* from cells (tiles outside care may be anything: they are

@@ -30,10 +30,19 @@ struct wnode {
     uint8_t md;                 /* with parts: the Manhattan sum */
 };
 
+/* A heap entry in 12 bytes, not 16: the priority (see prio()) split
+ * into f (below 2^32: 100 g + 10000 h at most, both below 2^16) and the
+ * tie on g. The heap holds about one entry per open node. */
 struct hentry {
-    uint64_t key;
+    uint32_t f;
     uint32_t node;
+    uint16_t tie;
 };
+
+static uint64_t hkey(const struct hentry *e)
+{
+    return (uint64_t)e->f << 16 | e->tie;
+}
 
 struct ws {
     struct puz__wsearch *w;
@@ -54,6 +63,24 @@ struct ws {
     struct puz__pdbparts parts;
     uint64_t *part;                 /* with parts: each node's entries */
 };
+
+/*
+ * Room: a block that cannot double within the byte budget grows by what
+ * half the budget left buys (the rest stays for the other blocks), so a
+ * store ends within a few percent of its budget instead of up to half
+ * of it unused after its last doubling. The new element count, or 0
+ * when even that is under 1024 more.
+ */
+static uint32_t fit(const struct ws *ws, uint32_t cap, uint32_t want,
+                    size_t each)
+{
+    size_t max = ws->w->max_bytes, used = ws->bytes, more;
+
+    if (max == 0 || used + ((size_t)want - cap) * each <= max)
+        return want;
+    more = used < max ? (max - used) / 2 / each : 0;
+    return more >= 1024 ? cap + (uint32_t)more : 0;
+}
 
 /* Whether growing a block from old_b to new_b bytes keeps the store
  * within its byte budget; counts it when so. */
@@ -109,8 +136,10 @@ static int grow_index(struct ws *ws)
              size * sizeof(*idx)) != 0)
         return -1;
     idx = malloc(size * sizeof(*idx));
-    if (idx == NULL)
+    if (idx == NULL) {
+        ws->bytes -= (size - (ws->mask ? ws->mask + 1 : 0)) * sizeof(*idx);
         return -1;
+    }
     memset(idx, 0xFF, size * sizeof(*idx));
     for (uint32_t i = 0; i < ws->count; i++) {
         uint32_t h = hash_state(ws->states + (size_t)i * ws->k, ws->k);
@@ -160,6 +189,8 @@ static int grow_nodes(struct ws *ws)
         cap = (uint32_t)ws->w->max_nodes;
     if (cap > IDX_MAX_NODES)
         cap = IDX_MAX_NODES;
+    if (ws->cap != 0)
+        cap = fit(ws, ws->cap, cap, each);
     if (cap <= ws->cap || take(ws, ws->cap * each, cap * each) != 0)
         return -1;
     if (ws->use_parts) {
@@ -190,14 +221,15 @@ static uint32_t add(struct ws *ws, const uint8_t *st, uint32_t slot,
         return UINT32_MAX;
     memcpy(ws->states + (size_t)i * ws->k, st, ws->k);
     ws->count++;
-    if ((uint64_t)ws->count * 2 > ws->mask) {
-        if (grow_index(ws) != 0) {
-            ws->count--;
-            return UINT32_MAX;
-        }
-    } else {
-        ws->index[slot] = i | tag;
+    /* half full, or up to three quarters when doubling would not fit:
+     * the tags keep the longer probes cheap */
+    if ((uint64_t)ws->count * 2 > ws->mask && grow_index(ws) == 0)
+        return i;
+    if ((uint64_t)ws->count * 4 > (uint64_t)ws->mask * 3) {
+        ws->count--;
+        return UINT32_MAX;
     }
+    ws->index[slot] = i | tag;
     return i;
 }
 
@@ -208,7 +240,10 @@ static int heap_push(struct ws *ws, uint64_t key, uint32_t node)
     if (ws->hcount == ws->hcap) {
         uint32_t cap = ws->hcap ? ws->hcap * 2 : 1u << 15;
         struct hentry *h;
-        if (take(ws, ws->hcap * sizeof(*h), cap * sizeof(*h)) != 0)
+        if (ws->hcap != 0)
+            cap = fit(ws, ws->hcap, cap, sizeof(*h));
+        if (cap <= ws->hcap ||
+            take(ws, ws->hcap * sizeof(*h), cap * sizeof(*h)) != 0)
             return -1;
         h = realloc(ws->heap, cap * sizeof(*h));
         if (h == NULL)
@@ -217,11 +252,12 @@ static int heap_push(struct ws *ws, uint64_t key, uint32_t node)
         ws->hcap = cap;
     }
     i = ws->hcount++;
-    while (i > 0 && ws->heap[(i - 1) / 2].key > key) {
+    while (i > 0 && hkey(&ws->heap[(i - 1) / 2]) > key) {
         ws->heap[i] = ws->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    ws->heap[i].key = key;
+    ws->heap[i].f = (uint32_t)(key >> 16);
+    ws->heap[i].tie = (uint16_t)key;
     ws->heap[i].node = node;
     return 0;
 }
@@ -235,9 +271,10 @@ static uint32_t heap_pop(struct ws *ws)
         uint32_t c = 2 * i + 1;
         if (c >= ws->hcount)
             break;
-        if (c + 1 < ws->hcount && ws->heap[c + 1].key < ws->heap[c].key)
+        if (c + 1 < ws->hcount &&
+            hkey(&ws->heap[c + 1]) < hkey(&ws->heap[c]))
             c++;
-        if (ws->heap[c].key >= last.key)
+        if (hkey(&ws->heap[c]) >= hkey(&last))
             break;
         ws->heap[i] = ws->heap[c];
         i = c;
@@ -250,6 +287,8 @@ static uint64_t prio(const struct ws *ws, unsigned g, unsigned h)
 {
     uint64_t f = 100u * (uint64_t)g + (uint64_t)ws->w->weight100 * h;
 
+    if (f > UINT32_MAX)         /* a heap entry keeps 32 bits of f */
+        f = UINT32_MAX;
     return f << 16 | (uint64_t)(65535u - g);
 }
 
@@ -369,6 +408,7 @@ static int expand(struct ws *ws, uint32_t pi)
     unsigned blank, back = pi == 0 ? PUZ_NO_DIR : p.move ^ 1u;
     uint32_t hash[4];
     uint64_t where[4][2];
+    unsigned prune = ws->w->blank_term ? 0 : ws->w->prune_at;
 
     memcpy(st, ws->states + (size_t)pi * ws->k, ws->k);
     cells_of(ws, st, cells);
@@ -387,27 +427,35 @@ static int expand(struct ws *ws, uint32_t pi)
         ci = find(ws, st, hash[d], &slot, &tag);
         if (ci == UINT32_MAX) {
             struct wnode *c;
+            unsigned h, md = 0;
+            uint64_t part = 0;
+            if (ws->use_parts) {
+                unsigned s = ws->slot_of[t];
+                md = p.md + ws->parts.md[s][blank] - ws->parts.md[s][from];
+                part = puz__pdbparts_apply(&ws->parts, ws->part[pi], s,
+                                           where[d]);
+                h = puz__pdbparts_h(&ws->parts, part, md);
+            } else {
+                cells[blank] = (uint8_t)t;
+                cells[from] = 0;
+                h = estimate(ws, cells, p.h, from, blank);
+                cells[from] = (uint8_t)t;
+                cells[blank] = 0;
+            }
+            if (prune > 0 && p.g + 1u + h >= prune)
+                goto next;
             ci = add(ws, st, slot, tag);
             if (ci == UINT32_MAX)
                 return -1;
             c = &ws->nodes[ci];
             c->closed = 0;
-            if (ws->use_parts) {
-                unsigned s = ws->slot_of[t];
-                c->md = (uint8_t)(p.md + ws->parts.md[s][blank] -
-                                  ws->parts.md[s][from]);
-                ws->part[ci] = puz__pdbparts_apply(&ws->parts,
-                                                   ws->part[pi], s, where[d]);
-                c->h = (uint16_t)puz__pdbparts_h(&ws->parts, ws->part[ci],
-                                                 c->md);
-            } else {
-                cells[blank] = (uint8_t)t;
-                cells[from] = 0;
-                c->h = (uint16_t)estimate(ws, cells, p.h, from, blank);
-                cells[from] = (uint8_t)t;
-                cells[blank] = 0;
-            }
+            c->md = (uint8_t)md;
+            c->h = (uint16_t)h;
+            if (ws->use_parts)
+                ws->part[ci] = part;
         } else if (ws->nodes[ci].closed || ws->nodes[ci].g <= p.g + 1u) {
+            goto next;
+        } else if (prune > 0 && p.g + 1u + ws->nodes[ci].h >= prune) {
             goto next;
         }
         ws->nodes[ci].g = (uint16_t)(p.g + 1);
@@ -493,6 +541,7 @@ static puz_err search(struct ws *ws, const uint8_t *cells, uint8_t **path,
         if (ws->nodes[i].g >= 60000 || expand(ws, i) != 0)
             return PUZ_ERANGE;
     }
+    w->exhausted = true;
     return PUZ_ERANGE;
 }
 
