@@ -327,7 +327,7 @@ static void improve(struct puz__anytime *at, struct puz__lpath *best)
         return;
     }
     if (puz__reduce_solve(at, PUZ__STRIP_W100, 5,
-                          now + (at->deadline_us - now) * 3 / 4,
+                          now + (at->deadline_us - now) * 9 / 10,
                           &cand) == PUZ_OK) {
         puz__method_add(at, "reduce");
         keep_shorter(at, best, &cand);
