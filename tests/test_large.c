@@ -7,7 +7,8 @@
  * as short as its proven bound marked optimal, the search stores counted
  * against limits.max_bytes, a deadline read on the caller's clock, and
  * the weighted A*'s pruning by a known length (never cuts an optimal
- * path; nothing shorter than a lower bound is ever found).
+ * path; nothing shorter than a lower bound is ever found), and the strip
+ * searches' tile costs against A* on that tile alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -399,6 +400,93 @@ static void test_wsearch_prunes_by_known_length(void **state)
     }
 }
 
+/* Optimal moves (A*, Manhattan: admissible for one tile) bringing tile
+ * t home on n x n from tile cell p and blank cell bl, the blank inside
+ * rows and columns >= lo; the other tiles anywhere. */
+static unsigned one_tile_astar(unsigned n, unsigned lo, unsigned t,
+                               unsigned p, unsigned bl)
+{
+    struct puz_board goal, b;
+    struct puz__mlc m;
+    struct puz__wsearch w = { 0 };
+    uint8_t care[1] = { (uint8_t)t }, *dirs;
+    unsigned len, next = 1;
+
+    puz_board_goal(n, &goal);
+    b.n = (uint8_t)n;
+    for (unsigned i = 0; i < n * n; i++) {
+        if (next == t)
+            next++;
+        b.cells[i] = (uint8_t)(i == p ? t : i == bl ? 0 : next++);
+    }
+    b.blank = (uint8_t)bl;
+    puz__mlc_init(&m, &goal, care, 1);
+    w.n = n;
+    w.lo = lo;
+    w.mlc = &m;
+    w.weight100 = 100;
+    w.max_nodes = 1u << 20;
+    assert_int_equal(puz__wsearch_run(&w, b.cells, &dirs, &len), PUZ_OK);
+    free(dirs);
+    return len;
+}
+
+/*
+ * The tile costs (tilecost.c) are exact for a tile alone: at every cell
+ * the fewest moves bringing it home with the blank at the best cell next
+ * to it, as A* over that tile finds them; on the whole 5x5 and inside
+ * the square of rows and columns >= 1. And the counts the guide rests
+ * on: 1 from next door, 5 a cell more in a straight line, 4 for one
+ * diagonal step.
+ */
+static void test_tilecost_exact_for_one_tile(void **state)
+{
+    static const unsigned cases[][3] = {   /* n, lo, tile */
+        { 5, 0, 13 }, { 5, 0, 1 }, { 5, 1, 7 }, { 5, 1, 20 }, { 6, 2, 15 },
+    };
+    (void)state;
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        unsigned n = cases[c][0], lo = cases[c][1], t = cases[c][2];
+        struct puz_board goal;
+        struct puz__tcost tc;
+        uint8_t care[1] = { (uint8_t)t };
+        puz_board_goal(n, &goal);
+        puz__tcost_init(&tc, &goal, lo, care, 1);
+        for (unsigned p = 0; p < n * n; p++) {
+            unsigned best = UINT32_MAX;
+            static const int dr[4] = { -1, 1, 0, 0 }, dc[4] = { 0, 0, -1, 1 };
+            if (p / n < lo || p % n < lo)
+                continue;
+            if (p == t - 1u) {
+                assert_int_equal(tc.cost[t][p], 0);
+                continue;
+            }
+            for (unsigned d = 0; d < 4; d++) {
+                int r = (int)(p / n) + dr[d], col = (int)(p % n) + dc[d];
+                unsigned len;
+                if (r < (int)lo || col < (int)lo || r >= (int)n || col >= (int)n)
+                    continue;
+                len = one_tile_astar(n, lo, t, p,
+                                     (unsigned)r * n + (unsigned)col);
+                if (len < best)
+                    best = len;
+            }
+            assert_int_equal(tc.cost[t][p], best);
+        }
+    }
+    {
+        struct puz_board goal;
+        struct puz__tcost tc;
+        uint8_t care[1] = { 13 };   /* home: cell 12, the centre */
+        puz_board_goal(5, &goal);
+        puz__tcost_init(&tc, &goal, 0, care, 1);
+        assert_int_equal(tc.cost[13][13], 1);
+        assert_int_equal(tc.cost[13][14], 6);
+        assert_int_equal(tc.cost[13][6], 4);
+        assert_int_equal(tc.cost[1][13], 0);   /* not cared about */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_anytime_memory_within_max_bytes),
         cmocka_unit_test(test_anytime_callers_clock),
         cmocka_unit_test(test_wsearch_prunes_by_known_length),
+        cmocka_unit_test(test_tilecost_exact_for_one_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

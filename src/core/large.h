@@ -5,6 +5,8 @@
  *   mlc.c      Manhattan + linear conflict against any goal, counting
  *              only the tiles one cares about (the others are "don't
  *              care" and so are interchangeable).
+ *   tilecost.c what one tile costs to bring home alone (the blank going
+ *              round it), the strip searches' guide.
  *   wsearch.c  weighted A* over those abstract boards, with the blank
  *              kept inside a square region; its own store, freed after
  *              each try, so restarts with falling weights cost no arena.
@@ -50,6 +52,17 @@ unsigned puz__mlc_eval(const struct puz__mlc *m, const uint8_t *cells);
 unsigned puz__mlc_update(const struct puz__mlc *m, uint8_t *cells,
                          unsigned h_before, unsigned from, unsigned to);
 
+/* Per tile and cell: the moves bringing that tile home alone, the
+ * blank starting next to it, inside the square of rows and columns >=
+ * lo (tilecost.c). 0 for tiles not cared about. Not admissible. */
+struct puz__tcost {
+    unsigned n;
+    uint8_t cost[PUZ_MAX_CELLS][PUZ_MAX_CELLS];
+};
+void puz__tcost_init(struct puz__tcost *tc, const struct puz_board *goal,
+                     unsigned lo, const uint8_t *care, unsigned ncare);
+unsigned puz__tcost_eval(const struct puz__tcost *tc, const uint8_t *cells);
+
 /* Where a search may move the blank: the square of cells with row and
  * column >= lo (0 = the whole board). */
 struct puz__wsearch {
@@ -60,6 +73,9 @@ struct puz__wsearch {
      * databases when loaded); used instead of mlc when set */
     const struct puz_heuristic *h;
     const void *hctx;
+    /* optional: the tile costs instead of mlc (strips; inadmissible, so
+     * no prune_at) */
+    const struct puz__tcost *tcost;
     unsigned weight100;         /* f = 100 g + weight100 h */
     bool blank_term;            /* h adds the blank's distance to the
                                  * nearest cared tile not home, less 1 */
@@ -141,14 +157,18 @@ struct puz__anytime {
 #define PUZ__PDBWIN_BYTES ((size_t)256u << 10)
 size_t puz__store_bytes(const struct puz__anytime *at);
 void puz__store_peak(struct puz__anytime *at, size_t peak);
-/* Reduction: strip tiles placed PUZ__STRIP_STEP more at a time by
- * weighted A* restarted with falling weights down to PUZ__STRIP_W100 /
- * 100 (bench/large, docs/large.md). */
+/* Reduction: strip tiles placed PUZ__STRIP_STEP more at a time
+ * (PUZ__STRIP_STEP_LONG on strips of more than 11 tiles) by weighted A*
+ * restarted with falling weights, those guided by linear conflict down
+ * to PUZ__STRIP_W100 / 100 (bench/large, docs/large.md). */
 #ifndef PUZ__STRIP_W100
 #define PUZ__STRIP_W100 120u
 #endif
 #ifndef PUZ__STRIP_STEP
 #define PUZ__STRIP_STEP 6u
+#endif
+#ifndef PUZ__STRIP_STEP_LONG
+#define PUZ__STRIP_STEP_LONG 8u
 #endif
 
 /* 5x5 with pattern databases: windows of PUZ__PDBWIN_K0 moves and up,

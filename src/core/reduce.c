@@ -3,7 +3,8 @@
  * column of the unsolved square are placed together by a weighted A*
  * that sees only those tiles (the others are interchangeable, so the
  * state is the blank and 2m - 1 tiles of an m x m square), and the blank
- * never leaves the square. Then the same on the square one smaller,
+ * never leaves the square. Its guides: what each tile costs to bring
+ * home alone (tilecost.c), and Manhattan + linear conflict. Then the same on the square one smaller,
  * down to 5x5, which is relabelled as a 5x5 puzzle and handed to the
  * near-optimal 5x5 search. Needs the goal's blank in the last 5x5.
  */
@@ -32,10 +33,12 @@ static void apply(struct puz_board *b, const uint8_t *dirs, unsigned len)
         puz_board_move(b, (enum puz_dir)dirs[i]);
 }
 
-/* One weighted A* try bringing m's tiles home from cur; PUZ_OK with
- * *dirs (malloc'd) and *len. */
+/* One weighted A* try bringing m's tiles home from cur, guided by the
+ * tile costs tc when given, else by m; PUZ_OK with *dirs (malloc'd)
+ * and *len. */
 static puz_err try_place(struct puz__anytime *at, const struct puz_board *cur,
-                         unsigned lo, const struct puz__mlc *m, unsigned w,
+                         unsigned lo, const struct puz__mlc *m,
+                         const struct puz__tcost *tc, unsigned w,
                          uint64_t deadline, uint8_t **dirs, unsigned *len)
 {
     const struct puz__search *s = at->s;
@@ -45,6 +48,7 @@ static puz_err try_place(struct puz__anytime *at, const struct puz_board *cur,
     ws.n = s->n;
     ws.lo = lo;
     ws.mlc = m;
+    ws.tcost = tc;
     ws.weight100 = w;
     ws.blank_term = true;
     ws.max_nodes = UINT32_MAX / 2;
@@ -62,46 +66,73 @@ static puz_err try_place(struct puz__anytime *at, const struct puz_board *cur,
     return rc;
 }
 
-/* Bring the first j tiles of care home in cur: weighted A* restarted
- * with falling weights down to w100 / 100 while time is left before
- * until, the shortest path kept; greedier ones if even the first
- * fails. */
-static puz_err place(struct puz__anytime *at, struct puz_board *cur,
-                     unsigned lo, const uint8_t *care, unsigned j,
-                     unsigned w100, uint64_t until, struct puz__lpath *p)
+/* Weighted A* tries with the falling weights w[0..nw) while time is
+ * left before until, the shortest path in *best (kept from earlier
+ * ladders when shorter). */
+static void ladder(struct puz__anytime *at, const struct puz_board *cur,
+                   unsigned lo, const struct puz__mlc *m,
+                   const struct puz__tcost *tc, const unsigned *w,
+                   size_t nw, uint64_t until, uint8_t **best,
+                   unsigned *best_len)
 {
-    static const unsigned ladder[] = { 500, 300, 200, 150, 120, 100 };
     const struct puz_limits *l = at->s->limits;
-    uint8_t *best = NULL;
-    unsigned best_len = 0;
-    struct puz__mlc m;
-    puz_err rc;
 
-    puz__mlc_init(&m, at->s->goal, care, j);
-    for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
+    for (size_t i = 0; i < nw; i++) {
         uint64_t now = puz__now(l);
         uint8_t *dirs;
         unsigned len;
-        if (ladder[i] < w100 || (best != NULL && now >= until))
+        if (*best != NULL && now >= until)
             break;
         /* the first must answer; the later ones get 2/3 of what is left */
-        rc = try_place(at, cur, lo, &m, ladder[i], best == NULL ? until
-                       : now + (until - now) * 2 / 3, &dirs, &len);
-        if (rc != PUZ_OK) {
-            if (best != NULL)
+        if (try_place(at, cur, lo, m, tc, w[i], *best == NULL ? until
+                      : now + (until - now) * 2 / 3, &dirs, &len) != PUZ_OK) {
+            if (*best != NULL)
                 break;
             continue;
         }
-        if (best == NULL || len < best_len) {
-            free(best);
-            best = dirs;
-            best_len = len;
+        if (*best == NULL || len < *best_len) {
+            free(*best);
+            *best = dirs;
+            *best_len = len;
         } else {
             free(dirs);
         }
     }
+}
+
+/*
+ * Bring the first j tiles of care home in cur. Two ladders of weighted
+ * A* tries, the shortest path kept: first guided by the tile costs
+ * (tilecost.c; they overestimate, so the weights fall below 1), with
+ * half the time, then by Manhattan + linear conflict down to w100 / 100
+ * with the rest; greedier ones if all fail. The tile costs finish in
+ * milliseconds where linear conflict needs weight 3-5 to finish at all
+ * on 7x7 and 8x8; each finds paths the other misses (docs/large.md).
+ */
+static puz_err place(struct puz__anytime *at, struct puz_board *cur,
+                     unsigned lo, const uint8_t *care, unsigned j,
+                     unsigned w100, uint64_t until, struct puz__lpath *p)
+{
+    static const unsigned by_mlc[] = { 500, 300, 200, 150, 120, 100 };
+    static const unsigned by_cost[] = { 200, 150, 120, 100, 85, 70, 60,
+                                        50, 40, 33, 25 };
+    uint64_t now = puz__now(at->s->limits);
+    uint8_t *best = NULL;
+    unsigned best_len = 0;
+    size_t nm = 0;
+    struct puz__mlc m;
+    struct puz__tcost tc;
+    puz_err rc;
+
+    puz__mlc_init(&m, at->s->goal, care, j);
+    puz__tcost_init(&tc, at->s->goal, lo, care, j);
+    while (nm < sizeof(by_mlc) / sizeof(by_mlc[0]) && by_mlc[nm] >= w100)
+        nm++;
+    ladder(at, cur, lo, &m, &tc, by_cost, sizeof(by_cost) / sizeof(by_cost[0]),
+           now + (until > now ? (until - now) / 2 : 0), &best, &best_len);
+    ladder(at, cur, lo, &m, NULL, by_mlc, nm, until, &best, &best_len);
     for (unsigned w = 1000; best == NULL && w <= 4000; w *= 2)
-        if (try_place(at, cur, lo, &m, w, at->deadline_us, &best,
+        if (try_place(at, cur, lo, &m, NULL, w, at->deadline_us, &best,
                       &best_len) != PUZ_OK)
             best = NULL;
     if (best == NULL)
@@ -112,14 +143,17 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
     return rc;
 }
 
-/* Place strip lo of cur: its tiles a few more at a time, every search
- * keeping the ones placed before (they may move and come back). */
+/* Place strip lo of cur: its tiles a few more at a time (6 on a strip
+ * of up to 11 tiles, 8 on longer ones: bench/large, docs/large.md),
+ * every search keeping the ones placed before (they may move and come
+ * back). */
 static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
-                     unsigned lo, unsigned w100, unsigned step,
-                     uint64_t until, struct puz__lpath *p)
+                     unsigned lo, unsigned w100, uint64_t until,
+                     struct puz__lpath *p)
 {
     uint8_t care[2 * PUZ_MAX_SIZE];
     unsigned k = strip_tiles(at->s->goal, lo, care);
+    unsigned step = k <= 11 ? PUZ__STRIP_STEP : PUZ__STRIP_STEP_LONG;
     puz_err rc = PUZ_OK;
 
     for (unsigned j = 0; j < k && rc == PUZ_OK;) {
@@ -227,7 +261,7 @@ puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
     total = until - start;
     /* strips: up to half the budget in all; the rest for the square */
     for (unsigned lo = 0; lo + f < n && rc == PUZ_OK; lo++)
-        rc = strip(at, &cur, lo, strip_w100, PUZ__STRIP_STEP,
+        rc = strip(at, &cur, lo, strip_w100,
                    start + total / 2 * (lo + 1) / (n - f), p);
     if (rc != PUZ_OK)
         return rc;

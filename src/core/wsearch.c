@@ -347,6 +347,11 @@ static unsigned estimate(const struct ws *ws, uint8_t *cells, unsigned hp,
 
     if (w->h != NULL)
         return w->h->eval(w->hctx, cells);
+    if (w->tcost != NULL) {
+        unsigned t = cells[to];
+        return t == PUZ__DONT_CARE ? hp : hp - w->tcost->cost[t][from] +
+                                          w->tcost->cost[t][to];
+    }
     return puz__mlc_update(w->mlc, cells, hp, from, to);
 }
 
@@ -408,7 +413,8 @@ static int expand(struct ws *ws, uint32_t pi)
     unsigned blank, back = pi == 0 ? PUZ_NO_DIR : p.move ^ 1u;
     uint32_t hash[4];
     uint64_t where[4][2];
-    unsigned prune = ws->w->blank_term ? 0 : ws->w->prune_at;
+    unsigned prune = ws->w->blank_term || ws->w->tcost ? 0
+                                                       : ws->w->prune_at;
 
     memcpy(st, ws->states + (size_t)pi * ws->k, ws->k);
     cells_of(ws, st, cells);
@@ -520,7 +526,8 @@ static puz_err search(struct ws *ws, const uint8_t *cells, uint8_t **path,
     cells_of(ws, st, c);
     ws->nodes[0] = (struct wnode){ 0, 0, 0, PUZ_NO_DIR, 0, 0 };
     ws->nodes[0].h = (uint16_t)(w->h ? w->h->eval(w->hctx, c)
-                                     : puz__mlc_eval(w->mlc, c));
+                                : w->tcost ? puz__tcost_eval(w->tcost, c)
+                                : puz__mlc_eval(w->mlc, c));
     if (ws->use_parts) {
         unsigned md;
         ws->part[0] = puz__pdbparts_eval(&ws->parts, st, &md);
