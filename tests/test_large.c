@@ -464,7 +464,8 @@ static void test_tilecost_exact_for_one_tile(void **state)
             for (unsigned d = 0; d < 4; d++) {
                 int r = (int)(p / n) + dr[d], col = (int)(p % n) + dc[d];
                 unsigned len;
-                if (r < (int)lo || col < (int)lo || r >= (int)n || col >= (int)n)
+                if (r < (int)lo || col < (int)lo || r >= (int)n ||
+                    col >= (int)n)
                     continue;
                 len = one_tile_astar(n, lo, t, p,
                                      (unsigned)r * n + (unsigned)col);

@@ -4,9 +4,10 @@
  * that sees only those tiles (the others are interchangeable, so the
  * state is the blank and 2m - 1 tiles of an m x m square), and the blank
  * never leaves the square. Its guides: what each tile costs to bring
- * home alone (tilecost.c), and Manhattan + linear conflict. Then the same on the square one smaller,
- * down to 5x5, which is relabelled as a 5x5 puzzle and handed to the
- * near-optimal 5x5 search. Needs the goal's blank in the last 5x5.
+ * home alone (tilecost.c), and Manhattan + linear conflict. Then the
+ * same on the square one smaller, down to 5x5, which is relabelled as a
+ * 5x5 puzzle and handed to the near-optimal 5x5 search. Needs the goal's
+ * blank in the last 5x5.
  */
 #include <stdlib.h>
 #include <string.h>

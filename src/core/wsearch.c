@@ -13,9 +13,13 @@
  * So that it still counts against the request's budget, max_bytes caps
  * what it holds at once (the caller passes what the arena's budget has
  * left) and peak_bytes reports the most it held; max_nodes bounds it too
- * (about 48 + k bytes per stored state, 8 more with parts). With the 5x5 pattern databases
- * each node keeps the tables' entries (pdb_parts.c), so a child costs
- * two lookups, not eight.
+ * (about 48 + k bytes per stored state, 8 more with parts). With the
+ * 5x5 pattern databases each node keeps the tables' entries
+ * (pdb_parts.c), so a child costs two lookups, not eight. Its h is one
+ * of: Manhattan + linear conflict of the cared tiles (mlc.c), a
+ * registry heuristic over whole boards (the pattern databases), or the
+ * strips' tile costs (tilecost.c); the first and last are updated from
+ * the parent's value, the pattern databases through their parts.
  */
 #include <stdlib.h>
 #include <string.h>
