@@ -112,7 +112,8 @@ static void ladder(struct puz__anytime *at, const struct puz_board *cur,
  */
 static puz_err place(struct puz__anytime *at, struct puz_board *cur,
                      unsigned lo, const uint8_t *care, unsigned j,
-                     unsigned w100, uint64_t until, struct puz__lpath *p)
+                     const struct puz__tcost *tc, unsigned w100,
+                     uint64_t until, struct puz__lpath *p)
 {
     static const unsigned by_mlc[] = { 500, 300, 200, 150, 120, 100 };
     static const unsigned by_cost[] = { 200, 150, 120, 100, 85, 70, 60,
@@ -122,14 +123,12 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
     unsigned best_len = 0;
     size_t nm = 0;
     struct puz__mlc m;
-    struct puz__tcost tc;
     puz_err rc;
 
     puz__mlc_init(&m, at->s->goal, care, j);
-    puz__tcost_init(&tc, at->s->goal, lo, care, j);
     while (nm < sizeof(by_mlc) / sizeof(by_mlc[0]) && by_mlc[nm] >= w100)
         nm++;
-    ladder(at, cur, lo, &m, &tc, by_cost, sizeof(by_cost) / sizeof(by_cost[0]),
+    ladder(at, cur, lo, &m, tc, by_cost, sizeof(by_cost) / sizeof(by_cost[0]),
            now + (until > now ? (until - now) / 2 : 0), &best, &best_len);
     ladder(at, cur, lo, &m, NULL, by_mlc, nm, until, &best, &best_len);
     for (unsigned w = 1000; best == NULL && w <= 4000; w *= 2)
@@ -147,21 +146,25 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
 /* Place strip lo of cur: its tiles a few more at a time (6 on a strip
  * of up to 11 tiles, 8 on longer ones: bench/large, docs/large.md),
  * every search keeping the ones placed before (they may move and come
- * back). */
+ * back). The tile costs are the strip's, built once: a search sees
+ * only the tiles it places, the others masked. */
 static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
                      unsigned lo, unsigned w100, uint64_t until,
                      struct puz__lpath *p)
 {
-    uint8_t care[2 * PUZ_MAX_SIZE];
+    uint8_t care[2 * PUZ_MAX_SIZE] = { 0 };
     unsigned k = strip_tiles(at->s->goal, lo, care);
     unsigned step = k <= 11 ? PUZ__STRIP_STEP : PUZ__STRIP_STEP_LONG;
+    struct puz__tcost tc;
     puz_err rc = PUZ_OK;
+
+    puz__tcost_init(&tc, at->s->goal, lo, care, k);
 
     for (unsigned j = 0; j < k && rc == PUZ_OK;) {
         uint64_t now = puz__now(at->s->limits);
         unsigned groups = (k - j + step - 1) / step;
         j = j + step < k ? j + step : k;
-        rc = place(at, cur, lo, care, j, w100,
+        rc = place(at, cur, lo, care, j, &tc, w100,
                    now + (until > now ? (until - now) / groups : 0), p);
     }
     return rc;

@@ -57,8 +57,10 @@ static void one_tile(struct puz__tcost *tc, const struct puz__moves *mv,
         }
     }
     for (unsigned p = 0; p < cells; p++) {
-        unsigned best = p == home ? 0 : far;
-        for (unsigned d = 0; p != home && d < 4; d++) {
+        unsigned best = far;
+        if (p == home)
+            continue;           /* 0, from puz__tcost_init */
+        for (unsigned d = 0; d < 4; d++) {
             unsigned b = mv->to[p][d];
             if (b != PUZ__WALL && dist[p][b] < best)
                 best = dist[p][b];
