@@ -3,10 +3,12 @@
  * many client threads at once, a slow solve not blocking a fast one,
  * queue overflow answered 503 with Retry-After at once, readiness while
  * saturated, an abandoned request, and graceful shutdown (the running
- * solve still gets its answer, the queued one a 503, new connections
- * are refused) including a grace period that runs out, and a shutdown
- * while connections pour in at the daemon's limit.
+ * solve still gets its answer, the queued one a 503, a connection
+ * opened while it drains its 503 after its request, none once stopped)
+ * including a grace period that runs out, and a shutdown while
+ * connections pour in at the daemon's limit.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <setjmp.h>
@@ -16,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -345,6 +349,70 @@ static void test_graceful_shutdown(void **state)
     http_server_destroy(s);
 }
 
+static void *shutdown_main(void *arg)
+{
+    http_server_shutdown(arg);
+    return NULL;
+}
+
+/* Read what fd sends until it closes (or 3 s pass) into buf. */
+static size_t read_all(int fd, char *buf, size_t size)
+{
+    struct timeval tv = { .tv_sec = 3 };
+    size_t got = 0;
+    ssize_t n;
+
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    while (got + 1 < size && (n = recv(fd, buf + got, size - 1 - got, 0)) > 0)
+        got += (size_t)n;
+    buf[got] = '\0';
+    return got;
+}
+
+/*
+ * A connection opened while the server drains gets the 503
+ * shutting-down as the answer to its request, after reading it, and
+ * nothing before. Defect: the 503 was written on accept, before any
+ * request; nginx took it for the answer to the request it was about to
+ * send, retried on another instance, and gave its client that
+ * instance's 200 body under the 503 status (tests/scripts/nginx_lb.sh
+ * failed so about one run in twenty).
+ */
+static void test_drain_answers_new_connections_after_request(void **state)
+{
+    static const char body[] = "{\"board\": \"8 6 7 2 5 4 3 0 1\"}";
+    http_server *s = start_with(1, 4, 5000);
+    struct call running;
+    pthread_t stopper;
+    char req[256], buf[4096];
+    int fd, len;
+
+    (void)state;
+    call_start(&running, s, "/v1/solve", SLOW(700));
+    wait_busy(s, "puzzled_workers_busy 1");
+    assert_int_equal(pthread_create(&stopper, NULL, shutdown_main, s), 0);
+    usleep(100000);             /* draining now: the solve runs 700 ms */
+    fd = htest_raw_open(s);
+    assert_true(fd >= 0);
+    usleep(100000);
+    assert_true(recv(fd, buf, sizeof(buf), MSG_DONTWAIT) < 0);
+    assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
+    len = snprintf(req, sizeof(req), "POST /v1/solve HTTP/1.1\r\nHost: t\r\n"
+                   "Content-Type: application/json\r\nContent-Length: %zu"
+                   "\r\n\r\n%s", sizeof(body) - 1, body);
+    assert_int_equal(send(fd, req, (size_t)len, MSG_NOSIGNAL), len);
+    read_all(fd, buf, sizeof(buf));
+    close(fd);
+    assert_memory_equal(buf, "HTTP/1.1 503 ", 13);
+    assert_non_null(strstr(buf, "problems/shutting-down"));
+    assert_non_null(strcasestr(buf, "\r\nConnection: close\r\n"));
+    pthread_join(stopper, NULL);
+    call_join(&running);
+    assert_int_equal(running.resp.status, 200);
+    htest_resp_free(&running.resp);
+    http_server_destroy(s);
+}
+
 struct flood {
     http_server *srv;
     atomic_int stop;
@@ -430,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_abandoned_request),
         cmocka_unit_test(test_graceful_shutdown),
         cmocka_unit_test(test_shutdown_grace_expires),
+        cmocka_unit_test(test_drain_answers_new_connections_after_request),
         cmocka_unit_test(test_shutdown_at_connection_limit),
     };
 

@@ -9,8 +9,9 @@
  *  - max_connections: MHD stops accepting at its limit and leaves the
  *    rest in the listen backlog, where they wait unanswered. We give
  *    MHD some headroom and refuse the excess ourselves: a 503 written on
- *    the fresh socket, then it is shut. While the server drains every
- *    new connection is refused so (503 shutting-down);
+ *    the fresh socket, then it is shut. (Not while the server drains:
+ *    then a new connection's request is read and answered like any
+ *    other, see conn_started);
  *  - a client that hangs up while its request waits for a worker: MHD
  *    does not look at a suspended connection, so we poll its socket and
  *    set the job's cancel flag (logged and counted as 499).
@@ -76,23 +77,16 @@ static struct conn *conn_of(struct MHD_Connection *c)
     return ci != NULL ? ci->socket_context : NULL;
 }
 
-/* The answer to a connection past max_connections, or arriving while
- * the server drains, written before anything was read: nothing else is
- * queued on a fresh socket, so the one non-blocking send goes out
- * whole. */
-static void refuse(struct http_server *s, int fd, bool draining)
+/* The answer to a connection past max_connections, written before
+ * anything was read: nothing else is queued on a fresh socket, so the
+ * one non-blocking send goes out whole. */
+static void refuse(struct http_server *s, int fd)
 {
-    static const char full[] =
+    static const char body[] =
         "{\"type\":\"https://puzzled.dev/problems/overloaded\","
         "\"title\":\"Server overloaded\",\"status\":503,"
         "\"detail\":\"too many open connections; retry after the delay "
         "in Retry-After\"}";
-    static const char drain[] =
-        "{\"type\":\"https://puzzled.dev/problems/shutting-down\","
-        "\"title\":\"Server shutting down\",\"status\":503,"
-        "\"detail\":\"the server is shutting down; retry on another "
-        "instance or after the restart\"}";
-    const char *body = draining ? drain : full;
     char msg[512];
     int n = snprintf(msg, sizeof(msg), "HTTP/1.1 503 Service Unavailable"
                      "\r\nContent-Type: application/problem+json\r\n"
@@ -119,14 +113,19 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
         return;
     }
     pthread_mutex_lock(&w->lock);
-    /* Draining: the listener stays open (see http_server_shutdown), and
-     * a new connection gets its 503 here instead. */
-    if (w->open >= w->max || atomic_load(&s->draining)) {
+    /* Past the limit: refused before a byte is read, so a flood of
+     * connections costs nothing. Not while draining: a connection then
+     * is served like any other, its request read and answered (a solve
+     * with the 503 shutting-down, every reply with Connection: close;
+     * http__req_queue). An answer written before the request reached
+     * nginx as the reply to the request it was about to send; it retried
+     * on another instance and gave its client that instance's 200 body
+     * under the 503 status. */
+    if (w->open >= w->max) {
         pthread_mutex_unlock(&w->lock);
         free(k);
-        if (!atomic_load(&s->draining))
-            atomic_fetch_add(&w->refused, 1);
-        refuse(s, fd, atomic_load(&s->draining));
+        atomic_fetch_add(&w->refused, 1);
+        refuse(s, fd);
         return;
     }
     k->fd = fd;

@@ -449,9 +449,10 @@ void http_server_shutdown(http_server *s)
     if (s == NULL || s->stopped)
         return;
     s->stopped = true;
-    /* From here every new connection is answered 503 shutting-down and
-     * closed (conns.c), so none waits in the backlog through the grace
-     * period. The listener itself stays with MHD until MHD_stop_daemon:
+    /* From here a solve is answered 503 shutting-down and every reply
+     * closes its connection; new connections are still accepted and
+     * served that way (conns.c), so none waits in the backlog through
+     * the grace period. The listener stays with MHD until MHD_stop_daemon:
      * MHD_quiesce_daemon from this thread raced the epoll thread, which
      * takes the listen socket out of its epoll set at the connection
      * limit, and libmicrohttpd 0.9.75 aborted ("Failed to remove listen

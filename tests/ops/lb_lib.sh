@@ -47,6 +47,12 @@ lb_fail() {
         echo "--- $(basename "$f") (last lines)" >&2
         tail -n 15 "$f" >&2
     done
+    # nginx's lines for the answers that were not 2xx: which instance
+    # said what (upstream=, ustatus=), or nginx itself (upstream=-).
+    if [ -s "$lb_tmp/nginx-access.log" ]; then
+        echo "--- nginx-access.log (last non-2xx lines)" >&2
+        grep -v '" 2[0-9][0-9] ' "$lb_tmp/nginx-access.log" | tail -n 8 >&2
+    fi
     exit 1
 }
 
