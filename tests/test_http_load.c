@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -355,20 +354,6 @@ static void *shutdown_main(void *arg)
     return NULL;
 }
 
-/* Read what fd sends until it closes (or 3 s pass) into buf. */
-static size_t read_all(int fd, char *buf, size_t size)
-{
-    struct timeval tv = { .tv_sec = 3 };
-    size_t got = 0;
-    ssize_t n;
-
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    while (got + 1 < size && (n = recv(fd, buf + got, size - 1 - got, 0)) > 0)
-        got += (size_t)n;
-    buf[got] = '\0';
-    return got;
-}
-
 /*
  * A connection opened while the server drains gets the 503
  * shutting-down as the answer to its request, after reading it, and
@@ -382,9 +367,12 @@ static void test_drain_answers_new_connections_after_request(void **state)
 {
     static const char body[] = "{\"board\": \"8 6 7 2 5 4 3 0 1\"}";
     http_server *s = start_with(1, 4, 5000);
+    struct htest_req rq = { .method = "POST", .path = "/v1/solve",
+                            .no_record = true };
+    struct htest_resp r;
     struct call running;
     pthread_t stopper;
-    char req[256], buf[4096];
+    char req[256], buf[64];
     int fd, len;
 
     (void)state;
@@ -400,12 +388,13 @@ static void test_drain_answers_new_connections_after_request(void **state)
     len = snprintf(req, sizeof(req), "POST /v1/solve HTTP/1.1\r\nHost: t\r\n"
                    "Content-Type: application/json\r\nContent-Length: %zu"
                    "\r\n\r\n%s", sizeof(body) - 1, body);
-    assert_int_equal(send(fd, req, (size_t)len, MSG_NOSIGNAL), len);
-    read_all(fd, buf, sizeof(buf));
+    htest_raw_on(fd, &rq, req, (size_t)len, &r);
     close(fd);
-    assert_memory_equal(buf, "HTTP/1.1 503 ", 13);
-    assert_non_null(strstr(buf, "problems/shutting-down"));
-    assert_non_null(strcasestr(buf, "\r\nConnection: close\r\n"));
+    assert_int_equal(r.status, 503);
+    assert_non_null(strstr(r.body, "problems/shutting-down"));
+    assert_non_null(htest_header(&r, "Connection", buf, sizeof(buf)));
+    assert_string_equal(buf, "close");
+    htest_resp_free(&r);
     pthread_join(stopper, NULL);
     call_join(&running);
     assert_int_equal(running.resp.status, 200);

@@ -114,13 +114,10 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
     }
     pthread_mutex_lock(&w->lock);
     /* Past the limit: refused before a byte is read, so a flood of
-     * connections costs nothing. Not while draining: a connection then
-     * is served like any other, its request read and answered (a solve
-     * with the 503 shutting-down, every reply with Connection: close;
-     * http__req_queue). An answer written before the request reached
-     * nginx as the reply to the request it was about to send; it retried
-     * on another instance and gave its client that instance's 200 body
-     * under the 503 status. */
+     * connections costs nothing. A drain refuses nothing here: the
+     * request is read and answered (503 shutting-down, Connection:
+     * close), as nginx mistook a 503 sent before its request for the
+     * reply and gave its client a retry's 200 body under that status. */
     if (w->open >= w->max) {
         pthread_mutex_unlock(&w->lock);
         free(k);

@@ -512,13 +512,12 @@ int htest_raw_open(http_server *s)
     return raw_connect(s);
 }
 
-int htest_raw(http_server *s, const struct htest_req *rq, const char *bytes,
-              size_t len, struct htest_resp *resp)
+int htest_raw_on(int fd, const struct htest_req *rq, const char *bytes,
+                 size_t len, struct htest_resp *resp)
 {
     struct buf b = { 0 };
     size_t sent = 0;
     ssize_t n;
-    int fd = raw_connect(s);
 
     memset(resp, 0, sizeof(*resp));
     /* The server may answer and close before taking every byte. */
@@ -530,11 +529,20 @@ int htest_raw(http_server *s, const struct htest_req *rq, const char *bytes,
     }
     if (fd >= 0)
         raw_read(fd, rq->timeout_ms ? rq->timeout_ms : 5000, &b);
-    if (fd >= 0)
-        close(fd);
     raw_parse(&b, resp);
     free(b.data);
     resp->curl_code = resp->status != 0 ? 0 : -1;
     record(rq, rq->method ? rq->method : "GET", resp);
     return resp->curl_code;
+}
+
+int htest_raw(http_server *s, const struct htest_req *rq, const char *bytes,
+              size_t len, struct htest_resp *resp)
+{
+    int fd = raw_connect(s);
+    int rc = htest_raw_on(fd, rq, bytes, len, resp);
+
+    if (fd >= 0)
+        close(fd);
+    return rc;
 }

@@ -72,6 +72,10 @@ void htest_resp_free(struct htest_resp *resp);
 int htest_raw_open(http_server *s);
 int htest_raw(http_server *s, const struct htest_req *rq, const char *bytes,
               size_t len, struct htest_resp *resp);
+/* The same on a connection already open (htest_raw_open; fd stays
+ * open): for a test that holds a connection before it sends. */
+int htest_raw_on(int fd, const struct htest_req *rq, const char *bytes,
+                 size_t len, struct htest_resp *resp);
 
 /* Value of a response header (case-insensitive), copied into buf;
  * NULL when absent. */
