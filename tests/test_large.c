@@ -7,8 +7,9 @@
  * as short as its proven bound marked optimal, the search stores counted
  * against limits.max_bytes, a deadline read on the caller's clock, and
  * the weighted A*'s pruning by a known length (never cuts an optimal
- * path; nothing shorter than a lower bound is ever found), and the strip
- * searches' tile costs against A* on that tile alone.
+ * path; nothing shorter than a lower bound is ever found), the strip
+ * searches' tile costs against A* on that tile alone, and the 6x6
+ * reduction's pick among candidate placements spliced correctly.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -335,6 +336,39 @@ static void test_anytime_callers_clock(void **state)
     puz_arena_destroy(a);
 }
 
+/*
+ * 6x6 with time for the pick stage (reduce.c: the last placement's
+ * candidate paths, each remainder solved, the shortest sum kept): the
+ * winner's placement is spliced in place of the shortest placement, so
+ * a wrong offset or board shows as a path that misses the goal. On the
+ * fake clock the run is the same every time; twice, move for move.
+ */
+static void test_reduce_pick_splices_the_winner(void **state)
+{
+    struct puz_board b, goal;
+    struct puz_solve_opts o = { .algorithm = PUZ_ALG_ANYTIME };
+    struct puz_result r1, r2;
+    struct puz_rng rng;
+    puz_arena *a = puz_arena_create(1 << 20), *a2 = puz_arena_create(1 << 20);
+
+    (void)state;
+    puz_board_goal(6, &goal);
+    puz_rng_seed(&rng, 5);
+    puz_random_board(6, 10000, NULL, NULL, &rng, &b);
+    o.limits.clock_us = fake_clock;
+    o.limits.deadline_us = 4000000u;    /* 4000 readings */
+    fake_now = 0;
+    assert_int_equal(puz_solve(&b, &o, a, &r1), PUZ_OK);
+    check_answer(&b, &goal, &r1);
+    assert_non_null(strstr(r1.method, "pick"));
+    fake_now = 0;
+    assert_int_equal(puz_solve(&b, &o, a2, &r2), PUZ_OK);
+    assert_int_equal(r1.length, r2.length);
+    assert_memory_equal(r1.moves, r2.moves, r1.length);
+    puz_arena_destroy(a);
+    puz_arena_destroy(a2);
+}
+
 /* One weighted A* run on a 4x4 board (linear conflict, admissible). */
 static puz_err wsearch_4x4(const struct puz_board *b, unsigned w100,
                            unsigned prune_at, unsigned *len, bool *exhausted)
@@ -500,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_optimal_when_length_is_bound),
         cmocka_unit_test(test_anytime_memory_within_max_bytes),
         cmocka_unit_test(test_anytime_callers_clock),
+        cmocka_unit_test(test_reduce_pick_splices_the_winner),
         cmocka_unit_test(test_wsearch_prunes_by_known_length),
         cmocka_unit_test(test_tilecost_exact_for_one_tile),
     };

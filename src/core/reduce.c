@@ -6,8 +6,10 @@
  * never leaves the square. Its guides: what each tile costs to bring
  * home alone (tilecost.c), and Manhattan + linear conflict. Then the
  * same on the square one smaller, down to 5x5, which is relabelled as a
- * 5x5 puzzle and handed to the near-optimal 5x5 search. Needs the goal's
- * blank in the last 5x5.
+ * 5x5 puzzle and handed to the near-optimal 5x5 search. With time for
+ * it, the last placement's distinct paths are all kept and the 5x5
+ * behind each is solved briefly: the shortest sum wins (pick). Needs
+ * the goal's blank in the last 5x5.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,66 @@ static void apply(struct puz_board *b, const uint8_t *dirs, unsigned len)
 {
     for (unsigned i = 0; i < len; i++)
         puz_board_move(b, (enum puz_dir)dirs[i]);
+}
+
+/*
+ * The last placement before the 5x5 remainder keeps its distinct paths
+ * (different boards after them) within PICK_SLACK moves of the
+ * shortest: their remainders differ by up to 20 moves, more than the
+ * paths do, so each remainder gets a short solve and the shortest sum
+ * wins (pick, below).
+ */
+#define PICK_MAX 6u
+#define PICK_SLACK 12u
+struct picks {
+    struct puz_board from;      /* the board the placement started on */
+    unsigned offset;            /* p->len there */
+    unsigned n;
+    uint8_t *dirs[PICK_MAX];    /* malloc'd */
+    unsigned len[PICK_MAX];
+    struct puz_board to[PICK_MAX];
+};
+
+static void picks_free(struct picks *pk)
+{
+    for (unsigned i = 0; i < pk->n; i++)
+        free(pk->dirs[i]);
+    pk->n = 0;
+}
+
+/* Offer a path (copied) to pk: a new board after it, or a shorter way
+ * to one already held; the longest is dropped when full. */
+static void picks_offer(struct picks *pk, const uint8_t *dirs, unsigned len)
+{
+    struct puz_board to = pk->from;
+    unsigned i, worst = 0;
+    uint8_t *copy;
+
+    apply(&to, dirs, len);
+    for (i = 0; i < pk->n; i++)
+        if (memcmp(pk->to[i].cells, to.cells, (size_t)to.n * to.n) == 0)
+            break;
+    if (i < pk->n && pk->len[i] <= len)
+        return;
+    if (i == pk->n && pk->n == PICK_MAX) {
+        for (unsigned k = 1; k < pk->n; k++)
+            if (pk->len[k] > pk->len[worst])
+                worst = k;
+        if (pk->len[worst] <= len)
+            return;
+        i = worst;
+    }
+    copy = malloc(len ? len : 1);
+    if (copy == NULL)
+        return;
+    memcpy(copy, dirs, len);
+    if (i < pk->n)
+        free(pk->dirs[i]);
+    else
+        pk->n++;
+    pk->dirs[i] = copy;
+    pk->len[i] = len;
+    pk->to[i] = to;
 }
 
 /* One weighted A* try bringing m's tiles home from cur, guided by the
@@ -74,7 +136,7 @@ static void ladder(struct puz__anytime *at, const struct puz_board *cur,
                    unsigned lo, const struct puz__mlc *m,
                    const struct puz__tcost *tc, const unsigned *w,
                    size_t nw, uint64_t until, uint8_t **best,
-                   unsigned *best_len)
+                   unsigned *best_len, struct picks *pk)
 {
     const struct puz_limits *l = at->s->limits;
 
@@ -91,6 +153,8 @@ static void ladder(struct puz__anytime *at, const struct puz_board *cur,
                 break;
             continue;
         }
+        if (pk != NULL)
+            picks_offer(pk, dirs, len);
         if (*best == NULL || len < *best_len) {
             free(*best);
             *best = dirs;
@@ -113,7 +177,7 @@ static void ladder(struct puz__anytime *at, const struct puz_board *cur,
 static puz_err place(struct puz__anytime *at, struct puz_board *cur,
                      unsigned lo, const uint8_t *care, unsigned j,
                      const struct puz__tcost *tc, unsigned w100,
-                     uint64_t until, struct puz__lpath *p)
+                     uint64_t until, struct puz__lpath *p, struct picks *pk)
 {
     static const unsigned by_mlc[] = { 500, 300, 200, 150, 120, 100 };
     static const unsigned by_cost[] = { 200, 150, 120, 100, 85, 70, 60,
@@ -126,17 +190,31 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
     puz_err rc;
 
     puz__mlc_init(&m, at->s->goal, care, j);
+    if (pk != NULL) {
+        pk->from = *cur;
+        pk->offset = p->len;
+    }
     while (nm < sizeof(by_mlc) / sizeof(by_mlc[0]) && by_mlc[nm] >= w100)
         nm++;
     ladder(at, cur, lo, &m, tc, by_cost, sizeof(by_cost) / sizeof(by_cost[0]),
-           now + (until > now ? (until - now) / 2 : 0), &best, &best_len);
-    ladder(at, cur, lo, &m, NULL, by_mlc, nm, until, &best, &best_len);
+           now + (until > now ? (until - now) / 2 : 0), &best, &best_len, pk);
+    ladder(at, cur, lo, &m, NULL, by_mlc, nm, until, &best, &best_len, pk);
     for (unsigned w = 1000; best == NULL && w <= 4000; w *= 2)
         if (try_place(at, cur, lo, &m, NULL, w, at->deadline_us, &best,
                       &best_len) != PUZ_OK)
             best = NULL;
     if (best == NULL)
         return PUZ_ERANGE;
+    for (unsigned i = 0; pk != NULL && i < pk->n;)
+        if (pk->len[i] > best_len + PICK_SLACK) {
+            free(pk->dirs[i]);
+            pk->n--;
+            pk->dirs[i] = pk->dirs[pk->n];
+            pk->len[i] = pk->len[pk->n];
+            pk->to[i] = pk->to[pk->n];
+        } else {
+            i++;
+        }
     apply(cur, best, best_len);
     rc = puz__lpath_append(p, best, best_len);
     free(best);
@@ -150,7 +228,7 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
  * only the tiles it places, the others masked. */
 static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
                      unsigned lo, unsigned w100, uint64_t until,
-                     struct puz__lpath *p)
+                     struct puz__lpath *p, struct picks *pk)
 {
     uint8_t care[2 * PUZ_MAX_SIZE] = { 0 };
     unsigned k = strip_tiles(at->s->goal, lo, care);
@@ -165,7 +243,8 @@ static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
         unsigned groups = (k - j + step - 1) / step;
         j = j + step < k ? j + step : k;
         rc = place(at, cur, lo, care, j, &tc, w100,
-                   now + (until > now ? (until - now) / groups : 0), p);
+                   now + (until > now ? (until - now) / groups : 0), p,
+                   j == k ? pk : NULL);
     }
     return rc;
 }
@@ -247,6 +326,74 @@ static puz_err exact_4x4(struct puz__anytime *at, const struct puz_board *b4,
     return rc;
 }
 
+/*
+ * The last placement's candidates (pk, shortest first), each remainder
+ * solved with an equal share of a third of the time to until (at least
+ * PICK_SHARE_US each, so fewer candidates on short budgets; none when
+ * fewer than two fit): the shortest placement + remainder wins, and p,
+ * cur and p5 become its. The winner's remainder then gets the rest of
+ * the time (the caller).
+ */
+#ifndef PICK_SHARE_US
+#define PICK_SHARE_US 100000u
+#endif
+static puz_err pick(struct puz__anytime *at, struct picks *pk, unsigned f,
+                    uint64_t until, struct puz_board *cur,
+                    struct puz__lpath *p, struct puz__lpath *p5)
+{
+    uint64_t now = puz__now(at->s->limits), share;
+    unsigned order[PICK_MAX], m = pk->n, win = PICK_MAX, best = 0;
+    struct puz__lpath keep = { 0 };
+    struct puz_board b5, g5;
+    puz_err rc;
+
+    share = now < until ? (until - now) / 3 : 0;
+    if (share / PICK_SHARE_US < m)
+        m = (unsigned)(share / PICK_SHARE_US);
+    if (m < 2)
+        return PUZ_OK;
+    share /= m;
+    for (unsigned i = 0; i < pk->n; i++) {     /* shortest first */
+        unsigned k = i;
+        for (; k > 0 && pk->len[order[k - 1]] > pk->len[i]; k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (unsigned k = 0; k < m; k++) {
+        unsigned i = order[k];
+        struct puz__lpath q = { 0 };
+        uint64_t t = puz__now(at->s->limits);
+        last_square(&pk->to[i], at->s->goal, f, &b5, &g5);
+        if (first_5x5(at, &b5, &g5, &q) != PUZ_OK) {
+            free(q.dirs);
+            continue;
+        }
+        puz__anytime_5x5(at, &b5, &g5, t + share < until ? t + share : until,
+                         &q);
+        if (win == PICK_MAX || pk->len[i] + q.len < best) {
+            free(keep.dirs);
+            keep = q;
+            win = i;
+            best = pk->len[i] + q.len;
+        } else {
+            free(q.dirs);
+        }
+    }
+    if (win == PICK_MAX)
+        return PUZ_OK;
+    p->len = pk->offset;
+    rc = puz__lpath_append(p, pk->dirs[win], pk->len[win]);
+    if (rc != PUZ_OK) {
+        free(keep.dirs);
+        return rc;
+    }
+    *cur = pk->to[win];
+    free(p5->dirs);
+    *p5 = keep;
+    puz__method_add(at, "pick");
+    return PUZ_OK;
+}
+
 puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
                           unsigned f, uint64_t until,
                           struct puz__lpath *p)
@@ -255,6 +402,7 @@ puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
     unsigned n = s->n, gb = 0;
     struct puz_board cur = *s->start, b5, g5;
     struct puz__lpath p5 = { 0 };
+    struct picks pk = { 0 };
     uint64_t start = puz__now(at->s->limits), total;
     puz_err rc = PUZ_OK;
 
@@ -266,11 +414,18 @@ puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
     /* strips: up to half the budget in all; the rest for the square */
     for (unsigned lo = 0; lo + f < n && rc == PUZ_OK; lo++)
         rc = strip(at, &cur, lo, strip_w100,
-                   start + total / 2 * (lo + 1) / (n - f), p);
-    if (rc != PUZ_OK)
+                   start + total / 2 * (lo + 1) / (n - f), p,
+                   lo + f + 1 == n && f == 5 ? &pk : NULL);
+    if (rc == PUZ_OK && pk.n >= 2)
+        rc = pick(at, &pk, f, until, &cur, p, &p5);
+    picks_free(&pk);
+    if (rc != PUZ_OK) {
+        free(p5.dirs);
         return rc;
+    }
     last_square(&cur, s->goal, f, &b5, &g5);
-    rc = first_5x5(at, &b5, &g5, &p5);
+    if (p5.dirs == NULL)
+        rc = first_5x5(at, &b5, &g5, &p5);
     if (rc == PUZ_OK && !(f == 4 && puz_tables_serves(s->tables, &g5) &&
                           exact_4x4(at, &b5, &g5, until, &p5) == PUZ_OK))
         puz__anytime_5x5(at, &b5, &g5, until, &p5);
