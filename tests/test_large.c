@@ -8,7 +8,8 @@
  * against limits.max_bytes, a deadline read on the caller's clock, and
  * the weighted A*'s pruning by a known length (never cuts an optimal
  * path; nothing shorter than a lower bound is ever found), the strip
- * searches' tile costs against A* on that tile alone, and the 6x6
+ * searches' tile costs against A* on that tile alone and on two tiles
+ * together, and the 6x6
  * reduction's pick among candidate placements spliced correctly.
  */
 #include <setjmp.h>
@@ -434,27 +435,41 @@ static void test_wsearch_prunes_by_known_length(void **state)
     }
 }
 
-/* Optimal moves (A*, Manhattan: admissible for one tile) bringing tile
- * t home on n x n from tile cell p and blank cell bl, the blank inside
- * rows and columns >= lo; the other tiles anywhere. */
-static unsigned one_tile_astar(unsigned n, unsigned lo, unsigned t,
-                               unsigned p, unsigned bl)
+/* Optimal moves (A*, Manhattan + linear conflict: admissible for the
+ * tiles alone) bringing tiles t[0..k) home on n x n from cells p[0..k)
+ * and blank cell bl, the blank inside rows and columns >= lo; the other
+ * tiles anywhere. */
+static unsigned tiles_astar(unsigned n, unsigned lo, unsigned k,
+                            const uint8_t *t, const unsigned *p, unsigned bl)
 {
     struct puz_board goal, b;
     struct puz__mlc m;
     struct puz__wsearch w = { 0 };
-    uint8_t care[1] = { (uint8_t)t }, *dirs;
+    uint8_t *dirs, used[PUZ_MAX_CELLS + 1] = { 0 };
     unsigned len, next = 1;
 
     puz_board_goal(n, &goal);
     b.n = (uint8_t)n;
+    for (unsigned j = 0; j < k; j++)
+        used[t[j]] = 1;
     for (unsigned i = 0; i < n * n; i++) {
-        if (next == t)
+        unsigned j = 0;
+        while (j < k && p[j] != i)
+            j++;
+        if (j < k) {
+            b.cells[i] = t[j];
+            continue;
+        }
+        if (i == bl) {
+            b.cells[i] = 0;
+            continue;
+        }
+        while (used[next])
             next++;
-        b.cells[i] = (uint8_t)(i == p ? t : i == bl ? 0 : next++);
+        b.cells[i] = (uint8_t)next++;
     }
     b.blank = (uint8_t)bl;
-    puz__mlc_init(&m, &goal, care, 1);
+    puz__mlc_init(&m, &goal, t, k);
     w.n = n;
     w.lo = lo;
     w.mlc = &m;
@@ -463,6 +478,14 @@ static unsigned one_tile_astar(unsigned n, unsigned lo, unsigned t,
     assert_int_equal(puz__wsearch_run(&w, b.cells, &dirs, &len), PUZ_OK);
     free(dirs);
     return len;
+}
+
+static unsigned one_tile_astar(unsigned n, unsigned lo, unsigned t,
+                               unsigned p, unsigned bl)
+{
+    uint8_t tt = (uint8_t)t;
+
+    return tiles_astar(n, lo, 1, &tt, &p, bl);
 }
 
 /*
@@ -522,6 +545,76 @@ static void test_tilecost_exact_for_one_tile(void **state)
     }
 }
 
+/*
+ * The pairs' costs (puz__tcost_pairs) are exact for two tiles alone: for
+ * a spread of cells of both, the fewest moves bringing both home with
+ * the blank at the best cell next to either, as A* over those two tiles
+ * finds them: the last two of a row (which a single tile's cost misses:
+ * the corner), and two of a column inside the square of a 6x6 strip.
+ * The costs of the pairs' tiles alone stay as they were.
+ */
+static void test_tilecost_exact_for_pairs(void **state)
+{
+    static const unsigned cases[][4] = {   /* n, lo, tile a, tile b */
+        { 5, 0, 4, 5 }, { 6, 1, 14, 20 },
+    };
+    static const int dr[4] = { -1, 1, 0, 0 }, dc[4] = { 0, 0, -1, 1 };
+    (void)state;
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        unsigned n = cases[c][0], lo = cases[c][1], checked = 0;
+        uint8_t care[2] = { (uint8_t)cases[c][2], (uint8_t)cases[c][3] };
+        struct puz_board goal;
+        struct puz__tcost *tc = malloc(sizeof(*tc)), single;
+        assert_non_null(tc);
+        puz_board_goal(n, &goal);
+        puz__tcost_init(tc, &goal, lo, care, 2);
+        single = *tc;
+        assert_int_equal(puz__tcost_pairs(tc, &goal, lo, care, 2), PUZ_OK);
+        assert_int_equal(tc->pair[care[0]], 1);
+        assert_int_equal(tc->mate[care[1]], care[0]);
+        assert_memory_equal(tc->cost, single.cost, sizeof(tc->cost));
+        for (unsigned pa = 0; pa < n * n; pa++)
+            for (unsigned pb = 0; pb < n * n; pb++) {
+                unsigned p[2] = { pa, pb }, best = UINT32_MAX;
+                if (pa == pb || pa / n < lo || pa % n < lo || pb / n < lo ||
+                    pb % n < lo || (pa * 7 + pb * 3) % 11 != 0)
+                    continue;
+                for (unsigned d = 0; d < 8; d++) {
+                    unsigned at = d < 4 ? pa : pb, len, bl;
+                    int r = (int)(at / n) + dr[d % 4];
+                    int col = (int)(at % n) + dc[d % 4];
+                    if (r < (int)lo || col < (int)lo || r >= (int)n ||
+                        col >= (int)n)
+                        continue;
+                    bl = (unsigned)r * n + (unsigned)col;
+                    if (bl == pa || bl == pb)
+                        continue;
+                    len = tiles_astar(n, lo, 2, care, p, bl);
+                    if (len < best)
+                        best = len;
+                }
+                assert_int_equal(tc->pcost[0][pa][pb], best);
+                checked++;
+            }
+        assert_true(checked > 20);
+        free(tc);
+    }
+    {
+        /* the corner: tiles 4 and 5 swapped at the end of the first
+         * row cost far more together than the two singles (1 + 1) say */
+        struct puz_board goal;
+        struct puz__tcost *tc = malloc(sizeof(*tc));
+        uint8_t care[2] = { 4, 5 };
+        assert_non_null(tc);
+        puz_board_goal(5, &goal);
+        puz__tcost_init(tc, &goal, 0, care, 2);
+        assert_int_equal(puz__tcost_pairs(tc, &goal, 0, care, 2), PUZ_OK);
+        assert_int_equal(tc->cost[4][4] + tc->cost[5][3], 2);
+        assert_true(tc->pcost[0][4][3] >= 10);
+        free(tc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -537,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_reduce_pick_splices_the_winner),
         cmocka_unit_test(test_wsearch_prunes_by_known_length),
         cmocka_unit_test(test_tilecost_exact_for_one_tile),
+        cmocka_unit_test(test_tilecost_exact_for_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,14 +54,41 @@ unsigned puz__mlc_update(const struct puz__mlc *m, uint8_t *cells,
 
 /* Per tile and cell: the moves bringing that tile home alone, the
  * blank starting next to it, inside the square of rows and columns >=
- * lo (tilecost.c). 0 for tiles not cared about. Not admissible. */
+ * lo (tilecost.c). 0 for tiles not cared about. Not admissible.
+ * puz__tcost_pairs adds, for the cared tiles taken two by two in order,
+ * what bringing both home together costs (one blank, both moving): a
+ * paired tile whose mate is in the search counts the pair's cost, once;
+ * one whose mate is not counts its own. */
+#define PUZ__TC_PAIRS 8u
 struct puz__tcost {
     unsigned n;
     uint8_t cost[PUZ_MAX_CELLS][PUZ_MAX_CELLS];
+    uint8_t pair[256];          /* 0, or pair number + 1 */
+    uint8_t mate[256];          /* the other tile of t's pair */
+    uint8_t first[256];         /* t indexes pcost's first dimension */
+    uint8_t pcost[PUZ__TC_PAIRS][PUZ_MAX_CELLS][PUZ_MAX_CELLS];
 };
 void puz__tcost_init(struct puz__tcost *tc, const struct puz_board *goal,
                      unsigned lo, const uint8_t *care, unsigned ncare);
+/* PUZ_ENOMEM leaves tc without pairs (still a valid guide). */
+puz_err puz__tcost_pairs(struct puz__tcost *tc, const struct puz_board *goal,
+                         unsigned lo, const uint8_t *care, unsigned ncare);
+/* h of the cared tiles on cells (PUZ__DONT_CARE elsewhere). */
 unsigned puz__tcost_eval(const struct puz__tcost *tc, const uint8_t *cells);
+/* h after tile t moved from `from` to `to`, its mate (if paired and in
+ * the search) at cell q, or q = PUZ__NOT_CARED. */
+static inline unsigned puz__tcost_update(const struct puz__tcost *tc,
+                                         unsigned h, unsigned t,
+                                         unsigned from, unsigned to,
+                                         unsigned q)
+{
+    if (tc->pair[t] != 0 && q != PUZ__NOT_CARED) {
+        const uint8_t (*pc)[PUZ_MAX_CELLS] = tc->pcost[tc->pair[t] - 1];
+        return tc->first[t] ? h - pc[from][q] + pc[to][q]
+                            : h - pc[q][from] + pc[q][to];
+    }
+    return h - tc->cost[t][from] + tc->cost[t][to];
+}
 
 /* Where a search may move the blank: the square of cells with row and
  * column >= lo (0 = the whole board). */
@@ -166,6 +193,11 @@ void puz__store_peak(struct puz__anytime *at, size_t peak);
 #endif
 #ifndef PUZ__STRIP_STEP
 #define PUZ__STRIP_STEP 6u
+#endif
+/* The strips' third guide, the tile costs in pairs, from this size up
+ * (bench/large, docs/large.md). */
+#ifndef PUZ__PAIRS_MIN_N
+#define PUZ__PAIRS_MIN_N 7u
 #endif
 #ifndef PUZ__STRIP_STEP_LONG
 #define PUZ__STRIP_STEP_LONG 8u

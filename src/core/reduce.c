@@ -4,9 +4,10 @@
  * that sees only those tiles (the others are interchangeable, so the
  * state is the blank and 2m - 1 tiles of an m x m square), and the blank
  * never leaves the square. Its guides: what each tile costs to bring
- * home alone (tilecost.c), and Manhattan + linear conflict. Then the
- * same on the square one smaller, down to 5x5, which is relabelled as a
- * 5x5 puzzle and handed to the near-optimal 5x5 search. With time for
+ * home alone and two by two (tilecost.c), and Manhattan + linear
+ * conflict. Then the same on the square one smaller, down to 5x5, which
+ * is relabelled as a 5x5 puzzle and handed to the near-optimal 5x5
+ * search. With time for
  * it, the last placement's distinct paths are all kept and the 5x5
  * behind each is solved briefly: the shortest sum wins (pick). Needs
  * the goal's blank in the last 5x5.
@@ -166,22 +167,25 @@ static void ladder(struct puz__anytime *at, const struct puz_board *cur,
 }
 
 /*
- * Bring the first j tiles of care home in cur. Two ladders of weighted
- * A* tries, the shortest path kept: first guided by the tile costs
- * (tilecost.c; they overestimate, so the weights fall below 1), with
- * half the time, then by Manhattan + linear conflict down to w100 / 100
- * with the rest; greedier ones if all fail. The tile costs finish in
- * milliseconds where linear conflict needs weight 3-5 to finish at all
- * on 7x7 and 8x8; each finds paths the other misses (docs/large.md).
+ * Bring the first j tiles of care home in cur. Ladders of weighted A*
+ * tries, the shortest path kept: guided by the tile costs alone
+ * (tilecost.c; they overestimate, so the weights fall below 1), then by
+ * the tile costs in pairs (tcp, when built), a third of the time each,
+ * then by Manhattan + linear conflict down to w100 / 100 with the rest;
+ * greedier ones if all fail. The tile costs finish in milliseconds
+ * where linear conflict needs weight 3-5 to finish at all on 7x7 and
+ * 8x8; each finds paths the others miss (docs/large.md).
  */
 static puz_err place(struct puz__anytime *at, struct puz_board *cur,
                      unsigned lo, const uint8_t *care, unsigned j,
-                     const struct puz__tcost *tc, unsigned w100,
+                     const struct puz__tcost *tc,
+                     const struct puz__tcost *tcp, unsigned w100,
                      uint64_t until, struct puz__lpath *p, struct picks *pk)
 {
     static const unsigned by_mlc[] = { 500, 300, 200, 150, 120, 100 };
     static const unsigned by_cost[] = { 200, 150, 120, 100, 85, 70, 60,
                                         50, 40, 33, 25 };
+    const size_t nc = sizeof(by_cost) / sizeof(by_cost[0]);
     uint64_t now = puz__now(at->s->limits);
     uint8_t *best = NULL;
     unsigned best_len = 0;
@@ -196,8 +200,15 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
     }
     while (nm < sizeof(by_mlc) / sizeof(by_mlc[0]) && by_mlc[nm] >= w100)
         nm++;
-    ladder(at, cur, lo, &m, tc, by_cost, sizeof(by_cost) / sizeof(by_cost[0]),
-           now + (until > now ? (until - now) / 2 : 0), &best, &best_len, pk);
+    ladder(at, cur, lo, &m, tc, by_cost, nc,
+           now + (until > now ? (until - now) / (tcp != NULL ? 3 : 2) : 0),
+           &best, &best_len, pk);
+    if (tcp != NULL) {
+        now = puz__now(at->s->limits);
+        ladder(at, cur, lo, &m, tcp, by_cost, nc,
+               now + (until > now ? (until - now) / 2 : 0), &best, &best_len,
+               pk);
+    }
     ladder(at, cur, lo, &m, NULL, by_mlc, nm, until, &best, &best_len, pk);
     for (unsigned w = 1000; best == NULL && w <= 4000; w *= 2)
         if (try_place(at, cur, lo, &m, NULL, w, at->deadline_us, &best,
@@ -233,19 +244,35 @@ static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
     uint8_t care[2 * PUZ_MAX_SIZE] = { 0 };
     unsigned k = strip_tiles(at->s->goal, lo, care);
     unsigned step = k <= 11 ? PUZ__STRIP_STEP : PUZ__STRIP_STEP_LONG;
-    struct puz__tcost tc;
+    size_t cells = (size_t)at->s->n * at->s->n;
+    /* the pairs' tables, and a pair's search while it runs (1.3 MB on
+     * 8x8), within the request's budget like the search stores; from
+     * 7x7 up (on 6x6 the third ladder's time is better spent on the
+     * other two: 1 s answers 3 moves longer with it, 10 s the same) */
+    size_t need = sizeof(struct puz__tcost) + cells * cells * cells * 5;
+    struct puz__tcost tc, *tcp = NULL;
     puz_err rc = PUZ_OK;
 
     puz__tcost_init(&tc, at->s->goal, lo, care, k);
+    if (at->s->n >= PUZ__PAIRS_MIN_N && puz__store_bytes(at) >= need &&
+        (tcp = malloc(sizeof(*tcp))) != NULL) {
+        puz__store_peak(at, need);
+        *tcp = tc;
+        if (puz__tcost_pairs(tcp, at->s->goal, lo, care, k) != PUZ_OK) {
+            free(tcp);
+            tcp = NULL;
+        }
+    }
 
     for (unsigned j = 0; j < k && rc == PUZ_OK;) {
         uint64_t now = puz__now(at->s->limits);
         unsigned groups = (k - j + step - 1) / step;
         j = j + step < k ? j + step : k;
-        rc = place(at, cur, lo, care, j, &tc, w100,
+        rc = place(at, cur, lo, care, j, &tc, tcp, w100,
                    now + (until > now ? (until - now) / groups : 0), p,
                    j == k ? pk : NULL);
     }
+    free(tcp);
     return rc;
 }
 

@@ -344,17 +344,24 @@ static void cells_of(const struct ws *ws, const uint8_t *st, uint8_t *cells)
         cells[st[s]] = ws->tile_of[s];
 }
 
-static unsigned estimate(const struct ws *ws, uint8_t *cells, unsigned hp,
-                         unsigned from, unsigned to)
+/* h of the child: cells and st are the board after the move. */
+static unsigned estimate(const struct ws *ws, uint8_t *cells,
+                         const uint8_t *st, unsigned hp, unsigned from,
+                         unsigned to)
 {
     const struct puz__wsearch *w = ws->w;
 
     if (w->h != NULL)
         return w->h->eval(w->hctx, cells);
     if (w->tcost != NULL) {
-        unsigned t = cells[to];
-        return t == PUZ__DONT_CARE ? hp : hp - w->tcost->cost[t][from] +
-                                          w->tcost->cost[t][to];
+        const struct puz__tcost *tc = w->tcost;
+        unsigned t = cells[to], q = PUZ__NOT_CARED, s;
+        if (t == PUZ__DONT_CARE)
+            return hp;
+        s = tc->pair[t] != 0 ? ws->slot_of[tc->mate[t]] : 0xFF;
+        if (s != 0xFF)
+            q = st[s];
+        return puz__tcost_update(tc, hp, t, from, to, q);
     }
     return puz__mlc_update(w->mlc, cells, hp, from, to);
 }
@@ -448,7 +455,7 @@ static int expand(struct ws *ws, uint32_t pi)
             } else {
                 cells[blank] = (uint8_t)t;
                 cells[from] = 0;
-                h = estimate(ws, cells, p.h, from, blank);
+                h = estimate(ws, cells, st, p.h, from, blank);
                 cells[from] = (uint8_t)t;
                 cells[blank] = 0;
             }
