@@ -232,6 +232,19 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
     return rc;
 }
 
+/* Whether the pairs' searches (k / 2 of them over (cell, cell, blank)
+ * of an m x m square, about 40 ns a state: 58 ms for the first strip of
+ * 8x8 here) take at most two thirds of the strip's time to until: they
+ * cannot be cut short, and a small budget must still be kept. */
+static bool pairs_fit(const struct puz__anytime *at, unsigned k, unsigned m,
+                      uint64_t until)
+{
+    uint64_t now = puz__now(at->s->limits), sq = (uint64_t)m * m;
+    uint64_t est_us = (uint64_t)(k / 2) * sq * sq * sq / 25u;
+
+    return until > now && until - now >= est_us * 3 / 2;
+}
+
 /* Place strip lo of cur: its tiles a few more at a time (6 on a strip
  * of up to 11 tiles, 8 on longer ones: bench/large, docs/large.md),
  * every search keeping the ones placed before (they may move and come
@@ -255,6 +268,7 @@ static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
 
     puz__tcost_init(&tc, at->s->goal, lo, care, k);
     if (at->s->n >= PUZ__PAIRS_MIN_N && puz__store_bytes(at) >= need &&
+        pairs_fit(at, k, at->s->n - lo, until) &&
         (tcp = malloc(sizeof(*tcp))) != NULL) {
         puz__store_peak(at, need);
         *tcp = tc;
