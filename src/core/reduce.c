@@ -7,10 +7,9 @@
  * home alone and two by two (tilecost.c), and Manhattan + linear
  * conflict. Then the same on the square one smaller, down to 5x5, which
  * is relabelled as a 5x5 puzzle and handed to the near-optimal 5x5
- * search. With time for
- * it, the last placement's distinct paths are all kept and the 5x5
- * behind each is solved briefly: the shortest sum wins (pick). Needs
- * the goal's blank in the last 5x5.
+ * search. With time for it, the last placement's distinct paths are all
+ * kept and the 5x5 behind each is solved briefly: the shortest sum wins
+ * (pick). Needs the goal's blank in the last 5x5.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +39,7 @@ static void apply(struct puz_board *b, const uint8_t *dirs, unsigned len)
 /*
  * The last placement before the 5x5 remainder keeps its distinct paths
  * (different boards after them) within PICK_SLACK moves of the
- * shortest: their remainders differ by up to 20 moves, more than the
+ * shortest: their remainders differ by up to 30 moves, more than the
  * paths do, so each remainder gets a short solve and the shortest sum
  * wins (pick, below).
  */
@@ -261,7 +260,7 @@ static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
     /* the pairs' tables, and a pair's search while it runs (1.3 MB on
      * 8x8), within the request's budget like the search stores; from
      * 7x7 up (on 6x6 the third ladder's time is better spent on the
-     * other two: 1 s answers 3 moves longer with it, 10 s the same) */
+     * other two: 1 s answers 4 moves longer with it, 10 s the same) */
     size_t need = sizeof(struct puz__tcost) + cells * cells * cells * 5;
     struct puz__tcost tc, *tcp = NULL;
     puz_err rc = PUZ_OK;
