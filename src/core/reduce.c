@@ -366,6 +366,26 @@ static puz_err exact_4x4(struct puz__anytime *at, const struct puz_board *b4,
     return rc;
 }
 
+/* The last f x f square of cur into q: a first path when q has none,
+ * then shorter ones until `until` (optimally on 4x4 with its tables,
+ * else the 5x5 search). */
+static puz_err solve_square(struct puz__anytime *at,
+                            const struct puz_board *cur, unsigned f,
+                            uint64_t until, struct puz__lpath *q)
+{
+    const struct puz__search *s = at->s;
+    struct puz_board b5, g5;
+    puz_err rc = PUZ_OK;
+
+    last_square(cur, s->goal, f, &b5, &g5);
+    if (q->dirs == NULL)
+        rc = first_5x5(at, &b5, &g5, q);
+    if (rc == PUZ_OK && !(f == 4 && puz_tables_serves(s->tables, &g5) &&
+                          exact_4x4(at, &b5, &g5, until, q) == PUZ_OK))
+        puz__anytime_5x5(at, &b5, &g5, until, q);
+    return rc;
+}
+
 /*
  * The last placement's candidates (pk, shortest first), each remainder
  * solved with an equal share of a third of the time to until (at least
@@ -384,7 +404,6 @@ static puz_err pick(struct puz__anytime *at, struct picks *pk, unsigned f,
     uint64_t now = puz__now(at->s->limits), share;
     unsigned order[PICK_MAX], m = pk->n, win = PICK_MAX, best = 0;
     struct puz__lpath keep = { 0 };
-    struct puz_board b5, g5;
     puz_err rc;
 
     share = now < until ? (until - now) / 3 : 0;
@@ -403,13 +422,12 @@ static puz_err pick(struct puz__anytime *at, struct picks *pk, unsigned f,
         unsigned i = order[k];
         struct puz__lpath q = { 0 };
         uint64_t t = puz__now(at->s->limits);
-        last_square(&pk->to[i], at->s->goal, f, &b5, &g5);
-        if (first_5x5(at, &b5, &g5, &q) != PUZ_OK) {
+        if (solve_square(at, &pk->to[i], f,
+                         t + share < until ? t + share : until,
+                         &q) != PUZ_OK) {
             free(q.dirs);
             continue;
         }
-        puz__anytime_5x5(at, &b5, &g5, t + share < until ? t + share : until,
-                         &q);
         if (win == PICK_MAX || pk->len[i] + q.len < best) {
             free(keep.dirs);
             keep = q;
@@ -440,7 +458,7 @@ puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
 {
     const struct puz__search *s = at->s;
     unsigned n = s->n, gb = 0;
-    struct puz_board cur = *s->start, b5, g5;
+    struct puz_board cur = *s->start;
     struct puz__lpath p5 = { 0 };
     struct picks pk = { 0 };
     uint64_t start = puz__now(at->s->limits), total;
@@ -463,12 +481,7 @@ puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
         free(p5.dirs);
         return rc;
     }
-    last_square(&cur, s->goal, f, &b5, &g5);
-    if (p5.dirs == NULL)
-        rc = first_5x5(at, &b5, &g5, &p5);
-    if (rc == PUZ_OK && !(f == 4 && puz_tables_serves(s->tables, &g5) &&
-                          exact_4x4(at, &b5, &g5, until, &p5) == PUZ_OK))
-        puz__anytime_5x5(at, &b5, &g5, until, &p5);
+    rc = solve_square(at, &cur, f, until, &p5);
     if (rc == PUZ_OK)
         rc = puz__lpath_append(p, p5.dirs, p5.len);
     free(p5.dirs);
