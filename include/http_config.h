@@ -24,7 +24,7 @@ struct http_config {
     unsigned port;              /* 0 = any free port */
     unsigned workers;           /* solver threads; 0 = number of cores */
     unsigned queue;             /* jobs allowed to wait for a worker */
-    unsigned http_threads;      /* libmicrohttpd network threads */
+    unsigned http_threads;      /* network threads; 0 = half the cores */
     unsigned max_connections;
     size_t connection_memory_bytes; /* libmicrohttpd's buffers for one
                                      * connection: the head must fit */
@@ -96,6 +96,10 @@ puz_err http_config_from_args(struct http_config *c, int argc,
 
 /* Solver threads to start: c->workers, or the number of cores if 0. */
 unsigned http_config_workers(const struct http_config *c);
+
+/* Network threads to start: c->http_threads, or half the cores (at
+ * least one) if 0. */
+unsigned http_config_http_threads(const struct http_config *c);
 
 /* The text of `puzzled serve --help`: every key, its flag, its
  * environment variable and its default. */

@@ -24,6 +24,7 @@ typedef struct http_metrics http_metrics;
 struct http_metrics_gauges {
     unsigned queue_depth, queue_capacity;
     unsigned workers, workers_busy;
+    unsigned http_threads;      /* network threads running */
     unsigned requests_in_flight;
     uint64_t queue_rejected;
     size_t arena_cached_bytes;  /* idle arenas kept for reuse */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -58,6 +59,36 @@ static void test_defaults(void **state)
 }
 
 /* The store's directory: file, then PUZZLED_STATE_DIR, then the flag. */
+/* http_threads = 0 is half the usable cores, at least one: restricted
+ * to one CPU the process gets one network thread, whatever the machine
+ * has; an explicit count is taken as it is. */
+static void test_http_threads_auto(void **state)
+{
+    struct http_config c;
+    cpu_set_t all, one;
+    unsigned cpus;
+
+    (void)state;
+    http_config_defaults(&c);
+    assert_int_equal(c.http_threads, 0);
+    cpus = http_config_workers(&c);
+    assert_int_equal(http_config_http_threads(&c), cpus / 2 > 0 ? cpus / 2
+                                                                : 1);
+    assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+    CPU_ZERO(&one);
+    for (int i = 0; i < CPU_SETSIZE; i++)
+        if (CPU_ISSET(i, &all)) {
+            CPU_SET(i, &one);
+            break;
+        }
+    assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+    assert_int_equal(http_config_workers(&c), 1);
+    assert_int_equal(http_config_http_threads(&c), 1);
+    assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+    c.http_threads = 3;
+    assert_int_equal(http_config_http_threads(&c), 3);
+}
+
 static void test_state_dir(void **state)
 {
     const char *path = write_conf("state_dir = /srv/from-file\n");
@@ -210,6 +241,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_http_threads_auto),
         cmocka_unit_test(test_precedence),
         cmocka_unit_test(test_state_dir),
         cmocka_unit_test(test_config_from_env),

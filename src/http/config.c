@@ -37,9 +37,9 @@ static const struct key keys[] = {
       "solver threads; 0 = one per core" },
     { "queue", K_UINT, OFF(queue), 0, 1, 1000000,
       "solves allowed to wait for a worker; more get 503" },
-    { "http_threads", K_UINT, OFF(http_threads), 0, 1, 64,
+    { "http_threads", K_UINT, OFF(http_threads), 0, 0, 64,
       "libmicrohttpd network threads (they answer 3x3 table walks; "
-      "every search goes to a worker)" },
+      "every search goes to a worker); 0 = half the cores, at least 1" },
     { "connection_memory_bytes", K_SIZE, OFF(connection_memory_bytes), 0,
       4096, 1ull << 20, "libmicrohttpd's buffers per connection; a "
       "request head must fit in it (431 otherwise); suffixes k, m" },
@@ -129,7 +129,7 @@ void http_config_defaults(struct http_config *c)
     c->port = 8080;
     c->workers = 0;
     c->queue = 256;
-    c->http_threads = 2;
+    c->http_threads = 0;
     c->max_connections = 1024;
     /* libmicrohttpd clears a connection's buffers after every request:
      * half its default of 32k is a cost off each request, and still
@@ -464,23 +464,44 @@ static unsigned cgroup_cpus(void)
     return (unsigned)((quota + period - 1) / period);
 }
 
-/* "workers = 0" means one per CPU this process may really use: the
- * affinity mask (taskset) and the container's CPU quota both count,
- * not just the CPUs the machine has. */
-unsigned http_config_workers(const struct http_config *c)
+/* The CPUs this process may really use: the affinity mask (taskset)
+ * and the container's CPU quota both count, not just the CPUs the
+ * machine has. */
+static unsigned usable_cpus(void)
 {
     cpu_set_t set;
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned n = online > 0 ? (unsigned)online : 1u, quota;
 
-    if (c->workers > 0)
-        return c->workers;
     if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
         n = (unsigned)CPU_COUNT(&set);
     quota = cgroup_cpus();
     if (quota > 0 && quota < n)
         n = quota;
     return n;
+}
+
+/* "workers = 0" means one per usable CPU. */
+unsigned http_config_workers(const struct http_config *c)
+{
+    return c->workers > 0 ? c->workers : usable_cpus();
+}
+
+/* "http_threads = 0" means half the usable CPUs, at least one. Each
+ * network thread owns the connections it accepted, so a thread that
+ * waits for a core makes all of them wait a scheduler tick or two; with
+ * as many network threads as cores, anything else busy on the machine
+ * (clients, a proxy, the solver workers) puts them in that queue. Half
+ * leaves room: on 2 cores one thread kept wrk's p99 at 2.6-4.9 ms
+ * against 5.4-8 ms with two, at the same request rate
+ * (docs/performance.md, "One network thread per two cores"). */
+unsigned http_config_http_threads(const struct http_config *c)
+{
+    unsigned half = usable_cpus() / 2;
+
+    if (c->http_threads > 0)
+        return c->http_threads;
+    return half > 0 ? half : 1;
 }
 
 static void format_default(const struct key *k, const struct http_config *d,

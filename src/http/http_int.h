@@ -49,6 +49,7 @@ struct http_server {
     char url[96];
     pool_t *pool;
     unsigned workers;
+    unsigned http_threads;      /* network threads started */
     const puz_table3 *table3;       /* default 3x3 goal, for random;
                                      * one of the tables' own */
     puz_tables *tables;             /* handed to every solve */

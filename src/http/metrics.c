@@ -269,6 +269,8 @@ static void render_gauges(FILE *f, const http_metrics *m,
     gauge(f, "puzzled_workers", "Solver threads.", g->workers);
     gauge(f, "puzzled_workers_busy", "Solver threads running a job.",
           g->workers_busy);
+    gauge(f, "puzzled_http_threads", "Network threads (http_threads; "
+          "0 there means half the cores).", g->http_threads);
     gauge(f, "puzzled_http_requests_in_flight", "Requests being read, "
           "solved or written.", g->requests_in_flight);
     gauge(f, "puzzled_arena_cached_bytes", "Bytes held by idle request "

@@ -225,6 +225,7 @@ static bool handle_metrics(struct http_req *r)
     g.queue_rejected = st.rejected;
     g.workers = st.workers;
     g.workers_busy = st.busy;
+    g.http_threads = s->http_threads;
     g.requests_in_flight = atomic_load(&s->in_flight);
     g.arena_cached_bytes = http__arena_cached_bytes(s);
     g.tables_bytes = puz_tables_bytes(s->tables);

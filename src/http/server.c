@@ -262,13 +262,15 @@ static puz_err start_daemon(struct http_server *s, char *msg)
 
     /* Network threads read, route, decode and write, and answer what
      * costs less than a hand-off (3x3 table walks, scores); every search
-     * goes to the pool, so a couple of them carry any load. */
+     * goes to the pool, so a few of them carry any load: half the
+     * cores by default (http_config_http_threads says why). */
     /* MHD's own limit leaves some headroom above ours: past it MHD
      * stops accepting and clients wait unanswered in the backlog, while
      * conns.c answers the excess 503 at once and lets it go. */
     unsigned limit = s->cfg.max_connections + s->cfg.max_connections / 4
                      + 16;
 
+    s->http_threads = http_config_http_threads(&s->cfg);
     if (http__conns_start(s) != PUZ_OK) {
         snprintf(msg, HTTP_SERVER_MSG, "cannot start the connection "
                  "watchdog");
@@ -277,7 +279,7 @@ static puz_err start_daemon(struct http_server *s, char *msg)
     s->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, http__conn_access, s,
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)s->listen_fd,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)s->cfg.http_threads,
+        MHD_OPTION_THREAD_POOL_SIZE, s->http_threads,
         MHD_OPTION_CONNECTION_LIMIT, limit,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, s->cfg.connection_memory_bytes,
         MHD_OPTION_NOTIFY_CONNECTION, http__conn_notify, s,

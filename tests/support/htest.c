@@ -148,6 +148,7 @@ void htest_config(struct http_config *c)
     http_config_defaults(c);
     c->port = 0;
     c->workers = 2;
+    c->http_threads = 2;
     c->queue = 64;
     strcpy(c->access_log, "off");
     strcpy(c->openapi_path, "openapi.yaml");
