@@ -108,8 +108,12 @@ for round in $(seq "$ROUNDS"); do
     run livez-nginx "$nurl/livez.json"
 done
 
+# The network threads the default (http_threads = 0) came to here: the
+# figures depend on it (docs/performance.md).
+nthreads=$(curl -fsS "$purl/metrics" | awk '/^puzzled_http_threads / {print $2}')
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION on loopback, $ROUNDS rounds" \
      "(medians); nginx serves the same bytes statically"
+echo "puzzled network threads: ${nthreads:-?}, nginx worker processes: 2 ($(nproc) CPUs)"
 printf '%-12s %12s %12s %7s %11s %9s %9s %9s %9s %8s\n' scenario \
     "puzzled r/s" "nginx r/s" ratio "ratio range" "p50 (ms)" "p99 (ms)" \
     "ngx p50" "ngx p99" "non-2xx"
