@@ -846,7 +846,8 @@ static void test_metrics(void **state)
         "# TYPE puzzled_solve_duration_seconds histogram",
         "puzzled_solve_duration_seconds_bucket{le=\"+Inf\"}",
         "puzzled_solve_expanded_nodes_bucket{le=\"1000\"}",
-        "puzzled_queue_depth 0", "puzzled_workers 2", "puzzled_http_threads 2",
+        "puzzled_queue_depth 0", "puzzled_workers 2",
+        "puzzled_http_threads 2",
         "puzzled_workers_busy", "puzzled_request_arena_bytes_count",
         "puzzled_solves_total{status=\"solved\"}",
     };

@@ -5,6 +5,7 @@
  * files and flag values. Also checks that config/puzzled.conf, the file
  * `make run` uses, loads cleanly and that --help lists every key.
  */
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -58,7 +58,6 @@ static void test_defaults(void **state)
     assert_string_equal(c.state_dir, "state");
 }
 
-/* The store's directory: file, then PUZZLED_STATE_DIR, then the flag. */
 /* http_threads = 0 is half the usable cores, at least one: restricted
  * to one CPU the process gets one network thread, whatever the machine
  * has; an explicit count is taken as it is. */
@@ -89,6 +88,7 @@ static void test_http_threads_auto(void **state)
     assert_int_equal(http_config_http_threads(&c), 3);
 }
 
+/* The store's directory: file, then PUZZLED_STATE_DIR, then the flag. */
 static void test_state_dir(void **state)
 {
     const char *path = write_conf("state_dir = /srv/from-file\n");

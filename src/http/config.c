@@ -497,10 +497,11 @@ unsigned http_config_workers(const struct http_config *c)
  * (docs/performance.md, "One network thread per two cores"). */
 unsigned http_config_http_threads(const struct http_config *c)
 {
-    unsigned half = usable_cpus() / 2;
+    unsigned half;
 
     if (c->http_threads > 0)
         return c->http_threads;
+    half = usable_cpus() / 2;
     return half > 0 ? half : 1;
 }
 
