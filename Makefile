@@ -126,7 +126,7 @@ FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc \
 	$(PKG_CFLAGS)
 FUZZ_SRCS := tests/support/fuzz_entry.c src/api/decode.c \
-	src/api/problem.c src/http/config.c $(CORE_SRCS)
+	src/api/problem.c src/api/limits.c $(CORE_SRCS)
 
 $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRCS)
 	@mkdir -p $(FUZZ_BUILD)

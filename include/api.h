@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http_config.h"
+#include "api_limits.h"
 #include "api_problem.h"
 #include "puz_arena.h"
 #include "puz_pdb.h"
@@ -39,7 +39,7 @@ struct jobs_job;
 /* What every call may read; built once at server start, read-only
  * afterwards (the counter excepted, which is atomic). */
 struct api_ctx {
-    const struct http_config *cfg;  /* caps and defaults */
+    const struct api_limits *lim;   /* caps and defaults */
     const puz_tables *tables;       /* handed to every solve */
     const puz_table3 *table3;       /* 3x3 default goal, for random */
     store *store;                   /* the daily leaderboard; NULL = off
@@ -121,6 +121,10 @@ struct api_call {
                                  * arena and under the same budget
                                  * (api_work frees it) */
     size_t scratch_peak;        /* its high-water mark, for metrics */
+    /* Where the call's searches report progress, and their final
+     * numbers (a job's run, api_jobs.c); NULL = nobody listens. */
+    puz_progress_fn progress;
+    void *progress_user;
 };
 
 /*
@@ -176,6 +180,17 @@ void api_run(const struct api_route *rt, struct api_call *c);
  * back with jobs_release), or NULL with the 404 answered. The glue's
  * event stream uses it too. */
 struct jobs_job *api_jobs_find(struct api_call *c);
+
+/*
+ * A job as JSON bytes, for the glue's event stream: the whole job
+ * (final true: id, state, times, progress and its result, error or
+ * reason) or a progress event (its numbers with id and state). *buf is
+ * from malloc, *len its length; false when memory ran out. *version is
+ * the version the bytes show.
+ */
+bool api_jobs_event(const struct api_ctx *ctx, struct jobs_job *job,
+                    bool final, char **buf, size_t *len,
+                    uint64_t *version);
 
 /*
  * Answers. They never fail: when memory runs out the answer becomes a

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "http_config.h"
+#include "api_limits.h"
 #include "api_problem.h"
 #include "puz_arena.h"
 #include "puz_board.h"
@@ -26,14 +26,14 @@
 
 /* limits.timeout_ms of a /v1/solve with auto (or anytime) on 5x5 and up
  * when the client gives none (at most the server's cap). */
-#define HTTP_ANYTIME_DEFAULT_MS 1000u
+#define API_ANYTIME_DEFAULT_MS 1000u
 
 /* The cap of limits.max_depth over HTTP: a dfs that deep already takes
  * longer than any request's timeout. */
 #define API_DECODE_MAX_DEPTH 1000u
 
 /* What /v1/solve asks for, and the shared options of a batch. */
-struct http_solve_request {
+struct api_solve_request {
     struct puz_board board;
     bool has_goal;              /* goal given by the client */
     struct puz_board goal;      /* valid only when has_goal */
@@ -49,19 +49,19 @@ struct http_solve_request {
     bool effort;                /* report expansions per layer */
 };
 
-struct http_batch_entry {
+struct api_batch_entry {
     bool ok;                    /* board decoded and solvable */
     struct puz_board board;
     struct api_problem problem;  /* when !ok; pointer names the entry */
 };
 
-struct http_batch_request {
-    struct http_solve_request opts;     /* board unused */
+struct api_batch_request {
+    struct api_solve_request opts;     /* board unused */
     size_t count;
-    struct http_batch_entry *entries;   /* count entries, in the arena */
+    struct api_batch_entry *entries;   /* count entries, in the arena */
 };
 
-struct http_score_request {
+struct api_score_request {
     struct puz_board board;
     bool has_goal;
     struct puz_board goal;
@@ -93,8 +93,9 @@ puz_err api_decode_solvable(const struct puz_board *board,
                              struct api_problem *err);
 
 /* The body of POST /v1/solve. */
-puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
-                          struct http_solve_request *out,
+puz_err api_decode_solve(const json_t *root,
+                          const struct api_solve_caps *caps,
+                          struct api_solve_request *out,
                           struct api_problem *err);
 
 /* The longest board string the fast path takes (an 8x8 board written
@@ -110,19 +111,19 @@ puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
  * full: every error, and its wording, comes from that path.
  */
 bool api_decode_solve_fast(const char *buf, size_t len,
-                           const struct http_config *cfg,
-                           struct http_solve_request *out);
+                           const struct api_solve_caps *caps,
+                           struct api_solve_request *out);
 
 /* The body of POST /v1/solve/batch. Shared options failing fails the
  * request; a bad board only marks its own entry. Entries come from a. */
-puz_err api_decode_batch(const json_t *root, const struct http_config *cfg,
-                          puz_arena *a, struct http_batch_request *out,
+puz_err api_decode_batch(const json_t *root, const struct api_limits *cfg,
+                          puz_arena *a, struct api_batch_request *out,
                           struct api_problem *err);
 
 /* The body of POST /v1/score. Moves come from a. Legality is not checked
  * here (an illegal move is a score, not an error). */
-puz_err api_decode_score(const json_t *root, const struct http_config *cfg,
-                          puz_arena *a, struct http_score_request *out,
+puz_err api_decode_score(const json_t *root, const struct api_limits *cfg,
+                          puz_arena *a, struct api_score_request *out,
                           struct api_problem *err);
 
 #endif

@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "puz_err.h"
+
 #define API_PROBLEM_BASE "https://puzzled.dev/problems/"
 #define API_PROBLEM_DETAIL 512
 #define API_PROBLEM_POINTER 64
@@ -57,7 +59,9 @@ struct api_problem {
 /* HTTP status, slug ("invalid-board") and title of a kind. */
 unsigned api_problem_status(enum api_problem_kind k);
 const char *api_problem_slug(enum api_problem_kind k);
-const char *api_problem_title(enum api_problem_kind k);
+/* The kind of answer an error of the shared vocabulary gets (one table:
+ * PUZ_EFULL is 503 overloaded, PUZ_ELIMITED 429, ...). */
+enum api_problem_kind api_problem_kind_of(puz_err e);
 
 /* Fill p (clears pointer/line/column/allowed); printf-style detail. */
 void api_problem_set(struct api_problem *p, enum api_problem_kind k,

@@ -14,6 +14,11 @@
 #include "puz_score.h"
 #include "puz_solve.h"
 
+/* Reals in every JSON answer carry this many significant digits, and
+ * every answer is compact: the flags jansson encodes with. */
+#define CODEC_REAL_DIGITS 6
+#define CODEC_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(CODEC_REAL_DIGITS))
+
 /*
  * New reference to {"status","optimal","length","moves","tiles",
  * ["path"],"algorithm","heuristic","reason"?,"stats":{...}}.

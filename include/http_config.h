@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "api_limits.h"
 #include "puz_err.h"
 
 #define HTTP_CONFIG_STR 512
@@ -34,23 +35,11 @@ struct http_config {
                                          * start (or the previous answer
                                          * plus connection_timeout_s) */
     unsigned request_body_timeout_s;    /* whole body, from the head */
-    size_t max_body_bytes;      /* request body cap (413 above) */
+    struct api_limits api;      /* what the API enforces (api_limits.h) */
     size_t max_discard_bytes;   /* past the cap, read and dropped so the
                                  * 413 is not lost to a reset */
-    unsigned json_max_depth;    /* nesting of arrays/objects (400 above) */
-    unsigned batch_max;         /* boards per /v1/solve/batch */
-    unsigned score_max_moves;   /* moves per /v1/score */
-    unsigned random_max_moves;  /* ?moves= of /v1/puzzles/random, N > 3 */
-    uint64_t solve_max_nodes;   /* default and cap of limits.max_nodes */
-    unsigned solve_timeout_ms;  /* default and cap of limits.timeout_ms */
-    size_t solve_max_bytes;     /* bytes one request may use: search,
-                                 * JSON, the answer's bytes */
-    size_t max_response_bytes;  /* largest answer body */
-    unsigned batch_timeout_ms;  /* a whole batch, all boards together */
     unsigned shutdown_grace_ms; /* in-flight solves get this long */
-    unsigned retry_after_s;     /* Retry-After of 503 answers */
     unsigned arena_cache;       /* idle request arenas kept for reuse */
-    size_t arena_chunk_bytes;   /* first chunk of a request arena */
     char cors_origins[HTTP_CONFIG_STR];  /* "*", or comma-separated */
     char static_root[HTTP_CONFIG_STR];   /* web game files; "" = none */
     char openapi_path[HTTP_CONFIG_STR];  /* served at /openapi.yaml */
@@ -61,12 +50,6 @@ struct http_config {
     char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */
     char state_dir[HTTP_CONFIG_STR];     /* the store (daily leaderboard);
                                           * "off" = none */
-    unsigned job_workers;       /* threads for /v1/jobs, apart */
-    unsigned job_queue;         /* jobs allowed to wait (503 above) */
-    unsigned job_timeout_ms;    /* default and cap of a job's timeout */
-    uint64_t job_max_nodes;     /* default and cap of a job's max_nodes */
-    unsigned job_ttl_s;         /* finished jobs are kept this long */
-    unsigned job_max;           /* jobs held in memory at most */
 };
 
 /* Built-in defaults. */

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <microhttpd.h>
 
+#include "api.h"
 #include "jobs.h"
 
 #define HTTP_JOBS_MIN_GAP_MS 250      /* at most 4 progress events a s */
@@ -25,8 +26,10 @@
 
 typedef struct http_streams http_streams;
 
-/* Start the ticker for streams of jobs in j. NULL on failure. */
-http_streams *http_streams_create(jobs_t *j);
+/* Start the ticker for streams of the jobs in j, whose events the API
+ * encodes (api_jobs_event with api, read only when a stream opens).
+ * NULL on failure. */
+http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j);
 
 /*
  * A callback response streaming job's events on connection c; it takes
@@ -51,5 +54,10 @@ void http_streams_shutdown(http_streams *s, unsigned wait_ms);
 
 /* Stop the ticker and free (after the daemon stopped). NULL: no-op. */
 void http_streams_destroy(http_streams *s);
+
+/* The jobs' lines of /metrics (Prometheus text, jobs_metrics.c), heap,
+ * *len bytes; NULL on ENOMEM. open_streams: event streams open now. */
+char *http_jobs_metrics_render(jobs_t *j, unsigned open_streams,
+                               size_t *len);
 
 #endif

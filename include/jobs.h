@@ -1,31 +1,33 @@
 /*
- * jobs.h - long solves as jobs: a registry of submitted solves, the
- * worker threads that run them (their own pool, apart from the quick
- * solves'), their life cycle and the state a watcher sees.
+ * jobs.h - long work as jobs: a registry of submitted tasks, the worker
+ * threads that run them (their own pool, apart from the quick solves'),
+ * their life cycle and the state a watcher sees. A service of plain
+ * structs: it knows neither JSON nor HTTP. The API hands it a task (what
+ * to run, src/api/api_jobs.c: the same solve work /v1/solve does) and
+ * reads the job back as a struct jobs_view to encode it.
  *
  * A job is queued, then running, then ends done, cancelled or failed;
  * nothing else moves it. Its id is 128 random bits (32 hex digits).
- * Finished jobs are kept ttl_s seconds and at most `max` jobs are held,
- * the oldest finished forgotten first. Everything here is thread-safe:
- * one mutex guards the registry and the jobs in it; the solver thread
- * takes it only in the progress callback (every ~100 ms) and at the
- * end. Nothing here knows HTTP: the server's routes and the tests call
- * the same functions.
+ * Finished jobs are kept ttl_s seconds; at most `max` jobs are held and
+ * at most results_max_bytes of answers, the oldest finished forgotten
+ * first. Everything here is thread-safe: one mutex guards the registry
+ * and the jobs in it; a running task takes it only to report progress
+ * (every ~100 ms) and at the end.
  *
  * References: jobs_submit and jobs_find hand out a reference the caller
  * gives back with jobs_release; a job stays readable while referenced
- * even after the registry forgot it.
+ * even after the registry forgot it, and a finished job's answer bytes
+ * never change, so a holder reads them without the lock.
  */
 #ifndef JOBS_H
 #define JOBS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <jansson.h>
 
-#include "api_decode.h"
-#include "puz_pdb.h"
+#include "puz_err.h"
 #include "puz_solve.h"
 
 #define JOBS_ID_LEN 32      /* hex digits */
@@ -36,9 +38,9 @@ typedef struct jobs_job jobs_job;
 enum jobs_state {
     JOBS_QUEUED = 0,
     JOBS_RUNNING,
-    JOBS_DONE,          /* result holds the solve's answer, any status */
-    JOBS_CANCELLED,     /* by DELETE or by shutdown; reason says which */
-    JOBS_FAILED,        /* error holds the problem */
+    JOBS_DONE,          /* body holds the task's answer */
+    JOBS_CANCELLED,     /* by a cancel or by shutdown; reason says which */
+    JOBS_FAILED,        /* body holds the problem */
     JOBS_STATE_COUNT_
 };
 /* "queued", "running", "done", "cancelled", "failed". */
@@ -50,39 +52,58 @@ static inline bool jobs_state_final(enum jobs_state s)
     return s >= JOBS_DONE;
 }
 
-typedef enum {
-    JOBS_OK = 0,
-    JOBS_EFULL,         /* job_queue waiting, or job_max held and none
-                         * finished to forget */
-    JOBS_ECLOSED,       /* shutting down */
-    JOBS_ENOMEM,
-    JOBS_EFINISHED,     /* cancel: the job had already finished */
-} jobs_err;
+/* What a running task sees: its cancel flag, and where it reports. */
+struct jobs_run {
+    const atomic_int *cancel;   /* nonzero: stop soon */
+    jobs_job *job;              /* for jobs_run_progress */
+};
+
+/* How a task ended: its state (DONE, FAILED or CANCELLED) and, for the
+ * first two, its answer's bytes: body from malloc, the registry's once
+ * run() returns (NULL when len is 0). */
+struct jobs_outcome {
+    enum jobs_state state;
+    char *body;
+    size_t len;
+};
+
+/*
+ * A task: run() on a job worker with arg, filling *out; arg (heap) is
+ * the registry's from a successful jobs_submit on, given to free_arg
+ * (may be NULL) when the job goes. On a failed submit the caller keeps
+ * it.
+ */
+struct jobs_task {
+    void (*run)(void *arg, const struct jobs_run *run,
+                struct jobs_outcome *out);
+    void (*free_arg)(void *arg);
+    void *arg;
+};
 
 struct jobs_config {
     unsigned workers;       /* threads running jobs, >= 1 */
     unsigned queue;         /* jobs allowed to wait, >= 1 */
     unsigned ttl_s;         /* finished jobs are kept this long */
-    unsigned max;           /* jobs held at most (any state) */
-    size_t max_bytes;       /* arena bytes one job's solve may use */
-    const puz_tables *tables;   /* handed to every solve; may be NULL */
+    unsigned max;           /* jobs held at most (any state), >= 1 */
+    size_t results_max_bytes;   /* answer bytes finished jobs hold in
+                                 * all; 0 = no cap */
 };
 
-/* Start cfg->workers threads. *out is NULL on failure. */
-jobs_err jobs_create(const struct jobs_config *cfg, jobs_t **out);
+/* Start cfg->workers threads. PUZ_EINVAL for a zero count, PUZ_ENOMEM
+ * when memory or threads run out; *out is NULL on failure. */
+puz_err jobs_create(const struct jobs_config *cfg, jobs_t **out);
 
 /* jobs_shutdown if not done yet, then free. NULL is a no-op. The caller
  * must hold no references any more. */
 void jobs_destroy(jobs_t *j);
 
 /*
- * Queue a solve (q is copied; its timeout_ms counts from the start of
- * the run, not from the submission). *out is a new reference to the
- * queued job, NULL on failure. accepted (may be NULL) gets the job
- * object as accepted, always `queued` (a new reference).
+ * Queue a task. *out is a new reference to the queued job, NULL on
+ * failure: PUZ_EFULL (job_queue waiting, or `max` held and none
+ * finished to forget), PUZ_ECLOSED (shutting down), PUZ_ENOMEM.
  */
-jobs_err jobs_submit(jobs_t *j, const struct http_solve_request *q,
-                     jobs_job **out, json_t **accepted);
+puz_err jobs_submit(jobs_t *j, const struct jobs_task *task,
+                    jobs_job **out);
 
 /* A new reference to the job with this id, or NULL (unknown, expired,
  * forgotten or not an id at all). */
@@ -94,15 +115,20 @@ void jobs_release(jobs_t *j, jobs_job *job);
 /*
  * Cancel a queued or running job with a reason ("cancelled by the
  * client"), then wait at most wait_ms for its worker to let go of it.
- * JOBS_EFINISHED when it had already ended (nothing changes).
+ * PUZ_EFINISHED when it had already ended (nothing changes).
  */
-jobs_err jobs_cancel(jobs_t *j, jobs_job *job, const char *reason,
-                     unsigned wait_ms);
+puz_err jobs_cancel(jobs_t *j, jobs_job *job, const char *reason,
+                    unsigned wait_ms);
 
 /* Drop a job from the registry (DELETE of a finished job). */
 void jobs_forget(jobs_t *j, jobs_job *job);
 
 const char *jobs_id(const jobs_job *job);   /* fixed for its life */
+
+/* Called by a running task: the search's progress, at most every
+ * ~100 ms (puz_solve's own pace). */
+void jobs_run_progress(const struct jobs_run *run,
+                       const struct puz_progress *p);
 
 /* What a watcher needs to decide whether to send something. */
 struct jobs_snap {
@@ -111,15 +137,25 @@ struct jobs_snap {
 };
 void jobs_snapshot(jobs_t *j, jobs_job *job, struct jobs_snap *out);
 
-/* New references (NULL on ENOMEM). The job object: id, state, times,
- * progress, result (done) or error (failed), reason (cancelled). The
- * progress object adds id and state to the progress numbers. *version
- * (may be NULL) is the version the object shows. */
-json_t *jobs_job_json(jobs_t *j, jobs_job *job, uint64_t *version);
-json_t *jobs_progress_json(jobs_t *j, jobs_job *job, uint64_t *version);
+/* A job as a watcher sees it at one moment. */
+struct jobs_view {
+    char id[JOBS_ID_LEN + 1];
+    enum jobs_state state;
+    uint64_t version;           /* grows with every change of the job */
+    int64_t created_ms, started_ms, finished_ms;   /* wall; 0 = not yet */
+    uint64_t elapsed_us;        /* of the run: so far, or in all */
+    struct puz_progress progress;
+    char reason[PUZ_MSG_MAX];   /* cancelled: why */
+    /* done: the answer; failed: the problem. Read-only bytes that live
+     * as long as the caller's reference; NULL before the end. */
+    const char *body;
+    size_t len;
+};
+void jobs_view_get(jobs_t *j, jobs_job *job, struct jobs_view *out);
 
-/* {"jobs": [...newest first...], "count", "limit"}; state < 0 = all. */
-json_t *jobs_list_json(jobs_t *j, int state, unsigned limit);
+/* Up to max views (newest first) of jobs in `state` (< 0: all) into
+ * out; returns how many. Cheap: no answer is copied. */
+size_t jobs_list(jobs_t *j, int state, struct jobs_view *out, size_t max);
 
 /*
  * Wait until something changed anywhere since *seen (a counter every
@@ -127,10 +163,6 @@ json_t *jobs_list_json(jobs_t *j, int state, unsigned limit);
  * their jobs after it returns.
  */
 void jobs_wait_change(jobs_t *j, uint64_t *seen, unsigned timeout_ms);
-
-/* Forget finished jobs older than ttl_s; the registry also does this on
- * every submit and lookup. Returns how many went. */
-unsigned jobs_expire(jobs_t *j);
 
 /*
  * Refuse new jobs, end queued and running ones `cancelled` with this
@@ -151,11 +183,8 @@ struct jobs_stats {
     uint64_t hist[JOBS_HIST_BUCKETS + 1];   /* last: +Inf */
     double duration_sum_s;
     unsigned workers, queue;
+    size_t results_bytes;                   /* answer bytes held now */
 };
 void jobs_get_stats(jobs_t *j, struct jobs_stats *out);
-
-/* The jobs' lines of /metrics (Prometheus text), heap, *len bytes;
- * NULL on ENOMEM. open_streams: event streams open now. */
-char *jobs_metrics_render(jobs_t *j, unsigned open_streams, size_t *len);
 
 #endif

@@ -3,7 +3,7 @@
  *
  * The pool knows nothing of HTTP or puzzles: a job is a struct the caller
  * embeds in its own, with a run() callback. The queue holds at most
- * `queue` waiting jobs; pool_submit() refuses more at once (POOL_EFULL) so
+ * `queue` waiting jobs; pool_submit() refuses more at once (PUZ_EFULL) so
  * the caller can shed load instead of piling it up.
  *
  * Guarantee: every job accepted by pool_submit() has run() (then done())
@@ -24,18 +24,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum {
-    POOL_OK = 0,
-    POOL_EINVAL,    /* bad configuration or argument */
-    POOL_ENOMEM,    /* out of memory */
-    POOL_EFULL,     /* the queue is at capacity */
-    POOL_ECLOSED,   /* the pool no longer accepts jobs (shutting down) */
-    POOL_ETHREAD,   /* a worker thread could not be started */
-    POOL_ETIMEDOUT, /* pool_drain() gave up waiting */
-} pool_err;
+#include "puz_err.h"
 
-/* Static, human-readable description of a code. Never NULL. */
-const char *pool_strerror(pool_err e);
+/* Functions return puz_err (puz_err.h): PUZ_EINVAL for a bad
+ * configuration, PUZ_ENOMEM, PUZ_EIO when a thread cannot start,
+ * PUZ_EFULL, PUZ_ECLOSED and PUZ_ETIMEDOUT as each says. */
 
 typedef struct pool pool_t;
 
@@ -73,12 +66,12 @@ struct pool_stats {
 };
 
 /* Start cfg->workers threads. *out is NULL on failure. */
-pool_err pool_create(const struct pool_config *cfg, pool_t **out);
+puz_err pool_create(const struct pool_config *cfg, pool_t **out);
 
-/* Queue a job (its cancel flag is cleared). POOL_EFULL when the queue is
- * at capacity, POOL_ECLOSED after pool_close(); the job is untouched then
+/* Queue a job (its cancel flag is cleared). PUZ_EFULL when the queue is
+ * at capacity, PUZ_ECLOSED after pool_close(); the job is untouched then
  * and stays the caller's. */
-pool_err pool_submit(pool_t *p, struct pool_job *job);
+puz_err pool_submit(pool_t *p, struct pool_job *job);
 
 /* Refuse further submissions; queued and running jobs carry on. */
 void pool_close(pool_t *p);
@@ -96,8 +89,8 @@ unsigned pool_flush_waiting(pool_t *p);
 void pool_cancel_all(pool_t *p);
 
 /* Wait until no job is queued or running, at most timeout_ms
- * (POOL_ETIMEDOUT then). */
-pool_err pool_drain(pool_t *p, unsigned timeout_ms);
+ * (PUZ_ETIMEDOUT then). */
+puz_err pool_drain(pool_t *p, unsigned timeout_ms);
 
 /* Snapshot of the counters; consistent under the pool's lock. */
 void pool_get_stats(pool_t *p, struct pool_stats *out);

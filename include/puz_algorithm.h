@@ -40,6 +40,9 @@ puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out);
 const char *puz_algorithm_description(enum puz_algorithm a);
 /* Whether the algorithm returns optimal paths given an admissible h. */
 bool puz_algorithm_optimal(enum puz_algorithm a);
+/* Whether it records its expansions in a trace (the best-first ones:
+ * astar, bnb, greedy, wastar); AUTO is resolved by the caller first. */
+bool puz_algorithm_traces(enum puz_algorithm a);
 /* Whether it looks at a heuristic (bfs, dfs, constructive and anytime
  * choose their own or none: an asked-for heuristic is ignored). */
 bool puz_algorithm_uses_heuristic(enum puz_algorithm a);

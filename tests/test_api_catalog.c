@@ -26,9 +26,9 @@ struct names {
 };
 
 /* The catalog of a server with these tables and its default config. */
-static json_t *catalog(struct http_config *cfg)
+static json_t *catalog(struct api_limits *cfg)
 {
-    struct api_ctx ctx = { .cfg = cfg, .tables = test_tables3 };
+    struct api_ctx ctx = { .lim = cfg, .tables = test_tables3 };
     struct api_request rq = { .path = "/v1/catalog", .id = "test-id" };
     const struct api_route *rt = api_route_find("GET", rq.path, &rq.params);
     puz_arena *a = puz_arena_create(1 << 16);
@@ -153,11 +153,11 @@ static void check_enum(const char *schema, const json_t *list)
 
 static void test_openapi_enums_equal_catalog(void **state)
 {
-    struct http_config cfg;
+    struct api_limits cfg;
     json_t *j;
 
     (void)state;
-    http_config_defaults(&cfg);
+    api_limits_defaults(&cfg);
     j = catalog(&cfg);
     check_enum("Algorithm", json_object_get(j, "algorithms"));
     check_enum("Heuristic", json_object_get(j, "heuristics"));
@@ -167,12 +167,12 @@ static void test_openapi_enums_equal_catalog(void **state)
 /* Every registered algorithm and heuristic, as the core describes it. */
 static void test_catalog_lists_registries(void **state)
 {
-    struct http_config cfg;
+    struct api_limits cfg;
     json_t *j, *algs, *hs, *e;
     enum puz_algorithm a;
 
     (void)state;
-    http_config_defaults(&cfg);
+    api_limits_defaults(&cfg);
     j = catalog(&cfg);
     algs = json_object_get(j, "algorithms");
     assert_int_equal(json_array_size(algs), PUZ_ALG_COUNT_);
@@ -207,11 +207,11 @@ static void test_catalog_lists_registries(void **state)
 /* Defaults per size, the loaded tables and the server's caps. */
 static void test_catalog_defaults_tables_caps(void **state)
 {
-    struct http_config cfg;
+    struct api_limits cfg;
     json_t *j, *sizes, *s3, *s4, *s5, *caps;
 
     (void)state;
-    http_config_defaults(&cfg);
+    api_limits_defaults(&cfg);
     cfg.solve_timeout_ms = 1234;
     cfg.batch_max = 7;
     j = catalog(&cfg);

@@ -24,7 +24,7 @@
 #include "support/tables3.h"
 
 struct fixture {
-    struct http_config cfg;
+    struct api_limits cfg;
     struct api_ctx ctx;
     atomic_int draining;
     atomic_uint_fast64_t counter;
@@ -41,9 +41,9 @@ static int setup(void **state)
     struct puz_board goal;
     char msg[PUZ_MSG_MAX];
 
-    http_config_defaults(&f->cfg);
+    api_limits_defaults(&f->cfg);
     puz_board_goal(3, &goal);
-    f->ctx.cfg = &f->cfg;
+    f->ctx.lim = &f->cfg;
     f->ctx.tables = test_tables3;
     f->ctx.table3 = puz_tables_table3(test_tables3, &goal);
     f->ctx.draining = &f->draining;

@@ -163,11 +163,15 @@ static void test_solvable(void **state)
     assert_int_equal(api_decode_solvable(&b, NULL, &p), PUZ_OK);
 }
 
-static struct http_config cfg(void)
-{
-    struct http_config c;
+/* /v1/solve's caps of limits l. */
+#define CAPS(l) (&(struct api_solve_caps){ (l)->solve_max_nodes, \
+                                          (l)->solve_timeout_ms })
 
-    http_config_defaults(&c);
+static struct api_limits cfg(void)
+{
+    struct api_limits c;
+
+    api_limits_defaults(&c);
     c.solve_max_nodes = 1000;
     c.solve_timeout_ms = 500;
     c.batch_max = 3;
@@ -177,8 +181,8 @@ static struct http_config cfg(void)
 
 static void test_solve_options(void **state)
 {
-    struct http_config c = cfg();
-    struct http_solve_request q;
+    struct api_limits c = cfg();
+    struct api_solve_request q;
     struct api_problem p;
     json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"goal\": [1,2,3,0], "
                          "\"algorithm\": \"bfs\", \"heuristic\": "
@@ -186,7 +190,7 @@ static void test_solve_options(void **state)
                          "\"limits\": {\"max_nodes\": 50, \"max_depth\": 9}}");
 
     (void)state;
-    assert_int_equal(api_decode_solve(j, &c, &q, &p), PUZ_OK);
+    assert_int_equal(api_decode_solve(j, CAPS(&c), &q, &p), PUZ_OK);
     assert_int_equal(q.algorithm, PUZ_ALG_BFS);
     assert_non_null(q.heuristic);
     assert_true(q.has_goal);
@@ -199,15 +203,15 @@ static void test_solve_options(void **state)
 
 static void test_limits_are_capped(void **state)
 {
-    struct http_config c = cfg();
-    struct http_solve_request q;
+    struct api_limits c = cfg();
+    struct api_solve_request q;
     struct api_problem p;
     json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"limits\": "
                          "{\"max_nodes\": 99999999, \"timeout_ms\": "
                          "99999999}}");
 
     (void)state;
-    assert_int_equal(api_decode_solve(j, &c, &q, &p), PUZ_OK);
+    assert_int_equal(api_decode_solve(j, CAPS(&c), &q, &p), PUZ_OK);
     assert_int_equal(q.max_nodes, 1000);
     assert_int_equal(q.timeout_ms, 500);
     json_decref(j);
@@ -216,12 +220,12 @@ static void test_limits_are_capped(void **state)
 static void solve_bad(const char *text, enum api_problem_kind kind,
                       const char *pointer)
 {
-    struct http_config c = cfg();
-    struct http_solve_request q;
+    struct api_limits c = cfg();
+    struct api_solve_request q;
     struct api_problem p;
     json_t *j = parse_ok(text);
 
-    assert_int_equal(api_decode_solve(j, &c, &q, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_solve(j, CAPS(&c), &q, &p), PUZ_EINVAL);
     assert_int_equal(p.kind, kind);
     assert_string_equal(p.pointer, pointer);
     json_decref(j);
@@ -255,13 +259,13 @@ static void test_solve_rejections(void **state)
 
 static void test_unknown_option_lists_valid(void **state)
 {
-    struct http_config c = cfg();
-    struct http_solve_request q;
+    struct api_limits c = cfg();
+    struct api_solve_request q;
     struct api_problem p;
     json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"heuristic\": \"x\"}");
 
     (void)state;
-    assert_int_equal(api_decode_solve(j, &c, &q, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_solve(j, CAPS(&c), &q, &p), PUZ_EINVAL);
     assert_non_null(strstr(p.allowed, "manhattan"));
     assert_non_null(strstr(p.allowed, "linear-conflict"));
     json_decref(j);
@@ -270,15 +274,15 @@ static void test_unknown_option_lists_valid(void **state)
 /* Whether the fast path took body; when it did, the full path must
  * accept the body too and give the very same request. */
 static bool fast_matches_full(const char *body, size_t len,
-                              const struct http_config *c)
+                              const struct api_limits *c)
 {
-    struct http_solve_request fast, full;
+    struct api_solve_request fast, full;
     struct api_problem p;
     json_t *j = NULL;
-    bool took = api_decode_solve_fast(body, len, c, &fast), ok;
+    bool took = api_decode_solve_fast(body, len, CAPS(c), &fast), ok;
 
     ok = api_decode_json(body, len, c->json_max_depth, &j, &p) == PUZ_OK
-         && api_decode_solve(j, c, &full, &p) == PUZ_OK;
+         && api_decode_solve(j, CAPS(c), &full, &p) == PUZ_OK;
     json_decref(j);
     if (!took)
         return false;
@@ -333,7 +337,7 @@ static void test_fast_path_matches_full(void **state)
         "{\"board\": [1, 2, 3, 0]}", "{\"board\": 5}", "{'board': '1 2 3 0'}",
         "\xef\xbb\xbf{\"board\": \"1 2 3 0\"}", "\v{\"board\": \"1 2 3 0\"}",
     };
-    struct http_config c = cfg(), slow = cfg();
+    struct api_limits c = cfg(), slow = cfg();
     char big[1200];
 
     (void)state;
@@ -363,8 +367,8 @@ static void test_fast_path_matches_full(void **state)
 
 static void test_batch_entries(void **state)
 {
-    struct http_config c = cfg();
-    struct http_batch_request b;
+    struct api_limits c = cfg();
+    struct api_batch_request b;
     struct api_problem p;
     puz_arena *a = puz_arena_create(4096);
     json_t *j = parse_ok("{\"boards\": [\"1 2 3 0\", [1,1,2,0], "
@@ -390,8 +394,8 @@ static void test_batch_entries(void **state)
 
 static void test_score_moves(void **state)
 {
-    struct http_config c = cfg();
-    struct http_score_request s;
+    struct api_limits c = cfg();
+    struct api_score_request s;
     struct api_problem p;
     puz_arena *a = puz_arena_create(4096);
     json_t *j = parse_ok("{\"board\": \"1 2 3 0\", \"moves\": [\"up\", 3, "
@@ -456,8 +460,8 @@ static void test_problem_json(void **state)
  */
 static void test_unknown_key_pointer(void **state)
 {
-    struct http_config c = cfg();
-    struct http_solve_request rq;
+    struct api_limits c = cfg();
+    struct api_solve_request rq;
     struct api_problem p;
     char body[256];
     json_t *root, *pj, *ps;
@@ -470,7 +474,7 @@ static void test_unknown_key_pointer(void **state)
         n += (size_t)snprintf(body + n, sizeof(body) - n, "\xc3\xa9");
     snprintf(body + n, sizeof(body) - n, "\": 1}");
     root = parse_ok(body);
-    assert_int_equal(api_decode_solve(root, &c, &rq, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_solve(root, CAPS(&c), &rq, &p), PUZ_EINVAL);
     json_decref(root);
     ps = json_string(p.pointer);    /* NULL unless valid UTF-8 */
     assert_non_null(ps);
@@ -479,7 +483,7 @@ static void test_unknown_key_pointer(void **state)
     assert_non_null(pj);
     json_decref(pj);
     root = parse_ok("{\"board\": \"1 2 3 0\", \"a/b~c\": 1}");
-    assert_int_equal(api_decode_solve(root, &c, &rq, &p), PUZ_EINVAL);
+    assert_int_equal(api_decode_solve(root, CAPS(&c), &rq, &p), PUZ_EINVAL);
     assert_string_equal(p.pointer, "/a~1b~0c");
     json_decref(root);
 }

@@ -26,7 +26,7 @@
 #define QUICK_BODY "{\"board\": \"1 2 3 4 5 6 0 7 8\"}"
 
 struct fixture {
-    struct http_config cfg;
+    struct api_limits cfg;
     atomic_int draining;
     jobs_t *jobs;
     struct api_ctx ctx;
@@ -39,13 +39,13 @@ static int setup(void **state)
     struct fixture *f = calloc(1, sizeof(*f));
     struct jobs_config jc;
 
-    http_config_defaults(&f->cfg);
+    api_limits_defaults(&f->cfg);
     f->cfg.job_queue = 2;
     f->cfg.job_max = 4;
     jc = (struct jobs_config){ 1, f->cfg.job_queue, f->cfg.job_ttl_s,
-                               f->cfg.job_max, 64u << 20, NULL };
-    assert_int_equal(jobs_create(&jc, &f->jobs), JOBS_OK);
-    f->ctx.cfg = &f->cfg;
+                               f->cfg.job_max, f->cfg.job_results_max_bytes };
+    assert_int_equal(jobs_create(&jc, &f->jobs), PUZ_OK);
+    f->ctx.lim = &f->cfg;
     f->ctx.draining = &f->draining;
     f->ctx.jobs = f->jobs;
     f->arena = puz_arena_create(1 << 16);
@@ -178,17 +178,93 @@ static const char *get_state(struct fixture *f, const char *id,
     return st;
 }
 
-/* Poll until the job's state is s, at most ms. */
+/* Wait on the registry's change signal until the job's state is s, at
+ * most ms. */
 static void wait_for(struct fixture *f, const char *id, const char *s,
                      unsigned ms)
 {
-    for (unsigned waited = 0; strcmp(get_state(f, id, NULL), s) != 0;
-         waited += 5) {
-        if (waited >= ms)
+    uint64_t until = puz_now_us() + (uint64_t)ms * 1000u, seen = 0;
+
+    while (strcmp(get_state(f, id, NULL), s) != 0) {
+        if (puz_now_us() >= until)
             fail_msg("job %s still %s after %u ms, not %s", id,
                      get_state(f, id, NULL), ms, s);
-        usleep(5000);
+        jobs_wait_change(f->jobs, &seen, 50);
     }
+}
+
+/* The answer's body as a JSON value (a new reference). */
+static json_t *answer_of(struct fixture *f, const char *method,
+                         const char *path, const char *body)
+{
+    return body_json(call(f, method, path, NULL, body));
+}
+
+/* The job's result is what /v1/solve answers for the same body, field
+ * for field (one pipeline: the same decoder, check, work and encoder). */
+static void expect_same_as_solve(struct fixture *f, const char *body)
+{
+    char id[JOBS_ID_LEN + 1];
+    json_t *job, *solved;
+
+    submit(f, body, id);
+    wait_for(f, id, "done", 20000);
+    get_state(f, id, &job);
+    solved = answer_of(f, "POST", "/v1/solve", body);
+    assert_int_equal(f->call.answer.status, 200);
+    /* the stats' times differ run to run */
+    json_object_del(json_object_get(job, "result"), "stats");
+    json_object_del(solved, "stats");
+    if (!json_equal(json_object_get(job, "result"), solved)) {
+        char *a = json_dumps(json_object_get(job, "result"), 0);
+        char *b = json_dumps(solved, 0);
+        fail_msg("job result %s\n/v1/solve   %s", a, b);
+    }
+    json_decref(job);
+    json_decref(solved);
+}
+
+/* Defects of issue 27: a job took an unsolvable board (202, a worker
+ * spent on it) and ignored trace. Now jobs go through /v1/solve's path. */
+static void test_job_is_a_solve(void **state)
+{
+    struct fixture *f = *state;
+    char detail[256];
+    json_t *j;
+
+    expect_problem(call(f, "POST", "/v1/jobs", NULL, "{\"board\": "
+                        "\"1 2 3 4 5 6 8 7 0\"}"), 422, "unsolvable", detail,
+                   sizeof(detail));
+    assert_non_null(strstr(detail, "parity"));
+    expect_same_as_solve(f, "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
+                         "\"include_path\": true}");
+    expect_same_as_solve(f, "{\"board\": \"5 1 2 3 9 6 7 4 13 10 11 8 0 "
+                         "14 15 12\", \"goal\": \"1 2 3 4 5 6 7 8 9 10 11 "
+                         "12 13 14 15 0\"}");
+    /* trace and effort: the job's result has them, as /v1/solve's does */
+    expect_same_as_solve(f, "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
+                         "\"trace\": 5, \"effort\": true}");
+    j = answer_of(f, "POST", "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
+                  "1\", \"trace\": 5}");
+    assert_int_equal(json_array_size(json_object_get(j, "trace")), 5);
+    json_decref(j);
+    /* a trace no search records is refused, naming the option */
+    expect_problem(call(f, "POST", "/v1/jobs", NULL, "{\"board\": \"8 6 7 "
+                        "2 5 4 3 0 1\", \"algorithm\": \"idastar\", "
+                        "\"trace\": 5}"), 422, "invalid-option", detail,
+                   sizeof(detail));
+    assert_non_null(strstr(detail, "trace"));
+}
+
+/* A repeated query key is refused, not silently the first. */
+static void test_list_repeated_key(void **state)
+{
+    struct fixture *f = *state;
+    char detail[256];
+
+    expect_problem(call(f, "GET", "/v1/jobs", "limit=5&limit=200", NULL),
+                   400, "invalid-query", detail, sizeof(detail));
+    assert_non_null(strstr(detail, "limit"));
 }
 
 static void test_life_cycle_quick(void **state)
@@ -386,6 +462,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_submit_problems, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_queue_full, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_job_is_a_solve, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_list_repeated_key, setup,
+                                        teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

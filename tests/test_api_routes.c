@@ -17,7 +17,7 @@
 #include "support/tables3.h"
 
 struct fixture {
-    struct http_config cfg;
+    struct api_limits cfg;
     puz_tables *tables;
     atomic_int draining;
     atomic_uint_fast64_t counter;
@@ -40,11 +40,11 @@ static int setup(void **state)
     struct fixture *f = calloc(1, sizeof(*f));
     struct puz_board goal;
 
-    http_config_defaults(&f->cfg);
+    api_limits_defaults(&f->cfg);
     f->cfg.batch_max = 5;
     f->tables = test_tables3;
     puz_board_goal(3, &goal);
-    f->ctx.cfg = &f->cfg;
+    f->ctx.lim = &f->cfg;
     f->ctx.tables = f->tables;
     f->ctx.table3 = puz_tables_table3(f->tables, &goal);
     f->ctx.draining = &f->draining;
@@ -502,7 +502,7 @@ static void test_answer_over_memory_budget(void **state)
 
     f->cfg.solve_max_bytes = 1u << 20;
     j = problem(call(state, "/v1/solve", "{\"board\": \"" BOARD8 "\", "
-                     "\"algorithm\": \"constructive\", \"trace\": 1, "
+                     "\"algorithm\": \"constructive\", \"effort\": true, "
                      "\"include_path\": true}"), 422, "answer-too-large");
     assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
                            "solve_max_bytes"));

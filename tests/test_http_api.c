@@ -31,8 +31,8 @@ static int setup(void **state)
     struct http_config c;
 
     htest_config(&c);
-    c.max_body_bytes = 4096;
-    c.batch_max = 5;
+    c.api.max_body_bytes = 4096;
+    c.api.batch_max = 5;
     f->srv = htest_start(&c);
     *state = f;
     return 0;

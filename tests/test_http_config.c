@@ -50,8 +50,8 @@ static void test_defaults(void **state)
     assert_string_equal(c.bind, "127.0.0.1");
     assert_int_equal(c.port, 8080);
     assert_int_equal(c.queue, 256);
-    assert_int_equal(c.max_body_bytes, 64 * 1024);
-    assert_int_equal(c.batch_max, 100);
+    assert_int_equal(c.api.max_body_bytes, 64 * 1024);
+    assert_int_equal(c.api.batch_max, 100);
     assert_int_equal(c.workers, 0);
     assert_true(http_config_workers(&c) >= 1);
     assert_string_equal(c.static_root, "www");
@@ -131,7 +131,7 @@ static void test_precedence(void **state)
     assert_int_equal(c.workers, 5);         /* env beats file */
     assert_int_equal(c.queue, 10);          /* file beats default */
     assert_string_equal(c.bind, "0.0.0.0");
-    assert_int_equal(c.max_body_bytes, 2048);
+    assert_int_equal(c.api.max_body_bytes, 2048);
     clear_env();
 }
 

@@ -196,10 +196,10 @@ static http_server *start(unsigned workers, unsigned queue, unsigned max,
     struct http_config c;
 
     htest_config(&c);
-    c.job_workers = workers;
-    c.job_queue = queue;
-    c.job_max = max;
-    c.job_ttl_s = ttl_s;
+    c.api.job_workers = workers;
+    c.api.job_queue = queue;
+    c.api.job_max = max;
+    c.api.job_ttl_s = ttl_s;
     return htest_start(&c);
 }
 

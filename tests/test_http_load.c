@@ -78,8 +78,8 @@ static http_server *start_with(unsigned workers, unsigned queue,
     c.workers = workers;
     c.queue = queue;
     c.shutdown_grace_ms = grace_ms;
-    c.retry_after_s = 2;
-    c.solve_max_nodes = UINT64_C(1) << 40;  /* time is the limit here */
+    c.api.retry_after_s = 2;
+    c.api.solve_max_nodes = UINT64_C(1) << 40;  /* time is the limit here */
     return htest_start(&c);
 }
 

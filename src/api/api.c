@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "api_jalloc.h"
+#include "codec.h"
 
 const struct api_route api_routes[] = {
     { "POST", "/v1/solve", true, api__solve, api__solve_work },
@@ -135,8 +136,8 @@ void api_call_init(struct api_call *c, const struct api_ctx *ctx,
      * scratch arena under what is left, api__search), its JSON and its
      * answer's bytes. */
     if (a != NULL && puz_arena_budget(a) == 0 && ctx != NULL
-        && ctx->cfg != NULL && ctx->cfg->solve_max_bytes > PROBLEM_RESERVE)
-        puz_arena_set_budget(a, ctx->cfg->solve_max_bytes - PROBLEM_RESERVE);
+        && ctx->lim != NULL && ctx->lim->solve_max_bytes > PROBLEM_RESERVE)
+        puz_arena_set_budget(a, ctx->lim->solve_max_bytes - PROBLEM_RESERVE);
 }
 
 bool api_start(const struct api_route *rt, struct api_call *c)
@@ -220,7 +221,7 @@ void api_answer_header(struct api_call *c, const char *name,
 void api__too_large(const struct api_call *c, size_t n,
                     struct api_problem *p)
 {
-    const struct http_config *cfg = c->ctx->cfg;
+    const struct api_limits *cfg = c->ctx->lim;
 
     if (n == 0)
         api_problem_set(p, API_PROBLEM_ANSWER_TOO_LARGE, "the answer "
@@ -245,7 +246,7 @@ bool api__answer_fits(const struct api_call *c, size_t n,
     if (api_jalloc_failed() || (budget != 0 && (used > budget
                                                 || n > (budget - used) / 2)))
         api__too_large(c, 0, p);
-    else if (n > c->ctx->cfg->max_response_bytes)
+    else if (n > c->ctx->lim->max_response_bytes)
         api__too_large(c, n, p);
     else
         return true;
@@ -258,7 +259,7 @@ static void answer_encoded(struct api_call *c, unsigned status,
                            const char *content_type, json_t *body,
                            bool problem)
 {
-    const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(6);
+    const size_t flags = CODEC_JSON_FLAGS;
     char small[4096], *buf = NULL;
     struct api_problem p;
     size_t n = body != NULL ? json_dumpb(body, small, sizeof(small), flags)
@@ -305,7 +306,7 @@ void api_answer_problem(struct api_call *c, const struct api_problem *p)
     json_decref(body);
     api_jalloc_unbind(prev);
     if (status == 503 && c->answer.status == 503) {
-        snprintf(secs, sizeof(secs), "%u", c->ctx->cfg->retry_after_s);
+        snprintf(secs, sizeof(secs), "%u", c->ctx->lim->retry_after_s);
         api_answer_header(c, "Retry-After", secs);
     }
     puz_arena_set_budget(c->arena, budget);
@@ -345,7 +346,7 @@ bool api__parse_body(struct api_call *c, json_t **root)
 {
     struct api_problem p;
 
-    if (api_decode_json(c->rq.body, c->rq.len, c->ctx->cfg->json_max_depth,
+    if (api_decode_json(c->rq.body, c->rq.len, c->ctx->lim->json_max_depth,
                          root, &p) == PUZ_OK)
         return true;
     api_answer_problem(c, &p);

@@ -78,7 +78,7 @@ static json_t *size_json(const struct api_call *c, unsigned n)
                                  : json_string("exact"));
 }
 
-static json_t *caps_json(const struct http_config *cfg)
+static json_t *caps_json(const struct api_limits *cfg)
 {
     return json_pack(
         "{s:I, s:I, s:I, s:{s:I, s:I, s:I}, s:I, s:I, s:I, s:I, s:I, s:I,"
@@ -107,5 +107,5 @@ void api__catalog(struct api_call *c)
     api_answer_json(c, 200, json_pack("{s:o, s:o, s:o, s:o}",
                     "algorithms", algorithms_json(), "heuristics",
                     heuristics_json(), "sizes", sizes, "caps",
-                    caps_json(c->ctx->cfg)));
+                    caps_json(c->ctx->lim)));
 }

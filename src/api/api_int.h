@@ -75,6 +75,15 @@ size_t api__budget_left(const struct api_call *c);
 bool api__solve_problem(puz_err rc, const struct puz_result *res,
                         struct api_problem *p);
 
+/* Whether q's board can reach its goal; false with the 422 (the parity
+ * explanation) answered. Every route that takes a solve request checks
+ * it here, once, before any work is queued. */
+bool api__solve_check(struct api_call *c, const struct api_solve_request *q);
+
+/* The work of /v1/solve for q, on this thread, into c's answer: what a
+ * job runs (api_jobs.c), so a job's result is /v1/solve's answer. */
+void api__solve_run(struct api_call *c, const struct api_solve_request *q);
+
 /* Count one finished search: nodes for the access log, and the ctx's
  * listener (metrics). */
 void api__record(struct api_call *c, const struct puz_result *res);

@@ -1,103 +1,346 @@
 /*
  * api_jobs.c - the JSON routes of /v1/jobs: submit (POST /v1/jobs), list
  * (GET /v1/jobs), read (GET /v1/jobs/{id}) and cancel or forget (DELETE
- * /v1/jobs/{id}). All answer on the calling thread: the search runs on
- * the jobs' own workers (src/jobs/), and a DELETE waits at most
- * API_JOBS_CANCEL_WAIT_MS for the worker to stop. The event stream
- * (GET /v1/jobs/{id}/events) streams, so it stays in the glue
- * (src/http/jobs_stream.c); it finds its job with api_jobs_find.
+ * /v1/jobs/{id}), and the JSON of a job for the glue's event stream.
+ *
+ * A job is a /v1/solve request run later: the body is decoded by the
+ * same decoder (with the job caps), checked for solvability by the same
+ * check, and run by the same work function (api__solve_run) on the
+ * jobs' own workers (src/jobs/), in an arena of its own under
+ * solve_max_bytes; the registry keeps the answer's bytes, so a job's
+ * result is byte for byte what /v1/solve answers. The routes answer on
+ * the calling thread; a DELETE waits at most API_JOBS_CANCEL_WAIT_MS
+ * for the worker to stop.
  */
 #include "api_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "codec.h"
 #include "jobs.h"
 
 #define API_JOBS_CANCEL_WAIT_MS 1000
 #define API_JOBS_PAGE_DEFAULT 20
 #define API_JOBS_PAGE_MAX 100
 
-/* The body of POST /v1/solve, with the job caps in place of the solve
- * caps: a job may ask for up to job_timeout_ms and job_max_nodes. */
-static bool decode_job(struct api_call *c, struct http_solve_request *q)
+/* --- running a job (a job worker) ---------------------------------------- */
+
+/* What a job runs: the decoded request, and where the server's tables
+ * and limits are. */
+struct job_solve {
+    const struct api_ctx *ctx;
+    struct api_solve_request q;
+};
+
+static void job_progress(const struct puz_progress *p, void *user)
 {
-    struct http_config caps = *c->ctx->cfg;
+    jobs_run_progress(user, p);
+}
+
+/* The route a job's call runs under: /v1/solve's work, then the check
+ * that the answer fits what finished jobs may hold. */
+static void job_work(struct api_call *c)
+{
+    const struct job_solve *js = c->state;
+    const struct api_limits *lim = c->ctx->lim;
+    struct api_problem p;
+
+    api__solve_run(c, &js->q);
+    if (c->answer.status == 200 && c->answer.len > lim->job_results_max_bytes) {
+        api_problem_set(&p, API_PROBLEM_ANSWER_TOO_LARGE, "the answer "
+                         "(%zu bytes) is larger than all finished jobs may "
+                         "hold (job_results_max_bytes, %zu); ask without "
+                         "include_path", c->answer.len,
+                         lim->job_results_max_bytes);
+        api_answer_problem(c, &p);
+    }
+}
+
+static const struct api_route job_route = {
+    "POST", "/v1/jobs", true, NULL, job_work,
+};
+
+/* Where no arena could be had: the one problem that needs no memory. */
+static const char job_oom[] = "{\"type\":\"about:blank\",\"title\":"
+                              "\"Internal Server Error\",\"status\":500,"
+                              "\"detail\":\"out of memory\"}";
+
+static char *copy_bytes(const char *buf, size_t len)
+{
+    char *out = malloc(len != 0 ? len : 1);
+
+    if (out != NULL && len != 0)
+        memcpy(out, buf, len);
+    return out;
+}
+
+static void job_run(void *arg, const struct jobs_run *run,
+                    struct jobs_outcome *out)
+{
+    struct job_solve *js = arg;
+    const struct api_request rq = { .path = "/v1/jobs", .id = "-" };
+    puz_arena *a = puz_arena_create(js->ctx->lim->arena_chunk_bytes);
+    struct api_call c;
+
+    out->state = JOBS_FAILED;
+    if (a == NULL) {
+        out->body = copy_bytes(job_oom, sizeof(job_oom) - 1);
+        out->len = out->body != NULL ? sizeof(job_oom) - 1 : 0;
+        return;
+    }
+    api_call_init(&c, js->ctx, &rq, a);
+    c.cancel = run->cancel;
+    c.progress = job_progress;
+    c.progress_user = (void *)run;
+    c.state = js;
+    api_work(&job_route, &c);
+    if (c.answer.status == 200)
+        out->state = JOBS_DONE;
+    else if (atomic_load(run->cancel))
+        out->state = JOBS_CANCELLED;
+    if (out->state != JOBS_CANCELLED) {
+        out->body = copy_bytes(c.answer.body, c.answer.len);
+        out->len = out->body != NULL ? c.answer.len : 0;
+    }
+    puz_arena_destroy(a);
+}
+
+/* --- a job as JSON -------------------------------------------------------- */
+
+/* RFC 3339 in UTC with milliseconds; null when not yet. */
+static json_t *time_json(int64_t ms)
+{
+    char buf[80];
+    time_t secs = (time_t)(ms / 1000);
+    struct tm tm;
+
+    if (ms == 0 || gmtime_r(&secs, &tm) == NULL)
+        return json_null();
+    snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+             tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+             tm.tm_min, tm.tm_sec, (int)(ms % 1000));
+    return json_string(buf);
+}
+
+static json_t *uint_or_null(unsigned v)
+{
+    return v != 0 ? json_integer((json_int_t)v) : json_null();
+}
+
+/* The progress numbers. */
+static json_t *progress_json(const struct jobs_view *v)
+{
+    const struct puz_progress *p = &v->progress;
+    double rate = p->elapsed_us > 0 ? (double)p->expanded * 1e6
+                                      / (double)p->elapsed_us : 0;
+
+    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+                     "expanded", (json_int_t)p->expanded,
+                     "generated", (json_int_t)p->generated,
+                     "nodes_per_s", (json_int_t)rate,
+                     "elapsed_ms", (json_int_t)(v->elapsed_us / 1000),
+                     "bound", uint_or_null(p->bound),
+                     "lower_bound", uint_or_null(p->lower_bound),
+                     "best_length", uint_or_null(p->best_length));
+}
+
+/* The job's fields but its answer. */
+static json_t *job_json(const struct jobs_view *v)
+{
+    json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
+                          "id", v->id, "state", jobs_state_name(v->state),
+                          "created_at", time_json(v->created_ms),
+                          "started_at", time_json(v->started_ms),
+                          "finished_at", time_json(v->finished_ms),
+                          "progress", progress_json(v));
+
+    if (o != NULL && v->state == JOBS_CANCELLED)
+        json_object_set_new(o, "reason", json_string(v->reason));
+    return o;
+}
+
+/*
+ * o's bytes, with the job's answer spliced in as "result" (done) or
+ * "error" (failed) when v has one: the answer is kept as bytes and
+ * never parsed again. From the arena a, or from malloc when a is NULL.
+ */
+static bool encode(const json_t *o, const struct jobs_view *v, puz_arena *a,
+                   char **buf, size_t *len)
+{
+    const char *key = v->state == JOBS_DONE ? ",\"result\":" : ",\"error\":";
+    size_t n = o != NULL ? json_dumpb(o, NULL, 0, CODEC_JSON_FLAGS) : 0;
+    size_t extra = v->body != NULL ? strlen(key) + v->len : 0;
+    char *out;
+
+    *buf = NULL;
+    if (n < 2)
+        return false;
+    out = a != NULL ? puz_arena_alloc(a, n + extra) : malloc(n + extra);
+    if (out == NULL)
+        return false;
+    json_dumpb(o, out, n, CODEC_JSON_FLAGS);
+    if (extra != 0) {       /* ...} -> ...,"result":<answer>} */
+        memcpy(out + n - 1, key, strlen(key));
+        memcpy(out + n - 1 + strlen(key), v->body, v->len);
+        out[n + extra - 1] = '}';
+    }
+    *buf = out;
+    *len = n + extra;
+    return true;
+}
+
+bool api_jobs_event(const struct api_ctx *ctx, jobs_job *job, bool final,
+                    char **buf, size_t *len, uint64_t *version)
+{
+    struct jobs_view v;
+    json_t *o;
+    bool ok;
+
+    jobs_view_get(ctx->jobs, job, &v);
+    *version = v.version;
+    o = final ? job_json(&v) : progress_json(&v);
+    if (o != NULL && !final) {
+        json_object_set_new(o, "id", json_string(v.id));
+        json_object_set_new(o, "state", json_string(
+                                jobs_state_name(v.state)));
+    }
+    if (!final)
+        v.body = NULL;
+    ok = encode(o, &v, NULL, buf, len);
+    json_decref(o);
+    return ok;
+}
+
+/* The job as it is now (v NULL) or as v shows it, with Location on a
+ * 202. */
+static void answer_job(struct api_call *c, unsigned status, jobs_job *job,
+                       const struct jobs_view *v)
+{
+    struct jobs_view now;
+    struct api_problem p;
+    char loc[64], *buf;
+    size_t len;
+    json_t *o;
+
+    if (v == NULL) {
+        jobs_view_get(c->ctx->jobs, job, &now);
+        v = &now;
+    }
+    o = job_json(v);
+    if (!encode(o, v, c->arena, &buf, &len)) {
+        json_decref(o);
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
+        return;
+    }
+    json_decref(o);
+    if (!api__answer_fits(c, len, &p)) {
+        api_answer_problem(c, &p);
+        return;
+    }
+    api_answer_bytes(c, status, "application/json", buf, len);
+    if (status == 202) {
+        snprintf(loc, sizeof(loc), "/v1/jobs/%s", v->id);
+        api_answer_header(c, "Location", loc);
+    }
+}
+
+/* --- the routes ----------------------------------------------------------- */
+
+/* The body of POST /v1/solve, decoded against the job caps (a job may
+ * ask for up to job_timeout_ms and job_max_nodes) and checked as
+ * /v1/solve checks it. */
+static bool decode_job(struct api_call *c, struct api_solve_request *q)
+{
+    struct api_solve_caps caps = api_limits_solve_caps(c->ctx->lim, true);
     struct api_problem p;
     json_t *root = NULL;
     puz_err rc;
 
     if (!api__parse_body(c, &root))
         return false;
-    caps.solve_timeout_ms = caps.job_timeout_ms;
-    caps.solve_max_nodes = caps.job_max_nodes;
     rc = api_decode_solve(root, &caps, q, &p);
     json_decref(root);
     if (rc != PUZ_OK)
         api_answer_problem(c, &p);
-    return rc == PUZ_OK;
-}
-
-/* The job (body NULL: as it is now), with Location on a 202. */
-static void answer_job(struct api_call *c, unsigned status, jobs_job *job,
-                       json_t *body)
-{
-    char loc[64];
-
-    if (body == NULL)
-        body = jobs_job_json(c->ctx->jobs, job, NULL);
-    api_answer_json(c, status, body);
-    if (status == 202 && c->answer.status == 202) {
-        snprintf(loc, sizeof(loc), "/v1/jobs/%s", jobs_id(job));
-        api_answer_header(c, "Location", loc);
-    }
+    return rc == PUZ_OK && api__solve_check(c, q);
 }
 
 void api__jobs_submit(struct api_call *c)
 {
-    const struct http_config *cfg = c->ctx->cfg;
-    struct http_solve_request q;
+    const struct api_limits *lim = c->ctx->lim;
+    struct job_solve *js = calloc(1, sizeof(*js));
+    struct jobs_task task = { job_run, free, js };
+    struct jobs_view v;
     jobs_job *job = NULL;
-    json_t *accepted = NULL;
-    jobs_err rc;
+    puz_err rc;
 
-    if (api__refuse_when_draining(c) || !decode_job(c, &q))
+    if (js == NULL) {
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
         return;
-    rc = jobs_submit(c->ctx->jobs, &q, &job, &accepted);
-    if (rc == JOBS_OK)
-        answer_job(c, 202, job, accepted);
-    else if (rc == JOBS_EFULL)
-        api_answer_problemf(c, API_PROBLEM_OVERLOADED, "%u job workers "
+    }
+    js->ctx = c->ctx;
+    if (api__refuse_when_draining(c) || !decode_job(c, &js->q)) {
+        free(js);
+        return;
+    }
+    rc = jobs_submit(c->ctx->jobs, &task, &job);
+    if (rc != PUZ_OK)
+        free(js);
+    if (rc == PUZ_EFULL)
+        api_answer_problemf(c, api_problem_kind_of(rc), "%u job workers "
                             "are busy and %u jobs are waiting (or %u are "
                             "held); retry after the delay in Retry-After",
-                            cfg->job_workers, cfg->job_queue, cfg->job_max);
-    else if (rc == JOBS_ECLOSED)
-        api_answer_problemf(c, API_PROBLEM_SHUTTING_DOWN, "the server "
-                            "is shutting down and takes no new jobs");
-    else
-        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
+                            lim->job_workers, lim->job_queue, lim->job_max);
+    else if (rc != PUZ_OK)
+        api_answer_problemf(c, api_problem_kind_of(rc), "no new jobs are "
+                            "taken: %s", puz_strerror(rc));
+    if (rc != PUZ_OK)
+        return;
+    /* Shown as accepted: queued, whatever a worker did since. */
+    jobs_view_get(c->ctx->jobs, job, &v);
+    if (v.state != JOBS_QUEUED) {
+        memset(&v.progress, 0, sizeof(v.progress));
+        v.state = JOBS_QUEUED;
+        v.started_ms = v.finished_ms = 0;
+        v.elapsed_us = 0;
+        v.body = NULL;
+        v.len = 0;
+    }
+    answer_job(c, 202, job, &v);
     jobs_release(c->ctx->jobs, job);
 }
 
-/* The value of the first query parameter key, or NULL (also for a key
- * without '='). */
-static const char *query_value(const struct api_call *c, const char *key)
+/* The value of the query parameter key, or NULL (also for a key without
+ * '='); false with the 400 answered when the key is given twice. */
+static bool query_value(struct api_call *c, const char *key,
+                        const char **out)
 {
-    for (size_t i = 0; i < c->rq.nquery; i++)
-        if (strcmp(c->rq.query[i].key, key) == 0)
-            return c->rq.query[i].value;
-    return NULL;
+    *out = NULL;
+    for (size_t i = 0; i < c->rq.nquery; i++) {
+        if (strcmp(c->rq.query[i].key, key) != 0)
+            continue;
+        if (*out != NULL) {
+            api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "%s is "
+                                "given twice; give it once", key);
+            return false;
+        }
+        *out = c->rq.query[i].value != NULL ? c->rq.query[i].value : "";
+    }
+    return true;
 }
 
 /* ?state= and ?limit= of the list; false with the 400 answered. */
 static bool list_query(struct api_call *c, int *state, unsigned *limit)
 {
-    const char *s = query_value(c, "state");
-    const char *l = query_value(c, "limit");
+    const char *s, *l;
     char *end;
     unsigned long n;
 
+    if (!query_value(c, "state", &s) || !query_value(c, "limit", &l))
+        return false;
     *state = s != NULL ? jobs_state_parse(s) : -1;
     if (s != NULL && *state < 0) {
         api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "state must "
@@ -120,13 +363,31 @@ static bool list_query(struct api_call *c, int *state, unsigned *limit)
     return true;
 }
 
+/* The list: each job's summary, never its answer (a page of 5x5 paths
+ * would be large); GET /v1/jobs/{id} has it. */
 void api__jobs_list(struct api_call *c)
 {
+    struct jobs_view *v;
+    json_t *list;
+    size_t n;
     int state;
     unsigned limit;
 
-    if (list_query(c, &state, &limit))
-        api_answer_json(c, 200, jobs_list_json(c->ctx->jobs, state, limit));
+    if (!list_query(c, &state, &limit))
+        return;
+    v = puz_arena_alloc(c->arena, limit * sizeof(*v));
+    list = json_array();
+    if (v == NULL || list == NULL) {
+        json_decref(list);
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
+        return;
+    }
+    n = jobs_list(c->ctx->jobs, state, v, limit);
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(list, job_json(&v[i]));
+    api_answer_json(c, 200, json_pack("{s:o, s:I, s:I}", "jobs", list,
+                                      "count", (json_int_t)n, "limit",
+                                      (json_int_t)limit));
 }
 
 jobs_job *api_jobs_find(struct api_call *c)
@@ -142,7 +403,7 @@ jobs_job *api_jobs_find(struct api_call *c)
         api_answer_problemf(c, API_PROBLEM_NOT_FOUND, "no job %s: "
                             "unknown, or finished more than %u s ago and "
                             "forgotten", id[0] ? id : "with this id",
-                            c->ctx->cfg->job_ttl_s);
+                            c->ctx->lim->job_ttl_s);
     return job;
 }
 
@@ -158,13 +419,13 @@ void api__jobs_get(struct api_call *c)
 void api__jobs_delete(struct api_call *c)
 {
     jobs_job *job = api_jobs_find(c);
-    jobs_err rc;
+    puz_err rc;
 
     if (job == NULL)
         return;
     rc = jobs_cancel(c->ctx->jobs, job, "cancelled by the client",
                      API_JOBS_CANCEL_WAIT_MS);
-    if (rc == JOBS_EFINISHED) {
+    if (rc == PUZ_EFINISHED) {
         jobs_forget(c->ctx->jobs, job);
         api_answer_bytes(c, 204, NULL, NULL, 0);
     } else {

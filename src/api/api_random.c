@@ -92,7 +92,7 @@ static bool parse_query(const struct api_call *c, struct random_query *q)
         query_fail(q, "size", why);
     }
     max = q->size == 3 ? puz_table3_max_distance(c->ctx->table3)
-                       : c->ctx->cfg->random_max_moves;
+                       : c->ctx->lim->random_max_moves;
     if (!q->failed && q->moves > max) {
         snprintf(why, sizeof(why), "at most %u for size %u%s", max, q->size,
                  q->size == 3 ? " (no 3x3 board is farther from the goal)"

@@ -11,7 +11,7 @@
 #include "codec.h"
 
 struct score_state {
-    struct http_score_request req;
+    struct api_score_request req;
     uint64_t deadline_us;
 };
 
@@ -26,7 +26,7 @@ static void run_score(struct api_call *c, const struct score_state *s)
     api__solve_opts(c, s->deadline_us, &o);
     o.goal = s->req.has_goal ? &s->req.goal : NULL;
     o.solvable_known = true;    /* api__score checked it */
-    o.limits.max_nodes = c->ctx->cfg->solve_max_nodes;
+    o.limits.max_nodes = c->ctx->lim->solve_max_nodes;
     rc = puz_score(&s->req.board, s->req.moves, s->req.count, &o, c->arena,
                    &r);
     if (r.searched && rc == PUZ_OK)
@@ -47,7 +47,7 @@ void api__score(struct api_call *c)
 
     if (!api__open(c, sizeof(*s), (void **)&s, &root))
         return;
-    rc = api_decode_score(root, c->ctx->cfg, c->arena, &s->req, &p);
+    rc = api_decode_score(root, c->ctx->lim, c->arena, &s->req, &p);
     if (rc == PUZ_OK)
         rc = api_decode_solvable(&s->req.board, s->req.has_goal
                                   ? &s->req.goal : NULL, &p);
@@ -59,7 +59,7 @@ void api__score(struct api_call *c)
         run_score(c, s);
         return;
     }
-    s->deadline_us = api__deadline_in(c->ctx->cfg->solve_timeout_ms);
+    s->deadline_us = api__deadline_in(c->ctx->lim->solve_timeout_ms);
     c->state = s;
 }
 

@@ -19,7 +19,7 @@ void api__solve_opts(const struct api_call *c, uint64_t deadline_us,
 {
     memset(o, 0, sizeof(*o));
     o->tables = c->ctx->tables;
-    o->limits.max_bytes = c->ctx->cfg->solve_max_bytes;
+    o->limits.max_bytes = c->ctx->lim->solve_max_bytes;
     o->limits.deadline_us = deadline_us;
     o->limits.cancel = c->cancel;
 }
@@ -82,7 +82,7 @@ static puz_err search(struct api_call *c, const struct puz_board *b,
         return rc;
     }
     if (c->scratch == NULL)
-        c->scratch = puz_arena_create(c->ctx->cfg->arena_chunk_bytes);
+        c->scratch = puz_arena_create(c->ctx->lim->arena_chunk_bytes);
     if (c->scratch == NULL)
         return PUZ_ENOMEM;
     puz_arena_set_budget(c->scratch, left);
@@ -110,7 +110,7 @@ puz_err api__search(struct api_call *c, const struct puz_board *b,
 
 /* The client's options on top of the common ones. */
 static void request_opts(const struct api_call *c,
-                         const struct http_solve_request *q,
+                         const struct api_solve_request *q,
                          uint64_t deadline_us, struct puz_solve_opts *o)
 {
     api__solve_opts(c, deadline_us, o);
@@ -122,6 +122,8 @@ static void request_opts(const struct api_call *c,
     o->limits.max_nodes = q->max_nodes;
     o->limits.max_depth = q->max_depth;
     o->weight = q->weight;
+    o->progress = c->progress;
+    o->progress_user = c->progress_user;
 }
 
 bool api__solve_problem(puz_err rc, const struct puz_result *res,
@@ -144,16 +146,47 @@ bool api__solve_problem(puz_err rc, const struct puz_result *res,
     return true;
 }
 
+/* The final numbers of a search as its last progress report. */
+static void final_progress(struct api_call *c, const struct puz_result *r)
+{
+    struct puz_progress p = { 0 };
+
+    p.algorithm = r->algorithm;
+    p.expanded = r->stats.expanded;
+    p.generated = r->stats.generated;
+    p.elapsed_us = r->stats.time_us;
+    p.lower_bound = r->lower_bound;
+    if (r->status == PUZ_SOLVED) {
+        p.best_length = r->length;
+        if (r->optimal)
+            p.lower_bound = p.bound = r->length;
+    }
+    c->progress(&p, c->progress_user);
+}
+
 void api__record(struct api_call *c, const struct puz_result *res)
 {
     c->answer.expanded += res->stats.expanded;
     if (c->ctx->on_search != NULL)
         c->ctx->on_search(c->ctx->user, res);
+    if (c->progress != NULL)
+        final_progress(c, res);
+}
+
+bool api__solve_check(struct api_call *c, const struct api_solve_request *q)
+{
+    struct api_problem p;
+
+    if (api_decode_solvable(&q->board, q->has_goal ? &q->goal : NULL,
+                            &p) == PUZ_OK)
+        return true;
+    api_answer_problem(c, &p);
+    return false;
 }
 
 /* Adds "trace" and "effort" to a /v1/solve answer when the request
  * asked for them. */
-static json_t *with_trace(json_t *reply, const struct http_solve_request *q,
+static json_t *with_trace(json_t *reply, const struct api_solve_request *q,
                           const puz_trace *t)
 {
     if (reply != NULL && q->trace)
@@ -175,8 +208,8 @@ static void answer_result(struct api_call *c, const struct puz_board *b,
     size_t len = 0;
     puz_err rc;
 
-    rc = codec_result_bytes(b, res, include_path, 6,
-                            c->ctx->cfg->max_response_bytes, c->arena, &buf,
+    rc = codec_result_bytes(b, res, include_path, CODEC_REAL_DIGITS,
+                            c->ctx->lim->max_response_bytes, c->arena, &buf,
                             &len);
     /* The bytes count twice: here, and the copy that is sent. */
     if (rc == PUZ_OK && api__budget_left(c) != 0
@@ -192,7 +225,7 @@ static void answer_result(struct api_call *c, const struct puz_board *b,
 
 /* What the solve route hands its work. */
 struct solve_state {
-    struct http_solve_request q;
+    struct api_solve_request q;
     uint64_t deadline_us;       /* absolute; the queue wait counts */
 };
 
@@ -201,15 +234,17 @@ struct solve_state {
  * server draining, a problem). */
 static bool solve_decode(struct api_call *c, struct solve_state **sp)
 {
-    struct http_solve_request q;
+    struct api_solve_request q;
     struct api_problem p;
     json_t *root;
     puz_err rc;
 
-    if (!api_decode_solve_fast(c->rq.body, c->rq.len, c->ctx->cfg, &q)) {
+    struct api_solve_caps caps = api_limits_solve_caps(c->ctx->lim, false);
+
+    if (!api_decode_solve_fast(c->rq.body, c->rq.len, &caps, &q)) {
         if (!api__open(c, sizeof(**sp), (void **)sp, &root))
             return false;
-        rc = api_decode_solve(root, c->ctx->cfg, &(*sp)->q, &p);
+        rc = api_decode_solve(root, &caps, &(*sp)->q, &p);
         return api__decoded(c, root, rc, &p);
     }
     if (api__refuse_when_draining(c))
@@ -253,15 +288,9 @@ void api__solve(struct api_call *c)
 {
     struct solve_state *s = NULL;
     struct puz_solve_opts o;
-    struct api_problem p;
 
-    if (!solve_decode(c, &s))
+    if (!solve_decode(c, &s) || !api__solve_check(c, &s->q))
         return;
-    if (api_decode_solvable(&s->q.board, s->q.has_goal ? &s->q.goal : NULL,
-                             &p) != PUZ_OK) {
-        api_answer_problem(c, &p);
-        return;
-    }
     s->deadline_us = api__deadline_in(s->q.timeout_ms);
     c->state = s;
     /* A walk down the exact 3x3 table costs less than handing it to a
@@ -284,8 +313,22 @@ void api__solve_work(struct api_call *c)
     solve_answer(c, &o, puz_solve_instant(&s->q.board, &o));
 }
 
+void api__solve_run(struct api_call *c, const struct api_solve_request *q)
+{
+    struct solve_state *s = puz_arena_calloc(c->arena, 1, sizeof(*s));
+
+    if (s == NULL) {
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
+        return;
+    }
+    s->q = *q;
+    s->deadline_us = api__deadline_in(q->timeout_ms);
+    c->state = s;
+    api__solve_work(c);
+}
+
 struct batch_state {
-    struct http_batch_request b;
+    struct api_batch_request b;
     uint64_t deadline_us;       /* the whole batch's */
     unsigned solved, failed;
     char *buf;                  /* the answer: HEAD_ROOM bytes for the
@@ -302,14 +345,14 @@ void api__batch(struct api_call *c)
 
     if (!api__open(c, sizeof(*s), (void **)&s, &root))
         return;
-    rc = api_decode_batch(root, c->ctx->cfg, c->arena, &s->b, &p);
+    rc = api_decode_batch(root, c->ctx->lim, c->arena, &s->b, &p);
     if (!api__decoded(c, root, rc, &p))
         return;
-    s->deadline_us = api__deadline_in(c->ctx->cfg->batch_timeout_ms);
+    s->deadline_us = api__deadline_in(c->ctx->lim->batch_timeout_ms);
     c->state = s;
 }
 
-#define ENCODE_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(6))
+#define ENCODE_FLAGS CODEC_JSON_FLAGS
 /* {"count":N,"solved":N,"failed":N,"results":[ with 10-digit counts. */
 #define HEAD_ROOM 96
 /* Room kept for each entry still to come: a limit_memory entry's. */
@@ -320,7 +363,7 @@ void api__batch(struct api_call *c)
  * for the whole answer once more (the copy the server sends). */
 static bool reserve(struct api_call *c, struct batch_state *s, size_t need)
 {
-    size_t limit = c->ctx->cfg->max_response_bytes + HEAD_ROOM;
+    size_t limit = c->ctx->lim->max_response_bytes + HEAD_ROOM;
     size_t cap = s->cap ? s->cap : 16384, left = api__budget_left(c);
     char *grown;
 
@@ -351,7 +394,7 @@ static bool append_item(struct api_call *c, struct batch_state *s,
 {
     size_t n = json_dumpb(item, NULL, 0, ENCODE_FLAGS);
     size_t need = s->len + 1 + n + 2;
-    size_t limit = c->ctx->cfg->max_response_bytes + HEAD_ROOM;
+    size_t limit = c->ctx->lim->max_response_bytes + HEAD_ROOM;
 
     if (n == 0 || need > limit || later * ENTRY_ROOM > limit - need
         || !reserve(c, s, need))
@@ -371,7 +414,7 @@ static bool path_cannot_fit(const struct api_call *c,
                             const struct puz_board *b, bool include_path,
                             const struct puz_result *res, size_t later)
 {
-    size_t limit = c->ctx->cfg->max_response_bytes + HEAD_ROOM;
+    size_t limit = c->ctx->lim->max_response_bytes + HEAD_ROOM;
     size_t used = s->len + later * ENTRY_ROOM;
     size_t cells = (size_t)b->n * b->n;
 
@@ -391,8 +434,8 @@ static bool append_result(struct api_call *c, struct batch_state *s,
 {
     size_t at = s->len + (s->len > HEAD_ROOM), n;
     size_t room = s->cap >= at + 2 ? s->cap - at - 2 : 0;
-    size_t limit = c->ctx->cfg->max_response_bytes + HEAD_ROOM, need;
-    puz_err rc = codec_result_write(b, res, include_path, 6, s->buf + at,
+    size_t limit = c->ctx->lim->max_response_bytes + HEAD_ROOM, need;
+    puz_err rc = codec_result_write(b, res, include_path, CODEC_REAL_DIGITS, s->buf + at,
                                     room, &n);
 
     need = at + n + 2;
@@ -401,7 +444,7 @@ static bool append_result(struct api_call *c, struct batch_state *s,
     if (rc == PUZ_ERANGE) {
         if (!reserve(c, s, need))
             return false;
-        codec_result_write(b, res, include_path, 6, s->buf + at, n, &n);
+        codec_result_write(b, res, include_path, CODEC_REAL_DIGITS, s->buf + at, n, &n);
     }
     if (at > s->len)
         s->buf[s->len] = ',';
@@ -425,8 +468,8 @@ static void too_large(const struct puz_result *res, struct puz_result *lim)
  * answer's bytes. */
 static bool batch_item(struct api_call *c, struct batch_state *s, size_t i)
 {
-    struct http_batch_entry *e = &s->b.entries[i];
-    const struct http_solve_request *q = &s->b.opts;
+    struct api_batch_entry *e = &s->b.entries[i];
+    const struct api_solve_request *q = &s->b.opts;
     uint64_t deadline = api__deadline_in(q->timeout_ms);
     size_t later = s->b.count - i - 1;
     unsigned long failures;
@@ -498,7 +541,7 @@ void api__batch_work(struct api_call *c)
 
     s->len = HEAD_ROOM;
     if (c->scratch == NULL)
-        c->scratch = puz_arena_create(c->ctx->cfg->arena_chunk_bytes);
+        c->scratch = puz_arena_create(c->ctx->lim->arena_chunk_bytes);
     ok = c->scratch != NULL && reserve(c, s, HEAD_ROOM + 2);
     for (size_t i = 0; ok && i < s->b.count; i++)
         ok = batch_item(c, s, i);
@@ -512,8 +555,8 @@ void api__batch_work(struct api_call *c)
                          "does not fit in max_response_bytes (%zu) or in "
                          "the memory one request may use (solve_max_bytes, "
                          "%zu); send fewer boards",
-                         c->ctx->cfg->max_response_bytes,
-                         c->ctx->cfg->solve_max_bytes);
+                         c->ctx->lim->max_response_bytes,
+                         c->ctx->lim->solve_max_bytes);
         api_answer_problem(c, &p);
         return;
     }

@@ -390,12 +390,13 @@ static puz_err limit_value(const json_t *limits, const char *key,
     return PUZ_OK;
 }
 
-static puz_err decode_limits(const json_t *root, const struct http_config *c,
-                             struct http_solve_request *out,
+static puz_err decode_limits(const json_t *root,
+                             const struct api_solve_caps *c,
+                             struct api_solve_request *out,
                              struct api_problem *err)
 {
     const json_t *limits = json_object_get(root, "limits");
-    uint64_t nodes = c->solve_max_nodes, ms = c->solve_timeout_ms, depth = 0;
+    uint64_t nodes = c->max_nodes, ms = c->timeout_ms, depth = 0;
 
     if (limits != NULL && !json_is_null(limits)) {
         if (!json_is_object(limits)) {
@@ -407,9 +408,9 @@ static puz_err decode_limits(const json_t *root, const struct http_config *c,
             return PUZ_EINVAL;
         }
         if (check_keys(limits, limit_keys, "/limits", err) != PUZ_OK
-            || limit_value(limits, "max_nodes", c->solve_max_nodes, &nodes,
+            || limit_value(limits, "max_nodes", c->max_nodes, &nodes,
                            err) != PUZ_OK
-            || limit_value(limits, "timeout_ms", c->solve_timeout_ms, &ms,
+            || limit_value(limits, "timeout_ms", c->timeout_ms, &ms,
                            err) != PUZ_OK
             || limit_value(limits, "max_depth", API_DECODE_MAX_DEPTH, &depth,
                            err)
@@ -442,7 +443,7 @@ static puz_err string_option(const json_t *root, const char *key,
 }
 
 static puz_err decode_algorithm(const json_t *root,
-                                struct http_solve_request *out,
+                                struct api_solve_request *out,
                                 struct api_problem *err)
 {
     const char *s, *names[PUZ_ALG_COUNT_ + 1];
@@ -464,7 +465,7 @@ static puz_err decode_algorithm(const json_t *root,
 }
 
 static puz_err decode_heuristic(const json_t *root,
-                                struct http_solve_request *out,
+                                struct api_solve_request *out,
                                 struct api_problem *err)
 {
     const char *s, *names[32];
@@ -502,7 +503,7 @@ static puz_err decode_goal(const json_t *root, bool *has,
 /* "weight" of wastar: an integer PUZ_WASTAR_WEIGHT_MIN..MAX (f = g +
  * weight * h). */
 static puz_err decode_weight(const json_t *root,
-                             struct http_solve_request *out,
+                             struct api_solve_request *out,
                              struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "weight");
@@ -526,7 +527,7 @@ static puz_err decode_weight(const json_t *root,
 /* "trace" (issue 16, /v1/solve only): record the first K expansions of a
  * best-first search, 1..PUZ_TRACE_MAX. */
 static puz_err decode_trace(const json_t *root,
-                            struct http_solve_request *out,
+                            struct api_solve_request *out,
                             struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "trace");
@@ -550,7 +551,7 @@ static puz_err decode_trace(const json_t *root,
 /* "effort" (issue 16, /v1/solve only): expansions per f layer (A*) or
  * per iteration (IDA*), for the lab's chart. */
 static puz_err decode_effort(const json_t *root,
-                             struct http_solve_request *out,
+                             struct api_solve_request *out,
                              struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "effort");
@@ -571,8 +572,8 @@ static puz_err decode_effort(const json_t *root,
 
 /* Options common to /v1/solve and /v1/solve/batch. */
 static puz_err decode_options(const json_t *root,
-                              const struct http_config *cfg,
-                              struct http_solve_request *out,
+                              const struct api_solve_caps *caps,
+                              struct api_solve_request *out,
                               struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "include_path");
@@ -595,7 +596,7 @@ static puz_err decode_options(const json_t *root,
         || decode_trace(root, out, err) != PUZ_OK
         || decode_effort(root, out, err) != PUZ_OK)
         return PUZ_EINVAL;
-    return decode_limits(root, cfg, out, err);
+    return decode_limits(root, caps, out, err);
 }
 
 static puz_err require(const json_t *root, const char *key,
@@ -616,11 +617,11 @@ static puz_err require(const json_t *root, const char *key,
  * same code here.
  */
 static puz_err solve_options(const json_t *root,
-                             const struct http_config *cfg,
-                             struct http_solve_request *out,
+                             const struct api_solve_caps *caps,
+                             struct api_solve_request *out,
                              struct api_problem *err)
 {
-    if (decode_options(root, cfg, out, err) != PUZ_OK)
+    if (decode_options(root, caps, out, err) != PUZ_OK)
         return PUZ_EINVAL;
     /* auto on 5x5 and up is the anytime search, which uses its whole
      * budget: without a timeout_ms it gets a second (docs/large.md). */
@@ -628,13 +629,32 @@ static puz_err solve_options(const json_t *root,
             == NULL && out->board.n >= 5 &&
         (out->algorithm == PUZ_ALG_AUTO ||
          out->algorithm == PUZ_ALG_ANYTIME) &&
-        out->timeout_ms > HTTP_ANYTIME_DEFAULT_MS)
-        out->timeout_ms = HTTP_ANYTIME_DEFAULT_MS;
+        out->timeout_ms > API_ANYTIME_DEFAULT_MS)
+        out->timeout_ms = API_ANYTIME_DEFAULT_MS;
     return PUZ_OK;
 }
 
-puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
-                          struct http_solve_request *out,
+/* A trace asked of a search that records none is refused, not answered
+ * with an empty list: only the best-first searches record expansions. */
+static puz_err check_trace(const struct api_solve_request *q,
+                           struct api_problem *err)
+{
+    enum puz_algorithm a = puz_algorithm_resolve(q->algorithm, q->board.n);
+
+    if (q->trace == 0 || puz_algorithm_traces(a))
+        return PUZ_OK;
+    api_problem_set(err, API_PROBLEM_INVALID_OPTION, "trace records the "
+                     "expansions of a best-first search (astar, bnb, "
+                     "greedy, wastar); %s on a %ux%u board records none "
+                     "(effort still counts its work)", puz_algorithm_name(a),
+                     q->board.n, q->board.n);
+    api_problem_point(err, "/trace");
+    return PUZ_EINVAL;
+}
+
+puz_err api_decode_solve(const json_t *root,
+                          const struct api_solve_caps *caps,
+                          struct api_solve_request *out,
                           struct api_problem *err)
 {
     memset(out, 0, sizeof(*out));
@@ -643,7 +663,9 @@ puz_err api_decode_solve(const json_t *root, const struct http_config *cfg,
         || api_decode_board(json_object_get(root, "board"), "/board",
                              &out->board, err) != PUZ_OK)
         return PUZ_EINVAL;
-    return solve_options(root, cfg, out, err);
+    if (solve_options(root, caps, out, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    return check_trace(out, err);
 }
 
 /* JSON's four whitespace bytes from i on; the index after them. */
@@ -687,15 +709,14 @@ static size_t board_string(const char *buf, size_t len, size_t i,
 }
 
 bool api_decode_solve_fast(const char *buf, size_t len,
-                           const struct http_config *cfg,
-                           struct http_solve_request *out)
+                           const struct api_solve_caps *caps,
+                           struct api_solve_request *out)
 {
     char tiles[API_DECODE_FAST_BOARD_MAX], msg[PUZ_MSG_MAX];
     struct api_problem err;
     size_t i;
 
-    /* depth 1: api_decode_json's bound refuses it only below 1 */
-    if (buf == NULL || cfg->json_max_depth < 1)
+    if (buf == NULL)
         return false;
     i = expect(buf, len, 0, "{");
     i = i != 0 ? expect(buf, len, i, "\"board\"") : 0;
@@ -708,13 +729,13 @@ bool api_decode_solve_fast(const char *buf, size_t len,
     memset(out, 0, sizeof(*out));
     if (puz_board_parse(tiles, &out->board, msg) != PUZ_OK)
         return false;   /* the full path words the error */
-    return solve_options(NULL, cfg, out, &err) == PUZ_OK;
+    return solve_options(NULL, caps, out, &err) == PUZ_OK;
 }
 
 /* One batch entry: its own board, checked against the shared goal. */
 static void batch_entry(const json_t *v, size_t i,
-                        const struct http_solve_request *opts,
-                        struct http_batch_entry *e)
+                        const struct api_solve_request *opts,
+                        struct api_batch_entry *e)
 {
     char ptr[API_PROBLEM_POINTER];
 
@@ -726,17 +747,18 @@ static void batch_entry(const json_t *v, size_t i,
         api_problem_point(&e->problem, "%s", ptr);
 }
 
-puz_err api_decode_batch(const json_t *root, const struct http_config *cfg,
-                          puz_arena *a, struct http_batch_request *out,
+puz_err api_decode_batch(const json_t *root, const struct api_limits *cfg,
+                          puz_arena *a, struct api_batch_request *out,
                           struct api_problem *err)
 {
+    struct api_solve_caps caps = api_limits_solve_caps(cfg, false);
     const json_t *boards;
     size_t n;
 
     memset(out, 0, sizeof(*out));
     if (check_keys(root, batch_keys, "", err) != PUZ_OK
         || require(root, "boards", err) != PUZ_OK
-        || decode_options(root, cfg, &out->opts, err) != PUZ_OK)
+        || decode_options(root, &caps, &out->opts, err) != PUZ_OK)
         return PUZ_EINVAL;
     boards = json_object_get(root, "boards");
     n = json_array_size(boards);
@@ -787,8 +809,8 @@ static puz_err score_move(const json_t *v, size_t i, unsigned max_tile,
 }
 
 static puz_err decode_moves(const json_t *moves,
-                            const struct http_config *cfg, puz_arena *a,
-                            struct http_score_request *out,
+                            const struct api_limits *cfg, puz_arena *a,
+                            struct api_score_request *out,
                             struct api_problem *err)
 {
     size_t n = json_array_size(moves);
@@ -814,8 +836,8 @@ static puz_err decode_moves(const json_t *moves,
     return PUZ_OK;
 }
 
-puz_err api_decode_score(const json_t *root, const struct http_config *cfg,
-                          puz_arena *a, struct http_score_request *out,
+puz_err api_decode_score(const json_t *root, const struct api_limits *cfg,
+                          puz_arena *a, struct api_score_request *out,
                           struct api_problem *err)
 {
     memset(out, 0, sizeof(*out));

@@ -71,9 +71,28 @@ const char *api_problem_slug(enum api_problem_kind k)
     return info(k)->slug;
 }
 
-const char *api_problem_title(enum api_problem_kind k)
+/* The one map from the error vocabulary (puz_err.h) to the answer's
+ * kind, hence its HTTP status. */
+static const enum api_problem_kind kind_of_err[] = {
+    [PUZ_OK] = API_PROBLEM_INTERNAL,            /* not an error: a bug */
+    [PUZ_EINVAL] = API_PROBLEM_INVALID_REQUEST,
+    [PUZ_ENOMEM] = API_PROBLEM_ANSWER_TOO_LARGE,
+    [PUZ_EUNSOLVABLE] = API_PROBLEM_UNSOLVABLE,
+    [PUZ_ERANGE] = API_PROBLEM_INVALID_OPTION,
+    [PUZ_EIO] = API_PROBLEM_INTERNAL,
+    [PUZ_ECORRUPT] = API_PROBLEM_INTERNAL,
+    [PUZ_EFULL] = API_PROBLEM_OVERLOADED,
+    [PUZ_ECLOSED] = API_PROBLEM_SHUTTING_DOWN,
+    [PUZ_ETIMEDOUT] = API_PROBLEM_OVERLOADED,
+    [PUZ_EFINISHED] = API_PROBLEM_CONFLICT,
+    [PUZ_ELIMITED] = API_PROBLEM_RATE_LIMITED,
+};
+
+enum api_problem_kind api_problem_kind_of(puz_err e)
 {
-    return info(k)->title;
+    if ((unsigned)e >= sizeof(kind_of_err) / sizeof(kind_of_err[0]))
+        return API_PROBLEM_INTERNAL;
+    return kind_of_err[e];
 }
 
 void api_problem_set(struct api_problem *p, enum api_problem_kind k,

@@ -15,13 +15,14 @@ struct algorithm {
     bool optimal;           /* given an admissible heuristic */
     bool heuristic;         /* looks at the solve's heuristic */
     unsigned min_size;      /* 0: PUZ_MIN_SIZE */
+    bool traces;            /* records its expansions (puz_trace.h) */
 };
 
 static const struct algorithm registry[PUZ_ALG_COUNT_] = {
     [PUZ_ALG_AUTO] = { "auto", "the default for the size: A* up to 3x3, "
                        "IDA* on 4x4, anytime from 5x5", false, true, 0 },
     [PUZ_ALG_ASTAR] = { "astar", "A*: best-first on moves so far plus the "
-                        "heuristic; optimal", true, true, 0 },
+                        "heuristic; optimal", true, true, 0, true },
     [PUZ_ALG_IDASTAR] = { "idastar", "IDA*: A* as iterative deepening; "
                           "optimal in tiny memory", true, true, 0 },
     [PUZ_ALG_BFS] = { "bfs", "breadth-first: every board at distance 1, "
@@ -29,19 +30,25 @@ static const struct algorithm registry[PUZ_ALG_COUNT_] = {
     [PUZ_ALG_DFS] = { "dfs", "depth-first to a depth limit: finds a path, "
                       "rarely a short one", false, false, 0 },
     [PUZ_ALG_BNB] = { "bnb", "branch and bound: least cost first on moves "
-                      "plus misplaced tiles; optimal", true, true, 0 },
+                      "plus misplaced tiles; optimal", true, true, 0,
+                      true },
     [PUZ_ALG_GREEDY] = { "greedy", "greedy best-first on the heuristic "
-                         "alone: fast, not optimal", false, true, 0 },
+                         "alone: fast, not optimal", false, true, 0, true },
     [PUZ_ALG_CONSTRUCTIVE] = { "constructive", "places rows and columns "
                                "one by one as people do: any size, not "
                                "optimal", false, false, 0 },
     [PUZ_ALG_WASTAR] = { "wastar", "weighted A*: f = g + w*h, at most w "
                          "times optimal with far fewer nodes", false, true,
-                         0 },
+                         0, true },
     [PUZ_ALG_ANYTIME] = { "anytime", "large boards: a constructive answer "
                           "at once, then shorter ones until the deadline",
                           false, false, 5 },
 };
+
+bool puz_algorithm_traces(enum puz_algorithm a)
+{
+    return (unsigned)a < PUZ_ALG_COUNT_ && registry[a].traces;
+}
 
 const char *puz_algorithm_name(enum puz_algorithm a)
 {

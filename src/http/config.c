@@ -54,38 +54,38 @@ static const struct key keys[] = {
     { "request_body_timeout_s", K_UINT, OFF(request_body_timeout_s), 0, 1,
       3600, "the whole request body must arrive within this many seconds "
       "of its head" },
-    { "max_body_bytes", K_SIZE, OFF(max_body_bytes), 0, 64, 64ull << 20,
+    { "max_body_bytes", K_SIZE, OFF(api.max_body_bytes), 0, 64, 64ull << 20,
       "request body cap (413 above); suffixes k, m" },
     { "max_discard_bytes", K_SIZE, OFF(max_discard_bytes), 0, 0, 1ull << 30,
       "body bytes past max_body_bytes read and dropped so the client sees "
       "its 413; suffixes k, m" },
-    { "json_max_depth", K_UINT, OFF(json_max_depth), 0, 2, 1024,
+    { "json_max_depth", K_UINT, OFF(api.json_max_depth), 0, 2, 1024,
       "deepest nesting of JSON arrays/objects accepted" },
-    { "batch_max", K_UINT, OFF(batch_max), 0, 1, 100000,
+    { "batch_max", K_UINT, OFF(api.batch_max), 0, 1, 100000,
       "boards per /v1/solve/batch request" },
-    { "score_max_moves", K_UINT, OFF(score_max_moves), 0, 1, 10000000,
+    { "score_max_moves", K_UINT, OFF(api.score_max_moves), 0, 1, 10000000,
       "moves per /v1/score request" },
-    { "random_max_moves", K_UINT, OFF(random_max_moves), 0, 1, 1000000,
+    { "random_max_moves", K_UINT, OFF(api.random_max_moves), 0, 1, 1000000,
       "largest ?moves= of /v1/puzzles/random for sizes above 3" },
-    { "solve_max_nodes", K_U64, OFF(solve_max_nodes), 0, 1,
+    { "solve_max_nodes", K_U64, OFF(api.solve_max_nodes), 0, 1,
       UINT64_C(1) << 40, "default and cap of limits.max_nodes" },
-    { "solve_timeout_ms", K_UINT, OFF(solve_timeout_ms), 0, 1, 3600000,
+    { "solve_timeout_ms", K_UINT, OFF(api.solve_timeout_ms), 0, 1, 3600000,
       "default and cap of limits.timeout_ms (queue wait included)" },
-    { "solve_max_bytes", K_SIZE, OFF(solve_max_bytes), 0, 1ull << 20,
+    { "solve_max_bytes", K_SIZE, OFF(api.solve_max_bytes), 0, 1ull << 20,
       64 * GIB, "memory one request may use: search, JSON and answer; "
       "suffixes k, m, g" },
-    { "max_response_bytes", K_SIZE, OFF(max_response_bytes), 0, 64 << 10,
+    { "max_response_bytes", K_SIZE, OFF(api.max_response_bytes), 0, 64 << 10,
       1ull << 30, "largest answer body; a bigger one is refused 422 "
       "(answer-too-large), a batch entry says limit_memory; suffixes k, m" },
-    { "batch_timeout_ms", K_UINT, OFF(batch_timeout_ms), 0, 1, 3600000,
+    { "batch_timeout_ms", K_UINT, OFF(api.batch_timeout_ms), 0, 1, 3600000,
       "time for a whole batch; boards not reached end as timeout" },
     { "shutdown_grace_ms", K_UINT, OFF(shutdown_grace_ms), 0, 0, 3600000,
       "on SIGINT/SIGTERM running solves get this long to finish" },
-    { "retry_after_s", K_UINT, OFF(retry_after_s), 0, 1, 3600,
+    { "retry_after_s", K_UINT, OFF(api.retry_after_s), 0, 1, 3600,
       "Retry-After of 503 answers" },
     { "arena_cache", K_UINT, OFF(arena_cache), 0, 0, 4096,
       "idle request arenas kept for reuse" },
-    { "arena_chunk_bytes", K_SIZE, OFF(arena_chunk_bytes), 0, 1024,
+    { "arena_chunk_bytes", K_SIZE, OFF(api.arena_chunk_bytes), 0, 1024,
       64ull << 20, "first chunk of each request arena" },
     { "cors_origins", STR(cors_origins),
       "origins allowed by CORS: *, none, or a comma-separated list" },
@@ -107,24 +107,28 @@ static const struct key keys[] = {
       "where pattern databases are cached; empty = build, never save" },
     { "state_dir", STR(state_dir), "directory of the store (the daily "
       "leaderboard, puzzled.db), created if missing; off = no store" },
-    { "job_workers", K_UINT, OFF(job_workers), 0, 1, 256,
+    { "job_workers", K_UINT, OFF(api.job_workers), 0, 1, 256,
       "threads running /v1/jobs, apart from the solve workers" },
-    { "job_queue", K_UINT, OFF(job_queue), 0, 1, 100000,
+    { "job_queue", K_UINT, OFF(api.job_queue), 0, 1, 100000,
       "jobs allowed to wait for a job worker; more get 503" },
-    { "job_timeout_ms", K_UINT, OFF(job_timeout_ms), 0, 1, 86400000,
+    { "job_timeout_ms", K_UINT, OFF(api.job_timeout_ms), 0, 1, 86400000,
       "default and cap of a job's limits.timeout_ms (from its start)" },
-    { "job_max_nodes", K_U64, OFF(job_max_nodes), 0, 1,
+    { "job_max_nodes", K_U64, OFF(api.job_max_nodes), 0, 1,
       UINT64_C(1) << 50, "default and cap of a job's limits.max_nodes" },
-    { "job_ttl_s", K_UINT, OFF(job_ttl_s), 0, 0, 604800,
+    { "job_ttl_s", K_UINT, OFF(api.job_ttl_s), 0, 0, 604800,
       "finished jobs are kept this many seconds" },
-    { "job_max", K_UINT, OFF(job_max), 0, 1, 1000000,
+    { "job_max", K_UINT, OFF(api.job_max), 0, 1, 1000000,
       "jobs held in memory at most; the oldest finished go first" },
+    { "job_results_max_bytes", K_SIZE, OFF(api.job_results_max_bytes), 0,
+      64 << 10, 64 * GIB, "answer bytes all finished jobs hold together; "
+      "the oldest finished go first; suffixes k, m, g" },
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 void http_config_defaults(struct http_config *c)
 {
     memset(c, 0, sizeof(*c));
+    api_limits_defaults(&c->api);
     strcpy(c->bind, "127.0.0.1");
     c->port = 8080;
     c->workers = 0;
@@ -140,21 +144,9 @@ void http_config_defaults(struct http_config *c)
     c->connection_timeout_s = 30;
     c->request_head_timeout_s = 10;
     c->request_body_timeout_s = 20;
-    c->max_body_bytes = 64 * 1024;
     c->max_discard_bytes = 8u << 20;
-    c->json_max_depth = 32;
-    c->batch_max = 100;
-    c->score_max_moves = 10000;
-    c->random_max_moves = 1000;
-    c->solve_max_nodes = 1000000000;
-    c->solve_timeout_ms = 10000;
-    c->solve_max_bytes = 512u << 20;
-    c->max_response_bytes = 8u << 20;
-    c->batch_timeout_ms = 30000;
     c->shutdown_grace_ms = 15000;
-    c->retry_after_s = 1;
     c->arena_cache = 64;
-    c->arena_chunk_bytes = 16 * 1024;   /* a 3x3 request peaks near 10k */
     strcpy(c->cors_origins, "*");
     strcpy(c->static_root, "www");
     strcpy(c->openapi_path, "openapi.yaml");
@@ -166,12 +158,6 @@ void http_config_defaults(struct http_config *c)
     c->pdb_dir[0] = '\0';
     /* Relative, like www and pdb-cache: `make run` works from the tree. */
     strcpy(c->state_dir, "state");
-    c->job_workers = 1;
-    c->job_queue = 16;
-    c->job_timeout_ms = 3600000;
-    c->job_max_nodes = UINT64_C(1) << 40;
-    c->job_ttl_s = 3600;
-    c->job_max = 1000;
 }
 
 /* Find a key; dashes in name count as underscores. */

@@ -91,7 +91,7 @@ static void refuse(struct http_server *s, int fd)
     int n = snprintf(msg, sizeof(msg), "HTTP/1.1 503 Service Unavailable"
                      "\r\nContent-Type: application/problem+json\r\n"
                      "Retry-After: %u\r\nConnection: close\r\n"
-                     "Content-Length: %zu\r\n\r\n%s", s->cfg.retry_after_s,
+                     "Content-Length: %zu\r\n\r\n%s", s->cfg.api.retry_after_s,
                      strlen(body), body);
 
     (void)!send(fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);

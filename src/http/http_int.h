@@ -179,7 +179,7 @@ void http__api_init(struct http_server *s);
  * max_body_bytes is cut off: the cap plus max_discard_bytes. */
 static inline uint64_t http__discard_limit(const struct http_server *s)
 {
-    return (uint64_t)s->cfg.max_body_bytes + s->cfg.max_discard_bytes;
+    return (uint64_t)s->cfg.api.max_body_bytes + s->cfg.max_discard_bytes;
 }
 
 /* conns.c: the watchdog of connections (see there). The MHD callbacks

@@ -51,7 +51,7 @@ static void job_done(struct pool_job *pj)
 bool http__submit(struct http_req *r)
 {
     struct http_job *j = puz_arena_calloc(r->arena, 1, sizeof(*j));
-    pool_err rc;
+    puz_err rc;
 
     if (j == NULL) {
         http__reply_problemf(r, API_PROBLEM_INTERNAL, "out of memory");
@@ -67,9 +67,9 @@ bool http__submit(struct http_req *r)
     http__conn_watch(r, &j->base.cancel);
     MHD_suspend_connection(r->conn);
     rc = pool_submit(r->srv->pool, &j->base);
-    if (rc == POOL_OK)
+    if (rc == PUZ_OK)
         return true;
-    if (rc == POOL_EFULL)
+    if (rc == PUZ_EFULL)
         http__reply_problemf(r, API_PROBLEM_OVERLOADED, "all %u solver "
                              "threads are busy and %u solves are waiting; "
                              "retry after the delay in Retry-After",

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobs_sse.h"
+#include "http_sse.h"
 
 struct stream {
     http_streams *owner;
@@ -37,6 +37,7 @@ struct stream {
 };
 
 struct http_streams {
+    const struct api_ctx *api;
     jobs_t *jobs;
     pthread_mutex_t lock;
     struct stream *head;
@@ -67,17 +68,25 @@ static bool reserve(struct stream *st, size_t n)
     return true;
 }
 
-/* Queue one event whose data is a JSON object (a new reference). */
-static bool queue_event(struct stream *st, const char *type, json_t *o)
+/* Queue one event: the job's JSON (the whole job when final, else its
+ * progress), as the API encodes it. */
+static bool queue_event(struct stream *st, const char *type, bool final)
 {
-    char *data = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
-    size_t need = data != NULL ? strlen(data) + 96 : 0;
-    bool ok = data != NULL && reserve(st, need)
-              && jobs_sse_event(st->buf, st->cap, &st->len, ++st->seq, type,
-                                data) == 0;
+    char *data = NULL;
+    size_t n = 0;
+    bool ok = api_jobs_event(st->owner->api, st->job, final, &data, &n,
+                             &st->version);
+    char *text = ok ? realloc(data, n + 1) : NULL;
 
+    ok = text != NULL;
+    if (ok) {
+        text[n] = '\0';
+        data = text;
+    }
+    ok = ok && reserve(st, n + 96)
+         && http_sse_event(st->buf, st->cap, &st->len, ++st->seq, type,
+                           data) == 0;
     free(data);
-    json_decref(o);
     return ok;
 }
 
@@ -93,7 +102,7 @@ static bool fill(struct stream *st, uint64_t now)
     if (!st->started) {
         st->started = true;
         ok = reserve(st, 32)
-             && jobs_sse_retry(st->buf, st->cap, &st->len,
+             && http_sse_retry(st->buf, st->cap, &st->len,
                                HTTP_JOBS_RETRY_MS) == 0;
     } else if (!jobs_state_final(snap.state)
                && !(snap.version != st->version
@@ -102,18 +111,16 @@ static bool fill(struct stream *st, uint64_t now)
         if (now - st->last_write_us < HTTP_JOBS_HEARTBEAT_MS * 1000u)
             return false;
         ok = reserve(st, 32)
-             && jobs_sse_comment(st->buf, st->cap, &st->len,
+             && http_sse_comment(st->buf, st->cap, &st->len,
                                  "heartbeat") == 0;
         st->last_write_us = now;
         return ok;
     }
     if (ok && jobs_state_final(snap.state)) {
-        ok = queue_event(st, jobs_state_name(snap.state),
-                         jobs_job_json(j, st->job, &st->version));
+        ok = queue_event(st, jobs_state_name(snap.state), true);
         st->ended = true;
     } else if (ok) {
-        ok = queue_event(st, "progress",
-                         jobs_progress_json(j, st->job, &st->version));
+        ok = queue_event(st, "progress", false);
     }
     st->last_event_us = st->last_write_us = now;
     return ok;
@@ -238,12 +245,13 @@ static void *ticker(void *arg)
     return NULL;
 }
 
-http_streams *http_streams_create(jobs_t *j)
+http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j)
 {
     http_streams *s = calloc(1, sizeof(*s));
 
     if (s == NULL)
         return NULL;
+    s->api = api;
     s->jobs = j;
     pthread_mutex_init(&s->lock, NULL);
     if (pthread_create(&s->ticker, NULL, ticker, s) != 0) {

@@ -25,7 +25,7 @@ puz_arena *http__arena_get(struct http_server *s)
         a = s->arena_free[--s->arena_nfree];
     pthread_mutex_unlock(&s->arena_lock);
     if (a == NULL)
-        a = puz_arena_create(s->cfg.arena_chunk_bytes);
+        a = puz_arena_create(s->cfg.api.arena_chunk_bytes);
     return a;
 }
 
@@ -187,7 +187,7 @@ void http__req_destroy(struct http_req *r)
 
 void http__req_body(struct http_req *r, const char *data, size_t size)
 {
-    size_t cap = r->srv->cfg.max_body_bytes, want;
+    size_t cap = r->srv->cfg.api.max_body_bytes, want;
     char *grown;
 
     r->body_seen += size;

@@ -75,7 +75,7 @@ static void count_search(void *user, const struct puz_result *res)
 
 void http__api_init(struct http_server *s)
 {
-    s->api.cfg = &s->cfg;
+    s->api.lim = &s->cfg.api;
     s->api.tables = s->tables;
     s->api.table3 = s->table3;
     s->api.store = s->store;
@@ -231,7 +231,7 @@ static bool handle_metrics(struct http_req *r)
     g.tables_bytes = puz_tables_bytes(s->tables);
     g.ready = http__ready(s, NULL);
     text = http_metrics_render(s->metrics, &g, &len);
-    jtext = jobs_metrics_render(s->jobs, http_streams_count(s->streams),
+    jtext = http_jobs_metrics_render(s->jobs, http_streams_count(s->streams),
                                 &jlen);
     both = text != NULL && jtext != NULL ? malloc(len + jlen) : NULL;
     if (both == NULL) {
@@ -418,13 +418,13 @@ static void check_body_headers(struct http_req *r)
                              "body as JSON with Content-Type: "
                              "application/json (got %.100s)",
                              ct != NULL ? ct : "no Content-Type");
-    } else if (len > r->srv->cfg.max_body_bytes
+    } else if (len > r->srv->cfg.api.max_body_bytes
                && (len > http__discard_limit(r->srv) || expects_continue(r))) {
         /* Refused before reading a byte of it. */
         http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
                              "is %llu bytes; at most %zu are accepted", len,
-                             r->srv->cfg.max_body_bytes);
-    } else if (len > r->srv->cfg.max_body_bytes) {
+                             r->srv->cfg.api.max_body_bytes);
+    } else if (len > r->srv->cfg.api.max_body_bytes) {
         /* Read and dropped, then the 413 (harden, issue 15 item 7): a
          * client that sends its whole body before reading would get a
          * reset, not the 413, if we answered and closed now. */
@@ -553,7 +553,7 @@ static bool dispatch(struct http_req *r)
     r->dispatched = true;
     if (r->too_large) {
         http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
-                             "exceeds %zu bytes", r->srv->cfg.max_body_bytes);
+                             "exceeds %zu bytes", r->srv->cfg.api.max_body_bytes);
         return false;
     }
     if (r->route != NULL) {

@@ -305,15 +305,15 @@ static puz_err start_daemon(struct http_server *s, char *msg)
 static puz_err start_pool(struct http_server *s, char *msg)
 {
     struct pool_config pc;
-    pool_err rc;
+    puz_err rc;
 
     s->workers = http_config_workers(&s->cfg);
     pc.workers = s->workers;
     pc.queue = s->cfg.queue;
     rc = pool_create(&pc, &s->pool);
-    if (rc != POOL_OK) {
+    if (rc != PUZ_OK) {
         snprintf(msg, HTTP_SERVER_MSG, "cannot start %u solver threads: %s",
-                 s->workers, pool_strerror(rc));
+                 s->workers, puz_strerror(rc));
         return PUZ_ENOMEM;
     }
     return PUZ_OK;
@@ -324,18 +324,18 @@ static puz_err start_pool(struct http_server *s, char *msg)
 static puz_err start_jobs(struct http_server *s, char *msg)
 {
     struct jobs_config jc = {
-        .workers = s->cfg.job_workers, .queue = s->cfg.job_queue,
-        .ttl_s = s->cfg.job_ttl_s, .max = s->cfg.job_max,
-        .max_bytes = s->cfg.solve_max_bytes, .tables = s->tables,
+        .workers = s->cfg.api.job_workers, .queue = s->cfg.api.job_queue,
+        .ttl_s = s->cfg.api.job_ttl_s, .max = s->cfg.api.job_max,
+        .results_max_bytes = s->cfg.api.job_results_max_bytes,
     };
 
-    if (jobs_create(&jc, &s->jobs) == JOBS_OK) {
-        s->streams = http_streams_create(s->jobs);
+    if (jobs_create(&jc, &s->jobs) == PUZ_OK) {
+        s->streams = http_streams_create(&s->api, s->jobs);
         if (s->streams != NULL)
             return PUZ_OK;
     }
     snprintf(msg, HTTP_SERVER_MSG, "cannot start %u job threads",
-             s->cfg.job_workers);
+             s->cfg.api.job_workers);
     return PUZ_ENOMEM;
 }
 
@@ -437,7 +437,7 @@ static void drain_pool(struct http_server *s)
     /* Queued solves would never start: their 503 goes out now, not
      * when a worker frees up or the grace period ends. */
     pool_flush_waiting(s->pool);
-    if (pool_drain(s->pool, s->cfg.shutdown_grace_ms) == POOL_OK)
+    if (pool_drain(s->pool, s->cfg.shutdown_grace_ms) == PUZ_OK)
         return;
     pool_get_stats(s->pool, &st);
     http__log_line("puzzled: grace period of %u ms over, cancelling %u "

@@ -7,7 +7,9 @@
  *
  * A job is freed when its last reference goes: the registry holds one
  * while the job is listed, the pool one from submit to done(), and
- * every caller of jobs_submit/jobs_find one until jobs_release.
+ * every caller of jobs_submit/jobs_find one until jobs_release. What a
+ * job runs is the API's business (struct jobs_task); the registry keeps
+ * the answer's bytes it hands back, counted against results_max_bytes.
  */
 #include "jobs.h"
 
@@ -18,8 +20,6 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "codec.h"
-#include "api_problem.h"
 #include "pool.h"
 
 struct jobs_job {
@@ -29,15 +29,14 @@ struct jobs_job {
     unsigned refs;
     bool listed;
     char id[JOBS_ID_LEN + 1];
-    struct http_solve_request req;
+    struct jobs_task task;
     enum jobs_state state;
     uint64_t version;
     int64_t created_ms, started_ms, finished_ms;    /* wall clock */
     uint64_t started_us, finished_us;               /* monotonic */
     struct puz_progress progress;
-    bool has_progress;
-    json_t *result;                 /* done; heap, never arena */
-    struct api_problem error;      /* failed */
+    char *body;                     /* done/failed: heap, never arena */
+    size_t len;
     char reason[PUZ_MSG_MAX];       /* cancelled: why */
 };
 
@@ -105,6 +104,7 @@ static void unlink_job(jobs_t *j, jobs_job *job)
     job->prev = job->next = NULL;
     job->listed = false;
     j->st.by_state[job->state]--;
+    j->st.results_bytes -= job->len;
     j->count--;
 }
 
@@ -113,7 +113,9 @@ static void unref_locked(jobs_job *job)
 {
     if (--job->refs > 0)
         return;
-    json_decref(job->result);
+    if (job->task.free_arg != NULL)
+        job->task.free_arg(job->task.arg);
+    free(job->body);
     free(job);
 }
 
@@ -170,13 +172,11 @@ static unsigned expire_locked(jobs_t *j)
     return n;
 }
 
-/* Make room for one more job: forget the oldest finished one. */
-static bool make_room(jobs_t *j)
+/* Forget the oldest finished job other than keep; false when none. */
+static bool forget_oldest(jobs_t *j, const jobs_job *keep)
 {
-    if (j->count < j->cfg.max)
-        return true;
     for (jobs_job *job = j->tail; job != NULL; job = job->prev) {
-        if (jobs_state_final(job->state)) {
+        if (job != keep && jobs_state_final(job->state)) {
             forget_locked(j, job);
             return true;
         }
@@ -184,106 +184,78 @@ static bool make_room(jobs_t *j)
     return false;
 }
 
+/* Make room for one more job: forget the oldest finished one. */
+static bool make_room(jobs_t *j)
+{
+    return j->count < j->cfg.max || forget_oldest(j, NULL);
+}
+
+/* Make room for len more answer bytes (lock held): the oldest finished
+ * go first. False when even then they do not fit. */
+static bool make_room_bytes(jobs_t *j, const jobs_job *keep, size_t len)
+{
+    size_t cap = j->cfg.results_max_bytes;
+
+    if (cap == 0)
+        return true;
+    if (len > cap)
+        return false;
+    while (j->st.results_bytes > cap - len)
+        if (!forget_oldest(j, keep))
+            return false;
+    return true;
+}
+
 /* --- running a job (worker thread) -------------------------------------- */
 
-static void on_progress(const struct puz_progress *p, void *user)
+void jobs_run_progress(const struct jobs_run *run,
+                       const struct puz_progress *p)
 {
-    jobs_job *job = user;
+    jobs_job *job = run->job;
     jobs_t *j = job->reg;
 
     pthread_mutex_lock(&j->lock);
     job->progress = *p;
-    job->has_progress = true;
     touched(j, job);
     pthread_mutex_unlock(&j->lock);
 }
 
-static void solve_opts(const jobs_job *job, puz_arena *a,
-                       struct puz_solve_opts *o)
+/* Settle a job after its task (lock held): keep its answer, within
+ * the registry's byte budget (the oldest finished jobs go first). */
+static void settle(jobs_t *j, jobs_job *job, struct jobs_outcome *o)
 {
-    const struct http_solve_request *q = &job->req;
+    enum jobs_state s = o->state;
 
-    (void)a;
-    memset(o, 0, sizeof(*o));
-    o->algorithm = q->algorithm;
-    o->heuristic = q->heuristic;
-    o->goal = q->has_goal ? &q->goal : NULL;
-    o->tables = job->reg->cfg.tables;
-    o->limits.max_nodes = q->max_nodes;
-    o->limits.max_bytes = job->reg->cfg.max_bytes;
-    o->limits.deadline_us = q->timeout_ms != 0
-        ? puz_now_us() + (uint64_t)q->timeout_ms * 1000u : 0;
-    o->limits.cancel = &job->pj.cancel;
-    o->limits.max_depth = q->max_depth;
-    o->weight = q->weight;
-    o->progress = on_progress;
-    o->progress_user = (void *)job;
-}
-
-/* The final numbers become the last progress the job shows. */
-static void final_progress(jobs_job *job, const struct puz_result *r)
-{
-    struct puz_progress *p = &job->progress;
-
-    p->algorithm = r->algorithm;
-    p->expanded = r->stats.expanded;
-    p->generated = r->stats.generated;
-    p->elapsed_us = r->stats.time_us;
-    if (r->status == PUZ_SOLVED) {
-        p->best_length = r->length;
-        if (r->optimal)
-            p->lower_bound = p->bound = r->length;
+    if (job->state == JOBS_CANCELLED)
+        s = JOBS_CANCELLED;     /* cancelled while it ran: keep why */
+    else if (!jobs_state_final(s))
+        s = JOBS_CANCELLED;
+    if (s != JOBS_CANCELLED && !make_room_bytes(j, job, o->len)) {
+        snprintf(job->reason, sizeof(job->reason), "the answer (%zu "
+                 "bytes) is larger than all finished jobs may hold "
+                 "(job_results_max_bytes)", o->len);
+        s = JOBS_CANCELLED;
     }
-    job->has_progress = true;
-}
-
-/* Settle a job after its solve (lock held). */
-static void settle(jobs_t *j, jobs_job *job, puz_err rc,
-                   const struct puz_result *r, json_t *result)
-{
-    final_progress(job, r);
-    if (job->state == JOBS_CANCELLED) {
-        json_decref(result);        /* cancelled while it ran: keep why */
-        return;
-    }
-    if (rc == PUZ_OK && r->status == PUZ_CANCELLED) {
+    if (s == JOBS_CANCELLED) {
+        free(o->body);
         if (job->reason[0] == '\0')
             snprintf(job->reason, sizeof(job->reason), "cancelled");
-        json_decref(result);
-        set_state(j, job, JOBS_CANCELLED);
+        if (job->state != JOBS_CANCELLED)
+            set_state(j, job, JOBS_CANCELLED);
         return;
     }
-    if (rc == PUZ_EINVAL)
-        api_problem_set(&job->error, API_PROBLEM_INVALID_OPTION, "%s",
-                         r->reason[0] ? r->reason
-                         : "these options do not fit this board");
-    else if (rc != PUZ_OK)
-        api_problem_set(&job->error, API_PROBLEM_INTERNAL, "the solver "
-                         "failed: %s", puz_strerror(rc));
-    else if (r->status == PUZ_UNSOLVABLE)
-        api_problem_set(&job->error, API_PROBLEM_UNSOLVABLE, "%s",
-                         r->reason);
-    else if (result == NULL)
-        api_problem_set(&job->error, API_PROBLEM_INTERNAL, "out of "
-                         "memory encoding the result");
-    if (rc != PUZ_OK || r->status == PUZ_UNSOLVABLE || result == NULL) {
-        json_decref(result);
-        set_state(j, job, JOBS_FAILED);
-        return;
-    }
-    job->result = result;
-    set_state(j, job, JOBS_DONE);
+    job->body = o->body;
+    job->len = o->len;
+    j->st.results_bytes += o->len;
+    set_state(j, job, s);
 }
 
 static void job_run(struct pool_job *pj, unsigned worker)
 {
     jobs_job *job = (jobs_job *)pj;
     jobs_t *j = job->reg;
-    struct puz_solve_opts o;
-    struct puz_result r;
-    json_t *result = NULL;
-    puz_arena *a;
-    puz_err rc = PUZ_ENOMEM;
+    struct jobs_run run = { &job->pj.cancel, job };
+    struct jobs_outcome o = { JOBS_CANCELLED, NULL, 0 };
 
     (void)worker;
     pthread_mutex_lock(&j->lock);
@@ -293,21 +265,10 @@ static void job_run(struct pool_job *pj, unsigned worker)
     }
     set_state(j, job, JOBS_RUNNING);
     pthread_mutex_unlock(&j->lock);
-    memset(&r, 0, sizeof(r));
-    a = puz_arena_create(256 * 1024);
-    if (a != NULL) {
-        solve_opts(job, a, &o);
-        rc = puz_solve(&job->req.board, &o, a, &r);
-    }
-    /* Encoded before the arena (which holds the moves) goes. */
-    if (rc == PUZ_OK && r.status != PUZ_CANCELLED
-        && r.status != PUZ_UNSOLVABLE)
-        result = codec_result_json(&job->req.board, &r,
-                                   job->req.include_path);
+    job->task.run(job->task.arg, &run, &o);
     pthread_mutex_lock(&j->lock);
-    settle(j, job, rc, &r, result);
+    settle(j, job, &o);
     pthread_mutex_unlock(&j->lock);
-    puz_arena_destroy(a);
 }
 
 static void job_done(struct pool_job *pj)
@@ -327,29 +288,31 @@ static void job_done(struct pool_job *pj)
 
 /* --- the registry ------------------------------------------------------- */
 
-jobs_err jobs_create(const struct jobs_config *cfg, jobs_t **out)
+puz_err jobs_create(const struct jobs_config *cfg, jobs_t **out)
 {
     struct pool_config pc = { cfg->workers, cfg->queue };
     jobs_t *j;
+    puz_err rc;
 
     *out = NULL;
     if (cfg->workers == 0 || cfg->queue == 0 || cfg->max == 0)
-        return JOBS_ENOMEM;
+        return PUZ_EINVAL;
     j = calloc(1, sizeof(*j));
     if (j == NULL)
-        return JOBS_ENOMEM;
+        return PUZ_ENOMEM;
     j->cfg = *cfg;
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->change, NULL);
     pthread_cond_init(&j->ended, NULL);
-    if (pool_create(&pc, &j->pool) != POOL_OK) {
+    rc = pool_create(&pc, &j->pool);
+    if (rc != PUZ_OK) {
         jobs_destroy(j);
-        return JOBS_ENOMEM;
+        return rc;
     }
     j->st.workers = cfg->workers;
     j->st.queue = cfg->queue;
     *out = j;
-    return JOBS_OK;
+    return PUZ_OK;
 }
 
 /* 128 bits from the kernel; a failing getrandom is not worth guessable
@@ -365,7 +328,7 @@ static bool make_id(char *id)
     return true;
 }
 
-static jobs_job *job_new(jobs_t *j, const struct http_solve_request *q)
+static jobs_job *job_new(jobs_t *j, const struct jobs_task *task)
 {
     jobs_job *job = calloc(1, sizeof(*job));
 
@@ -376,7 +339,7 @@ static jobs_job *job_new(jobs_t *j, const struct http_solve_request *q)
         return NULL;
     }
     job->reg = j;
-    job->req = *q;
+    job->task = *task;
     job->pj.run = job_run;
     job->pj.done = job_done;
     job->state = JOBS_QUEUED;
@@ -400,47 +363,35 @@ static void link_front(jobs_t *j, jobs_job *job)
     touched(j, job);
 }
 
-static json_t *job_locked(jobs_job *job);
-
-jobs_err jobs_submit(jobs_t *j, const struct http_solve_request *q,
-                     jobs_job **out, json_t **accepted)
+puz_err jobs_submit(jobs_t *j, const struct jobs_task *task,
+                    jobs_job **out)
 {
-    jobs_job *job = job_new(j, q);
-    jobs_err rc = JOBS_OK;
-    pool_err pr;
+    jobs_job *job = job_new(j, task);
+    puz_err rc = PUZ_OK;
 
     *out = NULL;
-    if (accepted != NULL)
-        *accepted = NULL;
     if (job == NULL)
-        return JOBS_ENOMEM;
+        return PUZ_ENOMEM;
     pthread_mutex_lock(&j->lock);
     expire_locked(j);
     if (j->closed)
-        rc = JOBS_ECLOSED;
+        rc = PUZ_ECLOSED;
     else if (!make_room(j))
-        rc = JOBS_EFULL;
-    if (rc != JOBS_OK)
-        goto out_refuse;
+        rc = PUZ_EFULL;
     /* Submitted under the lock: a worker that picks it up at once waits
      * for the lock before it looks at the job, by then listed. */
-    pr = pool_submit(j->pool, &job->pj);
-    if (pr != POOL_OK) {
-        rc = pr == POOL_EFULL ? JOBS_EFULL : JOBS_ECLOSED;
-        goto out_refuse;
+    if (rc == PUZ_OK)
+        rc = pool_submit(j->pool, &job->pj);
+    if (rc != PUZ_OK) {
+        j->st.rejected++;
+        pthread_mutex_unlock(&j->lock);
+        free(job);          /* the task's arg stays the caller's */
+        return rc;
     }
     link_front(j, job);
-    /* Before any worker can move it on: the answer to the submit. */
-    if (accepted != NULL)
-        *accepted = job_locked(job);
     pthread_mutex_unlock(&j->lock);
     *out = job;
-    return JOBS_OK;
-out_refuse:
-    j->st.rejected++;
-    pthread_mutex_unlock(&j->lock);
-    free(job);
-    return rc;
+    return PUZ_OK;
 }
 
 static bool id_well_formed(const char *id)
@@ -499,14 +450,14 @@ static void wait_ended(jobs_t *j, jobs_job *job, unsigned ms)
             break;
 }
 
-jobs_err jobs_cancel(jobs_t *j, jobs_job *job, const char *reason,
-                     unsigned wait_ms)
+puz_err jobs_cancel(jobs_t *j, jobs_job *job, const char *reason,
+                    unsigned wait_ms)
 {
-    jobs_err rc = JOBS_OK;
+    puz_err rc = PUZ_OK;
 
     pthread_mutex_lock(&j->lock);
     if (jobs_state_final(job->state)) {
-        rc = JOBS_EFINISHED;
+        rc = PUZ_EFINISHED;
     } else {
         snprintf(job->reason, sizeof(job->reason), "%s", reason);
         atomic_store(&job->pj.cancel, 1);
@@ -534,127 +485,49 @@ void jobs_snapshot(jobs_t *j, jobs_job *job, struct jobs_snap *out)
     pthread_mutex_unlock(&j->lock);
 }
 
-/* --- JSON --------------------------------------------------------------- */
-
-/* RFC 3339 in UTC with milliseconds; null when not yet. */
-static json_t *time_json(int64_t ms)
+/* The view of a job (lock held). */
+static void view_locked(const jobs_job *job, struct jobs_view *v)
 {
-    char buf[80];
-    time_t secs = (time_t)(ms / 1000);
-    struct tm tm;
-
-    if (ms == 0 || gmtime_r(&secs, &tm) == NULL)
-        return json_null();
-    snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-             tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-             tm.tm_min, tm.tm_sec, (int)(ms % 1000));
-    return json_string(buf);
-}
-
-static json_t *uint_or_null(unsigned v)
-{
-    return v != 0 ? json_integer((json_int_t)v) : json_null();
-}
-
-/* The progress numbers (lock held). */
-static json_t *progress_locked(const jobs_job *job)
-{
-    const struct puz_progress *p = &job->progress;
-    uint64_t elapsed = p->elapsed_us;
-    double rate;
-
+    memcpy(v->id, job->id, sizeof(v->id));
+    v->state = job->state;
+    v->version = job->version;
+    v->created_ms = job->created_ms;
+    v->started_ms = job->started_ms;
+    v->finished_ms = job->finished_ms;
+    v->progress = job->progress;
+    v->elapsed_us = 0;
     if (job->state == JOBS_RUNNING)
-        elapsed = puz_now_us() - job->started_us;
-    else if (job->state == JOBS_QUEUED)
-        elapsed = 0;
-    rate = p->elapsed_us > 0 ? (double)p->expanded * 1e6
-                               / (double)p->elapsed_us : 0;
-    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
-                     "expanded", (json_int_t)p->expanded,
-                     "generated", (json_int_t)p->generated,
-                     "nodes_per_s", (json_int_t)rate,
-                     "elapsed_ms", (json_int_t)(elapsed / 1000),
-                     "bound", uint_or_null(p->bound),
-                     "lower_bound", uint_or_null(p->lower_bound),
-                     "best_length", uint_or_null(p->best_length));
+        v->elapsed_us = puz_now_us() - job->started_us;
+    else if (jobs_state_final(job->state) && job->started_us != 0)
+        v->elapsed_us = job->finished_us - job->started_us;
+    memcpy(v->reason, job->reason, sizeof(v->reason));
+    v->body = job->body;
+    v->len = job->len;
 }
 
-static json_t *job_locked(jobs_job *job)
+void jobs_view_get(jobs_t *j, jobs_job *job, struct jobs_view *out)
 {
-    json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
-                          "id", job->id,
-                          "state", jobs_state_name(job->state),
-                          "created_at", time_json(job->created_ms),
-                          "started_at", time_json(job->started_ms),
-                          "finished_at", time_json(job->finished_ms),
-                          "progress", progress_locked(job));
-
-    if (o == NULL)
-        return NULL;
-    if (job->state == JOBS_DONE && job->result != NULL)
-        json_object_set_new(o, "result", json_deep_copy(job->result));
-    if (job->state == JOBS_FAILED)
-        json_object_set_new(o, "error", api_problem_json(&job->error,
-                                                          NULL, NULL));
-    if (job->state == JOBS_CANCELLED)
-        json_object_set_new(o, "reason", json_string(job->reason));
-    return o;
-}
-
-json_t *jobs_job_json(jobs_t *j, jobs_job *job, uint64_t *version)
-{
-    json_t *o;
-
     pthread_mutex_lock(&j->lock);
-    o = job_locked(job);
-    if (version != NULL)
-        *version = job->version;
+    view_locked(job, out);
     pthread_mutex_unlock(&j->lock);
-    return o;
 }
 
-json_t *jobs_progress_json(jobs_t *j, jobs_job *job, uint64_t *version)
+size_t jobs_list(jobs_t *j, int state, struct jobs_view *out, size_t max)
 {
-    json_t *o;
+    size_t n = 0;
 
-    pthread_mutex_lock(&j->lock);
-    o = progress_locked(job);
-    if (o != NULL) {
-        json_object_set_new(o, "id", json_string(job->id));
-        json_object_set_new(o, "state", json_string(
-                                jobs_state_name(job->state)));
-    }
-    if (version != NULL)
-        *version = job->version;
-    pthread_mutex_unlock(&j->lock);
-    return o;
-}
-
-/* The list shows each job without its result (a page of 5x5 paths
- * would be large); GET /v1/jobs/{id} has it. */
-json_t *jobs_list_json(jobs_t *j, int state, unsigned limit)
-{
-    json_t *list = json_array(), *o;
-    unsigned n = 0;
-
-    if (list == NULL)
-        return NULL;
     pthread_mutex_lock(&j->lock);
     expire_locked(j);
-    for (jobs_job *job = j->head; job != NULL && n < limit;
-         job = job->next) {
-        if (state >= 0 && job->state != (enum jobs_state)state)
-            continue;
-        o = job_locked(job);
-        if (o != NULL) {
-            json_object_del(o, "result");
-            json_array_append_new(list, o);
-            n++;
-        }
-    }
+    for (jobs_job *job = j->head; job != NULL && n < max; job = job->next)
+        if (state < 0 || job->state == (enum jobs_state)state)
+            view_locked(job, &out[n++]);
     pthread_mutex_unlock(&j->lock);
-    return json_pack("{s:o, s:I, s:I}", "jobs", list, "count",
-                     (json_int_t)n, "limit", (json_int_t)limit);
+    /* A list is summaries: no answer's bytes outlive the lock here. */
+    for (size_t i = 0; i < n; i++) {
+        out[i].body = NULL;
+        out[i].len = 0;
+    }
+    return n;
 }
 
 void jobs_wait_change(jobs_t *j, uint64_t *seen, unsigned timeout_ms)
@@ -671,16 +544,6 @@ void jobs_wait_change(jobs_t *j, uint64_t *seen, unsigned timeout_ms)
             break;
     *seen = j->changes;
     pthread_mutex_unlock(&j->lock);
-}
-
-unsigned jobs_expire(jobs_t *j)
-{
-    unsigned n;
-
-    pthread_mutex_lock(&j->lock);
-    n = expire_locked(j);
-    pthread_mutex_unlock(&j->lock);
-    return n;
 }
 
 void jobs_shutdown(jobs_t *j, const char *reason)

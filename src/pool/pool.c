@@ -38,27 +38,6 @@ struct worker_arg {
     unsigned index;
 };
 
-const char *pool_strerror(pool_err e)
-{
-    switch (e) {
-    case POOL_OK:
-        return "ok";
-    case POOL_EINVAL:
-        return "invalid argument";
-    case POOL_ENOMEM:
-        return "out of memory";
-    case POOL_EFULL:
-        return "queue full";
-    case POOL_ECLOSED:
-        return "pool closed";
-    case POOL_ETHREAD:
-        return "cannot start worker thread";
-    case POOL_ETIMEDOUT:
-        return "timed out";
-    }
-    return "unknown pool error";
-}
-
 uint64_t pool_now_us(void)
 {
     struct timespec ts;
@@ -118,68 +97,68 @@ static void *worker_main(void *argp)
     return NULL;
 }
 
-static pool_err init_sync(pool_t *p)
+static puz_err init_sync(pool_t *p)
 {
     pthread_condattr_t attr;
 
     if (pthread_mutex_init(&p->lock, NULL) != 0)
-        return POOL_ENOMEM;
+        return PUZ_ENOMEM;
     pthread_condattr_init(&attr);
     /* pool_drain() measures its timeout on the monotonic clock. */
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->idle, &attr);
     pthread_condattr_destroy(&attr);
-    return POOL_OK;
+    return PUZ_OK;
 }
 
-static pool_err start_workers(pool_t *p, unsigned n)
+static puz_err start_workers(pool_t *p, unsigned n)
 {
     struct worker_arg *arg;
 
     for (unsigned i = 0; i < n; i++) {
         arg = malloc(sizeof(*arg));
         if (arg == NULL)
-            return POOL_ENOMEM;
+            return PUZ_ENOMEM;
         arg->pool = p;
         arg->index = i;
         if (pthread_create(&p->threads[i], NULL, worker_main, arg) != 0) {
             free(arg);
-            return POOL_ETHREAD;
+            return PUZ_EIO;
         }
         p->nthreads++;
     }
-    return POOL_OK;
+    return PUZ_OK;
 }
 
-pool_err pool_create(const struct pool_config *cfg, pool_t **out)
+puz_err pool_create(const struct pool_config *cfg, pool_t **out)
 {
     pool_t *p;
-    pool_err rc;
+    puz_err rc;
 
     *out = NULL;
     if (cfg == NULL || cfg->workers == 0 || cfg->queue == 0)
-        return POOL_EINVAL;
+        return PUZ_EINVAL;
     p = calloc(1, sizeof(*p));
     if (p == NULL)
-        return POOL_ENOMEM;
+        return PUZ_ENOMEM;
     p->capacity = cfg->queue;
     p->threads = calloc(cfg->workers, sizeof(*p->threads));
     p->running = calloc(cfg->workers, sizeof(*p->running));
     if (p->threads == NULL || p->running == NULL) {
-        rc = POOL_ENOMEM;
+        rc = PUZ_ENOMEM;
         goto out_free;
     }
     rc = init_sync(p);
-    if (rc != POOL_OK)
+    if (rc != PUZ_OK)
         goto out_free;
     rc = start_workers(p, cfg->workers);
-    if (rc != POOL_OK) {
+    if (rc != PUZ_OK) {
         pool_destroy(p);    /* joins the threads that did start */
         return rc;
     }
     *out = p;
-    return POOL_OK;
+    return PUZ_OK;
 out_free:
     free(p->running);
     free(p->threads);
@@ -187,15 +166,15 @@ out_free:
     return rc;
 }
 
-pool_err pool_submit(pool_t *p, struct pool_job *job)
+puz_err pool_submit(pool_t *p, struct pool_job *job)
 {
-    pool_err rc = POOL_OK;
+    puz_err rc = PUZ_OK;
 
     if (p == NULL || job == NULL || job->run == NULL)
-        return POOL_EINVAL;
+        return PUZ_EINVAL;
     pthread_mutex_lock(&p->lock);
     if (p->closed) {
-        rc = POOL_ECLOSED;
+        rc = PUZ_ECLOSED;
         goto out_unlock;
     }
     /* Jobs idle workers are about to take are not waiting: only what
@@ -203,7 +182,7 @@ pool_err pool_submit(pool_t *p, struct pool_job *job)
      * was signalled but has not woken yet is still idle here.) */
     if (p->queued >= p->capacity + (p->nthreads - p->busy)) {
         p->rejected++;
-        rc = POOL_EFULL;
+        rc = PUZ_EFULL;
         goto out_unlock;
     }
     atomic_store(&job->cancel, 0);
@@ -283,10 +262,10 @@ unsigned pool_flush_waiting(pool_t *p)
     return n;
 }
 
-pool_err pool_drain(pool_t *p, unsigned timeout_ms)
+puz_err pool_drain(pool_t *p, unsigned timeout_ms)
 {
     struct timespec until;
-    pool_err rc = POOL_OK;
+    puz_err rc = PUZ_OK;
     int e = 0;
 
     clock_gettime(CLOCK_MONOTONIC, &until);
@@ -300,7 +279,7 @@ pool_err pool_drain(pool_t *p, unsigned timeout_ms)
     while ((p->busy > 0 || p->head != NULL) && e != ETIMEDOUT)
         e = pthread_cond_timedwait(&p->idle, &p->lock, &until);
     if (p->busy > 0 || p->head != NULL)
-        rc = POOL_ETIMEDOUT;
+        rc = PUZ_ETIMEDOUT;
     pthread_mutex_unlock(&p->lock);
     return rc;
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <jansson.h>
 
-#include "http_config.h"
+#include "api_limits.h"
 #include "api_decode.h"
 #include "api_problem.h"
 #include "puz_arena.h"
@@ -46,17 +46,18 @@ static void check_board(const struct puz_board *b)
     }
 }
 
-static void decode_bodies(const json_t *root, const struct http_config *c)
+static void decode_bodies(const json_t *root, const struct api_limits *c)
 {
-    struct http_solve_request sr;
-    struct http_batch_request br;
-    struct http_score_request sc;
+    struct api_solve_caps caps = api_limits_solve_caps(c, false);
+    struct api_solve_request sr;
+    struct api_batch_request br;
+    struct api_score_request sc;
     struct api_problem err;
     puz_arena *a = puz_arena_create(4096);
 
     if (a == NULL)
         return;
-    if (api_decode_solve(root, c, &sr, &err) != PUZ_OK) {
+    if (api_decode_solve(root, &caps, &sr, &err) != PUZ_OK) {
         check_problem(&err);
     } else {
         check_board(&sr.board);
@@ -77,14 +78,15 @@ static void decode_bodies(const json_t *root, const struct http_config *c)
 /* What the {"board": "..."} fast path takes, the full path takes too,
  * and decodes to the same request. */
 static void check_fast_path(const uint8_t *data, size_t size,
-                            const json_t *root, const struct http_config *c)
+                            const json_t *root, const struct api_limits *c)
 {
-    struct http_solve_request fast, full;
+    struct api_solve_caps caps = api_limits_solve_caps(c, false);
+    struct api_solve_request fast, full;
     struct api_problem err;
 
-    if (!api_decode_solve_fast((const char *)data, size, c, &fast))
+    if (!api_decode_solve_fast((const char *)data, size, &caps, &fast))
         return;
-    if (root == NULL || api_decode_solve(root, c, &full, &err) != PUZ_OK
+    if (root == NULL || api_decode_solve(root, &caps, &full, &err) != PUZ_OK
         || !puz_board_equal(&fast.board, &full.board)
         || fast.has_goal != full.has_goal || fast.algorithm != full.algorithm
         || fast.heuristic != full.heuristic
@@ -98,13 +100,13 @@ static void check_fast_path(const uint8_t *data, size_t size,
 
 void fuzz_decode_one(const uint8_t *data, size_t size)
 {
-    static struct http_config cfg;
+    static struct api_limits cfg;
     static bool ready;
     struct api_problem err;
     json_t *root = NULL;
 
     if (!ready) {
-        http_config_defaults(&cfg);
+        api_limits_defaults(&cfg);
         ready = true;
     }
     if (api_decode_json((const char *)data, size, cfg.json_max_depth,

@@ -4,7 +4,7 @@
  * CRLF, so data is split at any of them and every piece gets its own
  * "data:" field (the client joins them again with LF).
  */
-#include "jobs_sse.h"
+#include "http_sse.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -53,7 +53,7 @@ static int finish(struct out *o, size_t *len)
     return 0;
 }
 
-int jobs_sse_event(char *buf, size_t cap, size_t *len, uint64_t id,
+int http_sse_event(char *buf, size_t cap, size_t *len, uint64_t id,
                    const char *type, const char *data)
 {
     struct out o = { buf, cap, *len, 0 };
@@ -71,7 +71,7 @@ int jobs_sse_event(char *buf, size_t cap, size_t *len, uint64_t id,
     return finish(&o, len);
 }
 
-int jobs_sse_comment(char *buf, size_t cap, size_t *len, const char *text)
+int http_sse_comment(char *buf, size_t cap, size_t *len, const char *text)
 {
     struct out o = { buf, cap, *len, 0 };
 
@@ -82,7 +82,7 @@ int jobs_sse_comment(char *buf, size_t cap, size_t *len, const char *text)
     return finish(&o, len);
 }
 
-int jobs_sse_retry(char *buf, size_t cap, size_t *len, unsigned ms)
+int http_sse_retry(char *buf, size_t cap, size_t *len, unsigned ms)
 {
     struct out o = { buf, cap, *len, 0 };
     char num[32];

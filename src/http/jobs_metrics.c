@@ -1,9 +1,9 @@
 /*
- * metrics.c - the jobs' part of /metrics in the Prometheus text format:
+ * jobs_metrics.c - the jobs' part of /metrics in the Prometheus text format:
  * jobs held by state, jobs ended by state, the duration histogram,
  * submissions refused, running jobs, open event streams.
  */
-#include "jobs.h"
+#include "http_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,7 +79,7 @@ static void histogram(struct text *t, const struct jobs_stats *st)
         (unsigned long long)total);
 }
 
-char *jobs_metrics_render(jobs_t *j, unsigned open_streams, size_t *len)
+char *http_jobs_metrics_render(jobs_t *j, unsigned open_streams, size_t *len)
 {
     struct jobs_stats st;
     struct text t = { NULL, 0, 0, false };
@@ -108,10 +108,14 @@ char *jobs_metrics_render(jobs_t *j, unsigned open_streams, size_t *len)
         "puzzled_jobs_expired_total %llu\n"
         "# HELP puzzled_job_event_streams Open job event streams.\n"
         "# TYPE puzzled_job_event_streams gauge\n"
-        "puzzled_job_event_streams %u\n",
+        "puzzled_job_event_streams %u\n"
+        "# HELP puzzled_job_results_bytes Answer bytes finished jobs "
+        "hold (at most job_results_max_bytes).\n"
+        "# TYPE puzzled_job_results_bytes gauge\n"
+        "puzzled_job_results_bytes %zu\n",
         st.by_state[JOBS_RUNNING], st.workers,
         (unsigned long long)st.submitted, (unsigned long long)st.rejected,
-        (unsigned long long)st.expired, open_streams);
+        (unsigned long long)st.expired, open_streams, st.results_bytes);
     if (t.failed) {
         free(t.buf);
         return NULL;
