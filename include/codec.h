@@ -1,7 +1,7 @@
 /*
  * codec.h - the JSON shape of a solve result and of a score, shared by
  * the HTTP service and `puzzled solve --json` / `puzzled score --json`
- * so both print exactly the same object.
+ * so both print exactly the same bytes.
  */
 #ifndef CODEC_H
 #define CODEC_H
@@ -20,19 +20,13 @@
 #define CODEC_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(CODEC_REAL_DIGITS))
 
 /*
- * New reference to {"status","optimal","length","moves","tiles",
- * ["path"],"algorithm","heuristic","reason"?,"stats":{...}}.
- * path (the boards from start to the end, inclusive) only when
- * include_path. Returns NULL when jansson runs out of memory.
- */
-json_t *codec_result_json(const struct puz_board *start,
-                          const struct puz_result *r, bool include_path);
-
-/*
- * The same answer as compact JSON bytes, written directly (result_bytes.c):
- * byte for byte what json_dumpb(codec_result_json(start, r, include_path),
- * JSON_COMPACT | JSON_REAL_PRECISION(real_digits)) gives (real_digits 17
- * is jansson's default, 6 the HTTP service's). *buf (not terminated) is
+ * A solve result as compact JSON bytes, written directly (result_bytes.c),
+ * the one encoder of a result: {"status","optimal","length","moves",
+ * "tiles",["path"],"algorithm","heuristic","reason"?,"stats":{...}}, path
+ * (the boards from start to the end) only when include_path; reals with
+ * real_digits significant digits (CODEC_REAL_DIGITS everywhere;
+ * tests/support/codec_ref.c is the jansson reference it is tested
+ * against). *buf (not terminated) is
  * in arena a, *len its length. PUZ_ERANGE when the answer is longer than
  * max_len (0 = no cap): nothing is allocated and *len says how long it
  * would be. PUZ_ENOMEM when a cannot hold it.

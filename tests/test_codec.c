@@ -1,6 +1,6 @@
 /*
  * test_codec.c - the direct encoder (codec_result_bytes) gives byte for
- * byte what jansson prints for codec_result_json, at the HTTP service's
+ * byte what jansson prints for the reference tree (support/codec_ref.c), at the HTTP service's
  * precision (6) and the CLI's (jansson's default, 17): for real answers
  * of every algorithm and status, with and without the path, on 2x2 to
  * 5x5, and for results made up to reach the corners (escapes, UTF-8,
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "codec.h"
+#include "support/codec_ref.h"
 #include "puz_random.h"
 #include "support/walk.h"
 
@@ -30,7 +30,7 @@ static void check_digits(const struct puz_board *start,
                          unsigned digits)
 {
     size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(digits);
-    json_t *o = codec_result_json(start, r, path);
+    json_t *o = codec_ref_result_json(start, r, path);
     size_t want = json_dumpb(o, NULL, 0, flags), len;
     char *ref = malloc(want + 1), *buf;
     puz_arena *a = puz_arena_create(4096);

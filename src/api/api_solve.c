@@ -184,33 +184,62 @@ bool api__solve_check(struct api_call *c, const struct api_solve_request *q)
     return false;
 }
 
-/* Adds "trace" and "effort" to a /v1/solve answer when the request
- * asked for them. */
-static json_t *with_trace(json_t *reply, const struct api_solve_request *q,
+/* "trace" and "effort" of a /v1/solve answer, when asked for, as one
+ * object whose members join the result's (NULL when neither was). */
+static json_t *trace_json(const struct api_solve_request *q,
                           const puz_trace *t)
 {
-    if (reply != NULL && q->trace)
-        json_object_set_new(reply, "trace",
-                            t != NULL ? codec_trace_json(t, q->board.n)
-                                      : json_array());
-    if (reply != NULL && q->effort)
-        json_object_set_new(reply, "effort", codec_effort_json(t));
-    return reply;
+    json_t *o = q->trace || q->effort ? json_object() : NULL;
+
+    if (o != NULL && q->trace)
+        json_object_set_new(o, "trace", t != NULL
+                            ? codec_trace_json(t, q->board.n)
+                            : json_array());
+    if (o != NULL && q->effort)
+        json_object_set_new(o, "effort", codec_effort_json(t));
+    return o;
 }
 
-/* The answer's bytes written directly into the arena (no JSON tree:
- * the same bytes as api_answer_json of codec_result_json). */
+/*
+ * The answer's bytes written directly into the arena (codec_result_bytes,
+ * the one encoder of a result); a trace's members are encoded apart and
+ * spliced in before the closing brace.
+ */
 static void answer_result(struct api_call *c, const struct puz_board *b,
-                          const struct puz_result *res, bool include_path)
+                          const struct puz_result *res, bool include_path,
+                          const json_t *extra)
 {
+    size_t max = c->ctx->lim->max_response_bytes, len = 0, n = 0;
     struct api_problem p;
-    char *buf = NULL;
-    size_t len = 0;
-    puz_err rc;
+    char *buf = NULL, *all = NULL, *more = NULL;
+    puz_err rc = PUZ_OK;
 
-    rc = codec_result_bytes(b, res, include_path, CODEC_REAL_DIGITS,
-                            c->ctx->lim->max_response_bytes, c->arena, &buf,
-                            &len);
+    n = extra != NULL ? json_dumpb(extra, NULL, 0, CODEC_JSON_FLAGS) : 0;
+    if (extra != NULL && api_jalloc_failed())
+        rc = PUZ_ENOMEM;    /* part of the trace's tree is missing */
+    else if (n > 2) {            /* the result's room shrinks by the extra's */
+        more = puz_arena_alloc(c->arena, n);
+        rc = more == NULL ? PUZ_ENOMEM : n - 2 >= max ? PUZ_ERANGE : PUZ_OK;
+        if (rc == PUZ_OK) {
+            json_dumpb(extra, more, n, CODEC_JSON_FLAGS);
+            max -= n - 2;
+        }
+    }
+    if (rc == PUZ_OK)
+        rc = codec_result_bytes(b, res, include_path, CODEC_REAL_DIGITS, max,
+                                c->arena, &buf, &len);
+    if (rc == PUZ_OK && more != NULL) {     /* {R} + {E} = {R,E} */
+        all = puz_arena_alloc(c->arena, len + n - 1);
+        rc = all != NULL ? PUZ_OK : PUZ_ENOMEM;
+    }
+    if (all != NULL) {
+        memcpy(all, buf, len - 1);
+        all[len - 1] = ',';
+        memcpy(all + len, more + 1, n - 2);
+        all[len + n - 2] = '}';
+        buf = all;
+        len += n - 1;
+    }
     /* The bytes count twice: here, and the copy that is sent. */
     if (rc == PUZ_OK && api__budget_left(c) != 0
         && len > api__budget_left(c))
@@ -219,7 +248,7 @@ static void answer_result(struct api_call *c, const struct puz_board *b,
         api_answer_bytes(c, 200, "application/json", buf, len);
         return;
     }
-    api__too_large(c, rc == PUZ_ERANGE ? len : 0, &p);
+    api__too_large(c, rc == PUZ_ERANGE ? len + n : 0, &p);
     api_answer_problem(c, &p);
 }
 
@@ -265,6 +294,7 @@ static void solve_answer(struct api_call *c, struct puz_solve_opts *o,
     const struct solve_state *s = c->state;
     struct puz_result res;
     struct api_problem p;
+    json_t *extra;
     puz_err rc;
 
     memset(&res, 0, sizeof(res));
@@ -275,13 +305,9 @@ static void solve_answer(struct api_call *c, struct puz_solve_opts *o,
         api_answer_problem(c, &p);
         return;
     }
-    if (s->q.trace || s->q.effort)
-        api_answer_json(c, 200, with_trace(codec_result_json(&s->q.board,
-                                                             &res,
-                                                             s->q.include_path),
-                                           &s->q, o->trace));
-    else
-        answer_result(c, &s->q.board, &res, s->q.include_path);
+    extra = trace_json(&s->q, o->trace);
+    answer_result(c, &s->q.board, &res, s->q.include_path, extra);
+    json_decref(extra);
 }
 
 void api__solve(struct api_call *c)

@@ -258,18 +258,32 @@ static void print_human(const struct puz_board *start,
     }
 }
 
+/* The answer as the service gives it: the same encoder, the same bytes. */
+static puz_err print_json(const struct puz_board *start,
+                          const struct puz_result *r, bool path)
+{
+    puz_arena *a = puz_arena_create(64 * 1024);
+    char *buf;
+    size_t len;
+    puz_err rc = a != NULL ? codec_result_bytes(start, r, path,
+                                                CODEC_REAL_DIGITS, 0, a, &buf,
+                                                &len)
+                           : PUZ_ENOMEM;
+
+    if (rc == PUZ_OK) {
+        fwrite(buf, 1, len, stdout);
+        putchar('\n');
+    }
+    puz_arena_destroy(a);
+    return rc;
+}
+
 static int report(const struct solve_args *sa, const struct puz_board *start,
                   const struct puz_result *r)
 {
-    if (sa->json) {
-        json_t *o = codec_result_json(start, r, sa->path);
-        if (o == NULL) {
-            fprintf(stderr, "puzzled: out of memory\n");
-            return CLI_EXIT_LIMIT;
-        }
-        json_dumpf(o, stdout, JSON_COMPACT);
-        printf("\n");
-        json_decref(o);
+    if (sa->json && print_json(start, r, sa->path) != PUZ_OK) {
+        fprintf(stderr, "puzzled: out of memory\n");
+        return CLI_EXIT_LIMIT;
     }
     if (r->status == PUZ_UNSOLVABLE) {
         fprintf(stderr, "puzzled: unsolvable: %s\n", r->reason);
