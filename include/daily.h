@@ -13,10 +13,12 @@
 #include "puz_board.h"
 #include "puz_err.h"
 #include "puz_table3.h"
+#include "store.h"
 
-#define DAILY_MIN_SIZE 3
-#define DAILY_MAX_SIZE 5
-#define DAILY_MAX_MOVES 5000
+/* The store's bounds of an entry (store.h), named as the daily's rules. */
+#define DAILY_MIN_SIZE STORE_SIZE_MIN
+#define DAILY_MAX_SIZE STORE_SIZE_MAX
+#define DAILY_MAX_MOVES STORE_MOVES_MAX
 
 /* True for a real calendar date written YYYY-MM-DD (years 2000..2999). */
 bool daily_date_ok(const char *day);

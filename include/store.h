@@ -21,19 +21,22 @@
 typedef struct store store;
 
 #define STORE_FILE "puzzled.db"
+/* The bounds of an entry: the one place each is written (the daily's
+ * rules, daily.h, and the API's messages use these). */
 #define STORE_NICK_MAX 24           /* bytes of a nickname */
+#define STORE_MOVES_MAX 5000        /* moves of one entry */
+#define STORE_TIME_MAX_MS 86400000u /* a day */
+#define STORE_SIZE_MIN 3            /* the daily's board sizes */
+#define STORE_SIZE_MAX 5
 #define STORE_DAY_ENTRIES_MAX 10000 /* per day and size */
 #define STORE_RATE_WINDOW_S 60      /* submissions per client address ... */
 #define STORE_RATE_MAX 5            /* ... at most this many per window */
 #define STORE_SCHEMA_VERSION 2
 
-enum store_status {
-    STORE_OK = 0,
-    STORE_INVALID,      /* a field out of bounds; msg says which */
-    STORE_RATE_LIMITED, /* this client submitted too often */
-    STORE_FULL,         /* this day and size hold the maximum */
-    STORE_FAILED,       /* SQLite failed; msg has its words */
-};
+/* Calls return puz_err: PUZ_EINVAL (a field out of bounds; msg says
+ * which), PUZ_ELIMITED (this client submitted too often), PUZ_EFULL
+ * (this day and size hold the maximum), PUZ_EIO (SQLite failed; msg has
+ * its words). */
 
 struct store_submission {
     const char *day;        /* "YYYY-MM-DD" */
@@ -60,6 +63,10 @@ void store_close(store *s);
 /* The schema version in the file (after store_open: the current one). */
 int store_schema_version(store *s);
 
+/* "YYYY-MM-DD" with digits where digits go (the calendar is the
+ * daily's to check, daily_date_ok). */
+bool store_day_ok(const char *day);
+
 /* 1..STORE_NICK_MAX bytes of letters, digits, space, '_', '-' and '.',
  * not starting or ending with a space. */
 bool store_nickname_ok(const char *nick);
@@ -67,11 +74,11 @@ bool store_nickname_ok(const char *nick);
 /* Adds a verified entry at time now (unix seconds); *rank is its place
  * on the day's board (1 = best: fewest moves, then least time, then
  * earliest). */
-enum store_status store_daily_add(store *s, const struct store_submission *e,
+puz_err store_daily_add(store *s, const struct store_submission *e,
                                   int64_t now, unsigned *rank, char *msg);
 
 /* The best max entries of day and size, best first; *count of them. */
-enum store_status store_daily_top(store *s, const char *day, unsigned size,
+puz_err store_daily_top(store *s, const char *day, unsigned size,
                                   struct store_entry *out, unsigned max,
                                   unsigned *count, char *msg);
 
@@ -79,15 +86,15 @@ enum store_status store_daily_top(store *s, const char *day, unsigned size,
  * bounded search found, so computing it again could give another): the
  * first store_daily_par_put of day and size wins, later ones read it
  * back. *found is false when none is stored yet. */
-enum store_status store_daily_par_get(store *s, const char *day,
+puz_err store_daily_par_get(store *s, const char *day,
                                       unsigned size, unsigned *par,
                                       bool *optimal, bool *found, char *msg);
-enum store_status store_daily_par_put(store *s, const char *day,
+puz_err store_daily_par_put(store *s, const char *day,
                                       unsigned size, unsigned *par,
                                       bool *optimal, char *msg);
 
 /* Entries of day and size in all. */
-enum store_status store_daily_count(store *s, const char *day,
+puz_err store_daily_count(store *s, const char *day,
                                     unsigned size, unsigned *count,
                                     char *msg);
 

@@ -68,7 +68,7 @@ static store *open_ok(void)
     return s;
 }
 
-static enum store_status add(store *s, const char *nick, unsigned moves,
+static puz_err add(store *s, const char *nick, unsigned moves,
                              unsigned ms, const char *client, int64_t now)
 {
     struct store_submission e = { DAY, 3, nick, moves, ms, client };
@@ -107,21 +107,21 @@ static void test_ranked_by_moves_then_time_and_kept_on_restart(void **state)
     struct store_submission e = { DAY, 3, "dora", 20, 5000, "10.0.0.9" };
 
     (void)state;
-    assert_int_equal(add(s, "ada", 22, 9000, "10.0.0.1", 1000), STORE_OK);
-    assert_int_equal(add(s, "bob", 20, 9000, "10.0.0.2", 1000), STORE_OK);
-    assert_int_equal(add(s, "cy", 20, 7000, "10.0.0.3", 1000), STORE_OK);
-    assert_int_equal(store_daily_add(s, &e, 1000, &rank, msg), STORE_OK);
+    assert_int_equal(add(s, "ada", 22, 9000, "10.0.0.1", 1000), PUZ_OK);
+    assert_int_equal(add(s, "bob", 20, 9000, "10.0.0.2", 1000), PUZ_OK);
+    assert_int_equal(add(s, "cy", 20, 7000, "10.0.0.3", 1000), PUZ_OK);
+    assert_int_equal(store_daily_add(s, &e, 1000, &rank, msg), PUZ_OK);
     assert_int_equal(rank, 1);
     store_close(s);                 /* a restart */
     s = open_ok();
-    assert_int_equal(store_daily_top(s, DAY, 3, top, 10, &n, msg), STORE_OK);
+    assert_int_equal(store_daily_top(s, DAY, 3, top, 10, &n, msg), PUZ_OK);
     assert_int_equal(n, 4);
     assert_string_equal(top[0].nickname, "dora");
     assert_string_equal(top[1].nickname, "cy");
     assert_string_equal(top[2].nickname, "bob");
     assert_string_equal(top[3].nickname, "ada");
     assert_int_equal(top[3].rank, 4);
-    assert_int_equal(store_daily_top(s, DAY, 4, top, 10, &n, msg), STORE_OK);
+    assert_int_equal(store_daily_top(s, DAY, 4, top, 10, &n, msg), PUZ_OK);
     assert_int_equal(n, 0);
     store_close(s);
 }
@@ -140,7 +140,7 @@ static void *submit_many(void *arg)
     for (int i = 0; i < 25; i++) {
         snprintf(client, sizeof(client), "10.1.%d.%d", w->id, i);
         w->ok += add(w->s, "racer", 10 + (unsigned)i, 1000, client, 5000)
-                 == STORE_OK;
+                 == PUZ_OK;
     }
     return NULL;
 }
@@ -154,7 +154,7 @@ static void test_concurrent_submissions_all_kept(void **state)
     char msg[PUZ_MSG_MAX];
 
     (void)state;
-    assert_int_equal(store_daily_count(s, DAY, 3, &before, msg), STORE_OK);
+    assert_int_equal(store_daily_count(s, DAY, 3, &before, msg), PUZ_OK);
     for (int i = 0; i < 4; i++) {
         w[i] = (struct worker){ s, i, 0 };
         pthread_create(&t[i], NULL, submit_many, &w[i]);
@@ -163,7 +163,7 @@ static void test_concurrent_submissions_all_kept(void **state)
         pthread_join(t[i], NULL);
         assert_int_equal(w[i].ok, 25);
     }
-    assert_int_equal(store_daily_count(s, DAY, 3, &after, msg), STORE_OK);
+    assert_int_equal(store_daily_count(s, DAY, 3, &after, msg), PUZ_OK);
     assert_int_equal(after, before + 100);
     store_close(s);
 }
@@ -174,13 +174,13 @@ static void test_rate_limit_per_address(void **state)
 
     (void)state;
     for (int i = 0; i < STORE_RATE_MAX; i++)
-        assert_int_equal(add(s, "eve", 30, 1000, "10.9.9.9", 9000), STORE_OK);
+        assert_int_equal(add(s, "eve", 30, 1000, "10.9.9.9", 9000), PUZ_OK);
     assert_int_equal(add(s, "eve", 30, 1000, "10.9.9.9", 9001),
-                     STORE_RATE_LIMITED);
+                     PUZ_ELIMITED);
     /* Another address is not held back; a minute later neither is eve. */
-    assert_int_equal(add(s, "fay", 30, 1000, "10.9.9.8", 9001), STORE_OK);
+    assert_int_equal(add(s, "fay", 30, 1000, "10.9.9.8", 9001), PUZ_OK);
     assert_int_equal(add(s, "eve", 30, 1000, "10.9.9.9",
-                         9000 + STORE_RATE_WINDOW_S + 1), STORE_OK);
+                         9000 + STORE_RATE_WINDOW_S + 1), PUZ_OK);
     store_close(s);
 }
 
@@ -193,23 +193,23 @@ static void test_bad_input_refused(void **state)
     char msg[PUZ_MSG_MAX];
 
     (void)state;
-    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), STORE_INVALID);
+    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), PUZ_EINVAL);
     e.day = DAY;
     e.size = 9;
-    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), STORE_INVALID);
+    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), PUZ_EINVAL);
     e.size = 3;
     e.moves = 0;
-    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), STORE_INVALID);
+    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), PUZ_EINVAL);
     e.moves = 10;
     e.nickname = "<script>alert(1)</script>";
-    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), STORE_INVALID);
+    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), PUZ_EINVAL);
     assert_false(store_nickname_ok(""));
     assert_false(store_nickname_ok(" lead"));
     assert_false(store_nickname_ok("a very long nickname indeed"));
     assert_false(store_nickname_ok("x'; DROP TABLE daily_entries; --"));
     assert_true(store_nickname_ok("Ada L. 2"));
     assert_int_equal(store_daily_top(s, "yesterday", 3, top, 1, &n, msg),
-                     STORE_INVALID);
+                     PUZ_EINVAL);
     store_close(s);
 }
 
@@ -240,26 +240,26 @@ static void test_par_first_one_stands(void **state)
 
     (void)state;
     assert_int_equal(store_daily_par_get(s, DAY, 5, &par, &optimal, &found,
-                                         msg), STORE_OK);
+                                         msg), PUZ_OK);
     assert_false(found);
     par = 52;
     optimal = false;
     assert_int_equal(store_daily_par_put(s, DAY, 5, &par, &optimal, msg),
-                     STORE_OK);
+                     PUZ_OK);
     par = 48;
     optimal = true;
     assert_int_equal(store_daily_par_put(s, DAY, 5, &par, &optimal, msg),
-                     STORE_OK);
+                     PUZ_OK);
     assert_int_equal(par, 52);
     assert_false(optimal);
     store_close(s);
     s = open_ok();
     assert_int_equal(store_daily_par_get(s, DAY, 5, &par, &optimal, &found,
-                                         msg), STORE_OK);
+                                         msg), PUZ_OK);
     assert_true(found);
     assert_int_equal(par, 52);
     assert_int_equal(store_daily_par_get(s, DAY, 4, &par, &optimal, &found,
-                                         msg), STORE_OK);
+                                         msg), PUZ_OK);
     assert_false(found);
     store_close(s);
 }
@@ -289,11 +289,11 @@ static void test_schema_1_migrated(void **state)
     sqlite3_close(db);
     s = open_ok();
     assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
-    assert_int_equal(store_daily_top(s, DAY, 3, top, 2, &n, msg), STORE_OK);
+    assert_int_equal(store_daily_top(s, DAY, 3, top, 2, &n, msg), PUZ_OK);
     assert_int_equal(n, 1);
     assert_string_equal(top[0].nickname, "old");
     assert_int_equal(store_daily_par_put(s, DAY, 3, &par, &optimal, msg),
-                     STORE_OK);
+                     PUZ_OK);
     store_close(s);
 }
 

@@ -134,7 +134,7 @@ static void par_known(struct api_call *c, struct daily_state *s)
 
     if (c->ctx->store != NULL
         && store_daily_par_get(c->ctx->store, s->day, s->size, &s->par,
-                               &s->par_optimal, &found, msg) == STORE_OK
+                               &s->par_optimal, &found, msg) == PUZ_OK
         && found) {
         s->par_known = true;
         return;
@@ -162,9 +162,9 @@ static json_t *top_json(struct api_call *c, const struct daily_state *s,
     e = puz_arena_alloc(c->arena, sizeof(*e) * s->top);
     if (e == NULL
         || store_daily_top(c->ctx->store, s->day, s->size, e, s->top, &n,
-                           msg) != STORE_OK
+                           msg) != PUZ_OK
         || store_daily_count(c->ctx->store, s->day, s->size, total, msg)
-           != STORE_OK) {
+           != PUZ_OK) {
         json_decref(list);
         return NULL;
     }
@@ -196,18 +196,17 @@ static void answer_day(struct api_call *c, const struct daily_state *s)
 }
 
 /* The store's refusal as a problem (Retry-After on the rate limit). */
-static void answer_refusal(struct api_call *c, enum store_status rc,
+static void answer_refusal(struct api_call *c, puz_err rc,
                            const char *msg)
 {
     struct api_problem p;
     char secs[16];
 
-    api_problem_set(&p, rc == STORE_RATE_LIMITED ? API_PROBLEM_RATE_LIMITED
-                     : rc == STORE_FULL ? API_PROBLEM_CONFLICT
-                     : rc == STORE_INVALID ? API_PROBLEM_INVALID_REQUEST
-                     : API_PROBLEM_INTERNAL, "%s", msg);
+    /* A full day is no overload of the server: 409, not 503. */
+    api_problem_set(&p, rc == PUZ_EFULL ? API_PROBLEM_CONFLICT
+                     : api_problem_kind_of(rc), "%s", msg);
     api_answer_problem(c, &p);
-    if (rc == STORE_RATE_LIMITED && c->answer.status == 429) {
+    if (rc == PUZ_ELIMITED && c->answer.status == 429) {
         snprintf(secs, sizeof(secs), "%d", STORE_RATE_WINDOW_S);
         api_answer_header(c, "Retry-After", secs);
     }
@@ -220,14 +219,14 @@ static void answer_entry(struct api_call *c, const struct daily_state *s)
                                   s->time_ms, c->rq.client ? c->rq.client
                                   : "-" };
     unsigned rank = 0, total = 0;
-    enum store_status rc;
+    puz_err rc;
     double score = s->par >= s->moves ? 1.0 : (double)s->par / s->moves;
     char msg[PUZ_MSG_MAX] = "";
 
     rc = store_daily_add(c->ctx->store, &e, now_s(), &rank, msg);
-    if (rc == STORE_OK)
+    if (rc == PUZ_OK)
         rc = store_daily_count(c->ctx->store, s->day, s->size, &total, msg);
-    if (rc != STORE_OK) {
+    if (rc != PUZ_OK) {
         answer_refusal(c, rc, msg);
         return;
     }
@@ -297,6 +296,16 @@ static bool bad_entry(struct api_call *c, const char *ptr, const char *why)
     return false;
 }
 
+/* bad_entry with one number (a bound) in its words. */
+static bool bad_entryf(struct api_call *c, const char *ptr, const char *fmt,
+                       unsigned long bound)
+{
+    char why[PUZ_MSG_MAX];
+
+    snprintf(why, sizeof(why), fmt, bound);
+    return bad_entry(c, ptr, why);
+}
+
 /* The moves as blank directions ("up", "down", "left", "right"). */
 static bool entry_moves(struct api_call *c, const json_t *v, uint8_t **out,
                         unsigned *count)
@@ -305,9 +314,9 @@ static bool entry_moves(struct api_call *c, const json_t *v, uint8_t **out,
     enum puz_dir d;
 
     if (n < 1 || n > DAILY_MAX_MOVES)
-        return bad_entry(c, "/moves", "an array of 1 to 5000 moves, each "
-                         "\"up\", \"down\", \"left\" or \"right\" (the way "
-                         "the gap moves)");
+        return bad_entryf(c, "/moves", "an array of 1 to %lu moves, each "
+                          "\"up\", \"down\", \"left\" or \"right\" (the way "
+                          "the gap moves)", (unsigned long)DAILY_MAX_MOVES);
     *out = puz_arena_alloc(c->arena, n);
     if (*out == NULL)
         return bad_entry(c, "/moves", "too many moves for this server");
@@ -343,14 +352,15 @@ static bool entry_fields(struct api_call *c, const json_t *root,
                              "and time_ms");
     }
     if (!json_is_string(nick) || !store_nickname_ok(json_string_value(nick)))
-        return bad_entry(c, "/nickname", "a nickname is 1 to 24 letters, "
-                         "digits, spaces, '_', '-' or '.', not starting or "
-                         "ending with a space");
+        return bad_entryf(c, "/nickname", "a nickname is 1 to %lu letters, "
+                          "digits, spaces, '_', '-' or '.', not starting or "
+                          "ending with a space", (unsigned long)STORE_NICK_MAX);
     snprintf(s->nickname, sizeof(s->nickname), "%s", json_string_value(nick));
     if (!json_is_integer(ms) || json_integer_value(ms) < 0
-        || json_integer_value(ms) > 86400000)
-        return bad_entry(c, "/time_ms", "the time taken, a whole number of "
-                         "milliseconds from 0 to 86400000");
+        || json_integer_value(ms) > STORE_TIME_MAX_MS)
+        return bad_entryf(c, "/time_ms", "the time taken, a whole number "
+                          "of milliseconds from 0 to %lu",
+                          (unsigned long)STORE_TIME_MAX_MS);
     s->time_ms = (unsigned)json_integer_value(ms);
     return entry_moves(c, json_object_get(root, "moves"), moves, &s->moves);
 }

@@ -160,8 +160,7 @@ bool store_nickname_ok(const char *nick)
     return true;
 }
 
-/* "YYYY-MM-DD" with plausible digits (the caller checks the calendar). */
-static bool day_ok(const char *day)
+bool store_day_ok(const char *day)
 {
     if (day == NULL || strlen(day) != 10 || day[4] != '-' || day[7] != '-')
         return false;
@@ -172,29 +171,39 @@ static bool day_ok(const char *day)
     return true;
 }
 
-static enum store_status invalid(char *msg, const char *why)
+static puz_err invalid(char *msg, const char *why)
 {
     if (msg != NULL)
         snprintf(msg, PUZ_MSG_MAX, "%s", why);
-    return STORE_INVALID;
+    return PUZ_EINVAL;
 }
 
-static enum store_status check(const struct store_submission *e, char *msg)
+/* invalid() with up to two numbers (the bounds) in its words. */
+static puz_err invalidf(char *msg, const char *fmt, int a, int b)
 {
-    if (!day_ok(e->day))
+    char why[PUZ_MSG_MAX];
+
+    snprintf(why, sizeof(why), fmt, a, b);
+    return invalid(msg, why);
+}
+
+static puz_err check(const struct store_submission *e, char *msg)
+{
+    if (!store_day_ok(e->day))
         return invalid(msg, "the day must be YYYY-MM-DD");
-    if (e->size < 3 || e->size > 5)
-        return invalid(msg, "the size must be 3, 4 or 5");
+    if (e->size < STORE_SIZE_MIN || e->size > STORE_SIZE_MAX)
+        return invalidf(msg, "the size must be %d to %d", STORE_SIZE_MIN,
+                        STORE_SIZE_MAX);
     if (!store_nickname_ok(e->nickname))
-        return invalid(msg, "a nickname is 1 to 24 letters, digits, "
-                       "spaces, '_', '-' or '.'");
-    if (e->moves == 0 || e->moves > 100000)
-        return invalid(msg, "moves must be 1 to 100000");
-    if (e->time_ms > 86400000u)
+        return invalidf(msg, "a nickname is 1 to %d letters, digits, "
+                        "spaces, '_', '-' or '.'", STORE_NICK_MAX, 0);
+    if (e->moves == 0 || e->moves > STORE_MOVES_MAX)
+        return invalidf(msg, "moves must be 1 to %d", STORE_MOVES_MAX, 0);
+    if (e->time_ms > STORE_TIME_MAX_MS)
         return invalid(msg, "the time must be at most a day");
     if (e->client == NULL || strlen(e->client) > 64)
         return invalid(msg, "no client address");
-    return STORE_OK;
+    return PUZ_OK;
 }
 
 /* One integer from a query with text and integer parameters bound in
@@ -219,7 +228,7 @@ static int query_int(store *s, const char *sql, const char *types,
     return rc == SQLITE_ROW ? 0 : -1;
 }
 
-static enum store_status add_locked(store *s, const struct store_submission *e,
+static puz_err add_locked(store *s, const struct store_submission *e,
                                     int64_t now, unsigned *rank, char *msg)
 {
     const char *t[2] = { e->client, e->day };
@@ -233,7 +242,7 @@ static enum store_status add_locked(store *s, const struct store_submission *e,
         if (msg != NULL)
             snprintf(msg, PUZ_MSG_MAX, "at most %d entries a minute from "
                      "one address; try again in a minute", STORE_RATE_MAX);
-        return STORE_RATE_LIMITED;
+        return PUZ_ELIMITED;
     }
     t[0] = e->day;
     n[0] = e->size;
@@ -243,7 +252,7 @@ static enum store_status add_locked(store *s, const struct store_submission *e,
     if (got >= STORE_DAY_ENTRIES_MAX) {
         if (msg != NULL)
             snprintf(msg, PUZ_MSG_MAX, "this day's board is full");
-        return STORE_FULL;
+        return PUZ_EFULL;
     }
     if (sqlite3_prepare_v2(s->db, "INSERT INTO daily_entries (day, size, "
                            "nickname, moves, time_ms, client, created_at) "
@@ -270,19 +279,19 @@ static enum store_status add_locked(store *s, const struct store_submission *e,
                   (int64_t[]){ e->size, e->moves, e->time_ms }, &got))
         goto out_failed;
     *rank = (unsigned)got + 1;
-    return STORE_OK;
+    return PUZ_OK;
 out_failed:
     say(msg, "the store failed", s->db);
-    return STORE_FAILED;
+    return PUZ_EIO;
 }
 
-enum store_status store_daily_add(store *s, const struct store_submission *e,
+puz_err store_daily_add(store *s, const struct store_submission *e,
                                   int64_t now, unsigned *rank, char *msg)
 {
-    enum store_status rc = check(e, msg);
+    puz_err rc = check(e, msg);
 
     *rank = 0;
-    if (rc != STORE_OK)
+    if (rc != PUZ_OK)
         return rc;
     pthread_mutex_lock(&s->lock);
     rc = add_locked(s, e, now, rank, msg);
@@ -290,16 +299,16 @@ enum store_status store_daily_add(store *s, const struct store_submission *e,
     return rc;
 }
 
-enum store_status store_daily_top(store *s, const char *day, unsigned size,
+puz_err store_daily_top(store *s, const char *day, unsigned size,
                                   struct store_entry *out, unsigned max,
                                   unsigned *count, char *msg)
 {
     sqlite3_stmt *st;
-    enum store_status rc = STORE_OK;
+    puz_err rc = PUZ_OK;
     int step;
 
     *count = 0;
-    if (!day_ok(day))
+    if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
     pthread_mutex_lock(&s->lock);
     if (sqlite3_prepare_v2(s->db, "SELECT nickname, moves, time_ms, "
@@ -308,7 +317,7 @@ enum store_status store_daily_top(store *s, const char *day, unsigned size,
                            -1, &st, NULL)) {
         say(msg, "the store failed", s->db);
         pthread_mutex_unlock(&s->lock);
-        return STORE_FAILED;
+        return PUZ_EIO;
     }
     sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, (int)size);
@@ -325,14 +334,14 @@ enum store_status store_daily_top(store *s, const char *day, unsigned size,
     }
     if (step != SQLITE_DONE && step != SQLITE_ROW) {
         say(msg, "the store failed", s->db);
-        rc = STORE_FAILED;
+        rc = PUZ_EIO;
     }
     sqlite3_finalize(st);
     pthread_mutex_unlock(&s->lock);
     return rc;
 }
 
-enum store_status store_daily_count(store *s, const char *day,
+puz_err store_daily_count(store *s, const char *day,
                                     unsigned size, unsigned *count,
                                     char *msg)
 {
@@ -341,7 +350,7 @@ enum store_status store_daily_count(store *s, const char *day,
     int rc;
 
     *count = 0;
-    if (!day_ok(day))
+    if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
     pthread_mutex_lock(&s->lock);
     rc = query_int(s, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
@@ -350,7 +359,7 @@ enum store_status store_daily_count(store *s, const char *day,
         say(msg, "the store failed", s->db);
     pthread_mutex_unlock(&s->lock);
     *count = (unsigned)got;
-    return rc == 0 ? STORE_OK : STORE_FAILED;
+    return rc == 0 ? PUZ_OK : PUZ_EIO;
 }
 
 /* Reads the stored par with the lock held: 1 found, 0 none, -1 error. */
@@ -374,14 +383,14 @@ static int par_read(store *s, const char *day, unsigned size,
     return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
 }
 
-enum store_status store_daily_par_get(store *s, const char *day,
+puz_err store_daily_par_get(store *s, const char *day,
                                       unsigned size, unsigned *par,
                                       bool *optimal, bool *found, char *msg)
 {
     int rc;
 
     *found = false;
-    if (!day_ok(day))
+    if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
     pthread_mutex_lock(&s->lock);
     rc = par_read(s, day, size, par, optimal);
@@ -389,17 +398,17 @@ enum store_status store_daily_par_get(store *s, const char *day,
         say(msg, "the store failed", s->db);
     pthread_mutex_unlock(&s->lock);
     *found = rc == 1;
-    return rc < 0 ? STORE_FAILED : STORE_OK;
+    return rc < 0 ? PUZ_EIO : PUZ_OK;
 }
 
-enum store_status store_daily_par_put(store *s, const char *day,
+puz_err store_daily_par_put(store *s, const char *day,
                                       unsigned size, unsigned *par,
                                       bool *optimal, char *msg)
 {
     sqlite3_stmt *st;
     int rc = -1;
 
-    if (!day_ok(day))
+    if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
     pthread_mutex_lock(&s->lock);
     if (sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO daily_par (day, "
@@ -418,5 +427,5 @@ enum store_status store_daily_par_put(store *s, const char *day,
     if (rc < 0)
         say(msg, "the store failed", s->db);
     pthread_mutex_unlock(&s->lock);
-    return rc < 0 ? STORE_FAILED : STORE_OK;
+    return rc < 0 ? PUZ_EIO : PUZ_OK;
 }

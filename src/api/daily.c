@@ -11,6 +11,7 @@
 
 #include "puz_random.h"
 #include "puz_solve.h"
+#include "store.h"
 
 bool daily_date_ok(const char *day)
 {
@@ -19,12 +20,8 @@ bool daily_date_ok(const char *day)
     int y, m, d;
     char tail;
 
-    if (day == NULL || strlen(day) != 10 || day[4] != '-' || day[7] != '-')
+    if (!store_day_ok(day))
         return false;
-    for (int i = 0; i < 10; i++) {
-        if (i != 4 && i != 7 && (day[i] < '0' || day[i] > '9'))
-            return false;
-    }
     if (sscanf(day, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3)
         return false;
     if (y < 2000 || y > 2999 || m < 1 || m > 12 || d < 1 || d > days[m - 1])
