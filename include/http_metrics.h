@@ -30,6 +30,10 @@ struct http_metrics_gauges {
     size_t arena_cached_bytes;  /* idle arenas kept for reuse */
     size_t tables_bytes;        /* shared read-only tables */
     int ready;                  /* 1 when /readyz says ready */
+    unsigned connections_open;  /* connections held now */
+    uint64_t connections_refused;   /* past max_connections (per IP too) */
+    uint64_t cut_head, cut_body;    /* requests past a deadline */
+    uint64_t abandoned;         /* clients that hung up mid-solve */
 };
 
 /* routes[0..n-1] are the label values of the route index passed to

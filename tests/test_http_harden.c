@@ -359,6 +359,11 @@ static void test_past_max_connections_refused_at_once(void **state)
     fprintf(stderr, "served again %.0f ms after the cut\n",
             htest_now_ms() - t0);
     assert_int_equal(ok.status, 200);
+    /* The refusal and the cuts reach /metrics (they did not: issue 27,
+     * http__conns_stats was never called). */
+    assert_true(metric_has(s, "\npuzzled_connections_refused_total "));
+    assert_false(metric_quiet(s, "\npuzzled_connections_refused_total 0\n"));
+    assert_true(metric_has(s, "puzzled_requests_cut_total{part=\"head\"} 4"));
     http_server_destroy(s);
 }
 

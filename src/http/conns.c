@@ -255,10 +255,10 @@ void http__conn_refuse(struct MHD_Connection *c)
 {
     struct conn *k = conn_of(c);
 
-    if (k != NULL)
-        k->refused = true;  /* only this connection's thread reads it */
-    if (k != NULL)
-        shutdown(k->fd, SHUT_RDWR);
+    if (k == NULL)
+        return;
+    k->refused = true;      /* only this connection's thread reads it */
+    shutdown(k->fd, SHUT_RDWR);
 }
 
 /* Cut connections past their deadline; the caller holds the lock. */

@@ -148,7 +148,6 @@ void http__reply_copy(struct http_req *r, unsigned status,
 void http__reply_answer(struct http_req *r);
 /* Answer JSON (body: a new reference) or a problem, through r->call. */
 void http__reply_json(struct http_req *r, unsigned status, json_t *body);
-void http__reply_problem(struct http_req *r, const struct api_problem *p);
 void http__reply_problemf(struct http_req *r, enum api_problem_kind k,
                           const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

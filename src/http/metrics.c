@@ -255,6 +255,13 @@ static void gauge(FILE *f, const char *name, const char *help,
             name, name, v);
 }
 
+static void count_line(FILE *f, const char *name, const char *help,
+                       uint64_t v)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s counter\n%s %llu\n", name, help,
+            name, name, (unsigned long long)v);
+}
+
 static void render_gauges(FILE *f, const http_metrics *m,
                           const struct http_metrics_gauges *g)
 {
@@ -281,6 +288,19 @@ static void render_gauges(FILE *f, const http_metrics *m,
           (unsigned long long)g->ready);
     gauge(f, "process_start_time_seconds", "Start time, Unix seconds.",
           (unsigned long long)m->started);
+    gauge(f, "puzzled_connections_open", "Connections held now.",
+          g->connections_open);
+    count_line(f, "puzzled_connections_refused_total", "Connections refused "
+               "with a 503 past max_connections.",
+               g->connections_refused);
+    fprintf(f, "# HELP puzzled_requests_cut_total Requests cut off past "
+            "their deadline, by part.\n# TYPE puzzled_requests_cut_total "
+            "counter\npuzzled_requests_cut_total{part=\"head\"} %llu\n"
+            "puzzled_requests_cut_total{part=\"body\"} %llu\n",
+            (unsigned long long)g->cut_head, (unsigned long long)g->cut_body);
+    count_line(f, "puzzled_requests_abandoned_total", "Clients that hung "
+               "up while their solve was pending (logged 499).",
+               g->abandoned);
 }
 
 char *http_metrics_render(const http_metrics *m,

@@ -295,12 +295,6 @@ void http__reply_json(struct http_req *r, unsigned status, json_t *body)
     http__reply_answer(r);
 }
 
-void http__reply_problem(struct http_req *r, const struct api_problem *p)
-{
-    api_answer_problem(&r->call, p);
-    http__reply_answer(r);
-}
-
 void http__reply_problemf(struct http_req *r, enum api_problem_kind k,
                           const char *fmt, ...)
 {

@@ -215,6 +215,7 @@ static bool handle_metrics(struct http_req *r)
 {
     struct http_server *s = r->srv;
     struct http_metrics_gauges g = { 0 };
+    struct http__conn_stats cs;
     struct pool_stats st;
     size_t len = 0, jlen = 0;
     char *text, *jtext, *both;
@@ -230,6 +231,12 @@ static bool handle_metrics(struct http_req *r)
     g.arena_cached_bytes = http__arena_cached_bytes(s);
     g.tables_bytes = puz_tables_bytes(s->tables);
     g.ready = http__ready(s, NULL);
+    http__conns_stats(s, &cs);
+    g.connections_open = cs.open;
+    g.connections_refused = cs.refused;
+    g.cut_head = cs.cut_head;
+    g.cut_body = cs.cut_body;
+    g.abandoned = cs.abandoned;
     text = http_metrics_render(s->metrics, &g, &len);
     jtext = http_jobs_metrics_render(s->jobs, http_streams_count(s->streams),
                                 &jlen);
