@@ -409,6 +409,9 @@ void api__daily_entry(struct api_call *c)
 void api__daily_work(struct api_call *c)
 {
     struct daily_state *s = c->state;
+    /* The par is a solve of the day's board (a scramble: solvable). */
+    struct api_solve_request q = { .board = s->board,
+                                   .max_nodes = DAILY_PAR_NODES };
     struct puz_solve_opts o;
     struct puz_result res;
     char msg[PUZ_MSG_MAX];
@@ -418,10 +421,9 @@ void api__daily_work(struct api_call *c)
         finish(c, s);
         return;
     }
-    api__solve_opts(c, s->deadline_us, &o);
-    o.limits.max_nodes = DAILY_PAR_NODES;
+    api__request_opts(c, &q, s->deadline_us, &o);
     memset(&res, 0, sizeof(res));
-    rc = puz_solve(&s->board, &o, c->arena, &res);
+    rc = api__search(c, &s->board, &o, &res);
     if (rc == PUZ_OK)
         api__record(c, &res);
     if (rc == PUZ_OK && res.status == PUZ_CANCELLED) {

@@ -56,10 +56,14 @@ bool api__open(struct api_call *c, size_t size, void **state,
 bool api__decoded(struct api_call *c, json_t *root, puz_err rc,
                   const struct api_problem *p);
 
-/* The search options every solving route starts from: the server's
- * tables and memory cap, the call's cancel flag, this deadline. */
-void api__solve_opts(const struct api_call *c, uint64_t deadline_us,
-                     struct puz_solve_opts *o);
+/* A solve request turned into the solver's options, the one way: the
+ * common ones, then the request's algorithm, heuristic, goal and limits
+ * (q's board passed api__solve_check, so parity is known). Every route
+ * that searches - solve, batch, jobs, score, the daily's par - goes
+ * through here. */
+void api__request_opts(const struct api_call *c,
+                       const struct api_solve_request *q,
+                       uint64_t deadline_us, struct puz_solve_opts *o);
 
 /* puz_solve in the call's scratch arena under what is left of its
  * budget; the path (moves, tiles) is then copied into the call's arena

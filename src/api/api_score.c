@@ -18,15 +18,17 @@ struct score_state {
 /* puz_score, inline (3x3 from the table) or on the worker (a search). */
 static void run_score(struct api_call *c, const struct score_state *s)
 {
+    /* The optimal length is a solve of the board: the same request. */
+    struct api_solve_request q = {
+        .board = s->req.board, .has_goal = s->req.has_goal,
+        .goal = s->req.goal, .max_nodes = c->ctx->lim->solve_max_nodes,
+    };
     struct puz_score_result r;
     struct puz_solve_opts o;
     struct api_problem p;
     puz_err rc;
 
-    api__solve_opts(c, s->deadline_us, &o);
-    o.goal = s->req.has_goal ? &s->req.goal : NULL;
-    o.solvable_known = true;    /* api__score checked it */
-    o.limits.max_nodes = c->ctx->lim->solve_max_nodes;
+    api__request_opts(c, &q, s->deadline_us, &o);
     rc = puz_score(&s->req.board, s->req.moves, s->req.count, &o, c->arena,
                    &r);
     if (r.searched && rc == PUZ_OK)

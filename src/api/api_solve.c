@@ -14,8 +14,10 @@
 #include "codec.h"
 #include "codec_trace.h"
 
-void api__solve_opts(const struct api_call *c, uint64_t deadline_us,
-                     struct puz_solve_opts *o)
+/* The options every search of a call starts from: the server's tables
+ * and memory cap, the call's cancel flag, this deadline. */
+static void common_opts(const struct api_call *c, uint64_t deadline_us,
+                        struct puz_solve_opts *o)
 {
     memset(o, 0, sizeof(*o));
     o->tables = c->ctx->tables;
@@ -108,12 +110,11 @@ puz_err api__search(struct api_call *c, const struct puz_board *b,
     return search(c, b, o, puz_solve_instant(b, o), res);
 }
 
-/* The client's options on top of the common ones. */
-static void request_opts(const struct api_call *c,
-                         const struct api_solve_request *q,
-                         uint64_t deadline_us, struct puz_solve_opts *o)
+void api__request_opts(const struct api_call *c,
+                       const struct api_solve_request *q,
+                       uint64_t deadline_us, struct puz_solve_opts *o)
 {
-    api__solve_opts(c, deadline_us, o);
+    common_opts(c, deadline_us, o);
     o->algorithm = q->algorithm;
     o->heuristic = q->heuristic;
     o->goal = q->has_goal ? &q->goal : NULL;
@@ -287,7 +288,7 @@ static bool solve_decode(struct api_call *c, struct solve_state **sp)
     return true;
 }
 
-/* Search with o (request_opts of c's state) and answer. */
+/* Search with o (api__request_opts of c's state) and answer. */
 static void solve_answer(struct api_call *c, struct puz_solve_opts *o,
                          bool instant)
 {
@@ -323,7 +324,7 @@ void api__solve(struct api_call *c)
      * worker and back (two thread wake-ups): answered here. */
     if (s->q.trace || s->q.effort)
         return;
-    request_opts(c, &s->q, s->deadline_us, &o);
+    api__request_opts(c, &s->q, s->deadline_us, &o);
     if (puz_solve_instant(&s->q.board, &o))
         solve_answer(c, &o, true);
 }
@@ -333,7 +334,7 @@ void api__solve_work(struct api_call *c)
     const struct solve_state *s = c->state;
     struct puz_solve_opts o;
 
-    request_opts(c, &s->q, s->deadline_us, &o);
+    api__request_opts(c, &s->q, s->deadline_us, &o);
     if (s->q.trace || s->q.effort)
         o.trace = puz_trace_create(c->arena, s->q.trace);
     solve_answer(c, &o, puz_solve_instant(&s->q.board, &o));
@@ -508,7 +509,7 @@ static bool batch_item(struct api_call *c, struct batch_state *s, size_t i)
 
     memset(&res, 0, sizeof(res));
     if (e->ok) {
-        request_opts(c, q, deadline < s->deadline_us ? deadline
+        api__request_opts(c, q, deadline < s->deadline_us ? deadline
                      : s->deadline_us, &o);
         rc = api__search(c, &e->board, &o, &res);
         if (rc == PUZ_OK)
