@@ -4,6 +4,12 @@
 # that pkg-config's flags are read after the install; plain `make` only
 # builds.
 
+# Every core by default; a -j given on the command line (or in MAKEFLAGS)
+# wins, and sub-makes share the jobs through make's jobserver.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 CC ?= cc
 SANITIZER ?=
 ifeq ($(SANITIZER),)
