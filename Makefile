@@ -2,7 +2,14 @@
 # bench, clean. `make run` and `make test` first install what the machine
 # lacks (scripts/deps.sh, once per command), then build in a sub-make so
 # that pkg-config's flags are read after the install; plain `make` only
-# builds.
+# builds. Builds run on every core (below); `make test` reuses the
+# objects `make run` built (same flags, same build directory).
+
+# Every core by default; a -j given on the command line (or in MAKEFLAGS)
+# wins, and sub-makes share the jobs through make's jobserver.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 
 CC ?= cc
 SANITIZER ?=

@@ -5,7 +5,10 @@
 # the README's examples use. --test (make test): also the tools the test
 # suite drives (nginx, chromium, python3, and the pinned node packages via
 # npm ci - among them the Node.js the tests run on: Debian 12's Node 18
-# only bootstraps npm, see package.json).
+# only runs npm, see package.json).
+#
+# apt's output goes to build/deps.log (shown if it fails): a passing
+# install printed pages of dpkg lines and service-script warnings.
 set -e
 
 missing=""
@@ -28,9 +31,35 @@ if [ "$1" = --test ]; then
     need_cmd python3 python3
     [ -x /usr/sbin/nginx ] || missing="$missing nginx-light"
     [ -x /usr/bin/chromium ] || missing="$missing chromium"
+    # Debian's npm (and the nodejs and ~335 node-* packages it pulls in)
+    # only runs `npm ci`: nothing else here knows which registry npm is
+    # configured with, and the repository names none.
     need_cmd node nodejs
     need_cmd npm npm
 fi
+
+log=build/deps.log
+apt_install() {
+    mkdir -p build
+    : >"$log"
+    # No service starts during the install: nginx's package would start
+    # the system nginx on port 80 (the tests run their own, on other
+    # ports). An existing policy-rc.d (container images have one) stays.
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+        chmod 755 /usr/sbin/policy-rc.d
+        trap 'rm -f /usr/sbin/policy-rc.d' EXIT INT TERM
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    # shellcheck disable=SC2086
+    if ! { apt-get update -q >>"$log" 2>&1 &&
+           apt-get install -y -q --no-install-recommends $missing \
+               >>"$log" 2>&1; }; then
+        tail -n 30 "$log" >&2
+        echo "deps.sh: apt-get failed; its whole output is in $log" >&2
+        exit 1
+    fi
+}
 
 if [ -n "$missing" ]; then
     if [ "$(id -u)" != 0 ]; then
@@ -38,18 +67,23 @@ if [ -n "$missing" ]; then
              "apt-get install them)" >&2
         exit 1
     fi
-    echo "deps.sh: installing$missing" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q >&2
-    # shellcheck disable=SC2086
-    apt-get install -y -q --no-install-recommends $missing >&2
+    echo "deps.sh: installing$missing and what they need (apt-get;" \
+         "make test's first run takes a few minutes here)" >&2
+    start=$(date +%s)
+    apt_install
+    echo "deps.sh: installed in $(( $(date +%s) - start )) s:" \
+         "$(grep -m1 'newly installed' "$log" || true)" \
+         "$(grep -m1 '^Need to get' "$log" || true)" \
+         "(apt's output: $log)" >&2
 fi
 # npm ci again whenever package-lock.json changed since the last install
 # (npm writes node_modules/.package-lock.json at the end of each install).
+# Debian's npm runs on Debian's Node 18, older than the tools ask for
+# (they run on the pinned Node 24): its engine warnings are not shown.
 if [ "$1" = --test ] &&
    { [ ! -f node_modules/.package-lock.json ] ||
      [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
-    echo "deps.sh: npm ci (test tools: node 20, playwright-core, redocly," \
-         "ajv)" >&2
-    npm ci --no-audit --no-fund >&2
+    echo "deps.sh: npm ci (test tools: Node 24, playwright-core, redocly," \
+         "ajv, axe-core)" >&2
+    npm ci --no-audit --no-fund --no-update-notifier --loglevel=error >&2
 fi

@@ -113,7 +113,9 @@ static bool contains(const struct names *s, const char *name)
     return false;
 }
 
-/* Same names, each once, order aside; what differs goes to stderr. */
+/* Same names, each once, order aside; what differs goes to stderr
+ * unless what is NULL (the check's own test, where a difference is made
+ * on purpose). */
 static bool same_names(const char *what, const struct names *spec,
                        const struct names *cat)
 {
@@ -121,13 +123,15 @@ static bool same_names(const char *what, const struct names *spec,
 
     for (size_t i = 0; i < spec->n; i++)
         if (!contains(cat, spec->v[i])) {
-            fprintf(stderr, "%s: openapi.yaml has '%s', the catalog "
+            if (what != NULL)
+                fprintf(stderr, "%s: openapi.yaml has '%s', the catalog "
                     "does not\n", what, spec->v[i]);
             same = false;
         }
     for (size_t i = 0; i < cat->n; i++)
         if (!contains(spec, cat->v[i])) {
-            fprintf(stderr, "%s: the catalog has '%s', openapi.yaml "
+            if (what != NULL)
+                fprintf(stderr, "%s: the catalog has '%s', openapi.yaml "
                     "does not\n", what, cat->v[i]);
             same = false;
         }
@@ -142,13 +146,14 @@ static void check_enum(const char *schema, const json_t *list)
     names_of(list, &cat);
     assert_true(cat.n >= 2);
     assert_true(same_names(schema, &spec, &cat));
-    /* The check fails when either side loses an entry. */
+    /* The check fails when either side loses an entry (its last one:
+     * quietly, as nothing is wrong with the real lists). */
     fewer = cat;
     fewer.n--;
-    assert_false(same_names("(expected mismatch)", &spec, &fewer));
+    assert_false(same_names(NULL, &spec, &fewer));
     fewer = spec;
     fewer.n--;
-    assert_false(same_names("(expected mismatch)", &fewer, &cat));
+    assert_false(same_names(NULL, &fewer, &cat));
 }
 
 static void test_openapi_enums_equal_catalog(void **state)

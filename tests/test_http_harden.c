@@ -489,6 +489,40 @@ static void test_413_at_once_when_nothing_to_drop(void **state)
     assert_true(r.ms < 1000);
 }
 
+/* Issue 32 item 8: a body announced past the cap is answered at once,
+ * as nginx does, not after the body deadline: the client that sends a
+ * little and waits sees its 413 while the rest is still to come; the
+ * connection then closes once the rest is read (or cut short). */
+static void test_announced_large_answered_at_once(void **state)
+{
+    char req[1200], *rest;
+    struct raw r;
+    int n, fd;
+
+    (void)state;
+    n = snprintf(req, sizeof(req), "POST /v1/solve HTTP/1.1\r\n" HOST JSON
+                 "Content-Length: 4194304\r\n\r\n");
+    memset(req + n, ' ', 1000);
+    req[n + 1000] = '\0';
+    fd = htest_raw_open(srv);
+    assert_true(fd >= 0);
+    assert_true(send_all(fd, req, strlen(req)));
+    raw_collect(fd, 500, &r);   /* well within the body deadline */
+    if (strstr(r.buf, "HTTP/1.1 413 ") == NULL)
+        fprintf(stderr, "after %.0f ms: '%s'\n", r.ms, r.buf);
+    assert_non_null(strstr(r.buf, "HTTP/1.1 413 "));
+    assert_non_null(strstr(r.buf, "payload-too-large"));
+    /* The rest is still read (and dropped), then the connection ends. */
+    rest = calloc(1, 4194304 - 1000);
+    assert_non_null(rest);
+    assert_true(send_all(fd, rest, 4194304 - 1000));
+    raw_collect(fd, 3000, &r);
+    assert_true(r.closed);
+    assert_int_equal(r.len, 0);     /* no second answer */
+    free(rest);
+    close(fd);
+}
+
 /* Item 7: a chunked body past the cap is not read to its end (it used to
  * be: 3 GB in 6 s); reading stops at max_body_bytes + max_discard_bytes
  * and the connection is closed. */
@@ -530,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_unknown_codings_answered_at_once),
         cmocka_unit_test(test_early_413_not_lost),
         cmocka_unit_test(test_413_at_once_when_nothing_to_drop),
+        cmocka_unit_test(test_announced_large_answered_at_once),
         cmocka_unit_test(test_chunked_over_cap_stops),
         cmocka_unit_test(test_slow_head_cut_at_deadline),
         cmocka_unit_test(test_slow_body_cut_at_deadline),

@@ -119,6 +119,7 @@ struct http_req {
     size_t body_len, body_cap;
     uint64_t body_seen;             /* bytes received, kept or not */
     bool too_large;
+    bool answered;                  /* written by http__req_send_early */
     bool dispatched;
     struct MHD_Response *response;  /* ready to queue */
     unsigned status;
@@ -135,6 +136,9 @@ void http__req_destroy(struct http_req *r);
 void http__req_body(struct http_req *r, const char *data, size_t size);
 /* Queue r->response with the common headers; MHD_NO on failure. */
 enum MHD_Result http__req_queue(struct http_req *r);
+/* Write the answer in r->call.answer now, during the body (a 413):
+ * the request then ends with the body, the connection with it. */
+void http__req_send_early(struct http_req *r);
 
 /* Replies (network thread, or the worker while it holds r). They set
  * r->response; a NULL response or a failed allocation becomes a plain

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 
 puz_arena *http__arena_get(struct http_server *s)
@@ -243,6 +244,53 @@ enum MHD_Result http__req_queue(struct http_req *r)
     MHD_destroy_response(resp);     /* the connection holds its own ref */
     r->response = NULL;
     return rc;
+}
+
+/*
+ * The answer built so far (r->call.answer), written on the socket now,
+ * while MHD is still reading the body, with Connection: close. MHD
+ * cannot do this: a response queued before the body is in makes it
+ * stop reading and close, and closing on unread bytes resets the
+ * connection, so a client still sending would lose the answer. Nothing
+ * else is being written on the socket (the previous answer, if any, is
+ * complete), and a problem fits one non-blocking send.
+ */
+void http__req_send_early(struct http_req *r)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const struct api_answer *an = &r->call.answer;
+    const char *reason = MHD_get_reason_phrase_for(an->status);
+    char head[1024];
+    int n;
+
+    if (r->response != NULL)
+        MHD_destroy_response(r->response);
+    r->response = NULL;
+    r->status = an->status;
+    r->reply_bytes = an->len;
+    r->answered = true;
+    if (ci == NULL)
+        return;
+    n = snprintf(head, sizeof(head), "HTTP/1.1 %u %s\r\nContent-Type: %s"
+                 "\r\nX-Request-Id: %s\r\nX-Content-Type-Options: nosniff"
+                 "\r\nCache-Control: no-store\r\n%s%s%s%s"
+                 "Connection: close\r\nContent-Length: %zu\r\n\r\n",
+                 an->status, reason != NULL ? reason : "",
+                 an->content_type != NULL ? an->content_type : "text/plain",
+                 r->id, r->origin != NULL ? "Access-Control-Allow-Origin: "
+                                          : "",
+                 r->origin != NULL ? r->origin : "",
+                 r->origin != NULL ? "\r\n" : "",
+                 r->origin != NULL && !r->srv->cors_any ? "Vary: Origin\r\n"
+                                                        : "",
+                 an->len);
+    if (n <= 0 || (size_t)n >= sizeof(head))
+        return;
+    (void)!send((int)ci->connect_fd, head, (size_t)n,
+                MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE);
+    (void)!send((int)ci->connect_fd, an->body, an->len,
+                MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
 void http__reply(struct http_req *r, unsigned status,

@@ -432,10 +432,15 @@ static void check_body_headers(struct http_req *r)
                              "is %llu bytes; at most %zu are accepted", len,
                              r->srv->cfg.api.max_body_bytes);
     } else if (len > r->srv->cfg.api.max_body_bytes) {
-        /* Read and dropped, then the 413 (harden, issue 15 item 7): a
-         * client that sends its whole body before reading would get a
-         * reset, not the 413, if we answered and closed now. */
+        /* The 413 at once, as nginx does, for the client that waits
+         * for it (issue 32); then the body is read and dropped, so the
+         * client that sends it all before reading gets the 413 rather
+         * than a reset (issue 15 item 7). */
         r->too_large = true;
+        http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
+                             "is %llu bytes; at most %zu are accepted", len,
+                             r->srv->cfg.api.max_body_bytes);
+        http__req_send_early(r);
     }
 }
 
@@ -599,6 +604,8 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
             return MHD_NO;
         return MHD_YES;
     }
+    if (r->answered)
+        return MHD_NO;      /* its 413 went out early; the body is in */
     if (!r->dispatched && dispatch(r))
         return MHD_YES;     /* r is the worker's until it resumes us */
     /* Called again after a resume, or the route answered inline. */

@@ -171,8 +171,14 @@ for (const [route, item] of Object.entries(spec.paths)) {
 console.log(`${files.length} responses checked against ${specPath}: ` +
             `${files.length - failed} valid, ${failed} invalid; ` +
             `${seen.size} distinct route/method/status combinations`);
-if (untested.length) {
+// Informational: mostly answers no test provokes on purpose (500, 503
+// under overload); OPENAPI_UNTESTED=1 lists them.
+if (untested.length && process.env.OPENAPI_UNTESTED) {
   console.log(`documented but not exercised (${untested.length}): ` +
               untested.join('; '));
+} else if (untested.length) {
+  console.log(`(${untested.length} documented responses not exercised, ` +
+              'mostly 500s and 503s the tests do not provoke; not an ' +
+              'error: OPENAPI_UNTESTED=1 lists them)');
 }
 process.exit(failed ? 1 : 0);
