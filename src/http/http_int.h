@@ -99,6 +99,15 @@ struct http__route {
     http__handler handler;
 };
 
+/* Where a request stands in its life (exchange.c). */
+enum http__phase {
+    HTTP__PHASE_HEAD = 0,   /* being made from its head */
+    HTTP__PHASE_BODY,       /* its body arriving */
+    HTTP__PHASE_ROUTE,      /* its route running */
+    HTTP__PHASE_WORK,       /* a worker has it; the connection waits */
+    HTTP__PHASE_REPLY,      /* its answer queued */
+};
+
 struct http_req {
     struct http_server *srv;
     struct MHD_Connection *conn;
@@ -120,7 +129,7 @@ struct http_req {
     uint64_t body_seen;             /* bytes received, kept or not */
     bool too_large;
     bool answered;                  /* written by http__req_send_early */
-    bool dispatched;
+    enum http__phase phase;
     struct MHD_Response *response;  /* ready to queue */
     unsigned status;
     size_t reply_bytes;
@@ -161,7 +170,7 @@ puz_arena *http__arena_get(struct http_server *s);
 void http__arena_put(struct http_server *s, puz_arena *a);
 size_t http__arena_cached_bytes(struct http_server *s);
 
-/* routes.c */
+/* exchange.c: one request's life (its phases are told there). */
 enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
                                  const char *url, const char *method,
                                  const char *version, const char *upload,
@@ -170,6 +179,13 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
 void http__on_completed(void *cls, struct MHD_Connection *c,
                         void **con_cls,
                         enum MHD_RequestTerminationCode toe, uint64_t now);
+
+/* routes.c: matching a request to its route, and the server's own. */
+/* r->api or r->route (and r->label, r->params) for r's method and path. */
+void http__route_match(struct http_req *r);
+/* No route takes this method on this path: a static file, OPTIONS, 404
+ * or 405 (with the Allow list). */
+void http__route_other(struct http_req *r);
 bool http__ready(struct http_server *s, json_t **checks);
 /* MHD_OPTION_UNESCAPE_CALLBACK: percent-decoding that keeps "%00". */
 size_t http__unescape(void *cls, struct MHD_Connection *c, char *s);

@@ -5,8 +5,10 @@
  *
  * A client that hangs up meanwhile cancels the job (conns.c watches the
  * suspended socket). The connection is suspended before the job is
- * visible to any worker, so a resume can never come first. The worker touches only the call
- * (its arena included) and never MHD, except for the final resume.
+ * visible to any worker, so a resume can never come first. The worker
+ * touches the call (its arena included), makes the MHD response from the
+ * answer's bytes (creating a response touches no daemon state) and, last,
+ * resumes the connection; nothing else of MHD.
  */
 #include "http_int.h"
 

@@ -1,11 +1,9 @@
 /*
- * routes.c - the MHD access handler, the glue between libmicrohttpd and
- * the API's route functions (src/api/): match the route, check method,
- * media type and size at the headers, read the body, call the route
- * function, hand its remaining work to the pool (job.c) when it leaves
- * some, and queue the answer's bytes. Also the server's own small
- * routes: health, metrics, the spec, CORS preflight and the web game's
- * static files.
+ * routes.c - which route a request goes to (the API's table in
+ * src/api/api.c, then the server's own) and the server's own small
+ * routes: health, metrics, the spec, CORS preflight, 404/405 with Allow
+ * and the web game's static files. A request's life around them is
+ * exchange.c's.
  */
 #include "http_int.h"
 
@@ -120,25 +118,6 @@ static void allow_list(const char *path, char *buf, size_t size)
             used += allow_one(rt->method, buf + used, size - used);
     if (used > 0)
         snprintf(buf + used, size - used, "OPTIONS");
-}
-
-/* JSON bodies only: application/json or any +json type, UTF-8. */
-static bool json_media_type(const char *ct)
-{
-    size_t n;
-    const char *cs;
-
-    if (ct == NULL)
-        return false;
-    n = strcspn(ct, "; \t");
-    /* "application/+json" has no subtype: not JSON. */
-    if (!(n == 16 && strncasecmp(ct, "application/json", 16) == 0)
-        && !(n > 12 + 5 && strncasecmp(ct + n - 5, "+json", 5) == 0
-             && strncasecmp(ct, "application/", 12) == 0))
-        return false;
-    cs = strcasestr(ct + n, "charset=");
-    return cs == NULL || strncasecmp(cs + 8, "utf-8", 5) == 0
-           || strncasecmp(cs + 8, "\"utf-8\"", 7) == 0;
 }
 
 static int hex_digit(char c)
@@ -361,7 +340,7 @@ static bool static_exists(struct http_req *r)
     return true;
 }
 
-static void match_route(struct http_req *r)
+void http__route_match(struct http_req *r)
 {
     r->api = api_route_find(r->method, r->path, &r->params);
     if (r->api != NULL) {
@@ -378,9 +357,7 @@ static void match_route(struct http_req *r)
     }
 }
 
-/* No route takes this method on this path: a static file, OPTIONS, 404
- * or 405 (with the Allow list). */
-static void route_other(struct http_req *r)
+void http__route_other(struct http_req *r)
 {
     char allow[96];
     bool api = strncmp(r->path, "/v1/", 4) == 0;
@@ -399,238 +376,4 @@ static void route_other(struct http_req *r)
         handle_options(r, allow);
     else
         reply_not_allowed(r, allow);
-}
-
-/* The client waits for "100 Continue" before sending its body, so an
- * early answer costs it nothing. */
-static bool expects_continue(struct http_req *r)
-{
-    const char *e = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                "Expect");
-
-    return e != NULL && strcasecmp(e, "100-continue") == 0;
-}
-
-/* Content-Type and Content-Length of a JSON route, before the body. */
-static void check_body_headers(struct http_req *r)
-{
-    const char *ct = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                 "Content-Type");
-    const char *cl = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                 "Content-Length");
-    unsigned long long len = cl != NULL ? strtoull(cl, NULL, 10) : 0;
-
-    if (!json_media_type(ct)) {
-        http__reply_problemf(r, API_PROBLEM_UNSUPPORTED_MEDIA, "send the "
-                             "body as JSON with Content-Type: "
-                             "application/json (got %.100s)",
-                             ct != NULL ? ct : "no Content-Type");
-    } else if (len > r->srv->cfg.api.max_body_bytes
-               && (len > http__discard_limit(r->srv) || expects_continue(r))) {
-        /* Refused before reading a byte of it. */
-        http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
-                             "is %llu bytes; at most %zu are accepted", len,
-                             r->srv->cfg.api.max_body_bytes);
-    } else if (len > r->srv->cfg.api.max_body_bytes) {
-        /* The 413 at once, as nginx does, for the client that waits
-         * for it (issue 32); then the body is read and dropped, so the
-         * client that sends it all before reading gets the 413 rather
-         * than a reset (issue 15 item 7). */
-        r->too_large = true;
-        http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
-                             "is %llu bytes; at most %zu are accepted", len,
-                             r->srv->cfg.api.max_body_bytes);
-        http__req_send_early(r);
-    }
-}
-
-struct length_scan {
-    const char *first;
-    bool conflict;
-};
-
-static enum MHD_Result scan_length(void *cls, enum MHD_ValueKind kind,
-                                   const char *key, const char *value)
-{
-    struct length_scan *sc = cls;
-
-    (void)kind;
-    if (strcasecmp(key, "Content-Length") != 0)
-        return MHD_YES;
-    if (sc->first == NULL)
-        sc->first = value;
-    else if (strcmp(sc->first, value != NULL ? value : "") != 0)
-        sc->conflict = true;
-    return MHD_YES;
-}
-
-/*
- * Two different Content-Length values (MHD takes the first) leave the
- * body's end ambiguous, the stuff of request smuggling behind a proxy
- * that takes the other one: RFC 9112 section 6.3 says refuse, and the
- * early answer closes the connection.
- */
-static void check_length_conflict(struct http_req *r)
-{
-    struct length_scan sc = { NULL, false };
-
-    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, scan_length, &sc);
-    if (sc.conflict)
-        http__reply_problemf(r, API_PROBLEM_MALFORMED_JSON, "conflicting "
-                             "Content-Length headers; the body cannot be "
-                             "framed, send exactly one");
-}
-
-static enum MHD_Result first_call(struct http_server *s,
-                                  struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  void **con_cls)
-{
-    struct http_req *r = http__req_create(s, c, url, method);
-
-    if (r == NULL)
-        return MHD_NO;  /* out of memory: MHD closes the connection */
-    *con_cls = r;
-    match_route(r);
-    if (http__check_framing(r, version))   /* framing.c (harden) */
-        check_length_conflict(r);
-    if (r->response == NULL && ((r->api != NULL && r->api->json_body)
-                                || (r->route != NULL
-                                    && r->route->json_body)))
-        check_body_headers(r);
-    /* A body refused on its headers is answered before it is read (MHD
-     * then closes the connection); everything else waits for the end of
-     * the request, which keeps the connection alive. */
-    if (r->response != NULL) {
-        r->dispatched = true;
-        return http__req_queue(r);
-    }
-    return MHD_YES;
-}
-
-struct query_scan {
-    struct http_req *r;
-    struct api_param *params;
-    size_t n, cap;
-};
-
-static enum MHD_Result scan_query(void *cls, enum MHD_ValueKind kind,
-                                  const char *key, const char *value)
-{
-    struct query_scan *q = cls;
-    struct api_param *grown;
-
-    (void)kind;
-    if (q->n == q->cap) {
-        q->cap = q->cap ? q->cap * 2 : 8;
-        grown = puz_arena_alloc(q->r->arena, q->cap * sizeof(*grown));
-        if (grown == NULL)
-            return MHD_NO;
-        if (q->n > 0)
-            memcpy(grown, q->params, q->n * sizeof(*grown));
-        q->params = grown;
-    }
-    q->params[q->n].key = key;
-    q->params[q->n].value = value;
-    q->n++;
-    return MHD_YES;
-}
-
-/* The API's view of the request: body, query, path, its parameters,
- * the client's address and the request id. */
-static void api_request(struct http_req *r)
-{
-    struct query_scan q = { r, NULL, 0, 0 };
-    struct api_request rq = { 0 };
-
-    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, scan_query,
-                              &q);
-    rq.path = r->path;
-    rq.id = r->id;
-    rq.client = r->remote;
-    rq.params = r->params;
-    rq.body = r->body;
-    rq.len = r->body_len;
-    rq.query = q.params;
-    rq.nquery = q.n;
-    api_call_init(&r->call, &r->srv->api, &rq, r->arena);
-}
-
-/* The whole body is in: run the route. True when a worker took it. */
-static bool dispatch(struct http_req *r)
-{
-    bool handed_off;
-    puz_arena *prev;
-
-    r->dispatched = true;
-    if (r->too_large) {
-        http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
-                             "exceeds %zu bytes", r->srv->cfg.api.max_body_bytes);
-        return false;
-    }
-    if (r->route != NULL) {
-        api_request(r);     /* the same view: path parameters, query */
-        prev = api_jalloc_bind(r->arena);
-        handed_off = r->route->handler(r);
-        api_jalloc_unbind(prev);
-        return handed_off;
-    }
-    if (r->api == NULL) {
-        route_other(r);
-        return false;
-    }
-    api_request(r);
-    if (!api_start(r->api, &r->call))
-        return http__submit(r);
-    http__reply_answer(r);
-    return false;
-}
-
-enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
-                                 const char *url, const char *method,
-                                 const char *version, const char *upload,
-                                 size_t *upload_size, void **con_cls)
-{
-    struct http_req *r = *con_cls;
-
-    if (r == NULL)
-        return first_call(cls, c, url, method, version, con_cls);
-    if (*upload_size > 0) {
-        http__req_body(r, upload, *upload_size);
-        *upload_size = 0;
-        /* Past what we drop for the 413's sake (a chunked body has no
-         * length to refuse early): stop reading, MHD closes. */
-        if (r->too_large && r->body_seen > http__discard_limit(r->srv))
-            return MHD_NO;
-        return MHD_YES;
-    }
-    if (r->answered)
-        return MHD_NO;      /* its 413 went out early; the body is in */
-    if (!r->dispatched && dispatch(r))
-        return MHD_YES;     /* r is the worker's until it resumes us */
-    /* Called again after a resume, or the route answered inline. */
-    if (r->response == NULL && r->call.answer.status != 0)
-        http__reply_answer(r);  /* the worker's answer */
-    if (r->response == NULL)
-        http__reply(r, 500, NULL);  /* a handler forgot to answer */
-    return http__req_queue(r);
-}
-
-void http__on_completed(void *cls, struct MHD_Connection *c,
-                        void **con_cls, enum MHD_RequestTerminationCode toe,
-                        uint64_t now)
-{
-    struct http_req *r = *con_cls;
-
-    (void)cls;
-    (void)c;
-    if (r == NULL)
-        return;
-    *con_cls = NULL;
-    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->status == 0)
-        r->status = 499;    /* the client went away before an answer */
-    http_metrics_request(r->srv->metrics, r->label, r->status,
-                         now - r->start_us);
-    http__log_access(r, now);
-    http__req_destroy(r);
 }
