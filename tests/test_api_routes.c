@@ -560,6 +560,11 @@ static void test_batch_entries_over_cap_limit_memory(void **state)
         assert_null(json_object_get(e, "path"));
         assert_non_null(strstr(json_string_value(json_object_get(e,
                                "reason")), "max_response_bytes"));
+        /* Issue 29 item 9: once no path fits any more (board 1's did
+         * not), the rest are not searched at all. */
+        if (i >= 2)
+            assert_non_null(strstr(json_string_value(json_object_get(e,
+                                   "reason")), "not searched"));
     }
     json_decref(j);
 }

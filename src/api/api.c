@@ -140,11 +140,27 @@ void api_call_init(struct api_call *c, const struct api_ctx *ctx,
         puz_arena_set_budget(a, ctx->lim->solve_max_bytes - PROBLEM_RESERVE);
 }
 
+/* A query key given twice is refused: which one was meant is a guess
+ * (limit=5&limit=200), and a proxy may have taken the other. */
+static bool query_once(struct api_call *c)
+{
+    for (size_t i = 0; i < c->rq.nquery; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(c->rq.query[i].key, c->rq.query[j].key) == 0) {
+                api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "%.40s: "
+                                    "given more than once; give it once",
+                                    c->rq.query[i].key);
+                return false;
+            }
+    return true;
+}
+
 bool api_start(const struct api_route *rt, struct api_call *c)
 {
     puz_arena *prev = api_jalloc_bind(c->arena);
 
-    rt->fn(c);
+    if (query_once(c))
+        rt->fn(c);
     api_jalloc_unbind(prev);
     if (c->answer.status != 0) {    /* answered here: no api_work */
         puz_arena_destroy(c->scratch);

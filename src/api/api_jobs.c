@@ -313,34 +313,23 @@ void api__jobs_submit(struct api_call *c)
     jobs_release(c->ctx->jobs, job);
 }
 
-/* The value of the query parameter key, or NULL (also for a key without
- * '='); false with the 400 answered when the key is given twice. */
-static bool query_value(struct api_call *c, const char *key,
-                        const char **out)
+/* The value of the query parameter key, or NULL; a key without '='
+ * reads as "" (api_start refused repeated keys already). */
+static const char *query_value(const struct api_call *c, const char *key)
 {
-    *out = NULL;
-    for (size_t i = 0; i < c->rq.nquery; i++) {
-        if (strcmp(c->rq.query[i].key, key) != 0)
-            continue;
-        if (*out != NULL) {
-            api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "%s is "
-                                "given twice; give it once", key);
-            return false;
-        }
-        *out = c->rq.query[i].value != NULL ? c->rq.query[i].value : "";
-    }
-    return true;
+    for (size_t i = 0; i < c->rq.nquery; i++)
+        if (strcmp(c->rq.query[i].key, key) == 0)
+            return c->rq.query[i].value != NULL ? c->rq.query[i].value : "";
+    return NULL;
 }
 
 /* ?state= and ?limit= of the list; false with the 400 answered. */
 static bool list_query(struct api_call *c, int *state, unsigned *limit)
 {
-    const char *s, *l;
+    const char *s = query_value(c, "state"), *l = query_value(c, "limit");
     char *end;
     unsigned long n;
 
-    if (!query_value(c, "state", &s) || !query_value(c, "limit", &l))
-        return false;
     *state = s != NULL ? jobs_state_parse(s) : -1;
     if (s != NULL && *state < 0) {
         api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "state must "

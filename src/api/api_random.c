@@ -59,9 +59,8 @@ static void query_arg(struct random_query *q, const struct api_param *a)
         seen = &q->has_moves;
     else if (strcmp(a->key, "seed") == 0)
         seen = &q->has_seed;
-    if (seen == NULL || *seen) {
-        query_fail(q, a->key, seen == NULL ? "unknown parameter"
-                   : "given more than once");
+    if (seen == NULL) {     /* a repeated one api_start refused */
+        query_fail(q, a->key, "unknown parameter");
         return;
     }
     *seen = true;

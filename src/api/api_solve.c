@@ -361,6 +361,8 @@ struct batch_state {
     char *buf;                  /* the answer: HEAD_ROOM bytes for the
                                  * counts, then the entries so far */
     size_t len, cap;
+    size_t least_path;          /* bytes of the smallest entry with a
+                                 * path so far, sent or not; 0: none */
 };
 
 void api__batch(struct api_call *c)
@@ -479,6 +481,38 @@ static bool append_result(struct api_call *c, struct batch_state *s,
     return true;
 }
 
+/* At least the bytes of res's path in an entry: a digit and a comma a
+ * cell, per board of it. */
+static size_t path_bytes(const struct puz_board *b,
+                         const struct puz_result *res)
+{
+    return ((size_t)res->length + 1) * b->n * b->n * 2;
+}
+
+static void note_path(struct batch_state *s, size_t bytes)
+{
+    if (s->least_path == 0 || bytes < s->least_path)
+        s->least_path = bytes;
+}
+
+/*
+ * Whether no entry with a path fits any more: the room left, beyond
+ * what the boards still to come keep for themselves, is below the
+ * smallest path entry of this batch so far (its boards are alike; an
+ * estimate, said in the entries it skips). Then searching the rest would
+ * only find paths to drop.
+ */
+static bool no_room_for_paths(const struct api_call *c,
+                              const struct batch_state *s, bool include_path,
+                              size_t later)
+{
+    size_t limit = c->ctx->lim->max_response_bytes + HEAD_ROOM;
+    size_t used = s->len + (later + 1) * ENTRY_ROOM;
+
+    return include_path && s->least_path != 0
+           && (used >= limit || limit - used < s->least_path);
+}
+
 /* What an entry says when its whole answer does not fit: limit_memory,
  * with what the search found but no path. */
 static void too_large(const struct puz_result *res, struct puz_result *lim)
@@ -508,6 +542,14 @@ static bool batch_item(struct api_call *c, struct batch_state *s, size_t i)
     puz_err rc;
 
     memset(&res, 0, sizeof(res));
+    if (e->ok && no_room_for_paths(c, s, q->include_path, later)) {
+        /* Nothing with a path can be sent any more: not searched. */
+        no_path(&res, "not searched: the answer has no room left for "
+                "another path (max_response_bytes); ask for this board "
+                "alone or without include_path");
+        ok = append_result(c, s, &e->board, &res, false, later);
+        return ok;
+    }
     if (e->ok) {
         api__request_opts(c, q, deadline < s->deadline_us ? deadline
                      : s->deadline_us, &o);
@@ -526,10 +568,14 @@ static bool batch_item(struct api_call *c, struct batch_state *s, size_t i)
         ok = item != NULL && api_jalloc_failures() == failures
              && append_item(c, s, item, later);
     } else {
+        size_t before = s->len;
         ok = !path_cannot_fit(c, s, &e->board, q->include_path, &res,
                               later)
              && append_result(c, s, &e->board, &res, q->include_path,
                               later);
+        if (q->include_path && res.status == PUZ_SOLVED)
+            note_path(s, ok ? s->len - before
+                            : path_bytes(&e->board, &res));
     }
     if (!ok && e->ok) {
         struct puz_result lim;

@@ -129,6 +129,15 @@ static void check_length_conflict(struct http_req *r)
                              "framed, send exactly one");
 }
 
+/* The 413 written at once (the client may be waiting for it), the rest
+ * of the body then read and dropped up to the discard limit. */
+static void refuse_body(struct http_req *r)
+{
+    http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
+                         "exceeds %zu bytes", r->srv->cfg.api.max_body_bytes);
+    http__req_send_early(r);
+}
+
 /* HEAD: the first call, with the whole head. */
 static enum MHD_Result first_call(struct http_server *s,
                                   struct MHD_Connection *c, const char *url,
@@ -251,6 +260,8 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
         if (*upload_size > 0) {
             http__req_body(r, upload, *upload_size);
             *upload_size = 0;
+            if (r->too_large && !r->answered)
+                refuse_body(r);     /* a chunked body past the cap */
             /* Past what we drop for the 413's sake (a chunked body has
              * no length to refuse early): stop reading, MHD closes. */
             if (r->too_large && r->body_seen > http__discard_limit(r->srv))
