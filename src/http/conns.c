@@ -80,22 +80,31 @@ static struct conn *conn_of(struct MHD_Connection *c)
 /* The answer to a connection past max_connections, written before
  * anything was read: nothing else is queued on a fresh socket, so the
  * one non-blocking send goes out whole. */
-static void refuse(struct http_server *s, int fd)
+static void refuse(struct http_server *s, int fd, const char *why)
 {
-    static const char body[] =
-        "{\"type\":\"https://puzzled.dev/problems/overloaded\","
-        "\"title\":\"Server overloaded\",\"status\":503,"
-        "\"detail\":\"too many open connections; retry after the delay "
-        "in Retry-After\"}";
-    char msg[512];
+    char body[320], msg[768];
+    int len = snprintf(body, sizeof(body), "{\"type\":\"https://puzzled."
+                       "dev/problems/overloaded\",\"title\":\"Server "
+                       "overloaded\",\"status\":503,\"detail\":\"%s; "
+                       "retry after the delay in Retry-After\"}", why);
     int n = snprintf(msg, sizeof(msg), "HTTP/1.1 503 Service Unavailable"
                      "\r\nContent-Type: application/problem+json\r\n"
                      "Retry-After: %u\r\nConnection: close\r\n"
-                     "Content-Length: %zu\r\n\r\n%s", s->cfg.api.retry_after_s,
-                     strlen(body), body);
+                     "Content-Length: %d\r\n\r\n%s",
+                     s->cfg.api.retry_after_s, len, body);
 
     (void)!send(fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
     shutdown(fd, SHUT_RDWR);
+}
+
+/* Connections open from this address (lock held). */
+static unsigned open_from(const struct http__conns *w, const char *remote)
+{
+    unsigned n = 0;
+
+    for (const struct conn *k = w->head; k != NULL; k = k->next)
+        n += strcmp(k->remote, remote) == 0;
+    return n;
 }
 
 static void conn_started(struct http_server *s, struct MHD_Connection *c,
@@ -118,15 +127,20 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
      * request is read and answered (503 shutting-down, Connection:
      * close), as nginx mistook a 503 sent before its request for the
      * reply and gave its client a retry's 200 body under that status. */
-    if (w->open >= w->max) {
+    http__addr_format(c, k->remote);
+    if (w->open >= w->max || (s->cfg.max_connections_per_ip != 0
+                              && open_from(w, k->remote)
+                                 >= s->cfg.max_connections_per_ip)) {
+        bool per_ip = w->open < w->max;
         pthread_mutex_unlock(&w->lock);
         free(k);
         atomic_fetch_add(&w->refused, 1);
-        refuse(s, fd);
+        refuse(s, fd, per_ip ? "too many open connections from your "
+               "address (max_connections_per_ip)" : "too many open "
+               "connections");
         return;
     }
     k->fd = fd;
-    http__addr_format(c, k->remote);
     atomic_init(&k->phase, PH_HEAD);
     atomic_init(&k->deadline_us, pool_now_us() + w->head_us);
     k->next = w->head;

@@ -291,7 +291,7 @@ static void render_gauges(FILE *f, const http_metrics *m,
     gauge(f, "puzzled_connections_open", "Connections held now.",
           g->connections_open);
     count_line(f, "puzzled_connections_refused_total", "Connections refused "
-               "with a 503 past max_connections.",
+               "with a 503 past max_connections(_per_ip).",
                g->connections_refused);
     fprintf(f, "# HELP puzzled_requests_cut_total Requests cut off past "
             "their deadline, by part.\n# TYPE puzzled_requests_cut_total "

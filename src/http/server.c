@@ -283,8 +283,6 @@ static puz_err start_daemon(struct http_server *s, char *msg)
         MHD_OPTION_CONNECTION_LIMIT, limit,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, s->cfg.connection_memory_bytes,
         MHD_OPTION_NOTIFY_CONNECTION, http__conn_notify, s,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)s->cfg.max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)s->cfg.connection_timeout_s,
         MHD_OPTION_NOTIFY_COMPLETED, http__conn_completed, s,
