@@ -50,6 +50,11 @@ struct http_config {
     char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */
     char state_dir[HTTP_CONFIG_STR];     /* the store (daily leaderboard);
                                           * "off" = none */
+    unsigned max_streams;       /* job event streams open at once (at
+                                 * most 3/4 of max_connections) */
+    unsigned max_streams_per_job;
+    unsigned max_streams_per_client;
+    unsigned stream_max_s;      /* a stream's lifetime; 0 = none */
 };
 
 /* Built-in defaults. */

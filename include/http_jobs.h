@@ -26,21 +26,49 @@
 
 typedef struct http_streams http_streams;
 
+/* What streams may hold, so they never take every connection: the
+ * health, metrics and control routes (DELETE of the job) stay
+ * reachable in the slots streams cannot take. */
+struct http_streams_limits {
+    unsigned max;           /* streams open at once, all jobs */
+    unsigned per_job;       /* on one job */
+    unsigned per_client;    /* from one client address */
+    unsigned lifetime_s;    /* a stream ends after this and the client
+                             * reconnects (Last-Event-ID); 0 = never */
+};
+
+/* Why a stream was not opened. */
+enum http_streams_refusal {
+    HTTP_STREAMS_OPENED = 0,
+    HTTP_STREAMS_FULL,      /* max streams open */
+    HTTP_STREAMS_JOB_FULL,  /* per_job on this job */
+    HTTP_STREAMS_CLIENT_FULL,   /* per_client from this address */
+    HTTP_STREAMS_NOMEM,
+};
+
 /* Start the ticker for streams of the jobs in j, whose events the API
  * encodes (api_jobs_event with api, read only when a stream opens).
  * NULL on failure. */
-http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j);
+http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j,
+                                  const struct http_streams_limits *lim);
 
 /*
- * A callback response streaming job's events on connection c; it takes
- * over the caller's reference to job. last_id is the client's
- * Last-Event-ID (NULL or not a number: start at 1); the stream's ids
- * continue from it, so they keep growing across reconnects. NULL when
- * out of memory (the reference is released then too).
+ * A callback response streaming job's events on connection c for the
+ * client at address `client`; it takes over the caller's reference to
+ * job. last_id is the client's Last-Event-ID (NULL or not a number:
+ * start at 1); the stream's ids continue from it, so they keep growing
+ * across reconnects. NULL with *why set when a limit refuses it or
+ * memory runs out (the reference is released then too).
  */
 struct MHD_Response *http_streams_open(http_streams *s,
                                        struct MHD_Connection *c,
-                                       jobs_job *job, const char *last_id);
+                                       jobs_job *job, const char *last_id,
+                                       const char *client,
+                                       enum http_streams_refusal *why);
+
+/* Final events encoded so far (each once for all the streams of its
+ * job). */
+uint64_t http_streams_finals_encoded(http_streams *s);
 
 /* Streams open now. */
 unsigned http_streams_count(http_streams *s);
@@ -58,6 +86,6 @@ void http_streams_destroy(http_streams *s);
 /* The jobs' lines of /metrics (Prometheus text, jobs_metrics.c), heap,
  * *len bytes; NULL on ENOMEM. open_streams: event streams open now. */
 char *http_jobs_metrics_render(jobs_t *j, unsigned open_streams,
-                               size_t *len);
+                               uint64_t finals_encoded, size_t *len);
 
 #endif

@@ -19,6 +19,11 @@
 int http_sse_event(char *buf, size_t cap, size_t *len, uint64_t id,
                    const char *type, const char *data);
 
+/* The same event without its id line ("event: TYPE\ndata: ...\n\n"):
+ * the part every stream of a job sends alike, encoded once. */
+int http_sse_event_body(char *buf, size_t cap, size_t *len,
+                        const char *type, const char *data);
+
 /* Append ": TEXT\n\n" (TEXT on one line; line breaks become spaces), a
  * comment every client ignores: the heartbeat. 0 or -1 as above. */
 int http_sse_comment(char *buf, size_t cap, size_t *len, const char *text);

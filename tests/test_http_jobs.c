@@ -190,16 +190,23 @@ static void sse_close(struct sse *s)
 
 /* --- fixtures and helpers --------------------------------------------- */
 
+static void job_config(struct http_config *c, unsigned workers,
+                       unsigned queue, unsigned max, unsigned ttl_s)
+{
+    htest_config(c);
+    c->api.job_workers = workers;
+    c->api.job_queue = queue;
+    c->api.job_max = max;
+    c->api.job_ttl_s = ttl_s;
+    c->max_streams_per_client = 64;     /* every test client is local */
+}
+
 static http_server *start(unsigned workers, unsigned queue, unsigned max,
                           unsigned ttl_s)
 {
     struct http_config c;
 
-    htest_config(&c);
-    c.api.job_workers = workers;
-    c.api.job_queue = queue;
-    c.api.job_max = max;
-    c.api.job_ttl_s = ttl_s;
+    job_config(&c, workers, queue, max, ttl_s);
     return htest_start(&c);
 }
 
@@ -546,6 +553,141 @@ static void test_many_jobs_and_streams(void **state)
     http_server_destroy(srv);
 }
 
+/* The status of GET path (0 when the request failed). */
+static long status_of(http_server *srv, const char *path)
+{
+    struct htest_resp r;
+    long st = htest_get(srv, path, &r) == 0 ? r.status : 0;
+
+    if (st != 0)
+        htest_resp_free(&r);
+    return st;
+}
+
+/* Issue 29 item 4: streams on one long job could hold every connection
+ * (/livez and the job's DELETE got 503). Now they are capped in all
+ * (3/4 of max_connections at most), per job and per client, and the
+ * probes and the DELETE get in. */
+static void test_streams_capped(void **state)
+{
+    enum { N = 6 };
+    struct http_config c;
+    http_server *srv;
+    struct sse *s[N + 1];
+    char id[33], url[96];
+    unsigned n;
+
+    (void)state;
+    job_config(&c, 1, 4, 10, 3600);
+    c.max_connections = 8;              /* streams: 6 at most */
+    srv = htest_start(&c);
+    json_decref(submit(srv, SLOW, id));
+    for (int i = 0; i < N + 1; i++)
+        s[i] = sse_open(srv, id);
+    for (int i = 0; i < N; i++)
+        sse_wait(s[i], 1, 5000);
+    /* One of the seven is refused at once (which one is a race). */
+    n = 0;
+    for (unsigned waited = 0; n == 0 && waited < 5000; waited += 20) {
+        for (int i = 0; i < N + 1; i++) {
+            pthread_mutex_lock(&s[i]->lock);
+            n += s[i]->finished && s[i]->status == 503;
+            pthread_mutex_unlock(&s[i]->lock);
+        }
+        if (n == 0)
+            usleep(20000);      /* polling a condition, with a deadline */
+    }
+    assert_int_equal(n, 1);
+    assert_int_equal(status_of(srv, "/livez"), 200);
+    assert_int_equal(status_of(srv, "/readyz"), 200);
+    snprintf(url, sizeof(url), "/v1/jobs/%s", id);
+    assert_int_equal(delete_job(srv, id, NULL, NULL), 200);
+    for (int i = 0; i < N + 1; i++) {
+        sse_wait(s[i], SSE_MAX, 10000);
+        sse_close(s[i]);
+    }
+    http_server_destroy(srv);
+
+    /* per client */
+    job_config(&c, 1, 4, 10, 3600);
+    c.max_streams_per_client = 2;
+    srv = htest_start(&c);
+    json_decref(submit(srv, SLOW, id));
+    s[0] = sse_open(srv, id);
+    s[1] = sse_open(srv, id);
+    sse_wait(s[0], 1, 5000);
+    sse_wait(s[1], 1, 5000);
+    s[2] = sse_open(srv, id);
+    sse_wait(s[2], 1, 5000);
+    pthread_mutex_lock(&s[2]->lock);
+    assert_true(s[2]->finished);
+    assert_int_equal(s[2]->status, 429);
+    pthread_mutex_unlock(&s[2]->lock);
+    assert_int_equal(delete_job(srv, id, NULL, NULL), 200);
+    for (int i = 0; i < 3; i++) {
+        sse_wait(s[i], SSE_MAX, 10000);
+        sse_close(s[i]);
+    }
+    http_server_destroy(srv);
+}
+
+/* Issue 29 item 3: a finished job's final event is encoded once for all
+ * of its streams (each stream encoded and copied the whole answer on
+ * the network thread); a stream past stream_max_s ends with a comment
+ * and its client continues from Last-Event-ID. */
+static void test_final_event_shared_and_lifetime(void **state)
+{
+    enum { N = 8 };
+    struct http_config c;
+    http_server *srv;
+    struct sse *s[N];
+    struct htest_resp r;
+    char id[33];
+    unsigned n;
+
+    (void)state;
+    job_config(&c, 1, 4, 10, 3600);
+    c.stream_max_s = 1;
+    srv = htest_start(&c);
+    json_decref(submit(srv, SLOW, id));
+    for (int i = 0; i < N; i++)
+        s[i] = sse_open(srv, id);
+    for (int i = 0; i < N; i++)
+        sse_wait(s[i], 1, 5000);
+    /* A second in, every stream has ended: lifetime over, no final. */
+    for (int i = 0; i < N; i++) {
+        n = sse_wait(s[i], SSE_MAX, 5000);
+        pthread_mutex_lock(&s[i]->lock);
+        assert_true(s[i]->finished);
+        assert_true(n >= 1);
+        assert_string_not_equal(s[i]->ev[n - 1].type, "cancelled");
+        assert_true(s[i]->comments >= 1);
+        pthread_mutex_unlock(&s[i]->lock);
+        sse_close(s[i]);
+    }
+    assert_int_equal(delete_job(srv, id, NULL, NULL), 200);
+    for (int i = 0; i < N; i++)
+        s[i] = sse_open(srv, id);
+    for (int i = 0; i < N; i++) {
+        n = sse_wait(s[i], SSE_MAX, 5000);
+        pthread_mutex_lock(&s[i]->lock);
+        assert_true(n >= 1);
+        assert_string_equal(s[i]->ev[n - 1].type, "cancelled");
+        pthread_mutex_unlock(&s[i]->lock);
+        sse_close(s[i]);
+    }
+    assert_int_equal(htest_get(srv, "/metrics", &r), 0);
+    /* eight streams of one finished job: one encoding (at most two,
+     * should the first stream have ended before the last began) */
+    if (strstr(r.body, "puzzled_job_final_events_encoded_total 1\n") == NULL
+        && strstr(r.body, "puzzled_job_final_events_encoded_total 2\n")
+           == NULL)
+        fail_msg("final events encoded: %s",
+                 strstr(r.body, "puzzled_job_final_events_encoded_total"));
+    htest_resp_free(&r);
+    http_server_destroy(srv);
+}
+
 /* Shutdown with a running job, a queued one and open streams: both end
  * cancelled with the reason, the streams get their final event and end,
  * and the shutdown does not wait for the search. */
@@ -593,6 +735,8 @@ int main(void)
         cmocka_unit_test(test_limits_end_done),
         cmocka_unit_test(test_ttl_and_max),
         cmocka_unit_test(test_many_jobs_and_streams),
+        cmocka_unit_test(test_streams_capped),
+        cmocka_unit_test(test_final_event_shared_and_lifetime),
         cmocka_unit_test(test_shutdown_with_running_jobs),
     };
     curl_global_init(CURL_GLOBAL_ALL);

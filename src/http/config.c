@@ -119,6 +119,16 @@ static const struct key keys[] = {
       "finished jobs are kept this many seconds" },
     { "job_max", K_UINT, OFF(api.job_max), 0, 1, 1000000,
       "jobs held in memory at most; the oldest finished go first" },
+    { "max_streams", K_UINT, OFF(max_streams), 0, 1, 100000,
+      "job event streams open at once; at most three quarters of "
+      "max_connections are used, so probes and DELETEs always get in" },
+    { "max_streams_per_job", K_UINT, OFF(max_streams_per_job), 0, 1,
+      100000, "event streams open on one job (503 above)" },
+    { "max_streams_per_client", K_UINT, OFF(max_streams_per_client), 0, 1,
+      100000, "event streams open from one client address (429 above)" },
+    { "stream_max_s", K_UINT, OFF(stream_max_s), 0, 0, 86400,
+      "an event stream ends after this many seconds and the client "
+      "reconnects with Last-Event-ID; 0 = never" },
     { "job_results_max_bytes", K_SIZE, OFF(api.job_results_max_bytes), 0,
       64 << 10, 64 * GIB, "answer bytes all finished jobs hold together; "
       "the oldest finished go first; suffixes k, m, g" },
@@ -158,6 +168,10 @@ void http_config_defaults(struct http_config *c)
     c->pdb_dir[0] = '\0';
     /* Relative, like www and pdb-cache: `make run` works from the tree. */
     strcpy(c->state_dir, "state");
+    c->max_streams = 256;
+    c->max_streams_per_job = 32;
+    c->max_streams_per_client = 8;
+    c->stream_max_s = 300;
 }
 
 /* Find a key; dashes in name count as underscores. */

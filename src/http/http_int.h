@@ -60,6 +60,7 @@ struct http_server {
     http_metrics *metrics;
     jobs_t *jobs;                   /* /v1/jobs and their workers */
     http_streams *streams;          /* their event streams */
+    struct http_streams_limits streams_limits;  /* as in force */
     int log_fd;                     /* access log, -1 = off */
     bool log_close;                 /* we opened log_fd */
     struct http__logbuf *logbuf;    /* lines not yet written (log.c) */

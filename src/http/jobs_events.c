@@ -2,13 +2,49 @@
  * jobs_events.c - GET /v1/jobs/{id}/events, the one job route that stays
  * in the glue: its answer is not bytes but a stream (jobs_stream.c) that
  * outlives the call. The JSON routes of /v1/jobs are API functions
- * (src/api/api_jobs.c); this one finds its job the same way.
+ * (src/api/api_jobs.c); this one finds its job the same way. Streams
+ * are capped (in all, per job, per client: jobs_stream.c's limits) so
+ * they never hold every connection.
  */
 #include "http_int.h"
+
+#include <stdio.h>
+
+/* A stream a limit refused: 503 when the server's or the job's streams
+ * are all taken, 429 when this client has its share open. */
+static void refuse(struct http_req *r, enum http_streams_refusal why)
+{
+    const struct http_streams_limits *l = &r->srv->streams_limits;
+    char secs[16];
+
+    if (why == HTTP_STREAMS_CLIENT_FULL) {
+        api_answer_problemf(&r->call, API_PROBLEM_RATE_LIMITED, "%u event "
+                            "streams are open from your address "
+                            "(max_streams_per_client); close one first",
+                            l->per_client);
+        snprintf(secs, sizeof(secs), "%u", r->srv->cfg.api.retry_after_s);
+        api_answer_header(&r->call, "Retry-After", secs);
+    } else if (why == HTTP_STREAMS_JOB_FULL) {
+        api_answer_problemf(&r->call, API_PROBLEM_OVERLOADED, "%u event "
+                            "streams are open on this job "
+                            "(max_streams_per_job); poll GET /v1/jobs/{id} "
+                            "or retry later", l->per_job);
+    } else if (why == HTTP_STREAMS_FULL) {
+        api_answer_problemf(&r->call, API_PROBLEM_OVERLOADED, "%u event "
+                            "streams are open (max_streams); poll GET "
+                            "/v1/jobs/{id} or retry later", l->max);
+    } else {
+        api_answer_problemf(&r->call, API_PROBLEM_INTERNAL, "out of "
+                            "memory");
+    }
+    http__reply_answer(r);
+}
 
 bool http__handle_jobs_events(struct http_req *r)
 {
     jobs_job *job = api_jobs_find(&r->call);
+    enum http_streams_refusal why;
+    struct MHD_Response *resp;
     const char *last;
 
     if (job == NULL) {
@@ -18,7 +54,11 @@ bool http__handle_jobs_events(struct http_req *r)
     last = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                        "Last-Event-ID");
     /* The stream takes our reference. */
-    http__reply(r, 200, http_streams_open(r->srv->streams, r->conn, job,
-                                          last));
+    resp = http_streams_open(r->srv->streams, r->conn, job, last, r->remote,
+                             &why);
+    if (resp != NULL)
+        http__reply(r, 200, resp);
+    else
+        refuse(r, why);
     return false;
 }

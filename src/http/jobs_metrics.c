@@ -79,7 +79,8 @@ static void histogram(struct text *t, const struct jobs_stats *st)
         (unsigned long long)total);
 }
 
-char *http_jobs_metrics_render(jobs_t *j, unsigned open_streams, size_t *len)
+char *http_jobs_metrics_render(jobs_t *j, unsigned open_streams,
+                               uint64_t finals_encoded, size_t *len)
 {
     struct jobs_stats st;
     struct text t = { NULL, 0, 0, false };
@@ -112,10 +113,15 @@ char *http_jobs_metrics_render(jobs_t *j, unsigned open_streams, size_t *len)
         "# HELP puzzled_job_results_bytes Answer bytes finished jobs "
         "hold (at most job_results_max_bytes).\n"
         "# TYPE puzzled_job_results_bytes gauge\n"
-        "puzzled_job_results_bytes %zu\n",
+        "puzzled_job_results_bytes %zu\n"
+        "# HELP puzzled_job_final_events_encoded_total Final job events "
+        "encoded (once for all the streams of a job).\n"
+        "# TYPE puzzled_job_final_events_encoded_total counter\n"
+        "puzzled_job_final_events_encoded_total %llu\n",
         st.by_state[JOBS_RUNNING], st.workers,
         (unsigned long long)st.submitted, (unsigned long long)st.rejected,
-        (unsigned long long)st.expired, open_streams, st.results_bytes);
+        (unsigned long long)st.expired, open_streams, st.results_bytes,
+        (unsigned long long)finals_encoded);
     if (t.failed) {
         free(t.buf);
         return NULL;

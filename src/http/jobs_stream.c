@@ -21,27 +21,45 @@
 
 #include "http_sse.h"
 
+/* A job's final event without its id line, encoded once and sent by
+ * every stream of the job (a finished job's answer may be megabytes). */
+struct shared {
+    struct shared *next;
+    jobs_job *job;                  /* key; its streams hold references */
+    unsigned refs;                  /* streams sending it */
+    size_t len;
+    char bytes[];
+};
+
 struct stream {
     http_streams *owner;
     struct MHD_Connection *conn;
     jobs_job *job;                  /* our reference */
+    char client[64];                /* for the per-client cap */
+    uint64_t opened_us;             /* for the lifetime */
     struct stream *prev, *next;
     bool started;                   /* retry hint and first state sent */
     bool ended;                     /* final event queued */
     bool suspended;
+    bool linked;                    /* in the owner's list (admitted) */
     uint64_t seq;                   /* last event id sent */
     uint64_t version;               /* job version last sent */
     uint64_t last_event_us, last_write_us;
     char *buf;                      /* pending bytes [off, len) */
     size_t cap, len, off;
+    struct shared *tail;            /* then these, from tail_off */
+    size_t tail_off;
 };
 
 struct http_streams {
     const struct api_ctx *api;
     jobs_t *jobs;
+    struct http_streams_limits lim;
     pthread_mutex_t lock;
     struct stream *head;
+    struct shared *finals;          /* final events being sent */
     unsigned count;
+    uint64_t finals_encoded;        /* for metrics and tests */
     bool closing;                   /* shutdown: never suspend again */
     bool stop;                      /* the ticker should exit */
     pthread_t ticker;
@@ -68,13 +86,13 @@ static bool reserve(struct stream *st, size_t n)
     return true;
 }
 
-/* Queue one event: the job's JSON (the whole job when final, else its
- * progress), as the API encodes it. */
-static bool queue_event(struct stream *st, const char *type, bool final)
+/* Queue one progress event: the job's numbers, as the API encodes
+ * them. */
+static bool queue_progress(struct stream *st)
 {
     char *data = NULL;
     size_t n = 0;
-    bool ok = api_jobs_event(st->owner->api, st->job, final, &data, &n,
+    bool ok = api_jobs_event(st->owner->api, st->job, false, &data, &n,
                              &st->version);
     char *text = ok ? realloc(data, n + 1) : NULL;
 
@@ -84,10 +102,96 @@ static bool queue_event(struct stream *st, const char *type, bool final)
         data = text;
     }
     ok = ok && reserve(st, n + 96)
-         && http_sse_event(st->buf, st->cap, &st->len, ++st->seq, type,
-                           data) == 0;
+         && http_sse_event(st->buf, st->cap, &st->len, ++st->seq,
+                           "progress", data) == 0;
     free(data);
     return ok;
+}
+
+/* The job's final event, from the streams' cache or encoded now and
+ * kept there while some stream sends it (lock held). */
+static struct shared *final_event(http_streams *s, jobs_job *job,
+                                  const char *type, uint64_t *version)
+{
+    struct shared *sh;
+    char *data = NULL, *text;
+    size_t n = 0, cap;
+
+    for (sh = s->finals; sh != NULL; sh = sh->next)
+        if (sh->job == job)
+            break;
+    if (sh == NULL && api_jobs_event(s->api, job, true, &data, &n,
+                                     version)) {
+        text = realloc(data, n + 1);
+        data = text != NULL ? text : data;
+        cap = n + n / 8 + 64;   /* a "data: " per line break, at most */
+        sh = text != NULL ? malloc(sizeof(*sh) + cap) : NULL;
+        if (sh != NULL) {
+            text[n] = '\0';
+            sh->len = 0;
+            if (http_sse_event_body(sh->bytes, cap, &sh->len, type,
+                                    text) != 0) {
+                free(sh);
+                sh = NULL;
+            }
+        }
+        if (sh != NULL) {
+            sh->job = job;
+            sh->refs = 0;
+            sh->next = s->finals;
+            s->finals = sh;
+            s->finals_encoded++;
+        }
+        free(data);
+    } else if (sh != NULL) {
+        struct jobs_snap snap;
+
+        jobs_snapshot(s->jobs, job, &snap);
+        *version = snap.version;
+    }
+    if (sh != NULL)
+        sh->refs++;
+    return sh;
+}
+
+static void shared_release(http_streams *s, struct shared *sh)
+{
+    if (sh == NULL || --sh->refs > 0)
+        return;
+    for (struct shared **p = &s->finals; *p != NULL; p = &(*p)->next) {
+        if (*p == sh) {
+            *p = sh->next;
+            break;
+        }
+    }
+    free(sh);
+}
+
+/* The final event: its id line in the stream's buffer, the rest
+ * shared. */
+static bool queue_final(struct stream *st, const char *type)
+{
+    char num[32];
+    int n = snprintf(num, sizeof(num), "id: %llu\n",
+                     (unsigned long long)++st->seq);
+
+    if (!reserve(st, (size_t)n))
+        return false;
+    st->tail = final_event(st->owner, st->job, type, &st->version);
+    if (st->tail == NULL)
+        return false;
+    memcpy(st->buf + st->len, num, (size_t)n);
+    st->len += (size_t)n;
+    st->tail_off = 0;
+    return true;
+}
+
+/* Whether the stream has lived its stream_max_s. */
+static bool past_lifetime(const struct stream *st, uint64_t now)
+{
+    uint64_t max = (uint64_t)st->owner->lim.lifetime_s * 1000000u;
+
+    return max != 0 && now - st->opened_us >= max;
 }
 
 /* What is due now, queued as bytes; false when nothing is (lock held). */
@@ -104,6 +208,14 @@ static bool fill(struct stream *st, uint64_t now)
         ok = reserve(st, 32)
              && http_sse_retry(st->buf, st->cap, &st->len,
                                HTTP_JOBS_RETRY_MS) == 0;
+    } else if (!jobs_state_final(snap.state) && past_lifetime(st, now)) {
+        /* The client's EventSource reconnects after the retry delay and
+         * continues from its Last-Event-ID: nothing is lost. */
+        st->ended = true;
+        return reserve(st, 80)
+               && http_sse_comment(st->buf, st->cap, &st->len, "stream "
+                                   "lifetime over (stream_max_s): "
+                                   "reconnect with Last-Event-ID") == 0;
     } else if (!jobs_state_final(snap.state)
                && !(snap.version != st->version
                     && since >= HTTP_JOBS_MIN_GAP_MS * 1000u)
@@ -117,23 +229,37 @@ static bool fill(struct stream *st, uint64_t now)
         return ok;
     }
     if (ok && jobs_state_final(snap.state)) {
-        ok = queue_event(st, jobs_state_name(snap.state), true);
+        ok = queue_final(st, jobs_state_name(snap.state));
         st->ended = true;
     } else if (ok) {
-        ok = queue_event(st, "progress", false);
+        ok = queue_progress(st);
     }
     st->last_event_us = st->last_write_us = now;
     return ok;
 }
 
+/* Bytes waiting to go out: the buffer's, then the shared tail's. */
+static size_t pending(const struct stream *st)
+{
+    return st->len - st->off
+           + (st->tail != NULL ? st->tail->len - st->tail_off : 0);
+}
+
 static ssize_t copy_out(struct stream *st, char *buf, size_t max)
 {
-    size_t n = st->len - st->off;
+    size_t n = st->len - st->off, m;
 
     if (n > max)
         n = max;
     memcpy(buf, st->buf + st->off, n);
     st->off += n;
+    if (st->off == st->len && st->tail != NULL && n < max) {
+        m = st->tail->len - st->tail_off;
+        m = m > max - n ? max - n : m;
+        memcpy(buf + n, st->tail->bytes + st->tail_off, m);
+        st->tail_off += m;
+        n += m;
+    }
     return (ssize_t)n;
 }
 
@@ -145,8 +271,8 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 
     (void)pos;
     pthread_mutex_lock(&s->lock);
-    if (st->off == st->len && !st->ended) {
-        if (!fill(st, puz_now_us()) && st->off == st->len) {
+    if (pending(st) == 0 && !st->ended) {
+        if (!fill(st, puz_now_us()) && pending(st) == 0) {
             if (s->closing) {
                 /* Shutting down and the job is not final: cannot be
                  * after jobs_shutdown, but never hang on it. */
@@ -159,7 +285,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
             return 0;
         }
     }
-    if (st->off < st->len)
+    if (pending(st) > 0)
         n = copy_out(st, buf, max);
     else
         n = MHD_CONTENT_READER_END_OF_STREAM;   /* ended, all sent */
@@ -173,13 +299,16 @@ static void stream_free(void *cls)
     http_streams *s = st->owner;
 
     pthread_mutex_lock(&s->lock);
-    if (st->prev != NULL)
-        st->prev->next = st->next;
-    else
-        s->head = st->next;
-    if (st->next != NULL)
-        st->next->prev = st->prev;
-    s->count--;
+    if (st->linked) {
+        if (st->prev != NULL)
+            st->prev->next = st->next;
+        else
+            s->head = st->next;
+        if (st->next != NULL)
+            st->next->prev = st->prev;
+        s->count--;
+    }
+    shared_release(s, st->tail);
     pthread_mutex_unlock(&s->lock);
     jobs_release(s->jobs, st->job);
     free(st->buf);
@@ -195,7 +324,7 @@ static bool due(struct stream *st, uint64_t now)
     if (st->owner->closing)
         return true;
     jobs_snapshot(st->owner->jobs, st->job, &snap);
-    return jobs_state_final(snap.state)
+    return jobs_state_final(snap.state) || past_lifetime(st, now)
            || (snap.version != st->version
                && since >= HTTP_JOBS_MIN_GAP_MS * 1000u)
            || since >= HTTP_JOBS_MAX_GAP_MS * 1000u
@@ -245,13 +374,15 @@ static void *ticker(void *arg)
     return NULL;
 }
 
-http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j)
+http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j,
+                                  const struct http_streams_limits *lim)
 {
     http_streams *s = calloc(1, sizeof(*s));
 
     if (s == NULL)
         return NULL;
     s->api = api;
+    s->lim = *lim;
     s->jobs = j;
     pthread_mutex_init(&s->lock, NULL);
     if (pthread_create(&s->ticker, NULL, ticker, s) != 0) {
@@ -273,39 +404,83 @@ static uint64_t parse_last_id(const char *v)
     return *end == '\0' && n < UINT64_MAX / 2 ? (uint64_t)n : 0;
 }
 
+/* Why this stream may not open now, if a limit says so (lock held). */
+static enum http_streams_refusal admit(const http_streams *s,
+                                       const jobs_job *job,
+                                       const char *client)
+{
+    unsigned on_job = 0, from_client = 0;
+
+    if (s->lim.max != 0 && s->count >= s->lim.max)
+        return HTTP_STREAMS_FULL;
+    for (const struct stream *st = s->head; st != NULL; st = st->next) {
+        on_job += st->job == job;
+        from_client += strcmp(st->client, client) == 0;
+    }
+    if (s->lim.per_job != 0 && on_job >= s->lim.per_job)
+        return HTTP_STREAMS_JOB_FULL;
+    if (s->lim.per_client != 0 && from_client >= s->lim.per_client)
+        return HTTP_STREAMS_CLIENT_FULL;
+    return HTTP_STREAMS_OPENED;
+}
+
 struct MHD_Response *http_streams_open(http_streams *s,
                                        struct MHD_Connection *c,
-                                       jobs_job *job, const char *last_id)
+                                       jobs_job *job, const char *last_id,
+                                       const char *client,
+                                       enum http_streams_refusal *why)
 {
     struct stream *st = calloc(1, sizeof(*st));
-    struct MHD_Response *resp;
+    struct MHD_Response *resp = NULL;
 
-    if (st == NULL) {
-        jobs_release(s->jobs, job);
-        return NULL;
+    *why = HTTP_STREAMS_NOMEM;
+    if (st != NULL) {
+        st->owner = s;
+        st->conn = c;
+        st->job = job;
+        st->seq = parse_last_id(last_id);
+        st->opened_us = puz_now_us();
+        snprintf(st->client, sizeof(st->client), "%s", client);
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
+                                                 stream_read, st,
+                                                 stream_free);
     }
-    st->owner = s;
-    st->conn = c;
-    st->job = job;
-    st->seq = parse_last_id(last_id);
-    resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
-                                             stream_read, st, stream_free);
     if (resp == NULL) {
         jobs_release(s->jobs, job);
         free(st);
         return NULL;
     }
+    pthread_mutex_lock(&s->lock);
+    *why = admit(s, job, st->client);
+    if (*why == HTTP_STREAMS_OPENED) {
+        st->linked = true;
+        st->next = s->head;
+        if (s->head != NULL)
+            s->head->prev = st;
+        s->head = st;
+        s->count++;
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (*why != HTTP_STREAMS_OPENED) {
+        st->job = NULL;
+        MHD_destroy_response(resp);     /* frees st through stream_free */
+        jobs_release(s->jobs, job);
+        return NULL;
+    }
     MHD_add_response_header(resp, "Content-Type", "text/event-stream");
     MHD_add_response_header(resp, "Cache-Control", "no-cache");
     MHD_add_response_header(resp, "X-Accel-Buffering", "no");
-    pthread_mutex_lock(&s->lock);
-    st->next = s->head;
-    if (s->head != NULL)
-        s->head->prev = st;
-    s->head = st;
-    s->count++;
-    pthread_mutex_unlock(&s->lock);
     return resp;
+}
+
+uint64_t http_streams_finals_encoded(http_streams *s)
+{
+    uint64_t n;
+
+    pthread_mutex_lock(&s->lock);
+    n = s->finals_encoded;
+    pthread_mutex_unlock(&s->lock);
+    return n;
 }
 
 unsigned http_streams_count(http_streams *s)

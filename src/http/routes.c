@@ -218,7 +218,8 @@ static bool handle_metrics(struct http_req *r)
     g.abandoned = cs.abandoned;
     text = http_metrics_render(s->metrics, &g, &len);
     jtext = http_jobs_metrics_render(s->jobs, http_streams_count(s->streams),
-                                &jlen);
+                                     http_streams_finals_encoded(s->streams),
+                                     &jlen);
     both = text != NULL && jtext != NULL ? malloc(len + jlen) : NULL;
     if (both == NULL) {
         http__reply(r, 500, NULL);

@@ -327,8 +327,18 @@ static puz_err start_jobs(struct http_server *s, char *msg)
         .results_max_bytes = s->cfg.api.job_results_max_bytes,
     };
 
+    struct http_streams_limits *sl = &s->streams_limits;
+
+    /* A quarter of the connections stays out of the streams' reach. */
+    sl->max = s->cfg.max_streams;
+    if (sl->max > s->cfg.max_connections * 3 / 4)
+        sl->max = s->cfg.max_connections * 3 / 4 ? s->cfg.max_connections
+                  * 3 / 4 : 1;
+    sl->per_job = s->cfg.max_streams_per_job;
+    sl->per_client = s->cfg.max_streams_per_client;
+    sl->lifetime_s = s->cfg.stream_max_s;
     if (jobs_create(&jc, &s->jobs) == PUZ_OK) {
-        s->streams = http_streams_create(&s->api, s->jobs);
+        s->streams = http_streams_create(&s->api, s->jobs, sl);
         if (s->streams != NULL)
             return PUZ_OK;
     }

@@ -57,10 +57,24 @@ int http_sse_event(char *buf, size_t cap, size_t *len, uint64_t id,
                    const char *type, const char *data)
 {
     struct out o = { buf, cap, *len, 0 };
+    size_t before = *len;
     char num[32];
 
     snprintf(num, sizeof(num), "id: %llu\n", (unsigned long long)id);
     puts_(&o, num);
+    if (finish(&o, len) == 0
+        && http_sse_event_body(buf, cap, len, type, data) == 0)
+        return 0;
+    *len = before;
+    return -1;
+}
+
+int http_sse_event_body(char *buf, size_t cap, size_t *len,
+                        const char *type, const char *data)
+{
+    struct out o = { buf, cap, *len, 0 };
+    size_t before = *len;
+
     if (type != NULL && type[0] != '\0') {
         puts_(&o, "event: ");
         put(&o, type, strcspn(type, "\r\n"));
@@ -68,6 +82,8 @@ int http_sse_event(char *buf, size_t cap, size_t *len, uint64_t id,
     }
     put_data(&o, data != NULL ? data : "");
     puts_(&o, "\n");
+    if (o.full)
+        *len = before;
     return finish(&o, len);
 }
 
