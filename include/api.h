@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "api_limits.h"
+#include "api_keys.h"
 #include "api_problem.h"
 #include "puz_arena.h"
 #include "puz_pdb.h"
@@ -46,6 +47,9 @@ struct api_ctx {
                                      * (store.h serialises its calls) */
     const atomic_int *draining;     /* nonzero: refuse new searches */
     struct jobs *jobs;              /* what the /v1/jobs routes use */
+    struct api_keys *keys;          /* API keys; NULL = none configured */
+    bool jobs_list_anonymous;       /* GET /v1/jobs without a key lists
+                                     * the anonymous jobs (else 401/403) */
     uint64_t salt;                  /* per-process random, for seeds */
     atomic_uint_fast64_t *counter;  /* per-process counter, for seeds */
     /* Called after every finished search (a batch: every board), from
@@ -83,6 +87,7 @@ struct api_request {
                              * "::1"; "-" when unknown), for per-client
                              * limits; NULL in calls made without one */
     struct api_path_params params;  /* the path's "{name}" segments */
+    const char *authorization;  /* the Authorization header, or NULL */
     const char *body;       /* JSON routes: the whole body */
     size_t len;
     const struct api_param *query;
@@ -115,6 +120,7 @@ struct api_call {
     puz_arena *arena;
     const atomic_int *cancel;   /* the work stops soon after *cancel != 0;
                                  * may be NULL */
+    const struct api_key *key;  /* who asks (api_start); NULL: anyone */
     void *state;                /* from the route function to its work */
     struct api_answer answer;
     puz_arena *scratch;         /* searches and per-board JSON, beside
@@ -165,6 +171,13 @@ const char *api_path_param(const struct api_call *c, const char *name);
 /* Set up c for one request; rq is copied. */
 void api_call_init(struct api_call *c, const struct api_ctx *ctx,
                    const struct api_request *rq, puz_arena *a);
+
+/* Who asks (c->key): no Authorization is anyone; "Bearer KEY" must name
+ * a key of the keys file (a wrong key is an error, never anonymous),
+ * within its requests a minute. False with 401 or 429 answered.
+ * api_start does it; the glue's own routes that act for a caller (the
+ * jobs' event stream) call it themselves. */
+bool api_call_authorize(struct api_call *c);
 
 /* Run rt->fn with the JSON allocator bound to c->arena. Returns true
  * when the answer is ready, false when rt->work must run next. */

@@ -43,6 +43,8 @@ enum api_problem_kind {
     API_PROBLEM_ANSWER_TOO_LARGE,   /* 422: the answer would pass
                                       * max_response_bytes or the
                                       * request's memory budget */
+    API_PROBLEM_UNAUTHORIZED,       /* 401: a key that is no key */
+    API_PROBLEM_FORBIDDEN,          /* 403: not for anonymous callers */
     API_PROBLEM_KIND_COUNT_
 };
 

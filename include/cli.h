@@ -16,6 +16,7 @@
 int cli_solve_main(int argc, char **argv);
 int cli_random_main(int argc, char **argv);
 int cli_score_main(int argc, char **argv);
+int cli_key_main(int argc, char **argv);
 
 /* Join argv[first..argc) with spaces into buf; PUZ_ERANGE if too long. */
 int cli_join_args(int argc, char **argv, int first, char *buf, size_t size);

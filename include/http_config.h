@@ -50,6 +50,8 @@ struct http_config {
     char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */
     char state_dir[HTTP_CONFIG_STR];     /* the store (daily leaderboard);
                                           * "off" = none */
+    char api_keys_file[HTTP_CONFIG_STR]; /* API keys; "" = none */
+    unsigned jobs_list_anonymous;   /* 1: GET /v1/jobs without a key */
     unsigned max_streams;       /* job event streams open at once (at
                                  * most 3/4 of max_connections) */
     unsigned max_streams_per_job;

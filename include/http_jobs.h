@@ -43,6 +43,7 @@ enum http_streams_refusal {
     HTTP_STREAMS_FULL,      /* max streams open */
     HTTP_STREAMS_JOB_FULL,  /* per_job on this job */
     HTTP_STREAMS_CLIENT_FULL,   /* per_client from this address */
+    HTTP_STREAMS_KEY_FULL,  /* the API key's own cap */
     HTTP_STREAMS_NOMEM,
 };
 
@@ -54,7 +55,8 @@ http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j,
 
 /*
  * A callback response streaming job's events on connection c for the
- * client at address `client`; it takes over the caller's reference to
+ * client at address `client` with API key `key` ("" = none; key_cap its
+ * streams at most, 0 = no cap of its own); it takes over the caller's reference to
  * job. last_id is the client's Last-Event-ID (NULL or not a number:
  * start at 1); the stream's ids continue from it, so they keep growing
  * across reconnects. NULL with *why set when a limit refuses it or
@@ -63,7 +65,8 @@ http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j,
 struct MHD_Response *http_streams_open(http_streams *s,
                                        struct MHD_Connection *c,
                                        jobs_job *job, const char *last_id,
-                                       const char *client,
+                                       const char *client, const char *key,
+                                       unsigned key_cap,
                                        enum http_streams_refusal *why);
 
 /* Final events encoded so far (each once for all the streams of its

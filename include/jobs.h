@@ -31,6 +31,7 @@
 #include "puz_solve.h"
 
 #define JOBS_ID_LEN 32      /* hex digits */
+#define JOBS_OWNER_MAX 32   /* bytes of an owner's name; "" = nobody */
 
 typedef struct jobs jobs_t;
 typedef struct jobs_job jobs_job;
@@ -78,6 +79,7 @@ struct jobs_task {
                 struct jobs_outcome *out);
     void (*free_arg)(void *arg);
     void *arg;
+    char owner[JOBS_OWNER_MAX + 1];     /* who submitted it; "" = nobody */
 };
 
 struct jobs_config {
@@ -140,6 +142,7 @@ void jobs_snapshot(jobs_t *j, jobs_job *job, struct jobs_snap *out);
 /* A job as a watcher sees it at one moment. */
 struct jobs_view {
     char id[JOBS_ID_LEN + 1];
+    char owner[JOBS_OWNER_MAX + 1];
     enum jobs_state state;
     uint64_t version;           /* grows with every change of the job */
     int64_t created_ms, started_ms, finished_ms;   /* wall; 0 = not yet */
@@ -153,9 +156,14 @@ struct jobs_view {
 };
 void jobs_view_get(jobs_t *j, jobs_job *job, struct jobs_view *out);
 
-/* Up to max views (newest first) of jobs in `state` (< 0: all) into
- * out; returns how many. Cheap: no answer is copied. */
-size_t jobs_list(jobs_t *j, int state, struct jobs_view *out, size_t max);
+/* Up to max views (newest first) of jobs in `state` (< 0: all) of
+ * `owner` (NULL: anyone's) into out; returns how many. Cheap: no answer
+ * is copied. */
+size_t jobs_list(jobs_t *j, int state, const char *owner,
+                 struct jobs_view *out, size_t max);
+
+/* Jobs of owner queued or running now. */
+unsigned jobs_count_active(jobs_t *j, const char *owner);
 
 /*
  * Wait until something changed anywhere since *seen (a counter every

@@ -24,6 +24,7 @@ need_cmd make make
 need_pc libmicrohttpd libmicrohttpd-dev
 need_pc jansson libjansson-dev
 need_pc sqlite3 libsqlite3-dev
+need_pc libcrypto libssl-dev
 need_pc cmocka libcmocka-dev
 need_pc libcurl libcurl4-openssl-dev
 need_cmd curl curl

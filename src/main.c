@@ -22,6 +22,7 @@ static void usage(FILE *f)
         "  random           print a random solvable board\n"
         "  pdb build|verify build or check pattern databases (puzzled pdb "
         "--help)\n"
+        "  key new NAME     make an API key and its api_keys_file line\n"
         "  --version        print the version\n"
         "  --help           this text\n", PUZ_VERSION);
 }
@@ -37,6 +38,7 @@ static const struct command commands[] = {
     { "random", cli_random_main },
     { "serve", http_serve_main },
     { "pdb", cli_pdb_main },
+    { "key", cli_key_main },
     { NULL, NULL },
 };
 

@@ -48,6 +48,7 @@ static int setup(void **state)
     f->ctx.lim = &f->cfg;
     f->ctx.draining = &f->draining;
     f->ctx.jobs = f->jobs;
+    f->ctx.jobs_list_anonymous = true;  /* the list tests list anonymously */
     f->arena = puz_arena_create(1 << 16);
     *state = f;
     return 0;

@@ -57,7 +57,7 @@ static void fake_run(void *arg, const struct jobs_run *run,
 static puz_err submit(jobs_t *j, unsigned ms, size_t len, jobs_job **out)
 {
     struct fake *f = calloc(1, sizeof(*f));
-    struct jobs_task t = { fake_run, free, f };
+    struct jobs_task t = { fake_run, free, f, "" };
     puz_err rc;
 
     f->ms = ms;
@@ -357,7 +357,7 @@ static void *hammer(void *arg)
             continue;
         f = jobs_find(h->j, jobs_id(job));
         jobs_view_get(h->j, job, &v[0]);
-        jobs_list(h->j, -1, v, 10);
+        jobs_list(h->j, -1, NULL, v, 10);
         if (is_slow || i % 3 == 0)
             jobs_cancel(h->j, job, "hammer", 1000);
         jobs_release(h->j, f);
@@ -384,7 +384,7 @@ static void test_many_threads(void **state)
         pthread_join(t[i], NULL);
     jobs_get_stats(j, &st);
     assert_true(st.submitted > 0);
-    assert_true(jobs_list(j, jobs_state_parse("cancelled"), v, 5) <= 5);
+    assert_true(jobs_list(j, jobs_state_parse("cancelled"), NULL, v, 5) <= 5);
     assert_int_equal(jobs_state_parse("nope"), -1);
     jobs_destroy(j);
 }

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "api_jalloc.h"
 #include "codec.h"
@@ -155,11 +157,48 @@ static bool query_once(struct api_call *c)
     return true;
 }
 
+static uint64_t wall_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+bool api_call_authorize(struct api_call *c)
+{
+    const char *h = c->rq.authorization;
+    unsigned retry_s;
+    char secs[16];
+
+    if (h == NULL)
+        return true;
+    if (strncasecmp(h, "Bearer ", 7) == 0)
+        c->key = api_keys_find(c->ctx->keys, h + 7 + strspn(h + 7, " "));
+    if (c->key == NULL) {
+        api_answer_problemf(c, API_PROBLEM_UNAUTHORIZED, "%s",
+                            c->ctx->keys == NULL ? "this server has no API "
+                            "keys: send no Authorization header"
+                            : "Authorization must be 'Bearer KEY' with a "
+                            "key of this server");
+        api_answer_header(c, "WWW-Authenticate", "Bearer realm=\"puzzled\"");
+        return false;
+    }
+    if (api_keys_take_request(c->ctx->keys, c->key, wall_ms(), &retry_s))
+        return true;
+    api_answer_problemf(c, API_PROBLEM_RATE_LIMITED, "the key %s made its "
+                        "%u requests of this minute", c->key->name,
+                        c->key->rpm);
+    snprintf(secs, sizeof(secs), "%u", retry_s);
+    api_answer_header(c, "Retry-After", secs);
+    return false;
+}
+
 bool api_start(const struct api_route *rt, struct api_call *c)
 {
     puz_arena *prev = api_jalloc_bind(c->arena);
 
-    if (query_once(c))
+    if (api_call_authorize(c) && query_once(c))
         rt->fn(c);
     api_jalloc_unbind(prev);
     if (c->answer.status != 0) {    /* answered here: no api_work */

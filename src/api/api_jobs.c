@@ -272,7 +272,8 @@ void api__jobs_submit(struct api_call *c)
 {
     const struct api_limits *lim = c->ctx->lim;
     struct job_solve *js = calloc(1, sizeof(*js));
-    struct jobs_task task = { job_run, free, js };
+    struct jobs_task task = { job_run, free, js, "" };
+    const struct api_key *key = c->key;
     struct jobs_view v;
     jobs_job *job = NULL;
     puz_err rc;
@@ -282,8 +283,19 @@ void api__jobs_submit(struct api_call *c)
         return;
     }
     js->ctx = c->ctx;
+    if (key != NULL)
+        snprintf(task.owner, sizeof(task.owner), "%s", key->name);
     if (api__refuse_when_draining(c) || !decode_job(c, &js->q)) {
         free(js);
+        return;
+    }
+    if (key != NULL && key->jobs != 0
+        && jobs_count_active(c->ctx->jobs, key->name) >= key->jobs) {
+        free(js);
+        api_answer_problemf(c, API_PROBLEM_RATE_LIMITED, "the key %s has "
+                            "%u jobs queued or running, its limit; wait "
+                            "for one to end or cancel one", key->name,
+                            key->jobs);
         return;
     }
     rc = jobs_submit(c->ctx->jobs, &task, &job);
@@ -352,17 +364,40 @@ static bool list_query(struct api_call *c, int *state, unsigned *limit)
     return true;
 }
 
+/* Whose jobs the caller lists: an operator everyone's, a key its own,
+ * anyone the anonymous jobs when jobs_list_anonymous is on. False with
+ * the 401 (keys exist: use one) or 403 answered. */
+static bool list_owner(struct api_call *c, const char **owner)
+{
+    *owner = c->key == NULL ? "" : c->key->operator ? NULL : c->key->name;
+    if (c->key != NULL || c->ctx->jobs_list_anonymous)
+        return true;
+    if (api_keys_count(c->ctx->keys) > 0) {
+        api_answer_problemf(c, API_PROBLEM_UNAUTHORIZED, "listing jobs "
+                            "needs an API key (Authorization: Bearer KEY); "
+                            "a job you made without one is reachable by "
+                            "its id");
+        api_answer_header(c, "WWW-Authenticate", "Bearer realm=\"puzzled\"");
+    } else {
+        api_answer_problemf(c, API_PROBLEM_FORBIDDEN, "listing jobs is "
+                            "off for anonymous callers (jobs_list_anonymous)"
+                            "; a job is reachable by its id");
+    }
+    return false;
+}
+
 /* The list: each job's summary, never its answer (a page of 5x5 paths
  * would be large); GET /v1/jobs/{id} has it. */
 void api__jobs_list(struct api_call *c)
 {
+    const char *owner;
     struct jobs_view *v;
     json_t *list;
     size_t n;
     int state;
     unsigned limit;
 
-    if (!list_query(c, &state, &limit))
+    if (!list_query(c, &state, &limit) || !list_owner(c, &owner))
         return;
     v = puz_arena_alloc(c->arena, limit * sizeof(*v));
     list = json_array();
@@ -371,12 +406,24 @@ void api__jobs_list(struct api_call *c)
         api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
         return;
     }
-    n = jobs_list(c->ctx->jobs, state, v, limit);
+    n = jobs_list(c->ctx->jobs, state, owner, v, limit);
     for (size_t i = 0; i < n; i++)
         json_array_append_new(list, job_json(&v[i]));
     api_answer_json(c, 200, json_pack("{s:o, s:I, s:I}", "jobs", list,
                                       "count", (json_int_t)n, "limit",
                                       (json_int_t)limit));
+}
+
+/* Whether the caller may read, stream or cancel job: an anonymous job
+ * anyone who has its id, a key's job that key or an operator. */
+static bool may_see(const struct api_call *c, jobs_job *job)
+{
+    struct jobs_view v;
+
+    jobs_view_get(c->ctx->jobs, job, &v);
+    return v.owner[0] == '\0'
+           || (c->key != NULL && (c->key->operator
+                                  || strcmp(v.owner, c->key->name) == 0));
 }
 
 jobs_job *api_jobs_find(struct api_call *c)
@@ -388,6 +435,10 @@ jobs_job *api_jobs_find(struct api_call *c)
         id = "";        /* too long to be an id: unknown, nothing more */
     if (id[0] != '\0' && c->ctx->jobs != NULL)
         job = jobs_find(c->ctx->jobs, id);
+    if (job != NULL && !may_see(c, job)) {
+        jobs_release(c->ctx->jobs, job);
+        job = NULL;         /* another key's: as if it did not exist */
+    }
     if (job == NULL)
         api_answer_problemf(c, API_PROBLEM_NOT_FOUND, "no job %s: "
                             "unknown, or finished more than %u s ago and "

@@ -52,6 +52,8 @@ static const struct kind_info kinds[API_PROBLEM_KIND_COUNT_] = {
                                 "Not possible now" },
     [API_PROBLEM_ANSWER_TOO_LARGE] = { 422, "answer-too-large",
                                         "Answer too large" },
+    [API_PROBLEM_UNAUTHORIZED] = { 401, "unauthorized", "Unauthorized" },
+    [API_PROBLEM_FORBIDDEN] = { 403, "forbidden", "Forbidden" },
 };
 
 static const struct kind_info *info(enum api_problem_kind k)

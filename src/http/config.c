@@ -119,6 +119,12 @@ static const struct key keys[] = {
       "finished jobs are kept this many seconds" },
     { "job_max", K_UINT, OFF(api.job_max), 0, 1, 1000000,
       "jobs held in memory at most; the oldest finished go first" },
+    { "api_keys_file", STR(api_keys_file), "API keys, one a line: NAME "
+      "SHA256 [operator] [jobs=N] [streams=N] [rpm=N] (puzzled key new "
+      "NAME); a job then belongs to its key; empty = no keys" },
+    { "jobs_list_anonymous", K_UINT, OFF(jobs_list_anonymous), 0, 0, 1,
+      "1: GET /v1/jobs without a key lists the anonymous jobs; 0: it is "
+      "refused (a job is still reachable by its id)" },
     { "max_streams", K_UINT, OFF(max_streams), 0, 1, 100000,
       "job event streams open at once; at most three quarters of "
       "max_connections are used, so probes and DELETEs always get in" },

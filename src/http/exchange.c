@@ -206,6 +206,8 @@ static void api_request(struct http_req *r)
                               &q);
     rq.path = r->path;
     rq.id = r->id;
+    rq.authorization = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                   "Authorization");
     rq.client = r->remote;
     rq.params = r->params;
     rq.body = r->body;

@@ -41,6 +41,7 @@
 
 struct http_server {
     struct http_config cfg;         /* read-only after start */
+    api_keys *keys;                 /* from api_keys_file; NULL = none */
     struct MHD_Daemon *daemon;
     int listen_fd;
     bool mhd_owns_fd;               /* MHD closes listen_fd on stop */

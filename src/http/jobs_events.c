@@ -17,7 +17,11 @@ static void refuse(struct http_req *r, enum http_streams_refusal why)
     const struct http_streams_limits *l = &r->srv->streams_limits;
     char secs[16];
 
-    if (why == HTTP_STREAMS_CLIENT_FULL) {
+    if (why == HTTP_STREAMS_KEY_FULL) {
+        api_answer_problemf(&r->call, API_PROBLEM_RATE_LIMITED, "the key "
+                            "%s has %u event streams open, its limit",
+                            r->call.key->name, r->call.key->streams);
+    } else if (why == HTTP_STREAMS_CLIENT_FULL) {
         api_answer_problemf(&r->call, API_PROBLEM_RATE_LIMITED, "%u event "
                             "streams are open from your address "
                             "(max_streams_per_client); close one first",
@@ -42,7 +46,9 @@ static void refuse(struct http_req *r, enum http_streams_refusal why)
 
 bool http__handle_jobs_events(struct http_req *r)
 {
-    jobs_job *job = api_jobs_find(&r->call);
+    jobs_job *job = api_call_authorize(&r->call) ? api_jobs_find(&r->call)
+                                                 : NULL;
+    const struct api_key *key = r->call.key;
     enum http_streams_refusal why;
     struct MHD_Response *resp;
     const char *last;
@@ -55,7 +61,8 @@ bool http__handle_jobs_events(struct http_req *r)
                                        "Last-Event-ID");
     /* The stream takes our reference. */
     resp = http_streams_open(r->srv->streams, r->conn, job, last, r->remote,
-                             &why);
+                             key != NULL ? key->name : "",
+                             key != NULL ? key->streams : 0, &why);
     if (resp != NULL)
         http__reply(r, 200, resp);
     else

@@ -36,6 +36,7 @@ struct stream {
     struct MHD_Connection *conn;
     jobs_job *job;                  /* our reference */
     char client[64];                /* for the per-client cap */
+    char key[JOBS_OWNER_MAX + 1];   /* for the key's cap; "" = none */
     uint64_t opened_us;             /* for the lifetime */
     struct stream *prev, *next;
     bool started;                   /* retry hint and first state sent */
@@ -406,17 +407,20 @@ static uint64_t parse_last_id(const char *v)
 
 /* Why this stream may not open now, if a limit says so (lock held). */
 static enum http_streams_refusal admit(const http_streams *s,
-                                       const jobs_job *job,
-                                       const char *client)
+                                       const struct stream *new,
+                                       unsigned key_cap)
 {
-    unsigned on_job = 0, from_client = 0;
+    unsigned on_job = 0, from_client = 0, of_key = 0;
 
     if (s->lim.max != 0 && s->count >= s->lim.max)
         return HTTP_STREAMS_FULL;
     for (const struct stream *st = s->head; st != NULL; st = st->next) {
-        on_job += st->job == job;
-        from_client += strcmp(st->client, client) == 0;
+        on_job += st->job == new->job;
+        from_client += strcmp(st->client, new->client) == 0;
+        of_key += new->key[0] != '\0' && strcmp(st->key, new->key) == 0;
     }
+    if (key_cap != 0 && of_key >= key_cap)
+        return HTTP_STREAMS_KEY_FULL;
     if (s->lim.per_job != 0 && on_job >= s->lim.per_job)
         return HTTP_STREAMS_JOB_FULL;
     if (s->lim.per_client != 0 && from_client >= s->lim.per_client)
@@ -427,7 +431,8 @@ static enum http_streams_refusal admit(const http_streams *s,
 struct MHD_Response *http_streams_open(http_streams *s,
                                        struct MHD_Connection *c,
                                        jobs_job *job, const char *last_id,
-                                       const char *client,
+                                       const char *client, const char *key,
+                                       unsigned key_cap,
                                        enum http_streams_refusal *why)
 {
     struct stream *st = calloc(1, sizeof(*st));
@@ -441,6 +446,7 @@ struct MHD_Response *http_streams_open(http_streams *s,
         st->seq = parse_last_id(last_id);
         st->opened_us = puz_now_us();
         snprintf(st->client, sizeof(st->client), "%s", client);
+        snprintf(st->key, sizeof(st->key), "%s", key);
         resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
                                                  stream_read, st,
                                                  stream_free);
@@ -451,7 +457,7 @@ struct MHD_Response *http_streams_open(http_streams *s,
         return NULL;
     }
     pthread_mutex_lock(&s->lock);
-    *why = admit(s, job, st->client);
+    *why = admit(s, st, key_cap);
     if (*why == HTTP_STREAMS_OPENED) {
         st->linked = true;
         st->next = s->head;

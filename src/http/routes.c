@@ -79,6 +79,8 @@ void http__api_init(struct http_server *s)
     s->api.store = s->store;
     s->api.draining = &s->draining;
     s->api.jobs = s->jobs;
+    s->api.keys = s->keys;
+    s->api.jobs_list_anonymous = s->cfg.jobs_list_anonymous != 0;
     s->api.salt = s->id_salt;
     s->api.counter = &s->next_id;
     s->api.on_search = count_search;
@@ -311,19 +313,36 @@ static void handle_static(struct http_req *r)
     http__reply(r, 200, resp);
 }
 
+/* allow ("GET, DELETE, OPTIONS") without DELETE, into buf. */
+static const char *without_delete(const char *allow, char *buf,
+                                  size_t size)
+{
+    const char *d = strstr(allow, "DELETE, ");
+
+    if (d == NULL)
+        return allow;
+    snprintf(buf, size, "%.*s%s", (int)(d - allow), allow, d + 8);
+    return buf;
+}
+
 /* OPTIONS: the Allow list, and the CORS preflight answer. */
 static void handle_options(struct http_req *r, const char *allow)
 {
+    char methods[96];
     struct MHD_Response *resp =
         MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 
     if (resp != NULL) {
         MHD_add_response_header(resp, "Allow", allow);
         if (r->origin != NULL) {
+            /* Any origin may read and submit, not cancel: a DELETE
+             * comes only from the origins the operator named. */
             MHD_add_response_header(resp, "Access-Control-Allow-Methods",
-                                    allow);
+                                    r->srv->cors_any ? without_delete(allow,
+                                    methods, sizeof(methods)) : allow);
             MHD_add_response_header(resp, "Access-Control-Allow-Headers",
-                                    "Content-Type, X-Request-Id");
+                                    "Content-Type, X-Request-Id, "
+                                    "Authorization, Last-Event-ID");
             MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
         }
     }

@@ -88,6 +88,22 @@ static puz_err load_tables(struct http_server *s, char *msg)
     return rc;
 }
 
+/* The API keys, when a keys file is named: a file that cannot be read
+ * or parsed stops the start (serving without the keys the operator
+ * meant would open every job to everyone). */
+static puz_err load_keys(struct http_server *s, char *msg)
+{
+    char why[PUZ_MSG_MAX] = "";
+    puz_err rc;
+
+    if (s->cfg.api_keys_file[0] == '\0')
+        return PUZ_OK;
+    rc = api_keys_load(s->cfg.api_keys_file, &s->keys, why);
+    if (rc != PUZ_OK)
+        snprintf(msg, HTTP_SERVER_MSG, "api_keys_file: %.255s", why);
+    return rc;
+}
+
 /* The store (the daily leaderboard): opened, created and migrated
  * before the server reports ready; a directory that cannot be made or
  * a file that cannot be opened stops the start with one clear line.
@@ -388,6 +404,8 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
     }
     rc = load_tables(s, msg);
     if (rc == PUZ_OK)
+        rc = load_keys(s, msg);
+    if (rc == PUZ_OK)
         rc = open_store(s, msg);
     if (rc == PUZ_OK)
         rc = open_log(s, msg);
@@ -509,6 +527,7 @@ void http_server_destroy(http_server *s)
     free(s->openapi);
     puz_tables_destroy(s->tables);
     store_close(s->store);
+    api_keys_free(s->keys);
     pthread_mutex_destroy(&s->arena_lock);
     free(s);
 }

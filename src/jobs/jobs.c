@@ -485,10 +485,23 @@ void jobs_snapshot(jobs_t *j, jobs_job *job, struct jobs_snap *out)
     pthread_mutex_unlock(&j->lock);
 }
 
+unsigned jobs_count_active(jobs_t *j, const char *owner)
+{
+    unsigned n = 0;
+
+    pthread_mutex_lock(&j->lock);
+    for (jobs_job *job = j->head; job != NULL; job = job->next)
+        n += !jobs_state_final(job->state)
+             && strcmp(job->task.owner, owner) == 0;
+    pthread_mutex_unlock(&j->lock);
+    return n;
+}
+
 /* The view of a job (lock held). */
 static void view_locked(const jobs_job *job, struct jobs_view *v)
 {
     memcpy(v->id, job->id, sizeof(v->id));
+    memcpy(v->owner, job->task.owner, sizeof(v->owner));
     v->state = job->state;
     v->version = job->version;
     v->created_ms = job->created_ms;
@@ -512,14 +525,16 @@ void jobs_view_get(jobs_t *j, jobs_job *job, struct jobs_view *out)
     pthread_mutex_unlock(&j->lock);
 }
 
-size_t jobs_list(jobs_t *j, int state, struct jobs_view *out, size_t max)
+size_t jobs_list(jobs_t *j, int state, const char *owner,
+                 struct jobs_view *out, size_t max)
 {
     size_t n = 0;
 
     pthread_mutex_lock(&j->lock);
     expire_locked(j);
     for (jobs_job *job = j->head; job != NULL && n < max; job = job->next)
-        if (state < 0 || job->state == (enum jobs_state)state)
+        if ((state < 0 || job->state == (enum jobs_state)state)
+            && (owner == NULL || strcmp(job->task.owner, owner) == 0))
             view_locked(job, &out[n++]);
     pthread_mutex_unlock(&j->lock);
     /* A list is summaries: no answer's bytes outlive the lock here. */

@@ -13,8 +13,10 @@ done
 [ -x "$PUZZLED" ] || { echo "$PUZZLED not built" >&2; exit 1; }
 tmp=$(mktemp -d)
 # A store of its own, so the daily example's leaderboard is empty.
+# The job list example runs as the README says: with anonymous listing on.
 "$PUZZLED" serve --config config/puzzled.conf --port 0 --access-log off \
-    --state-dir "$tmp/state" >"$tmp/out" 2>"$tmp/err" &
+    --state-dir "$tmp/state" --jobs-list-anonymous 1 \
+    >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 url=$(serve_url "$tmp/out" "$pid") || true

@@ -1,0 +1,67 @@
+/*
+ * api_keys.h - optional API keys: who a request comes from, what it may
+ * see of the jobs, and how much it may ask for.
+ *
+ * The keys file (the server's `api_keys_file`) holds one key a line:
+ *
+ *     NAME SHA256-OF-THE-KEY [operator] [jobs=N] [streams=N] [rpm=N]
+ *
+ * with '#' starting a comment. Only the key's SHA-256 is stored, so the
+ * file reveals no key; `puzzled key new NAME` makes a key and its line.
+ * A client sends `Authorization: Bearer KEY`. A job belongs to the key
+ * that made it: only that key (or an operator key) reads, streams,
+ * cancels or lists it. Anonymous jobs belong to nobody and are reachable
+ * by their unguessable id only. The limits (0 = none): jobs queued or
+ * running at once, event streams open at once, requests a minute.
+ *
+ * Thread-safe: the table is read-only after loading; the request
+ * counters have a mutex of their own.
+ */
+#ifndef API_KEYS_H
+#define API_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "puz_err.h"
+
+#define API_KEY_NAME_MAX 32         /* bytes of a key's name */
+#define API_KEY_HASH_HEX 64         /* SHA-256 in hex */
+#define API_KEY_TOKEN_MAX 128       /* bytes of a key itself */
+
+typedef struct api_keys api_keys;
+
+struct api_key {
+    char name[API_KEY_NAME_MAX + 1];
+    unsigned char hash[32];         /* SHA-256 of the key */
+    bool operator;                  /* sees and cancels every job */
+    unsigned jobs, streams, rpm;    /* limits; 0 = none */
+};
+
+/* Read a keys file. PUZ_EINVAL with the file and line in msg
+ * (PUZ_MSG_MAX) for a malformed line or a name given twice; PUZ_EIO when
+ * it cannot be read. */
+puz_err api_keys_load(const char *path, api_keys **out, char *msg);
+void api_keys_free(api_keys *k);
+
+/* Keys in the table. */
+size_t api_keys_count(const api_keys *k);
+
+/* The key whose hash token has, or NULL; compares every key in constant
+ * time. */
+const struct api_key *api_keys_find(const api_keys *k, const char *token);
+
+/* Count one request of key at now_ms; false when it is past its rpm in
+ * the current minute (*retry_s: seconds until the minute ends). */
+bool api_keys_take_request(api_keys *k, const struct api_key *key,
+                           uint64_t now_ms, unsigned *retry_s);
+
+/* SHA-256 of token as 64 lowercase hex digits and a NUL. */
+void api_keys_hash_hex(const char *token, char out[API_KEY_HASH_HEX + 1]);
+
+/* A new random key (64 hex digits and a NUL); false when the kernel's
+ * random source fails. */
+bool api_keys_new_token(char out[API_KEY_HASH_HEX + 1]);
+
+#endif

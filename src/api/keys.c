@@ -1,0 +1,276 @@
+/*
+ * keys.c - the API keys table (api_keys.h): the keys file read once at
+ * start, bearer tokens matched by their SHA-256 (OpenSSL's libcrypto),
+ * and a per-key count of requests in the current minute.
+ */
+#include "api_keys.h"
+
+#include <stddef.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+#include "puz_board.h"
+
+#define KEYS_MAX 4096
+
+struct counter {
+    uint64_t minute;            /* now_ms / 60000 of the count */
+    unsigned n;
+};
+
+struct api_keys {
+    struct api_key *keys;
+    struct counter *counts;     /* one per key */
+    size_t n;
+    pthread_mutex_t lock;       /* guards counts */
+};
+
+static void sha256(const char *s, unsigned char out[32])
+{
+    unsigned int len = 32;
+
+    EVP_Digest(s, strlen(s), out, &len, EVP_sha256(), NULL);
+}
+
+static void to_hex(const unsigned char *b, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[b[i] >> 4];
+        out[2 * i + 1] = digits[b[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+void api_keys_hash_hex(const char *token, char out[API_KEY_HASH_HEX + 1])
+{
+    unsigned char h[32];
+
+    sha256(token, h);
+    to_hex(h, sizeof(h), out);
+}
+
+bool api_keys_new_token(char out[API_KEY_HASH_HEX + 1])
+{
+    unsigned char raw[32];
+
+    if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+        return false;
+    to_hex(raw, sizeof(raw), out);
+    return true;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)tolower((unsigned char)c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static bool parse_hash(const char *s, unsigned char out[32])
+{
+    if (strlen(s) != API_KEY_HASH_HEX)
+        return false;
+    for (int i = 0; i < 32; i++) {
+        int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return false;
+        out[i] = (unsigned char)(hi * 16 + lo);
+    }
+    return true;
+}
+
+static bool name_ok(const char *s)
+{
+    size_t n = strlen(s);
+
+    if (n == 0 || n > API_KEY_NAME_MAX)
+        return false;
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                  "0123456789-_.") == n;
+}
+
+/* One "jobs=N" / "streams=N" / "rpm=N" / "operator" word. */
+static bool option(struct api_key *k, const char *w)
+{
+    static const struct { const char *name; size_t off; } limits[] = {
+        { "jobs=", offsetof(struct api_key, jobs) },
+        { "streams=", offsetof(struct api_key, streams) },
+        { "rpm=", offsetof(struct api_key, rpm) },
+    };
+    char *end;
+    unsigned long v;
+
+    if (strcmp(w, "operator") == 0) {
+        k->operator = true;
+        return true;
+    }
+    for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+        size_t n = strlen(limits[i].name);
+        if (strncmp(w, limits[i].name, n) != 0)
+            continue;
+        errno = 0;
+        v = strtoul(w + n, &end, 10);
+        if (w[n] < '0' || w[n] > '9' || *end != '\0' || errno != 0
+            || v > 1000000)
+            return false;
+        *(unsigned *)((char *)k + limits[i].off) = (unsigned)v;
+        return true;
+    }
+    return false;
+}
+
+/* One line into k; false with why in msg. */
+static bool parse_line(char *line, struct api_key *k, char *why, size_t size)
+{
+    char *save = NULL, *w = strtok_r(line, " \t", &save);
+
+    memset(k, 0, sizeof(*k));
+    if (w == NULL || !name_ok(w)) {
+        snprintf(why, size, "a key's name is 1 to %d letters, digits, "
+                 "'-', '_' or '.'", API_KEY_NAME_MAX);
+        return false;
+    }
+    snprintf(k->name, sizeof(k->name), "%s", w);
+    w = strtok_r(NULL, " \t", &save);
+    if (w == NULL || !parse_hash(w, k->hash)) {
+        snprintf(why, size, "after the name comes the key's SHA-256 in "
+                 "hex (puzzled key new NAME prints a line)");
+        return false;
+    }
+    while ((w = strtok_r(NULL, " \t", &save)) != NULL) {
+        if (!option(k, w)) {
+            snprintf(why, size, "'%.40s' is not operator, jobs=N, "
+                     "streams=N or rpm=N", w);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool add_line(api_keys *t, char *line, char *why, size_t size)
+{
+    struct api_key k;
+
+    if (!parse_line(line, &k, why, size))
+        return false;
+    for (size_t i = 0; i < t->n; i++) {
+        if (strcmp(t->keys[i].name, k.name) == 0) {
+            snprintf(why, size, "the name %s is given twice", k.name);
+            return false;
+        }
+    }
+    if (t->n == KEYS_MAX) {
+        snprintf(why, size, "more than %d keys", KEYS_MAX);
+        return false;
+    }
+    t->keys[t->n++] = k;
+    return true;
+}
+
+puz_err api_keys_load(const char *path, api_keys **out, char *msg)
+{
+    FILE *f = fopen(path, "r");
+    api_keys *t = calloc(1, sizeof(*t));
+    char line[512], why[160];
+    unsigned no = 0;
+
+    *out = NULL;
+    if (t != NULL) {
+        t->keys = calloc(KEYS_MAX, sizeof(*t->keys));
+        pthread_mutex_init(&t->lock, NULL);
+    }
+    if (f == NULL || t == NULL || t->keys == NULL) {
+        snprintf(msg, PUZ_MSG_MAX, "cannot read the keys file %.120s: %s", path,
+                 f == NULL ? strerror(errno) : "out of memory");
+        if (f != NULL)
+            fclose(f);
+        api_keys_free(t);
+        return f == NULL ? PUZ_EIO : PUZ_ENOMEM;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        no++;
+        line[strcspn(line, "#\r\n")] = '\0';
+        if (line[strspn(line, " \t")] == '\0')
+            continue;
+        if (!add_line(t, line, why, sizeof(why))) {
+            snprintf(msg, PUZ_MSG_MAX, "%.60s line %u: %.160s", path, no, why);
+            fclose(f);
+            api_keys_free(t);
+            return PUZ_EINVAL;
+        }
+    }
+    fclose(f);
+    t->counts = calloc(t->n ? t->n : 1, sizeof(*t->counts));
+    if (t->counts == NULL) {
+        api_keys_free(t);
+        return PUZ_ENOMEM;
+    }
+    *out = t;
+    return PUZ_OK;
+}
+
+void api_keys_free(api_keys *k)
+{
+    if (k == NULL)
+        return;
+    pthread_mutex_destroy(&k->lock);
+    free(k->counts);
+    free(k->keys);
+    free(k);
+}
+
+size_t api_keys_count(const api_keys *k)
+{
+    return k != NULL ? k->n : 0;
+}
+
+const struct api_key *api_keys_find(const api_keys *k, const char *token)
+{
+    const struct api_key *found = NULL;
+    unsigned char h[32];
+
+    if (k == NULL || token == NULL || strlen(token) > API_KEY_TOKEN_MAX)
+        return NULL;
+    sha256(token, h);
+    /* Every key compared, in constant time: no timing says how close a
+     * guess came, or which key it nearly matched. */
+    for (size_t i = 0; i < k->n; i++)
+        if (CRYPTO_memcmp(k->keys[i].hash, h, sizeof(h)) == 0)
+            found = &k->keys[i];
+    return found;
+}
+
+bool api_keys_take_request(api_keys *k, const struct api_key *key,
+                           uint64_t now_ms, unsigned *retry_s)
+{
+    size_t i = (size_t)(key - k->keys);
+    uint64_t minute = now_ms / 60000;
+    bool ok;
+
+    *retry_s = 0;
+    if (key->rpm == 0)
+        return true;
+    pthread_mutex_lock(&k->lock);
+    if (k->counts[i].minute != minute) {
+        k->counts[i].minute = minute;
+        k->counts[i].n = 0;
+    }
+    ok = k->counts[i].n < key->rpm;
+    if (ok)
+        k->counts[i].n++;
+    pthread_mutex_unlock(&k->lock);
+    if (!ok)
+        *retry_s = (unsigned)(60 - (now_ms / 1000) % 60);
+    return ok;
+}

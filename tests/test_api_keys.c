@@ -1,0 +1,270 @@
+/*
+ * test_api_keys.c - API keys (issue 29 item 5), on plain strings: the
+ * keys file (hashed keys, limits, errors with their line), who a request
+ * is (no header, a key, a wrong key: 401), and what a key may do with
+ * jobs: its own and the anonymous ones by id, an operator all; listing
+ * only its own (anonymous listing refused unless switched on); its jobs
+ * and requests-a-minute caps (429).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "api.h"
+#include "api_keys.h"
+#include "jobs.h"
+
+#define LONG_BODY "{\"board\": \"15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4\", " \
+    "\"goal\": \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\", " \
+    "\"algorithm\": \"idastar\", \"heuristic\": \"manhattan\"}"
+#define QUICK_BODY "{\"board\": \"1 2 3 4 5 6 0 7 8\"}"
+
+struct fixture {
+    struct api_limits lim;
+    jobs_t *jobs;
+    api_keys *keys;
+    struct api_ctx ctx;
+    puz_arena *arena;
+    struct api_call call;
+    char path[64];
+};
+
+/* A keys file with these lines; its path into path. */
+static void write_keys(char *path, size_t size, const char *text)
+{
+    FILE *f;
+
+    snprintf(path, size, "/tmp/puzzled-keys-%d", (int)getpid());
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char alice[65], bob[65], op[65];
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+    struct jobs_config jc;
+    char text[1024], h[3][65], msg[PUZ_MSG_MAX];
+
+    api_keys_new_token(alice);
+    api_keys_new_token(bob);
+    api_keys_new_token(op);
+    api_keys_hash_hex(alice, h[0]);
+    api_keys_hash_hex(bob, h[1]);
+    api_keys_hash_hex(op, h[2]);
+    snprintf(text, sizeof(text), "# who may call\nalice %s jobs=1 rpm=1000\n"
+             "\nbob %s streams=2 rpm=3   # a comment\nops %s operator\n",
+             h[0], h[1], h[2]);
+    write_keys(f->path, sizeof(f->path), text);
+    assert_int_equal(api_keys_load(f->path, &f->keys, msg), PUZ_OK);
+    unlink(f->path);
+    api_limits_defaults(&f->lim);
+    jc = (struct jobs_config){ 1, 8, 3600, 100, 1u << 20 };
+    assert_int_equal(jobs_create(&jc, &f->jobs), PUZ_OK);
+    f->ctx.lim = &f->lim;
+    f->ctx.jobs = f->jobs;
+    f->ctx.keys = f->keys;
+    f->arena = puz_arena_create(1 << 16);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+
+    jobs_destroy(f->jobs);
+    api_keys_free(f->keys);
+    puz_arena_destroy(f->arena);
+    free(f);
+    return 0;
+}
+
+/* method path with body, as the holder of token (NULL: no header). */
+static const struct api_answer *call(struct fixture *f, const char *method,
+                                     const char *path, const char *token,
+                                     const char *body)
+{
+    static char auth[200];
+    struct api_request rq = { .path = path, .id = "test-id",
+                              .client = "127.0.0.1" };
+    const struct api_route *rt = api_route_find(method, path, &rq.params);
+
+    assert_non_null(rt);
+    if (token != NULL) {
+        snprintf(auth, sizeof(auth), "Bearer %s", token);
+        rq.authorization = auth;
+    }
+    rq.body = body;
+    rq.len = body != NULL ? strlen(body) : 0;
+    puz_arena_reset(f->arena);
+    api_call_init(&f->call, &f->ctx, &rq, f->arena);
+    api_run(rt, &f->call);
+    return &f->call.answer;
+}
+
+static json_t *body(const struct api_answer *an)
+{
+    json_t *j = json_loadb(an->body, an->len, 0, NULL);
+
+    if (j == NULL)
+        fail_msg("not JSON: %.*s", (int)an->len, an->body);
+    return j;
+}
+
+/* Submit as token; the job's id into id. */
+static void submit(struct fixture *f, const char *token, const char *b,
+                   char *id)
+{
+    const struct api_answer *an = call(f, "POST", "/v1/jobs", token, b);
+    json_t *j;
+
+    if (an->status != 202)
+        fail_msg("submit: %u %.*s", an->status, (int)an->len, an->body);
+    j = body(an);
+    snprintf(id, 33, "%s", json_string_value(json_object_get(j, "id")));
+    json_decref(j);
+}
+
+static unsigned get_status(struct fixture *f, const char *id,
+                           const char *token)
+{
+    char path[64];
+
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    return call(f, "GET", path, token, NULL)->status;
+}
+
+static size_t list_count(struct fixture *f, const char *token)
+{
+    const struct api_answer *an = call(f, "GET", "/v1/jobs", token, NULL);
+    json_t *j;
+    size_t n;
+
+    assert_int_equal(an->status, 200);
+    j = body(an);
+    n = json_array_size(json_object_get(j, "jobs"));
+    json_decref(j);
+    return n;
+}
+
+static void test_keys_file(void **state)
+{
+    static const char *const bad[] = {
+        "alice 123\n",                                   /* short hash */
+        "al ice " "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n",
+        "bob 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef "
+        "jobs=x\n",
+        "a 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
+        "a 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n",
+    };
+    struct fixture *f = *state;
+    char path[64], msg[PUZ_MSG_MAX];
+    api_keys *k = NULL;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        write_keys(path, sizeof(path), bad[i]);
+        assert_int_equal(api_keys_load(path, &k, msg), PUZ_EINVAL);
+        assert_null(k);
+        assert_non_null(strstr(msg, "line"));
+        unlink(path);
+    }
+    assert_int_equal(api_keys_load("/nonexistent/keys", &k, msg), PUZ_EIO);
+    assert_int_equal(api_keys_count(f->keys), 3);
+    assert_non_null(api_keys_find(f->keys, alice));
+    assert_string_equal(api_keys_find(f->keys, op)->name, "ops");
+    assert_true(api_keys_find(f->keys, op)->operator);
+    assert_null(api_keys_find(f->keys, "not-a-key"));
+    assert_null(api_keys_find(f->keys, ""));
+}
+
+static void test_who_asks(void **state)
+{
+    struct fixture *f = *state;
+    const struct api_answer *an;
+
+    assert_int_equal(call(f, "GET", "/v1/catalog", NULL, NULL)->status, 200);
+    assert_int_equal(call(f, "GET", "/v1/catalog", alice, NULL)->status,
+                     200);
+    an = call(f, "GET", "/v1/catalog", "wrong", NULL);
+    assert_int_equal(an->status, 401);
+    assert_int_equal(an->nheaders, 1);
+    assert_string_equal(an->headers[0].name, "WWW-Authenticate");
+    /* rpm=3: the fourth request of the minute is 429 with Retry-After
+     * (at a minute's edge the count starts again: allow one more) */
+    for (int i = 0; i < 3; i++)
+        call(f, "GET", "/v1/catalog", bob, NULL);
+    an = call(f, "GET", "/v1/catalog", bob, NULL);
+    if (an->status == 200)
+        an = call(f, "GET", "/v1/catalog", bob, NULL);
+    assert_int_equal(an->status, 429);
+    assert_string_equal(an->headers[0].name, "Retry-After");
+}
+
+static void test_jobs_belong_to_keys(void **state)
+{
+    struct fixture *f = *state;
+    char mine[33], anon[33], path[64];
+
+    submit(f, alice, QUICK_BODY, mine);
+    submit(f, NULL, QUICK_BODY, anon);
+    /* a key's job: that key and the operator, nobody else */
+    assert_int_equal(get_status(f, mine, alice), 200);
+    assert_int_equal(get_status(f, mine, op), 200);
+    assert_int_equal(get_status(f, mine, NULL), 404);
+    assert_int_equal(get_status(f, mine, bob), 404);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", mine);
+    assert_int_equal(call(f, "DELETE", path, bob, NULL)->status, 404);
+    /* an anonymous job: whoever has its id */
+    assert_int_equal(get_status(f, anon, bob), 200);
+    assert_int_equal(get_status(f, anon, NULL), 200);
+    /* lists: one's own; the operator's everyone's; anonymous refused */
+    assert_int_equal(list_count(f, alice), 1);
+    assert_int_equal(list_count(f, op), 2);
+    assert_int_equal(call(f, "GET", "/v1/jobs", NULL, NULL)->status, 401);
+    f->ctx.jobs_list_anonymous = true;
+    assert_int_equal(list_count(f, NULL), 1);   /* the anonymous one */
+    f->ctx.jobs_list_anonymous = false;
+    f->ctx.keys = NULL;     /* no keys at all: 403, not 401 */
+    assert_int_equal(call(f, "GET", "/v1/jobs", NULL, NULL)->status, 403);
+    f->ctx.keys = f->keys;
+}
+
+static void test_key_job_cap(void **state)
+{
+    struct fixture *f = *state;
+    char first[33], path[64];
+
+    submit(f, alice, LONG_BODY, first);     /* jobs=1 */
+    assert_int_equal(call(f, "POST", "/v1/jobs", alice, LONG_BODY)->status,
+                     429);
+    /* other keys and anonymous callers are not held by alice's cap */
+    assert_int_equal(call(f, "POST", "/v1/jobs", op, QUICK_BODY)->status,
+                     202);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", first);
+    assert_int_equal(call(f, "DELETE", path, alice, NULL)->status, 200);
+    assert_int_equal(call(f, "POST", "/v1/jobs", alice, QUICK_BODY)->status,
+                     202);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_keys_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_who_asks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_jobs_belong_to_keys, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_key_job_cap, setup, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
