@@ -22,14 +22,19 @@
 #include "http_sse.h"
 
 /* A job's final event without its id line, encoded once and sent by
- * every stream of the job (a finished job's answer may be megabytes). */
+ * every stream of the job (a finished job's answer may be megabytes);
+ * kept FINAL_KEEP_US after its last stream let go, for the clients that
+ * come late or reconnect. */
 struct shared {
     struct shared *next;
-    jobs_job *job;                  /* key; its streams hold references */
+    char id[JOBS_ID_LEN + 1];       /* the job's (ids are never reused) */
     unsigned refs;                  /* streams sending it */
+    uint64_t idle_since_us;         /* when refs last fell to 0 */
     size_t len;
     char bytes[];
 };
+
+#define FINAL_KEEP_US 10000000u
 
 struct stream {
     http_streams *owner;
@@ -58,7 +63,7 @@ struct http_streams {
     struct http_streams_limits lim;
     pthread_mutex_t lock;
     struct stream *head;
-    struct shared *finals;          /* final events being sent */
+    struct shared *finals;          /* final events sent or kept */
     unsigned count;
     uint64_t finals_encoded;        /* for metrics and tests */
     bool closing;                   /* shutdown: never suspend again */
@@ -119,7 +124,7 @@ static struct shared *final_event(http_streams *s, jobs_job *job,
     size_t n = 0, cap;
 
     for (sh = s->finals; sh != NULL; sh = sh->next)
-        if (sh->job == job)
+        if (strcmp(sh->id, jobs_id(job)) == 0)
             break;
     if (sh == NULL && api_jobs_event(s->api, job, true, &data, &n,
                                      version)) {
@@ -137,7 +142,7 @@ static struct shared *final_event(http_streams *s, jobs_job *job,
             }
         }
         if (sh != NULL) {
-            sh->job = job;
+            snprintf(sh->id, sizeof(sh->id), "%s", jobs_id(job));
             sh->refs = 0;
             sh->next = s->finals;
             s->finals = sh;
@@ -157,15 +162,25 @@ static struct shared *final_event(http_streams *s, jobs_job *job,
 
 static void shared_release(http_streams *s, struct shared *sh)
 {
-    if (sh == NULL || --sh->refs > 0)
-        return;
-    for (struct shared **p = &s->finals; *p != NULL; p = &(*p)->next) {
-        if (*p == sh) {
+    (void)s;
+    if (sh != NULL && --sh->refs == 0)
+        sh->idle_since_us = puz_now_us();
+}
+
+/* Free the final events nobody has sent for FINAL_KEEP_US (all of them
+ * when all is true); lock held. */
+static void finals_sweep(http_streams *s, uint64_t now, bool all)
+{
+    for (struct shared **p = &s->finals; *p != NULL;) {
+        struct shared *sh = *p;
+        if (sh->refs == 0 && (all || now - sh->idle_since_us
+                                     >= FINAL_KEEP_US)) {
             *p = sh->next;
-            break;
+            free(sh);
+        } else {
+            p = &sh->next;
         }
     }
-    free(sh);
 }
 
 /* The final event: its id line in the stream's buffer, the rest
@@ -369,6 +384,9 @@ static void *ticker(void *arg)
         jobs_wait_change(s->jobs, &seen, 50);
         wake_due(s);
         pthread_mutex_lock(&s->lock);
+        finals_sweep(s, puz_now_us(), false);
+        pthread_mutex_unlock(&s->lock);
+        pthread_mutex_lock(&s->lock);
         stop = s->stop;
         pthread_mutex_unlock(&s->lock);
     }
@@ -526,6 +544,7 @@ void http_streams_destroy(http_streams *s)
         pthread_mutex_unlock(&s->lock);
         pthread_join(s->ticker, NULL);
     }
+    finals_sweep(s, 0, true);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
