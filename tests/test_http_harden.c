@@ -161,6 +161,10 @@ static void test_ambiguous_headers_refused(void **state)
         "GET /livez HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
         "GET /livez HTTP/1.1\r\n" HOST "X-Foo : b\r\n\r\n",
         "GET /livez HTTP/1.1\r\n" HOST "Content-Length\t: 0\r\n\r\n",
+        /* issue 29 item 10: controls in a value (they were taken) */
+        "GET /livez HTTP/1.1\r\n" HOST "X-Foo: a\rb\r\n\r\n",
+        "GET /livez HTTP/1.1\r\n" HOST "X-Foo: a\x01b\r\n\r\n",
+        "GET /livez HTTP/1.1\r\n" HOST "X-Foo: a\x7f\r\n\r\n",
     };
     struct raw r;
 

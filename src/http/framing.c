@@ -25,7 +25,18 @@ struct head_scan {
     unsigned cl;
     const char *te_value;
     const char *bad_name;       /* a field name with whitespace in it */
+    const char *bad_value;      /* a field whose value holds a control */
 };
+
+/* A control byte other than HTAB in a field value: CR, LF (what is left
+ * of obsolete line folding), DEL ... RFC 9110 section 5.5 says refuse. */
+static bool value_has_control(const char *v)
+{
+    for (; v != NULL && *v != '\0'; v++)
+        if (((unsigned char)*v < 0x20 && *v != '\t') || *v == 0x7F)
+            return true;
+    return false;
+}
 
 static enum MHD_Result scan_head(void *cls, enum MHD_ValueKind kind,
                                  const char *key, const char *value)
@@ -39,6 +50,8 @@ static enum MHD_Result scan_head(void *cls, enum MHD_ValueKind kind,
      * says a server must reject it (a proxy may read it as Host). */
     if (sc->bad_name == NULL && strpbrk(key, " \t") != NULL)
         sc->bad_name = key;
+    if (sc->bad_value == NULL && value_has_control(value))
+        sc->bad_value = key;
     if (strcasecmp(key, "Host") == 0)
         sc->host++;
     else if (strcasecmp(key, "Content-Length") == 0)
@@ -73,6 +86,10 @@ bool http__check_framing(struct http_req *r, const char *version)
         http__reply_problemf(r, API_PROBLEM_BAD_FRAMING, "header field "
                              "name '%.60s' contains whitespace",
                              sc.bad_name);
+    else if (sc.bad_value != NULL)
+        http__reply_problemf(r, API_PROBLEM_BAD_FRAMING, "the value of "
+                             "header field '%.60s' contains a control "
+                             "character (CR, LF, ...)", sc.bad_value);
     else if (sc.host > 1)
         http__reply_problemf(r, API_PROBLEM_BAD_FRAMING, "%u Host "
                              "headers; send exactly one", sc.host);
