@@ -45,6 +45,8 @@ enum api_problem_kind {
                                       * request's memory budget */
     API_PROBLEM_UNAUTHORIZED,       /* 401: a key that is no key */
     API_PROBLEM_FORBIDDEN,          /* 403: not for anonymous callers */
+    API_PROBLEM_UNAVAILABLE,        /* 503: a service the route needs
+                                     * (the store) cannot be reached */
     API_PROBLEM_KIND_COUNT_
 };
 

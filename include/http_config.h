@@ -57,6 +57,11 @@ struct http_config {
     unsigned max_streams_per_job;
     unsigned max_streams_per_client;
     unsigned stream_max_s;      /* a stream's lifetime; 0 = none */
+    char redis_url[HTTP_CONFIG_STR];     /* the shared store; "" = none */
+    char redis_prefix[128];              /* of every Redis key */
+    unsigned redis_timeout_ms;  /* connect and command */
+    char trusted_proxies[HTTP_CONFIG_STR]; /* CIDRs whose X-Forwarded-For
+                                            * counts; "" = none */
 };
 
 /* Built-in defaults. */

@@ -1,14 +1,21 @@
 /*
- * store.h - the server's embedded store (SQLite, one file in the state
- * directory): the daily puzzle's leaderboard. Opening creates the file,
- * applies any missing schema migrations and switches to WAL, so a new
- * server and an upgraded one both start with a current schema, and
- * entries survive restarts.
+ * store.h - the server's state that outlives a request: the daily
+ * puzzle's leaderboard, its pars and the entries' rate limits. One
+ * interface, two backends:
+ *  - embedded (the default): SQLite, one file in the state directory.
+ *    Opening creates the file, applies any missing schema migrations and
+ *    switches to WAL, so entries survive restarts;
+ *  - shared (redis_url set): Redis through hiredis, so every instance
+ *    naming the same URL sees one leaderboard, one par and one rate
+ *    limit per client.
  *
- * One connection, one mutex: every call is serialised (one writer path);
- * readers are cheap, the table small. Scores come in already verified
- * (the server replays the moves); the store checks only what it keeps:
- * the nickname, the bounds, and how often a client address submits.
+ * One connection, one mutex: every call is serialised. A store that
+ * cannot be reached (Redis down, a garbage or read-only or deleted
+ * file) never stops the server: calls fail at once with PUZ_EIO and "the
+ * store is unavailable: why", store_ready() says so, and a thread of the
+ * store reconnects with backoff. Scores come in already verified (the
+ * server replays the moves); the store checks only what it keeps: the
+ * nickname, the bounds, and how often a client and its network submit.
  */
 #ifndef STORE_H
 #define STORE_H
@@ -31,12 +38,14 @@ typedef struct store store;
 #define STORE_DAY_ENTRIES_MAX 10000 /* per day and size */
 #define STORE_RATE_WINDOW_S 60      /* submissions per client address ... */
 #define STORE_RATE_MAX 5            /* ... at most this many per window */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_RATE_NET_MAX 30       /* ... and from one /24 or /64 */
+#define STORE_SCHEMA_VERSION 3
 
 /* Calls return puz_err: PUZ_EINVAL (a field out of bounds; msg says
- * which), PUZ_ELIMITED (this client submitted too often), PUZ_EFULL
- * (this day and size hold the maximum), PUZ_EIO (SQLite failed; msg has
- * its words). */
+ * which), PUZ_ELIMITED (this client or its network submitted too
+ * often), PUZ_EFULL (this day and size hold the maximum and the entry
+ * is not better than the worst of them), PUZ_EIO (the store is
+ * unavailable or failed; msg has its words). */
 
 struct store_submission {
     const char *day;        /* "YYYY-MM-DD" */
@@ -58,9 +67,46 @@ struct store_entry {
 /* Opens (creating if need be) dir/STORE_FILE, creating dir too. On
  * failure returns PUZ_EINVAL with words in msg (PUZ_MSG_MAX bytes). */
 puz_err store_open(const char *dir, store **out, char *msg);
+
+struct store_options {
+    const char *dir;            /* embedded: the state directory */
+    const char *redis_url;      /* non-empty: the shared backend,
+                                 * redis://[user:password@]host[:port][/db]
+                                 * or unix:///path[?db=N] */
+    const char *redis_prefix;   /* of every key ("puzzled:") */
+    unsigned timeout_ms;        /* Redis connect and command timeout */
+    /* Where the store says it went down or came back (may be NULL). */
+    void (*log)(void *user, const char *line);
+    void *user;
+};
+
+/* The server's way in: the store of o, started even when it cannot be
+ * reached yet (store_ready then says why, and it keeps trying). Fails
+ * only on a redis_url it cannot parse (PUZ_EINVAL) or out of memory. */
+puz_err store_start(const struct store_options *o, store **out, char *msg);
 void store_close(store *s);
 
-/* The schema version in the file (after store_open: the current one). */
+/* True when the store answers; else why (PUZ_MSG_MAX) says why not.
+ * Never waits on the backend: the store's thread checks it. */
+bool store_ready(store *s, char *why);
+
+/* "embedded" or "shared". */
+const char *store_backend(const store *s);
+
+struct store_stats {
+    uint64_t calls;             /* round trips to the backend */
+    uint64_t errors;            /* of them failed (the store went down) */
+    uint64_t reconnects;        /* times it came back */
+    uint64_t latency_us_sum;    /* of the calls */
+    uint64_t latency_le[6];     /* calls within 0.25, 1, 5, 25, 100 and
+                                 * 1000 ms (cumulative, as Prometheus) */
+};
+#define STORE_LATENCY_BUCKETS 6
+extern const double store_latency_bounds_s[STORE_LATENCY_BUCKETS];
+void store_get_stats(store *s, struct store_stats *out);
+
+/* The schema version in the file (after store_open: the current one);
+ * -1 for the shared backend. */
 int store_schema_version(store *s);
 
 /* "YYYY-MM-DD" with digits where digits go (the calendar is the
@@ -73,7 +119,10 @@ bool store_nickname_ok(const char *nick);
 
 /* Adds a verified entry at time now (unix seconds); *rank is its place
  * on the day's board (1 = best: fewest moves, then least time, then
- * earliest). */
+ * earliest). A full board keeps its best STORE_DAY_ENTRIES_MAX: a
+ * better entry takes the place of the worst, others are PUZ_EFULL.
+ * PUZ_OK means the entry is written (in the file, or applied by Redis)
+ * before the call returns. */
 puz_err store_daily_add(store *s, const struct store_submission *e,
                                   int64_t now, unsigned *rank, char *msg);
 

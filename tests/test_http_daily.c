@@ -4,8 +4,10 @@
  * routed by the glue (405 with Allow on the wrong method, HEAD), the
  * client's address taken from the socket for the rate limit with its
  * Retry-After header, a restarted server keeping the leaderboard in its
- * state directory, and a state directory that cannot be opened stopping
- * the start with a message naming it. Responses are recorded for the
+ * state directory, and a store that cannot be used (a directory that
+ * cannot be made, a garbage file, the file deleted while running) never
+ * stopping the service: /readyz says why, the daily routes answer 503
+ * and solves go on (issue 29 item 8). Responses are recorded for the
  * OpenAPI check.
  */
 #include <setjmp.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "store.h"
@@ -220,7 +223,56 @@ static void test_restart_keeps_the_leaderboard(void **state)
     json_decref(day);
 }
 
-static void test_unusable_state_dir_stops_the_start(void **state)
+/* The store is not ready: /readyz says so and why, the day's page and
+ * entries answer 503 unavailable with Retry-After, solves go on. */
+static void assert_store_down(http_server *s, const char *why)
+{
+    struct htest_req day = { .path = "/v1/daily/today/3",
+                             .route = DAY_ROUTE };
+    struct htest_resp r;
+    char retry[16];
+    json_t *j;
+
+    assert_int_equal(htest_get(s, "/readyz", &r), 0);
+    assert_int_equal(r.status, 503);
+    j = htest_json(&r);
+    assert_true(json_is_false(json_object_get(json_object_get(j, "checks"),
+                                              "store")));
+    assert_non_null(strstr(json_string_value(json_object_get(
+        json_object_get(j, "checks"), "store_error")), why));
+    json_decref(j);
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(s, &day, &r), 0);
+    json_decref(htest_problem(&r, 503, "unavailable"));
+    assert_non_null(htest_header(&r, "Retry-After", retry, sizeof(retry)));
+    htest_resp_free(&r);
+    assert_int_equal(post_entry(s, "{\"nickname\":\"x\",\"moves\":"
+                                "[\"up\"],\"time_ms\":1}", &r), 503);
+    htest_resp_free(&r);
+    assert_int_equal(htest_post(s, "/v1/solve", "{\"board\":"
+                                "\"1 2 3 4 5 6 7 0 8\"}", &r), 0);
+    assert_int_equal(r.status, 200);
+    htest_resp_free(&r);
+}
+
+/* Waits (up to 8 s: the store's backoff is at most 5 s) for /readyz. */
+static void wait_ready(http_server *s)
+{
+    struct htest_resp r;
+
+    for (int i = 0; i < 160; i++) {
+        assert_int_equal(htest_get(s, "/readyz", &r), 0);
+        htest_resp_free(&r);
+        if (r.status == 200)
+            return;
+        usleep(50 * 1000);
+    }
+    fail_msg("the store did not come back");
+}
+
+/* Issue 29 item 8: a state directory that cannot be made no longer
+ * stops the whole service (it used to: exit 1, a crash loop). */
+static void test_unusable_state_dir_serves_the_rest(void **state)
 {
     struct http_config c;
     http_server *s = NULL;
@@ -229,9 +281,55 @@ static void test_unusable_state_dir_stops_the_start(void **state)
     (void)state;
     htest_config(&c);
     snprintf(c.state_dir, sizeof(c.state_dir), "/proc/no-such/puzzled");
-    assert_int_not_equal(http_server_start(&c, &s, msg), PUZ_OK);
-    assert_null(s);
-    assert_non_null(strstr(msg, "state_dir /proc/no-such/puzzled"));
+    assert_int_equal(http_server_start(&c, &s, msg), PUZ_OK);
+    assert_store_down(s, "/proc/no-such/puzzled");
+    http_server_destroy(s);
+}
+
+/* A garbage puzzled.db: the rest serves; the store comes back once the
+ * file is put right, without a restart. */
+static void test_garbage_store_file_serves_the_rest(void **state)
+{
+    char path[160], cmd[200];
+    FILE *f;
+
+    http_server_destroy(*state);
+    snprintf(path, sizeof(path), "%s/state/%s", dir, STORE_FILE);
+    snprintf(cmd, sizeof(cmd), "rm -f '%s'*", path);
+    assert_int_equal(system(cmd), 0);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 512; i++)
+        fputs("not a database. ", f);
+    fclose(f);
+    *state = start();
+    assert_non_null(*state);
+    assert_store_down(*state, "not a database");
+    assert_int_equal(unlink(path), 0);
+    wait_ready(*state);
+    json_decref(get_day(*state, "/v1/daily/today/3"));
+}
+
+/* The file deleted under a running server: the next entry is not
+ * acknowledged (it went into a deleted file), readiness says so, and a
+ * new file is made. */
+static void test_deleted_store_file_not_acknowledged(void **state)
+{
+    char *body = honest_entry(*state, "before");
+    char cmd[200];
+    struct htest_resp r;
+
+    assert_int_equal(post_entry(*state, body, &r), 201);
+    htest_resp_free(&r);
+    snprintf(cmd, sizeof(cmd), "rm -f '%s/state/%s'*", dir, STORE_FILE);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(post_entry(*state, body, &r), 503);
+    json_decref(htest_problem(&r, 503, "unavailable"));
+    htest_resp_free(&r);
+    wait_ready(*state);
+    assert_int_equal(post_entry(*state, body, &r), 201);
+    htest_resp_free(&r);
+    free(body);
 }
 
 int main(void)
@@ -243,7 +341,9 @@ int main(void)
         T(test_refusals_are_problems),
         T(test_methods_and_head),
         T(test_restart_keeps_the_leaderboard),
-        cmocka_unit_test(test_unusable_state_dir_stops_the_start),
+        cmocka_unit_test(test_unusable_state_dir_serves_the_rest),
+        T(test_garbage_store_file_serves_the_rest),
+        T(test_deleted_store_file_not_acknowledged),
         cmocka_unit_test(test_server_without_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,6 +38,7 @@ struct daily_state {
     unsigned moves, time_ms;
     unsigned par;
     bool par_optimal, par_known;
+    bool par_checked;       /* par_known ran (else the worker runs it) */
     uint64_t deadline_us;
 };
 
@@ -183,8 +184,8 @@ static void answer_day(struct api_call *c, const struct daily_state *s)
     json_t *top = top_json(c, s, &total);
 
     if (top == NULL) {
-        api_answer_problemf(c, API_PROBLEM_INTERNAL, "the leaderboard "
-                            "cannot be read");
+        api_answer_problemf(c, API_PROBLEM_UNAVAILABLE, "the leaderboard "
+                            "cannot be read: the store is unavailable");
         return;
     }
     api_answer_json(c, 200, json_pack("{s:s, s:I, s:o, s:I, s:b, s:b, "
@@ -202,8 +203,10 @@ static void answer_refusal(struct api_call *c, puz_err rc,
     struct api_problem p;
     char secs[16];
 
-    /* A full day is no overload of the server: 409, not 503. */
+    /* A full day is no overload of the server: 409, not 503; a store
+     * that cannot be reached is 503 with Retry-After (api.c adds it). */
     api_problem_set(&p, rc == PUZ_EFULL ? API_PROBLEM_CONFLICT
+                     : rc == PUZ_EIO ? API_PROBLEM_UNAVAILABLE
                      : api_problem_kind_of(rc), "%s", msg);
     api_answer_problem(c, &p);
     if (rc == PUZ_ELIMITED && c->answer.status == 429) {
@@ -251,7 +254,17 @@ static void finish(struct api_call *c, const struct daily_state *s)
  * a WAL checkpoint's fsync) never holds up a network thread. */
 static void finish_or_search(struct api_call *c, struct daily_state *s)
 {
+    /* A shared store is a network round trip: a worker makes it, never
+     * a network thread (a slow Redis holds a worker up to its timeout,
+     * not every connection). */
+    if (c->ctx->store != NULL
+        && strcmp(store_backend(c->ctx->store), "shared") == 0) {
+        s->deadline_us = api__deadline_in(DAILY_PAR_MS);
+        c->state = s;
+        return;
+    }
     par_known(c, s);
+    s->par_checked = true;
     if (s->par_known && !s->entry) {
         finish(c, s);
         return;
@@ -260,11 +273,25 @@ static void finish_or_search(struct api_call *c, struct daily_state *s)
     c->state = s;
 }
 
+/* A store that is down answers 503 at once (its thread knows: no I/O
+ * here), before any search for a par that could not be kept. */
+static bool store_up(struct api_call *c)
+{
+    char why[PUZ_MSG_MAX];
+
+    if (c->ctx->store == NULL || store_ready(c->ctx->store, why))
+        return true;
+    api_answer_problemf(c, API_PROBLEM_UNAVAILABLE, "the leaderboard is "
+                        "unavailable (%s); the rest of the service is not: "
+                        "try again later", why);
+    return false;
+}
+
 void api__daily(struct api_call *c)
 {
     struct daily_state *s;
 
-    if (!daily_begin(c, &s) || !top_param(c, s))
+    if (!daily_begin(c, &s) || !top_param(c, s) || !store_up(c))
         return;
     finish_or_search(c, s);
 }
@@ -356,10 +383,12 @@ static bool entry_fields(struct api_call *c, const json_t *root,
                           "digits, spaces, '_', '-' or '.', not starting or "
                           "ending with a space", (unsigned long)STORE_NICK_MAX);
     snprintf(s->nickname, sizeof(s->nickname), "%s", json_string_value(nick));
-    if (!json_is_integer(ms) || json_integer_value(ms) < 0
+    /* 0 ms is no time a player took (it would win every tie): refused,
+     * not floored, so the page that sent it hears so. */
+    if (!json_is_integer(ms) || json_integer_value(ms) < 1
         || json_integer_value(ms) > STORE_TIME_MAX_MS)
         return bad_entryf(c, "/time_ms", "the time taken, a whole number "
-                          "of milliseconds from 0 to %lu",
+                          "of milliseconds from 1 to %lu",
                           (unsigned long)STORE_TIME_MAX_MS);
     s->time_ms = (unsigned)json_integer_value(ms);
     return entry_moves(c, json_object_get(root, "moves"), moves, &s->moves);
@@ -393,7 +422,7 @@ void api__daily_entry(struct api_call *c)
                             "keeps no leaderboard (state_dir is off)");
         return;
     }
-    if (!entry_open(c, s) || !api__parse_body(c, &root))
+    if (!entry_open(c, s) || !store_up(c) || !api__parse_body(c, &root))
         return;
     ok = entry_fields(c, root, s, &moves);
     json_decref(root);
@@ -417,6 +446,8 @@ void api__daily_work(struct api_call *c)
     char msg[PUZ_MSG_MAX];
     puz_err rc;
 
+    if (!s->par_checked)
+        par_known(c, s);
     if (s->par_known) {
         finish(c, s);
         return;

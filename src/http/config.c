@@ -138,6 +138,19 @@ static const struct key keys[] = {
     { "job_results_max_bytes", K_SIZE, OFF(api.job_results_max_bytes), 0,
       64 << 10, 64 * GIB, "answer bytes all finished jobs hold together; "
       "the oldest finished go first; suffixes k, m, g" },
+    { "redis_url", STR(redis_url), "the shared store: "
+      "redis://[user:password@]host[:port][/db] or unix:///path[?db=N]; "
+      "the daily par, leaderboard and rate limits then live in Redis, "
+      "shared by every instance naming it; empty = the embedded store" },
+    { "redis_prefix", STR(redis_prefix), "prefix of every Redis key, so "
+      "several deployments can share one Redis" },
+    { "redis_timeout_ms", K_UINT, OFF(redis_timeout_ms), 0, 10, 60000,
+      "Redis connect and command timeout; past it the call fails and the "
+      "store reconnects with backoff" },
+    { "trusted_proxies", STR(trusted_proxies), "comma-separated CIDRs "
+      "(10.0.0.0/8, ::1/128) whose X-Forwarded-For is believed: the "
+      "client is the last address in it not of a trusted proxy; empty = "
+      "the socket's address" },
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -174,6 +187,8 @@ void http_config_defaults(struct http_config *c)
     c->pdb_dir[0] = '\0';
     /* Relative, like www and pdb-cache: `make run` works from the tree. */
     strcpy(c->state_dir, "state");
+    strcpy(c->redis_prefix, "puzzled:");
+    c->redis_timeout_ms = 1000;
     c->max_streams = 256;
     c->max_streams_per_job = 32;
     c->max_streams_per_client = 8;

@@ -208,7 +208,17 @@ static void api_request(struct http_req *r)
     rq.id = r->id;
     rq.authorization = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                                    "Authorization");
-    rq.client = r->remote;
+    /* Behind a trusted proxy, the client it names (proxies.c). */
+    if (r->srv->proxies != NULL) {
+        char *buf = puz_arena_alloc(r->arena, HTTP__ADDR_MAX);
+
+        rq.client = buf == NULL ? r->remote : http__client_of(
+            r->srv->proxies, r->remote, MHD_lookup_connection_value(
+                r->conn, MHD_HEADER_KIND, "X-Forwarded-For"), buf,
+            HTTP__ADDR_MAX);
+    } else {
+        rq.client = r->remote;
+    }
     rq.params = r->params;
     rq.body = r->body;
     rq.len = r->body_len;

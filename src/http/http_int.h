@@ -56,6 +56,7 @@ struct http_server {
     puz_tables *tables;             /* handed to every solve */
     http_static *www;               /* NULL: no static root */
     store *store;                   /* the leaderboard; NULL = off */
+    struct http__proxies *proxies;  /* trusted_proxies; NULL = none */
     char *openapi;                  /* the spec file, or NULL */
     size_t openapi_len;
     http_metrics *metrics;
@@ -226,6 +227,18 @@ void http__conn_watch(struct http_req *r, atomic_int *cancel);
  * not tracked); http__addr_format formats it ("-" when unknown). */
 const char *http__conn_remote(struct MHD_Connection *c);
 void http__addr_format(struct MHD_Connection *c, char out[HTTP__ADDR_MAX]);
+
+/* trusted_proxies (proxies.c): parsed once at start (NULL when empty;
+ * PUZ_EINVAL with words in msg), and the client of a request: remote,
+ * or when remote is a trusted proxy the last address of X-Forwarded-For
+ * (xff, may be NULL) not a trusted proxy's, written to out. */
+struct http__proxies;
+puz_err http__proxies_parse(const char *list, struct http__proxies **out,
+                            char *msg, size_t size);
+void http__proxies_free(struct http__proxies *p);
+const char *http__client_of(const struct http__proxies *p,
+                            const char *remote, const char *xff,
+                            char *out, size_t size);
 /* Answered outside MHD (framing.c): shut the socket, and let no request
  * of this connection reach the handler. */
 void http__conn_refuse(struct MHD_Connection *c);

@@ -170,16 +170,24 @@ bool http__ready(struct http_server *s, json_t **checks)
     struct pool_stats st;
     bool workers, queue, tables, draining;
 
+    char why[PUZ_MSG_MAX] = "";
+    bool store_ok;
+
     pool_get_stats(s->pool, &st);
     workers = st.workers == s->workers;
     queue = st.queued < st.capacity;
     tables = s->table3 != NULL && s->tables != NULL;
     draining = atomic_load(&s->draining) != 0;
-    if (checks != NULL)
-        *checks = json_pack("{s:b, s:b, s:b, s:b}", "workers", workers,
-                            "tables", tables, "queue", queue, "draining",
-                            draining);
-    return workers && queue && tables && !draining;
+    /* The store as its own thread last found it: no I/O here. */
+    store_ok = s->store == NULL || store_ready(s->store, why);
+    if (checks != NULL) {
+        *checks = json_pack("{s:b, s:b, s:b, s:b, s:b}", "workers",
+                            workers, "tables", tables, "queue", queue,
+                            "draining", draining, "store", store_ok);
+        if (!store_ok && *checks != NULL)
+            json_object_set_new(*checks, "store_error", json_string(why));
+    }
+    return workers && queue && tables && !draining && store_ok;
 }
 
 static bool handle_readyz(struct http_req *r)

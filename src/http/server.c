@@ -104,24 +104,36 @@ static puz_err load_keys(struct http_server *s, char *msg)
     return rc;
 }
 
-/* The store (the daily leaderboard): opened, created and migrated
- * before the server reports ready; a directory that cannot be made or
- * a file that cannot be opened stops the start with one clear line.
- * "off" runs without it (the daily routes then say so). */
+static void log_store(void *user, const char *line)
+{
+    (void)user;
+    http__log_line("%s", line);
+}
+
+/* The store (the daily leaderboard): embedded in state_dir, or shared
+ * in Redis when redis_url is set. One that cannot be opened or reached
+ * does not stop the start: the daily routes answer 503 and /readyz
+ * says why until the store's thread has it back (store.h). A redis_url
+ * that is no URL, or trusted_proxies that are no CIDRs, do stop it.
+ * "off" runs without a store (the daily routes then say so). */
 static puz_err open_store(struct http_server *s, char *msg)
 {
+    struct store_options o = {
+        .dir = s->cfg.state_dir[0] ? s->cfg.state_dir : ".",
+        .redis_url = s->cfg.redis_url, .redis_prefix = s->cfg.redis_prefix,
+        .timeout_ms = s->cfg.redis_timeout_ms, .log = log_store,
+    };
     char why[PUZ_MSG_MAX] = "";
 
-    if (strcmp(s->cfg.state_dir, "off") == 0)
+    if (http__proxies_parse(s->cfg.trusted_proxies, &s->proxies, msg,
+                            HTTP_SERVER_MSG) != PUZ_OK)
+        return PUZ_EINVAL;
+    if (strcmp(s->cfg.state_dir, "off") == 0 && s->cfg.redis_url[0] == '\0')
         return PUZ_OK;
-    if (store_open(s->cfg.state_dir[0] ? s->cfg.state_dir : ".", &s->store,
-                   why) != PUZ_OK) {
-        /* Both bounded, so the advice at the end always fits. */
-        snprintf(msg, HTTP_SERVER_MSG, "state_dir %.200s: %.255s (set "
-                 "state_dir, PUZZLED_STATE_DIR or --state-dir to a "
-                 "writable directory, or off)", s->cfg.state_dir,
-                 why[0] ? why : "out of memory");
-        return PUZ_EIO;
+    if (store_start(&o, &s->store, why) != PUZ_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "%.400s", why[0] ? why
+                 : "out of memory");
+        return PUZ_EINVAL;
     }
     return PUZ_OK;
 }
@@ -527,6 +539,7 @@ void http_server_destroy(http_server *s)
     free(s->openapi);
     puz_tables_destroy(s->tables);
     store_close(s->store);
+    http__proxies_free(s->proxies);
     api_keys_free(s->keys);
     pthread_mutex_destroy(&s->arena_lock);
     free(s);

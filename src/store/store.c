@@ -1,147 +1,366 @@
 /*
- * store.c - the daily leaderboard in SQLite (store.h). Schema changes are
- * an append-only list of migrations; PRAGMA user_version records how many
- * have run, so opening an old file brings it up to date in one
- * transaction. WAL lets readers go on while the one writer writes.
+ * store.c - the store's interface (store.h) over its two backends: the
+ * checks every entry passes whichever keeps it, the client's network
+ * prefix for the rate limit, the one lock, and the store's own thread,
+ * which checks a live backend every second and reopens a lost one with
+ * backoff. While the backend is down every call fails at once (no
+ * thread waits on a dead connection), so the daily routes answer 503
+ * and the rest of the server goes on.
  */
-#include "store.h"
+#include "store_int.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
-#include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <time.h>
 
-#include "puz_board.h"
+#define CHECK_EVERY_MS 1000u
+#define BACKOFF_MIN_MS 100u
+#define BACKOFF_MAX_MS 5000u
+
+const double store_latency_bounds_s[STORE_LATENCY_BUCKETS] = {
+    0.00025, 0.001, 0.005, 0.025, 0.1, 1.0
+};
 
 struct store {
-    sqlite3 *db;
-    pthread_mutex_t lock;
+    const struct store__ops *ops;
+    void *be;
+    unsigned lock_ms;           /* longest wait for the lock */
+    pthread_mutex_t lock;       /* the backend's one user at a time */
+    pthread_mutex_t state_lock; /* up, why, stop; the thread's condvar */
+    pthread_cond_t wake;
+    bool up, stop, thread;
+    char why[PUZ_MSG_MAX];      /* why it is down */
+    pthread_t tid;
+    void (*log)(void *user, const char *line);
+    void *user;
+    atomic_uint_fast64_t calls, errors, reconnects, lat_sum;
+    atomic_uint_fast64_t lat_le[STORE_LATENCY_BUCKETS];
 };
 
-/* Migration i takes the schema from version i to i + 1. Never edit one
- * that has shipped: add the next. */
-static const char *const migrations[] = {
-    "CREATE TABLE daily_entries ("
-    "  id INTEGER PRIMARY KEY,"
-    "  day TEXT NOT NULL,"
-    "  size INTEGER NOT NULL,"
-    "  nickname TEXT NOT NULL,"
-    "  moves INTEGER NOT NULL,"
-    "  time_ms INTEGER NOT NULL,"
-    "  client TEXT NOT NULL,"
-    "  created_at INTEGER NOT NULL);"
-    "CREATE INDEX daily_rank ON daily_entries (day, size, moves, time_ms, id);"
-    "CREATE INDEX daily_client ON daily_entries (client, created_at);",
-    /* 2: the day's par, so a score never changes under a player. */
-    "CREATE TABLE daily_par ("
-    "  day TEXT NOT NULL,"
-    "  size INTEGER NOT NULL,"
-    "  par INTEGER NOT NULL,"
-    "  optimal INTEGER NOT NULL,"
-    "  PRIMARY KEY (day, size));",
-};
-#define MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
-
-static void say(char *msg, const char *what, sqlite3 *db)
+static uint64_t now_us(void)
 {
-    if (msg != NULL)
-        snprintf(msg, PUZ_MSG_MAX, "%s: %s", what,
-                 db ? sqlite3_errmsg(db) : "out of memory");
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-int store_schema_version(store *s)
+static void logf_(store *s, const char *fmt, const char *a, const char *b)
 {
-    sqlite3_stmt *st;
-    int v = -1;
+    char line[PUZ_MSG_MAX * 2];
 
-    if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL))
-        return -1;
-    if (sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return v;
+    if (s->log == NULL)
+        return;
+    snprintf(line, sizeof(line), fmt, a, b);
+    s->log(s->user, line);
 }
 
-static int migrate(store *s, char *msg)
+/* Down with why; the thread is told. Called with s->lock held. */
+static void mark_down(store *s, const char *why)
 {
-    int v = store_schema_version(s);
-    char sql[64];
+    pthread_mutex_lock(&s->state_lock);
+    if (s->up)
+        logf_(s, "puzzled: store (%s) unavailable: %s; reconnecting",
+              s->ops->name, why);
+    s->up = false;
+    snprintf(s->why, sizeof(s->why), "%s", why);
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->state_lock);
+    s->ops->disconnect(s->be);
+}
 
-    if (v < 0 || v > MIGRATIONS) {
+static bool is_up(store *s)
+{
+    bool up;
+
+    pthread_mutex_lock(&s->state_lock);
+    up = s->up;
+    pthread_mutex_unlock(&s->state_lock);
+    return up;
+}
+
+bool store_ready(store *s, char *why)
+{
+    bool up;
+
+    pthread_mutex_lock(&s->state_lock);
+    up = s->up;
+    if (!up && why != NULL)
+        snprintf(why, PUZ_MSG_MAX, "%s", s->why);
+    pthread_mutex_unlock(&s->state_lock);
+    return up;
+}
+
+const char *store_backend(const store *s)
+{
+    return s->ops->name;
+}
+
+/* The lock, waiting at most lock_ms: a stuck backend call elsewhere
+ * holds it no longer than its own timeout, and nobody waits past it. */
+static puz_err enter(store *s, char *msg)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += s->lock_ms / 1000;
+    ts.tv_nsec += (long)(s->lock_ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    if (pthread_mutex_timedlock(&s->lock, &ts) != 0) {
         if (msg != NULL)
-            snprintf(msg, PUZ_MSG_MAX, "the store's schema version %d is "
-                     "newer than this server knows (%d)", v, MIGRATIONS);
-        return -1;
+            snprintf(msg, PUZ_MSG_MAX, "the store is unavailable: busy "
+                     "past %u ms", s->lock_ms);
+        return PUZ_EIO;
     }
-    for (; v < MIGRATIONS; v++) {
-        snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
-        if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ||
-            sqlite3_exec(s->db, migrations[v], NULL, NULL, NULL) ||
-            sqlite3_exec(s->db, sql, NULL, NULL, NULL) ||
-            sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL)) {
-            say(msg, "cannot migrate the store", s->db);
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-            return -1;
+    if (!is_up(s)) {
+        if (msg != NULL) {
+            char why[PUZ_MSG_MAX];
+
+            store_ready(s, why);
+            snprintf(msg, PUZ_MSG_MAX, "the store is unavailable: %.200s",
+                     why);
         }
+        pthread_mutex_unlock(&s->lock);
+        return PUZ_EIO;
     }
-    return 0;
+    return PUZ_OK;
 }
 
-static int make_dir(const char *dir, char *msg)
+/* After a backend call (lock held): its time counted; an I/O failure
+ * takes the backend down. */
+static void leave(store *s, puz_err rc, uint64_t t0, char *msg)
 {
-    if (mkdir(dir, 0750) == 0 || errno == EEXIST)
-        return 0;
-    if (msg != NULL)
-        snprintf(msg, PUZ_MSG_MAX, "cannot create the state directory "
-                 "%s: %s", dir, strerror(errno));
-    return -1;
+    uint64_t us = now_us() - t0;
+
+    atomic_fetch_add(&s->calls, 1);
+    atomic_fetch_add(&s->lat_sum, us);
+    for (int i = 0; i < STORE_LATENCY_BUCKETS; i++)
+        if ((double)us / 1e6 <= store_latency_bounds_s[i])
+            atomic_fetch_add(&s->lat_le[i], 1);
+    if (rc == PUZ_EIO) {
+        char why[PUZ_MSG_MAX];
+
+        atomic_fetch_add(&s->errors, 1);
+        snprintf(why, sizeof(why), "%s", msg != NULL && msg[0] ? msg
+                 : "the backend failed");
+        mark_down(s, why);
+        if (msg != NULL)
+            snprintf(msg, PUZ_MSG_MAX, "the store is unavailable: %.200s",
+                     why);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+void store_get_stats(store *s, struct store_stats *out)
+{
+    out->calls = atomic_load(&s->calls);
+    out->errors = atomic_load(&s->errors);
+    out->reconnects = atomic_load(&s->reconnects);
+    out->latency_us_sum = atomic_load(&s->lat_sum);
+    for (int i = 0; i < STORE_LATENCY_BUCKETS; i++)
+        out->latency_le[i] = atomic_load(&s->lat_le[i]);
+}
+
+/* Waits ms on the thread's condvar (state_lock held); false: stop. */
+static bool nap(store *s, unsigned ms)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    if (!s->stop)
+        pthread_cond_timedwait(&s->wake, &s->state_lock, &ts);
+    return !s->stop;
+}
+
+/* One reconnect attempt (the backend is down: nobody else touches it). */
+static bool reconnect(store *s)
+{
+    char why[PUZ_MSG_MAX] = "";
+
+    if (s->ops->connect(s->be, why) != PUZ_OK) {
+        pthread_mutex_lock(&s->state_lock);
+        if (strcmp(why, s->why) != 0)
+            logf_(s, "puzzled: store (%s) still unavailable: %s",
+                  s->ops->name, why);
+        snprintf(s->why, sizeof(s->why), "%s", why);
+        pthread_mutex_unlock(&s->state_lock);
+        return false;
+    }
+    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->state_lock);
+    s->up = true;
+    s->why[0] = '\0';
+    pthread_mutex_unlock(&s->state_lock);
+    pthread_mutex_unlock(&s->lock);
+    atomic_fetch_add(&s->reconnects, 1);
+    logf_(s, "puzzled: store (%s) available%s", s->ops->name, "");
+    return true;
+}
+
+/* Up: is it still? (a lock held by a caller means it is in use: the
+ * caller will find out). */
+static void check(store *s)
+{
+    char why[PUZ_MSG_MAX] = "";
+    uint64_t t0;
+    puz_err rc;
+
+    if (pthread_mutex_trylock(&s->lock) != 0)
+        return;
+    if (!is_up(s)) {
+        pthread_mutex_unlock(&s->lock);
+        return;
+    }
+    t0 = now_us();
+    rc = s->ops->check(s->be, why);
+    leave(s, rc, t0, why);
+}
+
+static void *watch(void *arg)
+{
+    store *s = arg;
+    unsigned backoff = BACKOFF_MIN_MS;
+
+    pthread_mutex_lock(&s->state_lock);
+    while (!s->stop) {
+        bool up = s->up;
+
+        pthread_mutex_unlock(&s->state_lock);
+        if (up) {
+            check(s);
+            backoff = BACKOFF_MIN_MS;
+        } else if (!reconnect(s)) {
+            backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS
+                      : backoff * 2;
+        }
+        pthread_mutex_lock(&s->state_lock);
+        if (!nap(s, s->up ? CHECK_EVERY_MS : backoff))
+            break;
+    }
+    pthread_mutex_unlock(&s->state_lock);
+    return NULL;
+}
+
+static store *store_new(const struct store__ops *ops, void *be,
+                        unsigned lock_ms)
+{
+    store *s = calloc(1, sizeof(*s));
+
+    if (s == NULL) {
+        ops->destroy(be);
+        return NULL;
+    }
+    s->ops = ops;
+    s->be = be;
+    s->lock_ms = lock_ms;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->state_lock, NULL);
+    pthread_cond_init(&s->wake, NULL);
+    snprintf(s->why, sizeof(s->why), "not connected yet");
+    return s;
+}
+
+static void start_thread(store *s)
+{
+    s->thread = pthread_create(&s->tid, NULL, watch, s) == 0;
+}
+
+puz_err store_start(const struct store_options *o, store **out, char *msg)
+{
+    const struct store__ops *ops = &store__sqlite_ops;
+    unsigned lock_ms = 6000;    /* SQLite's busy timeout is 5 s */
+    char why[PUZ_MSG_MAX] = "";
+    void *be = NULL;
+    store *s;
+
+    *out = NULL;
+    if (o->redis_url != NULL && o->redis_url[0] != '\0') {
+        puz_err rc = store__redis_new(o->redis_url, o->redis_prefix,
+                                      o->timeout_ms, &be, msg);
+        if (rc != PUZ_OK)
+            return rc;
+        ops = &store__redis_ops;
+        lock_ms = o->timeout_ms + 100;
+    } else {
+        be = store__sqlite_new(o->dir);
+    }
+    if (be == NULL || (s = store_new(ops, be, lock_ms)) == NULL)
+        return PUZ_ENOMEM;
+    s->log = o->log;
+    s->user = o->user;
+    if (ops->connect(be, why) == PUZ_OK) {
+        s->up = true;
+    } else {
+        snprintf(s->why, sizeof(s->why), "%s", why);
+        logf_(s, "puzzled: store (%s) unavailable at start: %s; the "
+              "daily routes answer 503 until it is reachable", ops->name,
+              why);
+    }
+    start_thread(s);
+    *out = s;
+    return PUZ_OK;
 }
 
 puz_err store_open(const char *dir, store **out, char *msg)
 {
-    char path[4096];
+    void *be = store__sqlite_new(dir);
     store *s;
 
     *out = NULL;
-    if (make_dir(dir, msg) != 0)
-        return PUZ_EINVAL;
-    snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
-    s = calloc(1, sizeof(*s));
-    if (s == NULL)
+    if (be == NULL || (s = store_new(&store__sqlite_ops, be, 6000)) == NULL)
         return PUZ_ENOMEM;
-    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE |
-                        SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL)) {
-        say(msg, "cannot open the store", s->db);
-        goto out_close;
+    if (store__sqlite_ops.connect(be, msg) != PUZ_OK) {
+        store_close(s);
+        return PUZ_EINVAL;
     }
-    sqlite3_busy_timeout(s->db, 5000);
-    if (sqlite3_exec(s->db, "PRAGMA journal_mode = WAL; "
-                     "PRAGMA synchronous = NORMAL; "
-                     "PRAGMA foreign_keys = ON", NULL, NULL, NULL)) {
-        say(msg, "cannot set up the store", s->db);
-        goto out_close;
-    }
-    if (migrate(s, msg) != 0)
-        goto out_close;
-    pthread_mutex_init(&s->lock, NULL);
+    s->up = true;
+    start_thread(s);
     *out = s;
     return PUZ_OK;
-out_close:
-    sqlite3_close(s->db);
-    free(s);
-    return PUZ_EINVAL;
 }
 
 void store_close(store *s)
 {
     if (s == NULL)
         return;
-    sqlite3_close(s->db);
+    if (s->thread) {
+        pthread_mutex_lock(&s->state_lock);
+        s->stop = true;
+        pthread_cond_signal(&s->wake);
+        pthread_mutex_unlock(&s->state_lock);
+        pthread_join(s->tid, NULL);
+    }
+    s->ops->disconnect(s->be);
+    s->ops->destroy(s->be);
     pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->state_lock);
+    pthread_cond_destroy(&s->wake);
     free(s);
+}
+
+int store_schema_version(store *s)
+{
+    int v = -1;
+
+    if (enter(s, NULL) != PUZ_OK)
+        return -1;
+    v = s->ops->schema_version(s->be);
+    pthread_mutex_unlock(&s->lock);
+    return v;
 }
 
 bool store_nickname_ok(const char *nick)
@@ -187,7 +406,27 @@ static puz_err invalidf(char *msg, const char *fmt, int a, int b)
     return invalid(msg, why);
 }
 
-static puz_err check(const struct store_submission *e, char *msg)
+puz_err store__limited(char *msg, bool net)
+{
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, net ? "at most %d entries a minute from "
+                 "one network (/24 or /64); try again in a minute"
+                 : "at most %d entries a minute from one address; try "
+                 "again in a minute", net ? STORE_RATE_NET_MAX
+                 : STORE_RATE_MAX);
+    return PUZ_ELIMITED;
+}
+
+puz_err store__full(char *msg)
+{
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "this day's board is full (%d entries) "
+                 "and this entry is not better than its last",
+                 STORE_DAY_ENTRIES_MAX);
+    return PUZ_EFULL;
+}
+
+static puz_err check_entry(const struct store_submission *e, char *msg)
 {
     if (!store_day_ok(e->day))
         return invalid(msg, "the day must be YYYY-MM-DD");
@@ -199,103 +438,57 @@ static puz_err check(const struct store_submission *e, char *msg)
                         "spaces, '_', '-' or '.'", STORE_NICK_MAX, 0);
     if (e->moves == 0 || e->moves > STORE_MOVES_MAX)
         return invalidf(msg, "moves must be 1 to %d", STORE_MOVES_MAX, 0);
+    /* 0 ms is no time a player took: it would win every tie. */
+    if (e->time_ms == 0)
+        return invalid(msg, "the time must be at least 1 ms");
     if (e->time_ms > STORE_TIME_MAX_MS)
         return invalid(msg, "the time must be at most a day");
-    if (e->client == NULL || strlen(e->client) > 64)
+    if (e->client == NULL || e->client[0] == '\0' || strlen(e->client) > 64
+        || strchr(e->client, ' ') != NULL)
         return invalid(msg, "no client address");
     return PUZ_OK;
 }
 
-/* One integer from a query with text and integer parameters bound in
- * order: "t" text, "i" integer. */
-static int query_int(store *s, const char *sql, const char *types,
-                     const char **texts, const int64_t *ints, int64_t *out)
+/* The network a client address belongs to for the rate limit: its /24
+ * (IPv4, also IPv4-mapped IPv6) or its /64 (IPv6); anything else (no
+ * address known) stands for itself. */
+static void net_of(const char *client, char *out, size_t size)
 {
-    sqlite3_stmt *st;
-    int rc, ti = 0, ii = 0;
+    unsigned char a[16];
 
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
-        return -1;
-    for (int i = 0; types[i]; i++) {
-        if (types[i] == 't')
-            sqlite3_bind_text(st, i + 1, texts[ti++], -1, SQLITE_STATIC);
+    if (inet_pton(AF_INET, client, a) == 1) {
+        snprintf(out, size, "%u.%u.%u.0/24", a[0], a[1], a[2]);
+    } else if (inet_pton(AF_INET6, client, a) == 1) {
+        static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+        if (memcmp(a, mapped, sizeof(mapped)) == 0)
+            snprintf(out, size, "%u.%u.%u.0/24", a[12], a[13], a[14]);
         else
-            sqlite3_bind_int64(st, i + 1, ints[ii++]);
+            snprintf(out, size, "%x:%x:%x:%x::/64", a[0] << 8 | a[1],
+                     a[2] << 8 | a[3], a[4] << 8 | a[5], a[6] << 8 | a[7]);
+    } else {
+        snprintf(out, size, "%s", client);
     }
-    rc = sqlite3_step(st);
-    *out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : -1;
-}
-
-static puz_err add_locked(store *s, const struct store_submission *e,
-                                    int64_t now, unsigned *rank, char *msg)
-{
-    const char *t[2] = { e->client, e->day };
-    int64_t n[3] = { now - STORE_RATE_WINDOW_S, e->size, 0 }, got;
-    sqlite3_stmt *st;
-
-    if (query_int(s, "SELECT count(*) FROM daily_entries WHERE client = ?1 "
-                  "AND created_at > ?2", "ti", t, n, &got))
-        goto out_failed;
-    if (got >= STORE_RATE_MAX) {
-        if (msg != NULL)
-            snprintf(msg, PUZ_MSG_MAX, "at most %d entries a minute from "
-                     "one address; try again in a minute", STORE_RATE_MAX);
-        return PUZ_ELIMITED;
-    }
-    t[0] = e->day;
-    n[0] = e->size;
-    if (query_int(s, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
-                  "AND size = ?2", "ti", t, n, &got))
-        goto out_failed;
-    if (got >= STORE_DAY_ENTRIES_MAX) {
-        if (msg != NULL)
-            snprintf(msg, PUZ_MSG_MAX, "this day's board is full");
-        return PUZ_EFULL;
-    }
-    if (sqlite3_prepare_v2(s->db, "INSERT INTO daily_entries (day, size, "
-                           "nickname, moves, time_ms, client, created_at) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st,
-                           NULL))
-        goto out_failed;
-    sqlite3_bind_text(st, 1, e->day, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, (int)e->size);
-    sqlite3_bind_text(st, 3, e->nickname, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, e->moves);
-    sqlite3_bind_int64(st, 5, e->time_ms);
-    sqlite3_bind_text(st, 6, e->client, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 7, now);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        sqlite3_finalize(st);
-        goto out_failed;
-    }
-    sqlite3_finalize(st);
-    /* Place: entries strictly better, plus one. */
-    if (query_int(s, "SELECT count(*) FROM daily_entries WHERE day = ?1 AND "
-                  "size = ?2 AND (moves < ?3 OR (moves = ?3 AND time_ms < ?4)"
-                  " OR (moves = ?3 AND time_ms = ?4 AND id < "
-                  "last_insert_rowid()))", "tiii", t,
-                  (int64_t[]){ e->size, e->moves, e->time_ms }, &got))
-        goto out_failed;
-    *rank = (unsigned)got + 1;
-    return PUZ_OK;
-out_failed:
-    say(msg, "the store failed", s->db);
-    return PUZ_EIO;
 }
 
 puz_err store_daily_add(store *s, const struct store_submission *e,
                                   int64_t now, unsigned *rank, char *msg)
 {
-    puz_err rc = check(e, msg);
+    char net[80];
+    struct store__add a = { e, net, now };
+    puz_err rc = check_entry(e, msg);
+    uint64_t t0;
 
     *rank = 0;
     if (rc != PUZ_OK)
         return rc;
-    pthread_mutex_lock(&s->lock);
-    rc = add_locked(s, e, now, rank, msg);
-    pthread_mutex_unlock(&s->lock);
+    net_of(e->client, net, sizeof(net));
+    rc = enter(s, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    t0 = now_us();
+    rc = s->ops->add(s->be, &a, rank, msg);
+    leave(s, rc, t0, msg);
     return rc;
 }
 
@@ -303,41 +496,18 @@ puz_err store_daily_top(store *s, const char *day, unsigned size,
                                   struct store_entry *out, unsigned max,
                                   unsigned *count, char *msg)
 {
-    sqlite3_stmt *st;
-    puz_err rc = PUZ_OK;
-    int step;
+    uint64_t t0;
+    puz_err rc;
 
     *count = 0;
     if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
-    pthread_mutex_lock(&s->lock);
-    if (sqlite3_prepare_v2(s->db, "SELECT nickname, moves, time_ms, "
-                           "created_at FROM daily_entries WHERE day = ?1 AND "
-                           "size = ?2 ORDER BY moves, time_ms, id LIMIT ?3",
-                           -1, &st, NULL)) {
-        say(msg, "the store failed", s->db);
-        pthread_mutex_unlock(&s->lock);
-        return PUZ_EIO;
-    }
-    sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, (int)size);
-    sqlite3_bind_int(st, 3, (int)max);
-    while ((step = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
-        struct store_entry *e = &out[(*count)++];
-        const unsigned char *nick = sqlite3_column_text(st, 0);
-        e->rank = *count;
-        snprintf(e->nickname, sizeof(e->nickname), "%s",
-                 nick ? (const char *)nick : "");
-        e->moves = (unsigned)sqlite3_column_int64(st, 1);
-        e->time_ms = (unsigned)sqlite3_column_int64(st, 2);
-        e->created_at = sqlite3_column_int64(st, 3);
-    }
-    if (step != SQLITE_DONE && step != SQLITE_ROW) {
-        say(msg, "the store failed", s->db);
-        rc = PUZ_EIO;
-    }
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(&s->lock);
+    rc = enter(s, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    t0 = now_us();
+    rc = s->ops->top(s->be, day, size, out, max, count, msg);
+    leave(s, rc, t0, msg);
     return rc;
 }
 
@@ -345,87 +515,54 @@ puz_err store_daily_count(store *s, const char *day,
                                     unsigned size, unsigned *count,
                                     char *msg)
 {
-    const char *t[1] = { day };
-    int64_t n[1] = { size }, got = 0;
-    int rc;
+    uint64_t t0;
+    puz_err rc;
 
     *count = 0;
     if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
-    pthread_mutex_lock(&s->lock);
-    rc = query_int(s, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
-                   "AND size = ?2", "ti", t, n, &got);
-    if (rc != 0)
-        say(msg, "the store failed", s->db);
-    pthread_mutex_unlock(&s->lock);
-    *count = (unsigned)got;
-    return rc == 0 ? PUZ_OK : PUZ_EIO;
-}
-
-/* Reads the stored par with the lock held: 1 found, 0 none, -1 error. */
-static int par_read(store *s, const char *day, unsigned size,
-                    unsigned *par, bool *optimal)
-{
-    sqlite3_stmt *st;
-    int step;
-
-    if (sqlite3_prepare_v2(s->db, "SELECT par, optimal FROM daily_par "
-                           "WHERE day = ?1 AND size = ?2", -1, &st, NULL))
-        return -1;
-    sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, (int)size);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
-        *par = (unsigned)sqlite3_column_int64(st, 0);
-        *optimal = sqlite3_column_int(st, 1) != 0;
-    }
-    sqlite3_finalize(st);
-    return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+    rc = enter(s, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    t0 = now_us();
+    rc = s->ops->count(s->be, day, size, count, msg);
+    leave(s, rc, t0, msg);
+    return rc;
 }
 
 puz_err store_daily_par_get(store *s, const char *day,
                                       unsigned size, unsigned *par,
                                       bool *optimal, bool *found, char *msg)
 {
-    int rc;
+    uint64_t t0;
+    puz_err rc;
 
     *found = false;
     if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
-    pthread_mutex_lock(&s->lock);
-    rc = par_read(s, day, size, par, optimal);
-    if (rc < 0)
-        say(msg, "the store failed", s->db);
-    pthread_mutex_unlock(&s->lock);
-    *found = rc == 1;
-    return rc < 0 ? PUZ_EIO : PUZ_OK;
+    rc = enter(s, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    t0 = now_us();
+    rc = s->ops->par_get(s->be, day, size, par, optimal, found, msg);
+    leave(s, rc, t0, msg);
+    return rc;
 }
 
 puz_err store_daily_par_put(store *s, const char *day,
                                       unsigned size, unsigned *par,
                                       bool *optimal, char *msg)
 {
-    sqlite3_stmt *st;
-    int rc = -1;
+    uint64_t t0;
+    puz_err rc;
 
     if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
-    pthread_mutex_lock(&s->lock);
-    if (sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO daily_par (day, "
-                           "size, par, optimal) VALUES (?1, ?2, ?3, ?4)", -1,
-                           &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 2, (int)size);
-        sqlite3_bind_int64(st, 3, *par);
-        sqlite3_bind_int(st, 4, *optimal ? 1 : 0);
-        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-        sqlite3_finalize(st);
-    }
-    /* Another request may have stored it first: theirs stands. */
-    if (rc == 0)
-        rc = par_read(s, day, size, par, optimal) == 1 ? 0 : -1;
-    if (rc < 0)
-        say(msg, "the store failed", s->db);
-    pthread_mutex_unlock(&s->lock);
-    return rc < 0 ? PUZ_EIO : PUZ_OK;
+    rc = enter(s, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    t0 = now_us();
+    rc = s->ops->par_put(s->be, day, size, par, optimal, msg);
+    leave(s, rc, t0, msg);
+    return rc;
 }

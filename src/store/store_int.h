@@ -1,0 +1,62 @@
+/*
+ * store_int.h - what store.c (the interface: checks, the client's network
+ * prefix, the lock, the up/down state and the thread that reconnects)
+ * asks of a backend: store_sqlite.c (embedded) and store_redis.c (shared).
+ *
+ * A backend is one connection, used by one thread at a time (store.c's
+ * lock). Its calls return PUZ_EIO when the connection or the file can no
+ * longer be trusted: store.c then closes it, answers "unavailable" at
+ * once until the reconnect thread has opened it again, and never touches
+ * a backend that is down.
+ */
+#ifndef STORE_INT_H
+#define STORE_INT_H
+
+#include "puz_board.h"
+#include "store.h"
+
+/* One entry as the backend receives it: checked, with its limits' keys. */
+struct store__add {
+    const struct store_submission *e;
+    const char *net;        /* the client's /24 or /64 ("10.1.2.0/24") */
+    int64_t now;
+};
+
+struct store__ops {
+    const char *name;       /* "embedded" or "shared" */
+    /* Open or reconnect (nothing held yet): PUZ_OK or PUZ_EIO + msg. */
+    puz_err (*connect)(void *be, char *msg);
+    void (*disconnect)(void *be);
+    /* Still the store it was (the file still there, Redis answering). */
+    puz_err (*check)(void *be, char *msg);
+    puz_err (*add)(void *be, const struct store__add *a, unsigned *rank,
+                   char *msg);
+    puz_err (*top)(void *be, const char *day, unsigned size,
+                   struct store_entry *out, unsigned max, unsigned *count,
+                   char *msg);
+    puz_err (*count)(void *be, const char *day, unsigned size,
+                     unsigned *count, char *msg);
+    /* 1 found, 0 none (PUZ_OK), or PUZ_EIO. */
+    puz_err (*par_get)(void *be, const char *day, unsigned size,
+                       unsigned *par, bool *optimal, bool *found, char *msg);
+    puz_err (*par_put)(void *be, const char *day, unsigned size,
+                       unsigned *par, bool *optimal, char *msg);
+    int (*schema_version)(void *be);
+    void (*destroy)(void *be);
+};
+
+extern const struct store__ops store__sqlite_ops;
+extern const struct store__ops store__redis_ops;
+
+/* The embedded backend of dir (nothing opened yet). */
+void *store__sqlite_new(const char *dir);
+/* The shared backend of a redis_url (parsed: PUZ_EINVAL + msg when it
+ * is no URL we know), nothing connected yet. */
+puz_err store__redis_new(const char *url, const char *prefix,
+                         unsigned timeout_ms, void **out, char *msg);
+
+/* The refusals both backends word the same way. */
+puz_err store__limited(char *msg, bool net);
+puz_err store__full(char *msg);
+
+#endif

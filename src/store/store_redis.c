@@ -1,0 +1,503 @@
+/*
+ * store_redis.c - the shared backend (store_int.h): the daily
+ * leaderboard, its pars and the entries' rate limits in Redis, through
+ * hiredis, so that every instance naming the same redis_url shares them.
+ *
+ * Keys (P = redis_prefix, "puzzled:" by default):
+ *   P daily:DAY:SIZE:board  sorted set, one member an entry:
+ *                           score = moves * 2^27 + time_ms (time_ms <
+ *                           2^27, so moves rank first, then time), member
+ *                           "SEQ:CREATED:NICKNAME" with SEQ 16 hex
+ *                           digits of P daily:seq, so equal scores rank
+ *                           by arrival (members of one score sort
+ *                           bytewise). At most STORE_DAY_ENTRIES_MAX:
+ *                           a better entry takes the worst one's place.
+ *   P daily:DAY:SIZE:par    "PAR OPTIMAL", written once (SET NX)
+ *   P daily:seq             the arrival counter
+ *   P rate:a:CLIENT:MINUTE, P rate:n:NET:MINUTE
+ *                           entries from an address and its /24 or /64
+ *                           in that minute (now / 60), expiring after two
+ * An entry is one Lua script (checks, room, ZADD, counters, rank), so
+ * it is atomic across instances and one round trip. A command returns
+ * once Redis has applied it; what reaches disk depends on Redis's
+ * appendfsync (docs/operations.md).
+ *
+ * Every call has a timeout (connect and command: timeout_ms); a timeout
+ * or a lost connection is PUZ_EIO, and store.c reconnects.
+ */
+#include "store_int.h"
+
+#include <hiredis/hiredis.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#define SCORE_TIME_BITS 27      /* STORE_TIME_MAX_MS < 2^27 */
+
+struct redis_be {
+    char host[256];
+    char path[1024];            /* unix socket; "" = TCP */
+    int port;
+    unsigned db;
+    char user[128], password[256];
+    char prefix[128];
+    unsigned timeout_ms;
+    redisContext *c;
+};
+
+static const char add_script[] =
+    "local a = tonumber(redis.call('GET', KEYS[3]) or '0')\n"
+    "if a >= tonumber(ARGV[4]) then return {-1, 0} end\n"
+    "local n = tonumber(redis.call('GET', KEYS[4]) or '0')\n"
+    "if n >= tonumber(ARGV[5]) then return {-2, 0} end\n"
+    "local score = tonumber(ARGV[1])\n"
+    "if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[7]) then\n"
+    "  local w = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')\n"
+    "  if score >= tonumber(w[2]) then return {-3, 0} end\n"
+    "  redis.call('ZREM', KEYS[1], w[1])\n"
+    "end\n"
+    "local seq = redis.call('INCR', KEYS[2])\n"
+    "local m = string.format('%016x', seq) .. ':' .. ARGV[2] .. ':' ..\n"
+    "          ARGV[3]\n"
+    "redis.call('ZADD', KEYS[1], score, m)\n"
+    "redis.call('INCR', KEYS[3])\n"
+    "redis.call('EXPIRE', KEYS[3], ARGV[6])\n"
+    "redis.call('INCR', KEYS[4])\n"
+    "redis.call('EXPIRE', KEYS[4], ARGV[6])\n"
+    "return {redis.call('ZRANK', KEYS[1], m) + 1, 0}\n";
+
+/* %XX decoded in place (a password may hold '@' or ':'). */
+static void unescape(char *s)
+{
+    char *w = s;
+
+    for (; *s; s++) {
+        unsigned v;
+
+        if (s[0] == '%' && s[1] && s[2] && sscanf(s + 1, "%2x", &v) == 1) {
+            *w++ = (char)v;
+            s += 2;
+        } else {
+            *w++ = *s;
+        }
+    }
+    *w = '\0';
+}
+
+static puz_err bad_url(char *msg, const char *why)
+{
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "redis_url: %s (redis://[user:password@]"
+                 "host[:port][/db] or unix:///path[?db=N])", why);
+    return PUZ_EINVAL;
+}
+
+/* "user:password@" before rest, if any; rest moves past it. */
+static void parse_auth(struct redis_be *b, const char **rest)
+{
+    const char *at = strrchr(*rest, '@'), *colon;
+
+    if (at == NULL)
+        return;
+    colon = memchr(*rest, ':', (size_t)(at - *rest));
+    if (colon != NULL) {
+        snprintf(b->user, sizeof(b->user), "%.*s", (int)(colon - *rest),
+                 *rest);
+        snprintf(b->password, sizeof(b->password), "%.*s",
+                 (int)(at - colon - 1), colon + 1);
+    } else {
+        snprintf(b->password, sizeof(b->password), "%.*s",
+                 (int)(at - *rest), *rest);
+    }
+    unescape(b->user);
+    unescape(b->password);
+    *rest = at + 1;
+}
+
+static puz_err parse_tcp(struct redis_be *b, const char *rest, char *msg)
+{
+    const char *end, *slash;
+    char *stop;
+    long v;
+
+    parse_auth(b, &rest);
+    slash = strchr(rest, '/');
+    end = slash ? slash : rest + strlen(rest);
+    if (rest[0] == '[') {                   /* [v6]:port */
+        const char *close = memchr(rest, ']', (size_t)(end - rest));
+        if (close == NULL)
+            return bad_url(msg, "no ']' after an IPv6 address");
+        snprintf(b->host, sizeof(b->host), "%.*s", (int)(close - rest - 1),
+                 rest + 1);
+        rest = close + 1;
+    } else {
+        const char *colon = memchr(rest, ':', (size_t)(end - rest));
+        const char *hend = colon ? colon : end;
+        snprintf(b->host, sizeof(b->host), "%.*s", (int)(hend - rest), rest);
+        rest = hend;
+    }
+    if (b->host[0] == '\0')
+        return bad_url(msg, "no host");
+    b->port = 6379;
+    if (rest[0] == ':') {
+        v = strtol(rest + 1, &stop, 10);
+        if (stop == rest + 1 || stop != end || v < 1 || v > 65535)
+            return bad_url(msg, "the port is 1 to 65535");
+        b->port = (int)v;
+    }
+    if (slash != NULL && slash[1] != '\0') {
+        v = strtol(slash + 1, &stop, 10);
+        if (*stop != '\0' || v < 0 || v > 1000)
+            return bad_url(msg, "the database is a number");
+        b->db = (unsigned)v;
+    }
+    return PUZ_OK;
+}
+
+static puz_err parse_unix(struct redis_be *b, const char *rest, char *msg)
+{
+    const char *q = strchr(rest, '?');
+    char *stop;
+    long v;
+
+    snprintf(b->path, sizeof(b->path), "%.*s",
+             (int)(q ? (size_t)(q - rest) : strlen(rest)), rest);
+    if (b->path[0] != '/')
+        return bad_url(msg, "a unix socket's path is absolute");
+    if (q != NULL) {
+        if (strncmp(q, "?db=", 4) != 0)
+            return bad_url(msg, "the only parameter is db");
+        v = strtol(q + 4, &stop, 10);
+        if (*stop != '\0' || stop == q + 4 || v < 0 || v > 1000)
+            return bad_url(msg, "the database is a number");
+        b->db = (unsigned)v;
+    }
+    return PUZ_OK;
+}
+
+puz_err store__redis_new(const char *url, const char *prefix,
+                         unsigned timeout_ms, void **out, char *msg)
+{
+    struct redis_be *b = calloc(1, sizeof(*b));
+    puz_err rc;
+
+    *out = NULL;
+    if (b == NULL)
+        return PUZ_ENOMEM;
+    snprintf(b->prefix, sizeof(b->prefix), "%s",
+             prefix != NULL ? prefix : "puzzled:");
+    b->timeout_ms = timeout_ms ? timeout_ms : 1000;
+    if (strncmp(url, "redis://", 8) == 0)
+        rc = parse_tcp(b, url + 8, msg);
+    else if (strncmp(url, "unix://", 7) == 0)
+        rc = parse_unix(b, url + 7, msg);
+    else
+        rc = bad_url(msg, "it starts with redis:// or unix://");
+    if (rc != PUZ_OK) {
+        free(b);
+        return rc;
+    }
+    *out = b;
+    return PUZ_OK;
+}
+
+static struct timeval tv_of(unsigned ms)
+{
+    struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000)
+                          * 1000 };
+    return tv;
+}
+
+static void redis_disconnect(void *be)
+{
+    struct redis_be *b = be;
+
+    if (b->c != NULL)
+        redisFree(b->c);
+    b->c = NULL;
+}
+
+static void redis_destroy(void *be)
+{
+    free(be);
+}
+
+/* The connection's failure (or the error reply's words) as PUZ_EIO. */
+static puz_err failed(struct redis_be *b, redisReply *r, char *msg)
+{
+    if (msg != NULL) {
+        if (r != NULL && r->type == REDIS_REPLY_ERROR)
+            snprintf(msg, PUZ_MSG_MAX, "redis: %.200s", r->str);
+        else if (b->c != NULL && b->c->err)
+            snprintf(msg, PUZ_MSG_MAX, "redis %.60s: %.150s", b->path[0]
+                     ? b->path : b->host, b->c->errstr);
+        else
+            snprintf(msg, PUZ_MSG_MAX, "redis: an answer of an unexpected "
+                     "kind");
+    }
+    if (r != NULL)
+        freeReplyObject(r);
+    return PUZ_EIO;
+}
+
+/* One command as argv; the reply (the caller frees it) or NULL with msg
+ * set. An error reply is a failure too. */
+static redisReply *command(struct redis_be *b, int argc, const char **argv,
+                           char *msg)
+{
+    redisReply *r;
+
+    if (b->c == NULL) {
+        if (msg != NULL)
+            snprintf(msg, PUZ_MSG_MAX, "redis: not connected");
+        return NULL;
+    }
+    r = redisCommandArgv(b->c, argc, argv, NULL);
+    if (r == NULL || r->type == REDIS_REPLY_ERROR) {
+        failed(b, r, msg);
+        return NULL;
+    }
+    return r;
+}
+
+static puz_err hello(struct redis_be *b, char *msg)
+{
+    char db[16];
+    const char *auth[3] = { "AUTH", b->user, b->password };
+    const char *select[2] = { "SELECT", db };
+    const char *ping[1] = { "PING" };
+    redisReply *r;
+
+    if (b->password[0] != '\0') {
+        r = b->user[0] ? command(b, 3, auth, msg)
+                       : command(b, 2, (const char *[]){ "AUTH",
+                                                         b->password }, msg);
+        if (r == NULL)
+            return PUZ_EIO;
+        freeReplyObject(r);
+    }
+    if (b->db != 0) {
+        snprintf(db, sizeof(db), "%u", b->db);
+        if ((r = command(b, 2, select, msg)) == NULL)
+            return PUZ_EIO;
+        freeReplyObject(r);
+    }
+    if ((r = command(b, 1, ping, msg)) == NULL)
+        return PUZ_EIO;
+    freeReplyObject(r);
+    return PUZ_OK;
+}
+
+static puz_err redis_connect(void *be, char *msg)
+{
+    struct redis_be *b = be;
+    struct timeval tv = tv_of(b->timeout_ms);
+
+    redis_disconnect(b);
+    b->c = b->path[0] ? redisConnectUnixWithTimeout(b->path, tv)
+                      : redisConnectWithTimeout(b->host, b->port, tv);
+    if (b->c == NULL || b->c->err || redisSetTimeout(b->c, tv) != REDIS_OK
+        || (b->path[0] == '\0' && redisEnableKeepAlive(b->c) != REDIS_OK)
+        || hello(b, msg) != PUZ_OK) {
+        if (b->c != NULL && b->c->err)
+            failed(b, NULL, msg);
+        else if (b->c == NULL && msg != NULL)
+            snprintf(msg, PUZ_MSG_MAX, "redis: out of memory");
+        redis_disconnect(b);
+        return PUZ_EIO;
+    }
+    return PUZ_OK;
+}
+
+static puz_err redis_check(void *be, char *msg)
+{
+    struct redis_be *b = be;
+    redisReply *r = command(b, 1, (const char *[]){ "PING" }, msg);
+
+    if (r == NULL)
+        return PUZ_EIO;
+    freeReplyObject(r);
+    return PUZ_OK;
+}
+
+static void key_of(const struct redis_be *b, char *out, size_t size,
+                   const char *day, unsigned sz, const char *what)
+{
+    snprintf(out, size, "%sdaily:%s:%u:%s", b->prefix, day, sz, what);
+}
+
+static puz_err redis_add(void *be, const struct store__add *a,
+                         unsigned *rank, char *msg)
+{
+    struct redis_be *b = be;
+    const struct store_submission *e = a->e;
+    char board[256], seq[160], ra[256], rn[256], score[32], created[24],
+         amax[16], nmax[16], ttl[16], cap[16];
+    long long minute = (long long)(a->now / STORE_RATE_WINDOW_S);
+    const char *argv[] = { "EVAL", add_script, "4", board, seq, ra, rn,
+                           score, created, e->nickname, amax, nmax, ttl,
+                           cap };
+    redisReply *r;
+    long long got;
+
+    key_of(b, board, sizeof(board), e->day, e->size, "board");
+    snprintf(seq, sizeof(seq), "%sdaily:seq", b->prefix);
+    snprintf(ra, sizeof(ra), "%srate:a:%s:%lld", b->prefix, e->client,
+             minute);
+    snprintf(rn, sizeof(rn), "%srate:n:%s:%lld", b->prefix, a->net, minute);
+    snprintf(score, sizeof(score), "%llu", ((unsigned long long)e->moves
+             << SCORE_TIME_BITS) + e->time_ms);
+    snprintf(created, sizeof(created), "%lld", (long long)a->now);
+    snprintf(amax, sizeof(amax), "%d", STORE_RATE_MAX);
+    snprintf(nmax, sizeof(nmax), "%d", STORE_RATE_NET_MAX);
+    snprintf(ttl, sizeof(ttl), "%d", 2 * STORE_RATE_WINDOW_S);
+    snprintf(cap, sizeof(cap), "%d", STORE_DAY_ENTRIES_MAX);
+    r = command(b, (int)(sizeof(argv) / sizeof(argv[0])), argv, msg);
+    if (r == NULL)
+        return PUZ_EIO;
+    if (r->type != REDIS_REPLY_ARRAY || r->elements < 1
+        || r->element[0]->type != REDIS_REPLY_INTEGER)
+        return failed(b, r, msg);
+    got = r->element[0]->integer;
+    freeReplyObject(r);
+    if (got == -1 || got == -2)
+        return store__limited(msg, got == -2);
+    if (got == -3)
+        return store__full(msg);
+    *rank = (unsigned)got;
+    return PUZ_OK;
+}
+
+/* "SEQ:CREATED:NICK" and its score into e. */
+static void entry_of(const redisReply *m, const redisReply *sc,
+                     struct store_entry *e)
+{
+    const char *p = memchr(m->str, ':', m->len), *q;
+    unsigned long long score = strtoull(sc->str, NULL, 10);
+
+    memset(e, 0, sizeof(*e));
+    e->moves = (unsigned)(score >> SCORE_TIME_BITS);
+    e->time_ms = (unsigned)(score & ((1ull << SCORE_TIME_BITS) - 1));
+    if (p == NULL)
+        return;
+    e->created_at = strtoll(p + 1, NULL, 10);
+    q = memchr(p + 1, ':', m->len - (size_t)(p + 1 - m->str));
+    if (q != NULL)
+        snprintf(e->nickname, sizeof(e->nickname), "%.*s",
+                 (int)(m->len - (size_t)(q + 1 - m->str)), q + 1);
+}
+
+static puz_err redis_top(void *be, const char *day, unsigned size,
+                         struct store_entry *out, unsigned max,
+                         unsigned *count, char *msg)
+{
+    struct redis_be *b = be;
+    char key[256], stop[16];
+    const char *argv[] = { "ZRANGE", key, "0", stop, "WITHSCORES" };
+    redisReply *r;
+
+    if (max == 0)
+        return PUZ_OK;
+    key_of(b, key, sizeof(key), day, size, "board");
+    snprintf(stop, sizeof(stop), "%u", max - 1);
+    r = command(b, 5, argv, msg);
+    if (r == NULL)
+        return PUZ_EIO;
+    if (r->type != REDIS_REPLY_ARRAY || r->elements % 2 != 0)
+        return failed(b, r, msg);
+    for (size_t i = 0; i + 1 < r->elements && *count < max; i += 2) {
+        if (r->element[i]->type != REDIS_REPLY_STRING
+            || r->element[i + 1]->type != REDIS_REPLY_STRING)
+            return failed(b, r, msg);
+        entry_of(r->element[i], r->element[i + 1], &out[*count]);
+        out[*count].rank = *count + 1;
+        (*count)++;
+    }
+    freeReplyObject(r);
+    return PUZ_OK;
+}
+
+static puz_err redis_count(void *be, const char *day, unsigned size,
+                           unsigned *count, char *msg)
+{
+    struct redis_be *b = be;
+    char key[256];
+    const char *argv[] = { "ZCARD", key };
+    redisReply *r;
+
+    key_of(b, key, sizeof(key), day, size, "board");
+    r = command(b, 2, argv, msg);
+    if (r == NULL)
+        return PUZ_EIO;
+    if (r->type != REDIS_REPLY_INTEGER)
+        return failed(b, r, msg);
+    *count = (unsigned)r->integer;
+    freeReplyObject(r);
+    return PUZ_OK;
+}
+
+static puz_err redis_par_get(void *be, const char *day, unsigned size,
+                             unsigned *par, bool *optimal, bool *found,
+                             char *msg)
+{
+    struct redis_be *b = be;
+    char key[256];
+    const char *argv[] = { "GET", key };
+    redisReply *r;
+    unsigned p, o;
+
+    key_of(b, key, sizeof(key), day, size, "par");
+    r = command(b, 2, argv, msg);
+    if (r == NULL)
+        return PUZ_EIO;
+    if (r->type == REDIS_REPLY_STRING
+        && sscanf(r->str, "%u %u", &p, &o) == 2) {
+        *par = p;
+        *optimal = o != 0;
+        *found = true;
+    } else if (r->type != REDIS_REPLY_NIL) {
+        return failed(b, r, msg);
+    }
+    freeReplyObject(r);
+    return PUZ_OK;
+}
+
+/* First writer wins (SET NX); then whichever stands is read back. */
+static puz_err redis_par_put(void *be, const char *day, unsigned size,
+                             unsigned *par, bool *optimal, char *msg)
+{
+    struct redis_be *b = be;
+    char key[256], val[32];
+    const char *argv[] = { "SET", key, val, "NX" };
+    redisReply *r;
+    bool found = false;
+
+    key_of(b, key, sizeof(key), day, size, "par");
+    snprintf(val, sizeof(val), "%u %u", *par, *optimal ? 1u : 0u);
+    r = command(b, 4, argv, msg);
+    if (r == NULL)
+        return PUZ_EIO;
+    freeReplyObject(r);
+    return redis_par_get(b, day, size, par, optimal, &found, msg);
+}
+
+static int redis_schema_version(void *be)
+{
+    (void)be;
+    return -1;
+}
+
+const struct store__ops store__redis_ops = {
+    .name = "shared",
+    .connect = redis_connect,
+    .disconnect = redis_disconnect,
+    .check = redis_check,
+    .add = redis_add,
+    .top = redis_top,
+    .count = redis_count,
+    .par_get = redis_par_get,
+    .par_put = redis_par_put,
+    .schema_version = redis_schema_version,
+    .destroy = redis_destroy,
+};

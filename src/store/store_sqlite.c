@@ -1,0 +1,481 @@
+/*
+ * store_sqlite.c - the embedded backend (store_int.h): the daily
+ * leaderboard in SQLite. Schema changes are an append-only list of
+ * migrations; PRAGMA user_version records how many have run, so opening
+ * an old file brings it up to date in one transaction. WAL lets readers
+ * go on while the one writer writes.
+ *
+ * Opening also writes (a probe row), so a file SQLite can only read (a
+ * read-only directory, its -wal and -shm left by a crash) is found at
+ * start, not at the first entry; and every entry checks, after its
+ * commit, that the file is still the one opened, so an entry written
+ * into a deleted file is never acknowledged.
+ */
+#include "store_int.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct sqlite_be {
+    char dir[2048];
+    char path[4096];
+    sqlite3 *db;
+    dev_t dev;
+    ino_t ino;
+};
+
+/* Migration i takes the schema from version i to i + 1. Never edit one
+ * that has shipped: add the next. */
+static const char *const migrations[] = {
+    "CREATE TABLE daily_entries ("
+    "  id INTEGER PRIMARY KEY,"
+    "  day TEXT NOT NULL,"
+    "  size INTEGER NOT NULL,"
+    "  nickname TEXT NOT NULL,"
+    "  moves INTEGER NOT NULL,"
+    "  time_ms INTEGER NOT NULL,"
+    "  client TEXT NOT NULL,"
+    "  created_at INTEGER NOT NULL);"
+    "CREATE INDEX daily_rank ON daily_entries (day, size, moves, time_ms, id);"
+    "CREATE INDEX daily_client ON daily_entries (client, created_at);",
+    /* 2: the day's par, so a score never changes under a player. */
+    "CREATE TABLE daily_par ("
+    "  day TEXT NOT NULL,"
+    "  size INTEGER NOT NULL,"
+    "  par INTEGER NOT NULL,"
+    "  optimal INTEGER NOT NULL,"
+    "  PRIMARY KEY (day, size));",
+    /* 3: the client's network for the per-prefix limit; a row opening
+     * writes to find a read-only file at start. */
+    "ALTER TABLE daily_entries ADD COLUMN net TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX daily_net ON daily_entries (net, created_at);"
+    "CREATE TABLE store_probe (id INTEGER PRIMARY KEY, at INTEGER);",
+};
+#define MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
+
+static void say(char *msg, const char *what, sqlite3 *db)
+{
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "%s: %s", what,
+                 db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static int schema_version(void *be)
+{
+    struct sqlite_be *b = be;
+    sqlite3_stmt *st;
+    int v = -1;
+
+    if (sqlite3_prepare_v2(b->db, "PRAGMA user_version", -1, &st, NULL))
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static int migrate(struct sqlite_be *b, char *msg)
+{
+    int v = schema_version(b);
+    char sql[64];
+
+    if (v < 0) {
+        say(msg, "cannot read the store", b->db);
+        return -1;
+    }
+    if (v > MIGRATIONS) {
+        if (msg != NULL)
+            snprintf(msg, PUZ_MSG_MAX, "the store's schema version %d is "
+                     "newer than this server knows (%d)", v, MIGRATIONS);
+        return -1;
+    }
+    for (; v < MIGRATIONS; v++) {
+        snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
+        if (sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ||
+            sqlite3_exec(b->db, migrations[v], NULL, NULL, NULL) ||
+            sqlite3_exec(b->db, sql, NULL, NULL, NULL) ||
+            sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL)) {
+            say(msg, "cannot migrate the store", b->db);
+            sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int make_dir(const char *dir, char *msg)
+{
+    if (mkdir(dir, 0750) == 0 || errno == EEXIST)
+        return 0;
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "cannot create the state directory "
+                 "%.150s: %s", dir, strerror(errno));
+    return -1;
+}
+
+void *store__sqlite_new(const char *dir)
+{
+    struct sqlite_be *b = calloc(1, sizeof(*b));
+
+    if (b == NULL)
+        return NULL;
+    snprintf(b->dir, sizeof(b->dir), "%s", dir);
+    snprintf(b->path, sizeof(b->path), "%s/%s", b->dir, STORE_FILE);
+    return b;
+}
+
+/* The file is the one opened: there, same inode. */
+static puz_err same_file(void *be, char *msg)
+{
+    struct sqlite_be *b = be;
+    struct stat st;
+
+    if (stat(b->path, &st) == 0 && st.st_dev == b->dev
+        && st.st_ino == b->ino)
+        return PUZ_OK;
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "%.180s was %s while running", b->path,
+                 errno == ENOENT ? "removed" : "replaced");
+    return PUZ_EIO;
+}
+
+static void sqlite_disconnect(void *be)
+{
+    struct sqlite_be *b = be;
+
+    sqlite3_close(b->db);
+    b->db = NULL;
+}
+
+static puz_err sqlite_connect(void *be, char *msg)
+{
+    struct sqlite_be *b = be;
+    struct stat st;
+
+    if (make_dir(b->dir, msg) != 0)
+        return PUZ_EIO;
+    if (sqlite3_open_v2(b->path, &b->db, SQLITE_OPEN_READWRITE |
+                        SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL)) {
+        say(msg, "cannot open the store", b->db);
+        goto out_close;
+    }
+    sqlite3_busy_timeout(b->db, 5000);
+    if (sqlite3_exec(b->db, "PRAGMA journal_mode = WAL; "
+                     "PRAGMA synchronous = NORMAL; "
+                     "PRAGMA foreign_keys = ON", NULL, NULL, NULL)) {
+        say(msg, "cannot set up the store", b->db);
+        goto out_close;
+    }
+    if (migrate(b, msg) != 0)
+        goto out_close;
+    if (sqlite3_exec(b->db, "INSERT OR REPLACE INTO store_probe (id, at) "
+                     "VALUES (1, strftime('%s','now'))", NULL, NULL, NULL)) {
+        say(msg, "cannot write to the store", b->db);
+        goto out_close;
+    }
+    if (stat(b->path, &st) != 0) {
+        if (msg != NULL)
+            snprintf(msg, PUZ_MSG_MAX, "%.180s: %s", b->path, strerror(errno));
+        goto out_close;
+    }
+    b->dev = st.st_dev;
+    b->ino = st.st_ino;
+    return PUZ_OK;
+out_close:
+    sqlite_disconnect(b);
+    return PUZ_EIO;
+}
+
+static void sqlite_destroy(void *be)
+{
+    free(be);
+}
+
+/* One integer from a query with text and integer parameters bound in
+ * order: "t" text, "i" integer. */
+static int query_int(struct sqlite_be *b, const char *sql,
+                     const char *types, const char **texts,
+                     const int64_t *ints, int64_t *out)
+{
+    sqlite3_stmt *st;
+    int rc, ti = 0, ii = 0;
+
+    if (sqlite3_prepare_v2(b->db, sql, -1, &st, NULL))
+        return -1;
+    for (int i = 0; types[i]; i++) {
+        if (types[i] == 't')
+            sqlite3_bind_text(st, i + 1, texts[ti++], -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_int64(st, i + 1, ints[ii++]);
+    }
+    rc = sqlite3_step(st);
+    *out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* The limits: entries in the last window from the address and from its
+ * network. 0 within them, 1 limited (msg set), -1 failed. */
+static int limited(struct sqlite_be *b, const struct store__add *a,
+                   puz_err *rc, char *msg)
+{
+    const char *t[1] = { a->e->client };
+    int64_t n[1] = { a->now - STORE_RATE_WINDOW_S }, got;
+
+    if (query_int(b, "SELECT count(*) FROM daily_entries WHERE client = ?1 "
+                  "AND created_at > ?2", "ti", t, n, &got))
+        return -1;
+    if (got >= STORE_RATE_MAX) {
+        *rc = store__limited(msg, false);
+        return 1;
+    }
+    t[0] = a->net;
+    if (query_int(b, "SELECT count(*) FROM daily_entries WHERE net = ?1 "
+                  "AND created_at > ?2", "ti", t, n, &got))
+        return -1;
+    if (got >= STORE_RATE_NET_MAX) {
+        *rc = store__limited(msg, true);
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs sql with integer id bound: 0 done, -1 failed. */
+static int exec_id(struct sqlite_be *b, const char *sql, int64_t id)
+{
+    sqlite3_stmt *st;
+    int rc;
+
+    if (sqlite3_prepare_v2(b->db, sql, -1, &st, NULL))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* A full board keeps its best: the worst goes if the entry beats it
+ * (ties go to the earlier). 0 room made, 1 full (msg set), -1 failed. */
+static int make_room(struct sqlite_be *b, const struct store__add *a,
+                     char *msg)
+{
+    const char *t[1] = { a->e->day };
+    int64_t n[3] = { a->e->size, a->e->moves, a->e->time_ms }, got;
+
+    if (query_int(b, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
+                  "AND size = ?2", "ti", t, n, &got))
+        return -1;
+    if (got < STORE_DAY_ENTRIES_MAX)
+        return 0;
+    /* The worst, if it is worse than this entry (none: a full board). */
+    if (query_int(b, "SELECT coalesce(max(id), 0) FROM (SELECT id FROM "
+                  "daily_entries WHERE day = ?1 AND size = ?2 AND (moves > "
+                  "?3 OR (moves = ?3 AND time_ms > ?4)) ORDER BY moves DESC, "
+                  "time_ms DESC, id DESC LIMIT 1)", "tiii", t, n, &got))
+        return -1;
+    if (got == 0) {
+        store__full(msg);
+        return 1;
+    }
+    return exec_id(b, "DELETE FROM daily_entries WHERE id = ?1", got);
+}
+
+static int insert(struct sqlite_be *b, const struct store__add *a)
+{
+    const struct store_submission *e = a->e;
+    sqlite3_stmt *st;
+    int rc;
+
+    if (sqlite3_prepare_v2(b->db, "INSERT INTO daily_entries (day, size, "
+                           "nickname, moves, time_ms, client, created_at, "
+                           "net) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                           -1, &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, e->day, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, (int)e->size);
+    sqlite3_bind_text(st, 3, e->nickname, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, e->moves);
+    sqlite3_bind_int64(st, 5, e->time_ms);
+    sqlite3_bind_text(st, 6, e->client, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 7, a->now);
+    sqlite3_bind_text(st, 8, a->net, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* In one transaction: limits, room, insert; then the rank. */
+static puz_err sqlite_add(void *be, const struct store__add *a,
+                          unsigned *rank, char *msg)
+{
+    struct sqlite_be *b = be;
+    const char *t[1] = { a->e->day };
+    int64_t got;
+    puz_err rc = PUZ_OK;
+    int r;
+
+    if (sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
+        goto out_failed;
+    r = limited(b, a, &rc, msg);
+    if (r == 0)
+        r = make_room(b, a, msg);
+    if (r == 1 && rc == PUZ_OK)
+        rc = PUZ_EFULL;
+    if (r != 0) {
+        sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
+        if (r < 0)
+            goto out_failed;
+        return rc;
+    }
+    if (insert(b, a) != 0
+        /* Place: entries strictly better, plus one. */
+        || query_int(b, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
+                     "AND size = ?2 AND (moves < ?3 OR (moves = ?3 AND "
+                     "time_ms < ?4) OR (moves = ?3 AND time_ms = ?4 AND id < "
+                     "last_insert_rowid()))", "tiii", t,
+                     (int64_t[]){ a->e->size, a->e->moves, a->e->time_ms },
+                     &got)
+        || sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL)) {
+        sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
+        goto out_failed;
+    }
+    *rank = (unsigned)got + 1;
+    /* The file still the one we opened, so the 201 is worth something. */
+    return same_file(b, msg);
+out_failed:
+    say(msg, "the store failed", b->db);
+    return PUZ_EIO;
+}
+
+static puz_err sqlite_top(void *be, const char *day, unsigned size,
+                          struct store_entry *out, unsigned max,
+                          unsigned *count, char *msg)
+{
+    struct sqlite_be *b = be;
+    sqlite3_stmt *st;
+    int step;
+
+    if (sqlite3_prepare_v2(b->db, "SELECT nickname, moves, time_ms, "
+                           "created_at FROM daily_entries WHERE day = ?1 AND "
+                           "size = ?2 ORDER BY moves, time_ms, id LIMIT ?3",
+                           -1, &st, NULL)) {
+        say(msg, "the store failed", b->db);
+        return PUZ_EIO;
+    }
+    sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, (int)size);
+    sqlite3_bind_int(st, 3, (int)max);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
+        struct store_entry *e = &out[(*count)++];
+        const unsigned char *nick = sqlite3_column_text(st, 0);
+        e->rank = *count;
+        snprintf(e->nickname, sizeof(e->nickname), "%s",
+                 nick ? (const char *)nick : "");
+        e->moves = (unsigned)sqlite3_column_int64(st, 1);
+        e->time_ms = (unsigned)sqlite3_column_int64(st, 2);
+        e->created_at = sqlite3_column_int64(st, 3);
+    }
+    sqlite3_finalize(st);
+    if (step != SQLITE_DONE && step != SQLITE_ROW) {
+        say(msg, "the store failed", b->db);
+        return PUZ_EIO;
+    }
+    return PUZ_OK;
+}
+
+static puz_err sqlite_count(void *be, const char *day, unsigned size,
+                            unsigned *count, char *msg)
+{
+    struct sqlite_be *b = be;
+    const char *t[1] = { day };
+    int64_t n[1] = { size }, got = 0;
+
+    if (query_int(b, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
+                  "AND size = ?2", "ti", t, n, &got)) {
+        say(msg, "the store failed", b->db);
+        return PUZ_EIO;
+    }
+    *count = (unsigned)got;
+    return PUZ_OK;
+}
+
+/* Reads the stored par: 1 found, 0 none, -1 error. */
+static int par_read(struct sqlite_be *b, const char *day, unsigned size,
+                    unsigned *par, bool *optimal)
+{
+    sqlite3_stmt *st;
+    int step;
+
+    if (sqlite3_prepare_v2(b->db, "SELECT par, optimal FROM daily_par "
+                           "WHERE day = ?1 AND size = ?2", -1, &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, (int)size);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        *par = (unsigned)sqlite3_column_int64(st, 0);
+        *optimal = sqlite3_column_int(st, 1) != 0;
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+}
+
+static puz_err sqlite_par_get(void *be, const char *day, unsigned size,
+                              unsigned *par, bool *optimal, bool *found,
+                              char *msg)
+{
+    struct sqlite_be *b = be;
+    int rc = par_read(b, day, size, par, optimal);
+
+    if (rc < 0) {
+        say(msg, "the store failed", b->db);
+        return PUZ_EIO;
+    }
+    *found = rc == 1;
+    return PUZ_OK;
+}
+
+static puz_err sqlite_par_put(void *be, const char *day, unsigned size,
+                              unsigned *par, bool *optimal, char *msg)
+{
+    struct sqlite_be *b = be;
+    sqlite3_stmt *st;
+    int rc = -1;
+
+    if (sqlite3_prepare_v2(b->db, "INSERT OR IGNORE INTO daily_par (day, "
+                           "size, par, optimal) VALUES (?1, ?2, ?3, ?4)", -1,
+                           &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, (int)size);
+        sqlite3_bind_int64(st, 3, *par);
+        sqlite3_bind_int(st, 4, *optimal ? 1 : 0);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_finalize(st);
+    }
+    /* Another request may have stored it first: theirs stands. */
+    if (rc == 0)
+        rc = par_read(b, day, size, par, optimal) == 1 ? 0 : -1;
+    if (rc < 0) {
+        say(msg, "the store failed", b->db);
+        return PUZ_EIO;
+    }
+    return PUZ_OK;
+}
+
+const struct store__ops store__sqlite_ops = {
+    .name = "embedded",
+    .connect = sqlite_connect,
+    .disconnect = sqlite_disconnect,
+    .check = same_file,
+    .add = sqlite_add,
+    .top = sqlite_top,
+    .count = sqlite_count,
+    .par_get = sqlite_par_get,
+    .par_put = sqlite_par_put,
+    .schema_version = schema_version,
+    .destroy = sqlite_destroy,
+};
