@@ -1,10 +1,17 @@
 /*
- * test_store.c - the SQLite store (store.h): a fresh directory gets the
- * current schema in WAL mode; entries rank by moves, then time; closing
- * and reopening keeps them (a restart); four threads submitting at once
- * lose nothing; bad input, a nickname with markup, a flood from one
- * address and a schema from the future are refused; a schema-1 file is
- * migrated with its entries, and the first par stored for a day stands.
+ * test_store.c - the store (store.h), each behaviour against both
+ * backends where it is the interface's: the embedded one (SQLite) and
+ * the shared one (Redis, a redis-server of the test's own, tredis.h).
+ * A fresh directory gets the current schema in WAL mode; entries rank by
+ * moves, then time; closing and reopening keeps them (a restart); four
+ * threads submitting at once lose nothing; bad input, a nickname with
+ * markup, a flood from one address and a schema from the future are
+ * refused; a schema-1 file is migrated with its entries, and the first
+ * par stored for a day stands. The flood of issue 29 item 6: limits per
+ * /24 and /64 as well as per address, a full board that keeps its best
+ * (not its first) entries, a time of 0 ms refused. Redis that hangs,
+ * stops and comes back: calls fail within the timeout, the store says
+ * it is not ready and reconnects by itself.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,11 +22,13 @@
 #include <string.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "puz_board.h"
 #include "store.h"
+#include "support/tredis.h"
 
 #define DAY "2026-12-02"
 
@@ -58,14 +67,59 @@ static int fresh_dir_done(void **state)
     return rc;
 }
 
+/* The shared group's Redis (NULL: the embedded group runs) and the
+ * key prefix of the test (a fresh one where the embedded test gets a
+ * fresh directory). */
+static const char *url;
+static char redis_url[160], prefix[32];
+static unsigned prefixes;
+
 static store *open_ok(void)
 {
     store *s = NULL;
     char msg[PUZ_MSG_MAX] = "";
+    struct store_options o = { .redis_url = url, .redis_prefix = prefix,
+                               .timeout_ms = 300 };
 
-    if (store_open(dir, &s, msg) != PUZ_OK)
+    if (url == NULL && store_open(dir, &s, msg) != PUZ_OK)
         fail_msg("store_open: %s", msg);
+    if (url != NULL && (store_start(&o, &s, msg) != PUZ_OK
+                        || !store_ready(s, msg)))
+        fail_msg("store_start %s: %s", url, msg);
     return s;
+}
+
+static void new_prefix(void)
+{
+    snprintf(prefix, sizeof(prefix), "t%u:", ++prefixes);
+}
+
+static int redis_up(void **state)
+{
+    (void)state;
+    if (tredis_start(redis_url, sizeof(redis_url)) != 0) {
+        fprintf(stderr, "test_store: redis-server cannot be started "
+                "(apt-get install redis-server; make test does)\n");
+        return -1;
+    }
+    url = redis_url;
+    new_prefix();
+    return 0;
+}
+
+static int redis_down(void **state)
+{
+    (void)state;
+    tredis_stop();
+    url = NULL;
+    return 0;
+}
+
+static int fresh_prefix(void **state)
+{
+    (void)state;
+    new_prefix();
+    return 0;
 }
 
 static puz_err add(store *s, const char *nick, unsigned moves,
@@ -309,6 +363,164 @@ static void test_unusable_directory_refused(void **state)
     assert_non_null(strstr(msg, "state directory"));
 }
 
+static void test_zero_time_refused(void **state)
+{
+    store *s = open_ok();
+
+    (void)state;
+    assert_int_equal(add(s, "flash", 20, 0, "10.3.3.3", 100), PUZ_EINVAL);
+    assert_int_equal(add(s, "flash", 20, 1, "10.3.3.3", 100), PUZ_OK);
+    store_close(s);
+}
+
+/* Issue 29 item 6: many addresses of one network are one flooder. */
+static void test_rate_limit_per_network(void **state)
+{
+    store *s = open_ok();
+    char client[64];
+
+    (void)state;
+    for (int i = 0; i < STORE_RATE_NET_MAX; i++) {
+        snprintf(client, sizeof(client), "10.7.7.%d", i + 1);
+        assert_int_equal(add(s, "bot", 30, 1000, client, 7000), PUZ_OK);
+    }
+    assert_int_equal(add(s, "bot", 30, 1000, "10.7.7.200", 7000),
+                     PUZ_ELIMITED);
+    /* The same /24 written as IPv4-mapped IPv6. */
+    assert_int_equal(add(s, "bot", 30, 1000, "::ffff:10.7.7.201", 7000),
+                     PUZ_ELIMITED);
+    assert_int_equal(add(s, "human", 30, 1000, "10.7.8.1", 7000), PUZ_OK);
+    for (int i = 0; i < STORE_RATE_NET_MAX; i++) {
+        snprintf(client, sizeof(client), "2001:db8:1:2::%x", i + 1);
+        assert_int_equal(add(s, "bot6", 30, 1000, client, 7000), PUZ_OK);
+    }
+    assert_int_equal(add(s, "bot6", 30, 1000, "2001:db8:1:2:ffff::1", 7000),
+                     PUZ_ELIMITED);
+    assert_int_equal(add(s, "human6", 30, 1000, "2001:db8:1:3::1", 7000),
+                     PUZ_OK);
+    /* A minute later the network may enter again. */
+    assert_int_equal(add(s, "bot", 30, 1000, "10.7.7.200",
+                         7000 + 2 * STORE_RATE_WINDOW_S), PUZ_OK);
+    store_close(s);
+}
+
+/* Issue 29 item 6: a board filled by a flooder still takes a better
+ * entry (the worst goes), and refuses one no better than its last. */
+static void test_full_board_keeps_the_best(void **state)
+{
+    store *s = open_ok();
+    struct store_submission e = { "2026-12-03", 4, "flood", 40, 9000, "" };
+    struct store_entry top[2];
+    unsigned rank = 0, n = 0;
+    char client[64], msg[PUZ_MSG_MAX];
+
+    (void)state;
+    e.client = client;
+    for (int i = 0; i < STORE_DAY_ENTRIES_MAX; i++) {
+        snprintf(client, sizeof(client), "10.%d.%d.1", 100 + (i >> 8),
+                 i & 255);
+        if (store_daily_add(s, &e, 5000, &rank, msg) != PUZ_OK)
+            fail_msg("entry %d: %s", i, msg);
+    }
+    snprintf(client, sizeof(client), "192.0.2.1");
+    assert_int_equal(store_daily_add(s, &e, 5000, &rank, msg), PUZ_EFULL);
+    e.nickname = "player";
+    e.moves = 30;
+    assert_int_equal(store_daily_add(s, &e, 5000, &rank, msg), PUZ_OK);
+    assert_int_equal(rank, 1);
+    e.moves = 40;
+    e.time_ms = 8999;
+    snprintf(client, sizeof(client), "192.0.2.2");
+    assert_int_equal(store_daily_add(s, &e, 5000, &rank, msg), PUZ_OK);
+    assert_int_equal(rank, 2);
+    assert_int_equal(store_daily_count(s, "2026-12-03", 4, &n, msg), PUZ_OK);
+    assert_int_equal(n, STORE_DAY_ENTRIES_MAX);
+    assert_int_equal(store_daily_top(s, "2026-12-03", 4, top, 2, &n, msg),
+                     PUZ_OK);
+    assert_string_equal(top[0].nickname, "player");
+    assert_int_equal(top[1].time_ms, 8999);
+    store_close(s);
+}
+
+static double ms_since(const struct timespec *t0)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) * 1e3
+           + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static void wait_ready(store *s)
+{
+    for (int i = 0; i < 160 && !store_ready(s, NULL); i++)
+        usleep(50 * 1000);
+    assert_true(store_ready(s, NULL));
+}
+
+/* Redis hangs (SIGSTOP): a call fails within its timeout, not later;
+ * the store is not ready, and calls fail at once until Redis answers
+ * again; then it is back by itself. Redis stopped and started: same. */
+static void test_redis_hangs_stops_and_comes_back(void **state)
+{
+    store *s = open_ok();
+    struct timespec t0;
+    char msg[PUZ_MSG_MAX];
+    unsigned n;
+
+    (void)state;
+    assert_int_equal(add(s, "before", 30, 1000, "10.5.5.1", 100), PUZ_OK);
+    assert_int_equal(tredis_pause(1), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(add(s, "hung", 30, 1000, "10.5.5.2", 100), PUZ_EIO);
+    assert_true(ms_since(&t0) < 1000);
+    assert_false(store_ready(s, msg));
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(store_daily_count(s, DAY, 3, &n, msg), PUZ_EIO);
+    assert_true(ms_since(&t0) < 50);
+    assert_non_null(strstr(msg, "unavailable"));
+    assert_int_equal(tredis_pause(0), 0);
+    wait_ready(s);
+    assert_int_equal(add(s, "after", 30, 1000, "10.5.5.3", 100), PUZ_OK);
+    /* Restarted (its data gone): the first call may still meet the old
+     * connection and fail (nothing acknowledged), then it is back. */
+    assert_int_equal(tredis_restart(), 0);
+    for (int i = 0; i < 160; i++) {
+        puz_err rc = add(s, "again", 30, 1000, "10.5.5.4", 100);
+
+        if (rc == PUZ_OK)
+            break;
+        assert_int_equal(rc, PUZ_EIO);
+        usleep(50 * 1000);
+    }
+    assert_true(store_ready(s, NULL));
+    store_close(s);
+}
+
+/* A Redis that is not there at start: started all the same, not ready,
+ * and every call fails at once. */
+static void test_redis_unreachable_at_start(void **state)
+{
+    struct store_options o = { .redis_url = "unix:///nonexistent/redis.sock",
+                               .redis_prefix = "x:", .timeout_ms = 200 };
+    store *s = NULL;
+    char msg[PUZ_MSG_MAX];
+    unsigned n;
+
+    (void)state;
+    assert_int_equal(store_start(&o, &s, msg), PUZ_OK);
+    assert_false(store_ready(s, msg));
+    assert_non_null(strstr(msg, "/nonexistent/redis.sock"));
+    assert_int_equal(store_daily_count(s, DAY, 3, &n, msg), PUZ_EIO);
+    store_close(s);
+    o.redis_url = "http://localhost";
+    assert_int_equal(store_start(&o, &s, msg), PUZ_EINVAL);
+    assert_null(s);
+    o.redis_url = "redis://user:p%40ss@[::1]:99999/0";
+    assert_int_equal(store_start(&o, &s, msg), PUZ_EINVAL);
+    assert_non_null(strstr(msg, "port"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +535,33 @@ int main(void)
                                         fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_schema_1_migrated, fresh_dir,
                                         fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_zero_time_refused, fresh_dir,
+                                        fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_rate_limit_per_network,
+                                        fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,
+                                        fresh_dir, fresh_dir_done),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    /* The interface's behaviours again, on Redis. */
+    const struct CMUnitTest shared[] = {
+        cmocka_unit_test(test_ranked_by_moves_then_time_and_kept_on_restart),
+        cmocka_unit_test(test_concurrent_submissions_all_kept),
+        cmocka_unit_test(test_rate_limit_per_address),
+        cmocka_unit_test(test_bad_input_refused),
+        cmocka_unit_test_setup_teardown(test_par_first_one_stands,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test(test_zero_time_refused),
+        cmocka_unit_test_setup_teardown(test_rate_limit_per_network,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_redis_hangs_stops_and_comes_back,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test(test_redis_unreachable_at_start),
+    };
+    int failed = cmocka_run_group_tests_name("embedded", tests, make_dir,
+                                             remove_dir);
+
+    return failed + cmocka_run_group_tests_name("shared", shared, redis_up,
+                                                redis_down);
 }

@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,9 +61,11 @@ static void logf_(store *s, const char *fmt, const char *a, const char *b)
     s->log(s->user, line);
 }
 
-/* Down with why; the thread is told. Called with s->lock held. */
+/* Down with why; the thread is told. Called with s->lock held. The
+ * backend is closed first: once up is false the thread owns it. */
 static void mark_down(store *s, const char *why)
 {
+    s->ops->disconnect(s->be);
     pthread_mutex_lock(&s->state_lock);
     if (s->up)
         logf_(s, "puzzled: store (%s) unavailable: %s; reconnecting",
@@ -71,7 +74,6 @@ static void mark_down(store *s, const char *why)
     snprintf(s->why, sizeof(s->why), "%s", why);
     pthread_cond_signal(&s->wake);
     pthread_mutex_unlock(&s->state_lock);
-    s->ops->disconnect(s->be);
 }
 
 static bool is_up(store *s)
@@ -279,6 +281,18 @@ static void start_thread(store *s)
     s->thread = pthread_create(&s->tid, NULL, watch, s) == 0;
 }
 
+/* SIGPIPE ignored unless the program handles it itself. */
+static void ignore_sigpipe(void)
+{
+    struct sigaction old, ign;
+
+    memset(&ign, 0, sizeof(ign));
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    if (sigaction(SIGPIPE, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+        sigaction(SIGPIPE, &ign, NULL);
+}
+
 puz_err store_start(const struct store_options *o, store **out, char *msg)
 {
     const struct store__ops *ops = &store__sqlite_ops;
@@ -295,6 +309,10 @@ puz_err store_start(const struct store_options *o, store **out, char *msg)
             return rc;
         ops = &store__redis_ops;
         lock_ms = o->timeout_ms + 100;
+        /* hiredis writes with write(): a Redis gone away must not kill
+         * the process with SIGPIPE (serve.c ignores it too; a program
+         * of its own, a test, might not). */
+        ignore_sigpipe();
     } else {
         be = store__sqlite_new(o->dir);
     }
