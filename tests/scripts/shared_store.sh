@@ -1,0 +1,180 @@
+#!/bin/sh
+# shared_store.sh - the shared store (redis_url, issue 28) with a real
+# redis-server of its own (unix socket in a temporary directory, AOF with
+# appendfsync always; never a system service) and puzzled instances a,
+# b (both trusting loopback's X-Forwarded-For) and c (trusting nobody),
+# all naming it, with the shipped nginx configuration in front of a and
+# b when nginx is installed:
+#  1. an entry made through a is ranked through b;
+#  2. the per-client rate limit counts across a and b;
+#  3. X-Forwarded-For is honoured only from a trusted proxy: c counts
+#     every forged address as the socket's; behind nginx a client's
+#     forged header is not believed, its real address is;
+#  4. Redis killed mid-run (SIGKILL): the daily routes answer 503
+#     problem+json with Retry-After, solves are unaffected, /readyz says
+#     the store is not ready and why;
+#  5. Redis back on the same socket: the instances come back by
+#     themselves, no restart, and every entry acknowledged 201 is there.
+# Skipped (77) only when redis-server is not installed.
+cd "$(dirname "$0")/../.." || exit 1
+lb_root=$(pwd)
+. tests/ops/lb_lib.sh
+
+command -v curl >/dev/null 2>&1 || { echo "shared_store: no curl" >&2
+                                     exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "shared_store: no python3" >&2
+                                        exit 77; }
+if ! command -v redis-server >/dev/null 2>&1; then
+    echo "shared_store: skipped: redis-server is not installed" \
+         "(apt-get install redis-server; scripts/deps.sh --test does)" >&2
+    exit 77
+fi
+[ -x "$PUZZLED" ] || { echo "shared_store: $PUZZLED not built" >&2; exit 1; }
+lb_init shared_store
+
+redis_pid=""
+sock=$lb_tmp/redis.sock
+start_redis() {
+    redis-server --port 0 --unixsocket "$sock" --unixsocketperm 700 \
+        --save "" --appendonly yes --appendfsync always --dir "$lb_tmp" \
+        --logfile "$lb_tmp/redis.log" &
+    redis_pid=$!
+    lb_pids="$lb_pids $redis_pid"
+    for _ in $(seq 100); do
+        [ -S "$sock" ] && return 0
+        sleep 0.05
+    done
+    lb_fail "redis-server did not start: $(tail -n 5 "$lb_tmp/redis.log")"
+}
+start_redis
+
+common="--redis-url unix://$sock --redis-timeout-ms 300 --state-dir off"
+# shellcheck disable=SC2086
+lb_start_puzzled a --workers 1 $common --trusted-proxies 127.0.0.1/32
+a_url=$lb_url a_port=$lb_port
+# shellcheck disable=SC2086
+lb_start_puzzled b --workers 1 $common --trusted-proxies 127.0.0.1/32
+b_url=$lb_url b_port=$lb_port
+# shellcheck disable=SC2086
+lb_start_puzzled c --workers 1 $common
+c_url=$lb_url
+echo "shared_store: redis $sock; a $a_url, b $b_url, c $c_url"
+
+# The day's 3x3 board, solved by puzzled: the moves of an honest entry.
+curl -sf "$a_url/v1/daily/today/3" >"$lb_tmp/day.json" ||
+    lb_fail "GET /v1/daily/today/3 through a failed"
+python3 -c 'import json,sys; print(json.dumps({"board": json.load(sys.stdin)["board"]}))' \
+    <"$lb_tmp/day.json" >"$lb_tmp/solve.json"
+curl -sf -H 'Content-Type: application/json' --data-binary @"$lb_tmp/solve.json" \
+    "$a_url/v1/solve" >"$lb_tmp/solved.json" || lb_fail "solving the day failed"
+moves=$(python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["moves"]))' \
+        <"$lb_tmp/solved.json")
+
+# enter URL NICK [CURL ARGS...]: the status of one entry; body in $lb_tmp/e
+enter() {
+    u=$1 n=$2; shift 2
+    curl -s -o "$lb_tmp/e" -D "$lb_tmp/eh" -w '%{http_code}' \
+        -H 'Content-Type: application/json' "$@" --data-binary \
+        "{\"nickname\":\"$n\",\"moves\":$moves,\"time_ms\":4321}" \
+        "$u/v1/daily/today/3/entries"
+}
+expect() { # expect GOT WANT WHAT
+    [ "$1" = "$2" ] || lb_fail "$3: $1, wanted $2: $(cat "$lb_tmp/e")"
+}
+acked=""
+
+# 1. Through a, ranked through b.
+expect "$(enter "$a_url" alice -H 'X-Forwarded-For: 198.51.100.1')" 201 \
+    "entry through a"
+acked="$acked alice"
+curl -sf "$b_url/v1/daily/today/3?limit=100" | grep -q '"nickname":"alice"' ||
+    lb_fail "alice's entry through a is not on b's leaderboard"
+
+# 2. One client, five entries alternating a and b; the sixth is refused.
+for u in "$a_url" "$b_url" "$a_url" "$b_url" "$a_url"; do
+    expect "$(enter "$u" bob -H 'X-Forwarded-For: 198.51.100.2')" 201 \
+        "bob's entry"
+done
+acked="$acked bob"
+expect "$(enter "$b_url" bob -H 'X-Forwarded-For: 198.51.100.2')" 429 \
+    "bob's sixth entry across a and b"
+grep -qi '^retry-after:' "$lb_tmp/eh" || lb_fail "429 without Retry-After"
+
+# 3a. c trusts no proxy: forged addresses are all the socket's one.
+for i in 1 2 3 4 5; do
+    expect "$(enter "$c_url" mallory -H "X-Forwarded-For: 203.0.113.$i")" 201 \
+        "mallory's entry $i through c"
+done
+expect "$(enter "$c_url" mallory -H 'X-Forwarded-For: 203.0.113.6')" 429 \
+    "a forged X-Forwarded-For from an untrusted peer was believed"
+
+# 3b. Behind the shipped nginx (which appends the client's address):
+# the client's own header is not believed, its real address is.
+if lb_find_nginx; then
+    lb_start_nginx "$a_port" "$b_port"
+    for i in 1 2 3 4 5; do
+        expect "$(enter "$lb_nginx_url" carol --interface 127.0.0.5 \
+                  -H "X-Forwarded-For: 192.0.2.$i")" 201 "carol via nginx"
+    done
+    acked="$acked carol"
+    expect "$(enter "$lb_nginx_url" carol --interface 127.0.0.5 \
+              -H 'X-Forwarded-For: 192.0.2.9')" 429 \
+        "nginx: a forged X-Forwarded-For escaped the rate limit"
+    expect "$(enter "$lb_nginx_url" dave --interface 127.0.0.6)" 201 \
+        "nginx: another client held back by carol's limit"
+    acked="$acked dave"
+else
+    echo "shared_store: nginx not installed: the nginx part is skipped" >&2
+fi
+
+# 4. Redis killed mid-run.
+kill -9 "$redis_pid"
+wait "$redis_pid" 2>/dev/null
+lb_forget "$redis_pid"
+for _ in $(seq 60); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' "$a_url/readyz")
+    [ "$code" = 503 ] && break
+    sleep 0.05
+done
+curl -s "$a_url/readyz" >"$lb_tmp/ready" 
+grep -q '"store":false' "$lb_tmp/ready" ||
+    lb_fail "/readyz with Redis gone: $(cat "$lb_tmp/ready")"
+grep -q '"store_error"' "$lb_tmp/ready" ||
+    lb_fail "/readyz does not say why: $(cat "$lb_tmp/ready")"
+for u in "$a_url" "$b_url"; do
+    code=$(curl -s -D "$lb_tmp/h" -o "$lb_tmp/body" -w '%{http_code}' \
+           "$u/v1/daily/today/3")
+    [ "$code" = 503 ] || lb_fail "GET daily with Redis gone: $code"
+    grep -qi '^content-type: application/problem+json' "$lb_tmp/h" ||
+        lb_fail "the 503 is not problem+json"
+    grep -qi '^retry-after:' "$lb_tmp/h" || lb_fail "503 without Retry-After"
+    expect "$(enter "$u" erin -H 'X-Forwarded-For: 198.51.100.3')" 503 \
+        "an entry with Redis gone"
+    code=$(curl -s -o /dev/null -w '%{http_code}' -H \
+           'Content-Type: application/json' --data-binary @"$lb_tmp/solve.json" \
+           "$u/v1/solve")
+    [ "$code" = 200 ] || lb_fail "a solve with Redis gone: $code"
+done
+
+# 5. Redis back (its AOF replayed): no restart of puzzled.
+start_redis
+for u in "$a_url" "$b_url"; do
+    ok=0
+    for _ in $(seq 200); do
+        code=$(curl -s -o /dev/null -w '%{http_code}' "$u/readyz")
+        if [ "$code" = 200 ]; then ok=1; break; fi
+        sleep 0.05
+    done
+    [ $ok = 1 ] || lb_fail "$u not ready 10 s after Redis came back"
+done
+expect "$(enter "$b_url" erin -H 'X-Forwarded-For: 198.51.100.3')" 201 \
+    "an entry after Redis came back"
+acked="$acked erin"
+curl -sf "$a_url/v1/daily/today/3?limit=100" >"$lb_tmp/board" ||
+    lb_fail "GET daily after Redis came back"
+for n in $acked; do
+    grep -q "\"nickname\":\"$n\"" "$lb_tmp/board" ||
+        lb_fail "$n's acknowledged entry is not on the board after the" \
+            "Redis crash: $(cat "$lb_tmp/board")"
+done
+echo "shared_store: ok (acknowledged:$acked)"
