@@ -16,7 +16,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
         gcc libc6-dev make pkg-config \
         libmicrohttpd-dev libjansson-dev libsqlite3-dev libcmocka-dev \
-        libcurl4-openssl-dev \
+        libcurl4-openssl-dev libhiredis-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Makefile ./
@@ -28,10 +28,11 @@ RUN make -j"$(nproc)" BUILD=build build/puzzled \
 
 # --- runtime stage --------------------------------------------------------
 FROM debian:bookworm-slim
-# The three shared libraries puzzled links, and curl for HEALTHCHECK.
+# The shared libraries puzzled links (hiredis: the shared store, when
+# redis_url is set), and curl for HEALTHCHECK.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-        libmicrohttpd12 libjansson4 libsqlite3-0 curl \
+        libmicrohttpd12 libjansson4 libsqlite3-0 libhiredis0.14 curl \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 puzzled \
  && useradd --system --uid 10001 --gid puzzled --no-create-home \

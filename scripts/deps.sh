@@ -1,9 +1,10 @@
 #!/bin/sh
 # deps.sh - install what puzzled needs on a Debian 12 machine, but only
 # what is missing (so it is a no-op on a prepared machine and needs no
-# network there). Plain (make run): the build libraries and curl, which
-# the README's examples use. --test (make test): also the tools the test
-# suite drives (nginx, chromium, python3, and the pinned node packages via
+# network there). Plain (make run): the build libraries (hiredis among
+# them, for the shared store) and curl, which the README's examples use.
+# --test (make test): also the tools the test suite drives (nginx,
+# redis-server, chromium, python3, and the pinned node packages via
 # npm ci - among them the Node.js the tests run on: Debian 12's Node 18
 # only runs npm, see package.json).
 #
@@ -24,12 +25,16 @@ need_cmd make make
 need_pc libmicrohttpd libmicrohttpd-dev
 need_pc jansson libjansson-dev
 need_pc sqlite3 libsqlite3-dev
+need_pc hiredis libhiredis-dev
 need_pc libcrypto libssl-dev
 need_pc cmocka libcmocka-dev
 need_pc libcurl libcurl4-openssl-dev
 need_cmd curl curl
 if [ "$1" = --test ]; then
     need_cmd python3 python3
+    # The shared store's tests start a redis-server of their own (never
+    # the system service: policy-rc.d below keeps it from starting).
+    need_cmd redis-server redis-server
     [ -x /usr/sbin/nginx ] || missing="$missing nginx-light"
     [ -x /usr/bin/chromium ] || missing="$missing chromium"
     # Debian's npm (and the nodejs and ~335 node-* packages it pulls in)

@@ -233,6 +233,9 @@ void http__addr_format(struct MHD_Connection *c, char out[HTTP__ADDR_MAX]);
  * or when remote is a trusted proxy the last address of X-Forwarded-For
  * (xff, may be NULL) not a trusted proxy's, written to out. */
 struct http__proxies;
+/* The store's /metrics text (store_metrics.c; "" without a store): a
+ * heap string the caller frees, NULL when out of memory. */
+char *http__store_metrics_render(store *st, size_t *len);
 puz_err http__proxies_parse(const char *list, struct http__proxies **out,
                             char *msg, size_t size);
 void http__proxies_free(struct http__proxies *p);

@@ -190,10 +190,26 @@ bool http__ready(struct http_server *s, json_t **checks)
     return workers && queue && tables && !draining && store_ok;
 }
 
+/* ?ignore=store: the store's check is shown but does not count, for a
+ * readiness probe that should keep routing solves to an instance whose
+ * shared store is down (every instance's would be: docs/operations.md). */
 static bool handle_readyz(struct http_req *r)
 {
     json_t *checks = NULL;
+    const char *ignore = MHD_lookup_connection_value(
+        r->conn, MHD_GET_ARGUMENT_KIND, "ignore");
     bool ok = http__ready(r->srv, &checks);
+
+    if (!ok && ignore != NULL && strcmp(ignore, "store") == 0
+        && checks != NULL
+        && json_is_false(json_object_get(checks, "store"))) {
+        json_t *c = json_object_get(checks, "draining");
+
+        ok = json_is_true(json_object_get(checks, "workers"))
+             && json_is_true(json_object_get(checks, "tables"))
+             && json_is_true(json_object_get(checks, "queue"))
+             && json_is_false(c);
+    }
 
     http__reply_json(r, ok ? 200 : 503, json_pack("{s:s, s:o}", "status",
                      ok ? "ready" : "not_ready", "checks", checks));
@@ -206,8 +222,8 @@ static bool handle_metrics(struct http_req *r)
     struct http_metrics_gauges g = { 0 };
     struct http__conn_stats cs;
     struct pool_stats st;
-    size_t len = 0, jlen = 0;
-    char *text, *jtext, *both;
+    size_t len = 0, jlen = 0, slen = 0;
+    char *text, *jtext, *stext, *both;
 
     pool_get_stats(s->pool, &st);
     g.queue_depth = st.queued;
@@ -230,16 +246,20 @@ static bool handle_metrics(struct http_req *r)
     jtext = http_jobs_metrics_render(s->jobs, http_streams_count(s->streams),
                                      http_streams_finals_encoded(s->streams),
                                      &jlen);
-    both = text != NULL && jtext != NULL ? malloc(len + jlen) : NULL;
+    stext = http__store_metrics_render(s->store, &slen);
+    both = text != NULL && jtext != NULL && stext != NULL
+           ? malloc(len + jlen + slen) : NULL;
     if (both == NULL) {
         http__reply(r, 500, NULL);
     } else {
         memcpy(both, text, len);
         memcpy(both + len, jtext, jlen);
+        memcpy(both + len + jlen, stext, slen);
         http__reply_copy(r, 200, "text/plain; version=0.0.4; "
-                         "charset=utf-8", both, len + jlen);
+                         "charset=utf-8", both, len + jlen + slen);
     }
     free(both);
+    free(stext);
     free(jtext);
     free(text);
     return false;

@@ -31,7 +31,8 @@ if [ -x "$PUZZLED" ] && command -v ldd >/dev/null 2>&1; then
         libmicrohttpd.so.12) grep -q libmicrohttpd12 $f || fail "$lib" ;;
         libjansson.so.4) grep -q libjansson4 $f || fail "$lib" ;;
         libsqlite3.so.0) grep -q libsqlite3-0 $f || fail "$lib" ;;
-        libmicrohttpd*|libjansson*|libsqlite3*)
+        libhiredis.so.0.14) grep -q libhiredis0.14 $f || fail "$lib" ;;
+        libmicrohttpd*|libjansson*|libsqlite3*|libhiredis*)
             fail "unexpected $lib: fix packages" ;;
         esac
     done

@@ -12,7 +12,8 @@
 #     forged header is not believed, its real address is;
 #  4. Redis killed mid-run (SIGKILL): the daily routes answer 503
 #     problem+json with Retry-After, solves are unaffected, /readyz says
-#     the store is not ready and why;
+#     the store is not ready and why (/readyz?ignore=store, the k8s
+#     readiness probe, stays 200), puzzled_store_up is 0;
 #  5. Redis back on the same socket: the instances come back by
 #     themselves, no restart, and every entry acknowledged 201 is there.
 # Skipped (77) only when redis-server is not installed.
@@ -141,6 +142,10 @@ grep -q '"store":false' "$lb_tmp/ready" ||
     lb_fail "/readyz with Redis gone: $(cat "$lb_tmp/ready")"
 grep -q '"store_error"' "$lb_tmp/ready" ||
     lb_fail "/readyz does not say why: $(cat "$lb_tmp/ready")"
+code=$(curl -s -o /dev/null -w '%{http_code}' "$a_url/readyz?ignore=store")
+[ "$code" = 200 ] || lb_fail "/readyz?ignore=store with Redis gone: $code"
+curl -s "$a_url/metrics" | grep -q '^puzzled_store_up{backend="shared"} 0$' ||
+    lb_fail "puzzled_store_up is not 0 with Redis gone"
 for u in "$a_url" "$b_url"; do
     code=$(curl -s -D "$lb_tmp/h" -o "$lb_tmp/body" -w '%{http_code}' \
            "$u/v1/daily/today/3")
@@ -167,6 +172,9 @@ for u in "$a_url" "$b_url"; do
     done
     [ $ok = 1 ] || lb_fail "$u not ready 10 s after Redis came back"
 done
+curl -s "$a_url/metrics" | awk '$1 == "puzzled_store_reconnects_total" &&
+    $2 >= 1 { ok = 1 } END { exit !ok }' ||
+    lb_fail "puzzled_store_reconnects_total did not count the reconnect"
 expect "$(enter "$b_url" erin -H 'X-Forwarded-For: 198.51.100.3')" 201 \
     "an entry after Redis came back"
 acked="$acked erin"
