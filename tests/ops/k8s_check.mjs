@@ -21,6 +21,13 @@
 //   - puzzled, started with the ConfigMap's puzzled.conf and the image's
 //     and container's environment (on 127.0.0.1, any port), accepts every
 //     key and answers 200 on every probe path and the Prometheus path;
+//   - the shared store (redis.yaml): a Redis StatefulSet with AOF on a
+//     volume claim, probes and resource limits (maxmemory below the
+//     memory limit, noeviction), a Service that is the host and port of
+//     the ConfigMap's redis_url; the readiness probe ignores the store
+//     (a Redis down must not take every pod out of the Service), and
+//     the probe server is started against a redis-server of its own
+//     when redis_url is set (skipped, with a note, without one);
 //   - docs/operations.md names every setting (key, flag, environment
 //     variable) of `puzzled serve --help` and every metric it serves.
 // Environment: PUZZLED (binary, default build/puzzled); VERBOSE=1 lists
@@ -251,7 +258,8 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
     const live = c.livenessProbe && c.livenessProbe.httpGet;
     const ready = c.readinessProbe && c.readinessProbe.httpGet;
     check(live && live.path === '/livez', `${label}: liveness on /livez`);
-    check(ready && ready.path === '/readyz', `${label}: readiness on /readyz`);
+    check(ready && ['/readyz', '/readyz?ignore=store'].includes(ready.path),
+          `${label}: readiness on /readyz`);
 
     // CPU: one solver thread per core of the limit.
     const res = c.resources || {};
@@ -297,6 +305,80 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
           `${label}: pdb_5x5 ${setting('pdb_5x5')} is none, 6-6-6-6 or 4x6`);
     return { label, dep, c, env, image, confText, conf, cport, probes,
              podLabels, pdbDir };
+}
+
+// The shared store: redis.yaml's StatefulSet and Service, and the
+// ConfigMap's redis_url naming them.
+function checkRedis(base, facts) {
+    const url = facts.conf.redis_url || '';
+    if (!url)
+        return;
+    const m = /^redis:\/\/(?:[^@/]*@)?([^:/]+)(?::(\d+))?(?:\/(\d+))?$/.exec(url);
+    if (!check(m !== null, `redis_url ${url} is redis://host:port/db`))
+        return;
+    const host = m[1], port = Number(m[2] || 6379);
+    const ready = facts.dep.spec.template.spec.containers
+        .find(c => c.name === 'puzzled').readinessProbe;
+    check(ready && ready.httpGet && ready.httpGet.path === '/readyz?ignore=store',
+          'with redis_url, the readiness probe is /readyz?ignore=store');
+    const svc = byKind(base, 'Service').find(x => x.metadata.name === host);
+    if (!check(svc !== undefined, `a Service ${host} (redis_url's host)`))
+        return;
+    const sts = byKind(base, 'StatefulSet').find(x =>
+        labelsMatch(svc.spec.selector, ((x.spec.template || {}).metadata ||
+                                        {}).labels || {}));
+    if (!check(sts !== undefined, `Service ${host} selects a StatefulSet`))
+        return;
+    check(sts.spec.replicas === 1, `${host}: one replica (one primary)`);
+    const c = (sts.spec.template.spec.containers || [])[0] || {};
+    const args = (c.args || []).join(' ');
+    const cport = ((c.ports || []).find(p => p.name === 'redis') || {})
+        .containerPort;
+    const sp = (svc.spec.ports || []).find(p => p.port === port);
+    check(sp && (sp.targetPort === 'redis' || sp.targetPort === cport) &&
+          cport === 6379, `${host}: Service port ${port} reaches Redis's ` +
+          `containerPort ${cport}`);
+    check(/--appendonly yes/.test(args), `${host}: AOF persistence on`);
+    check(/--appendfsync (everysec|always)/.test(args),
+          `${host}: appendfsync everysec or always (docs say what is lost)`);
+    const dir = (/--dir (\S+)/.exec(args) || [])[1];
+    const claims = (sts.spec.volumeClaimTemplates || []).map(v => v.metadata.name);
+    check(dir && (c.volumeMounts || []).some(v => v.mountPath === dir &&
+          claims.includes(v.name)),
+          `${host}: its --dir ${dir} is a volume claim`);
+    check(c.livenessProbe && c.readinessProbe, `${host}: liveness and ` +
+          'readiness probes');
+    const lim = (c.resources || {}).limits || {};
+    check(lim.cpu && lim.memory, `${host}: CPU and memory limits`);
+    const maxmem = (/--maxmemory (\d+)mb/.exec(args) || [])[1];
+    check(maxmem && memBytes(lim.memory) > Number(maxmem) * 1048576,
+          `${host}: maxmemory ${maxmem}mb below the memory limit ` +
+          `${lim.memory} (room for the AOF rewrite and buffers)`);
+    check(/--maxmemory-policy noeviction/.test(args),
+          `${host}: noeviction (entries are never dropped silently)`);
+}
+
+function memBytes(v) {
+    const m = /^(\d+)(Ki|Mi|Gi)?$/.exec(String(v));
+    if (!m)
+        return 0;
+    return Number(m[1]) * ({ Ki: 1024, Mi: 1048576, Gi: 1073741824 }[m[2]]
+                           || 1);
+}
+
+// A redis-server of the check's own (unix socket), for the probe server
+// when the ConfigMap names a redis_url; null without redis-server.
+async function startRedis(dir) {
+    const sock = path.join(dir, 'redis.sock');
+    if (spawnSync('sh', ['-c', 'command -v redis-server']).status !== 0)
+        return null;
+    const child = spawn('redis-server', ['--port', '0', '--unixsocket', sock,
+                                         '--save', '', '--dir', dir],
+                        { stdio: 'ignore' });
+    children.add(child);
+    for (let i = 0; i < 100 && !fs.existsSync(sock); i++)
+        await new Promise(r => setTimeout(r, 50));
+    return { child, url: `unix://${sock}` };
 }
 
 function checkService(svc, facts) {
@@ -409,12 +491,22 @@ async function probeServer(facts) {
                                               ...facts.env }))
             env[k] = v;
         env.PUZZLED_CONFIG = conf;
-        let srv;
+        let srv, redis = null;
+        const more = [];
+        if (facts.conf.redis_url) {
+            redis = await startRedis(dir);
+            if (redis)
+                more.push('--redis-url', redis.url);
+            else
+                console.log('k8s_check: note: no redis-server; /readyz ' +
+                            'is probed without the shared store');
+        }
         try {
             srv = await startPuzzled(['--bind', '127.0.0.1', '--port', '0',
                                       '--pdb', 'none', '--pdb-5x5', 'none',
                                       '--access-log', 'off',
-                                      '--state-dir', path.join(dir, 'state')],
+                                      '--state-dir', path.join(dir, 'state'),
+                                      ...more],
                                      env);
         } catch (e) {
             check(false, `${facts.label}: puzzled starts with the ` +
@@ -436,9 +528,16 @@ async function probeServer(facts) {
         const m = await get(srv.url + '/metrics');
         for (const t of m.body.matchAll(/^# TYPE (\S+) /gm))
             served.metrics.add(t[1]);
+        if (redis) {
+            const r = await get(srv.url + '/readyz');
+            check(r.status === 200, `${facts.label}: /readyz -> ` +
+                  `${r.status} with the shared store reachable`);
+        }
         kill(srv.child);
         check(await exited(srv.child) === 0,
               `${facts.label}: puzzled exits 0 on SIGTERM`);
+        if (redis)
+            kill(redis.child);
     } finally {
         fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -638,7 +737,6 @@ async function main() {
         base.push(...(all[f] || []));
     }
     for (const [kind, api] of [['Deployment', 'apps/v1'],
-                               ['Service', 'v1'],
                                ['HorizontalPodAutoscaler', 'autoscaling/v2'],
                                ['PodDisruptionBudget', 'policy/v1'],
                                ['ConfigMap', 'v1']])
@@ -658,8 +756,13 @@ async function main() {
     check(facts.cport === Number(repoConf.port),
           `containerPort ${facts.cport} = port in config/puzzled.conf ` +
           `(${repoConf.port})`);
-    for (const svc of byKind(base, 'Service'))
+    const svcs = byKind(base, 'Service').filter(x =>
+        labelsMatch((x.spec || {}).selector, facts.podLabels));
+    check(svcs.length === 1 && svcs[0].apiVersion === 'v1',
+          'base has one Service (v1) of the puzzled pods');
+    for (const svc of svcs)
         checkService(svc, facts);
+    checkRedis(base, facts);
     const pdb = byKind(base, 'PodDisruptionBudget')[0];
     if (pdb)
         check(labelsMatch((pdb.spec.selector || {}).matchLabels,
