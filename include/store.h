@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "puz_board.h"   /* PUZ_MSG_MAX */
 #include "puz_err.h"
 
 typedef struct store store;
