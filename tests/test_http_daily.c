@@ -151,6 +151,7 @@ static void test_refusals_are_problems(void **state)
                                 .body = "{\"nickname\":\"x\",\"moves\":"
                                         "[\"up\"],\"time_ms\":1}" };
     struct htest_resp r;
+    json_t *j;
 
     assert_int_equal(htest_do(*state, &future, &r), 0);
     json_decref(htest_problem(&r, 404, "not-found"));
@@ -162,6 +163,14 @@ static void test_refusals_are_problems(void **state)
     json_decref(htest_problem(&r, 409, "conflict"));
     htest_resp_free(&r);
     assert_int_equal(post_entry(*state, "{\"nickname\":", &r), 400);
+    htest_resp_free(&r);
+    /* 0 ms is no time (issue 29 item 6): refused, and said where. */
+    assert_int_equal(post_entry(*state, "{\"nickname\":\"x\",\"moves\":"
+                                "[\"up\"],\"time_ms\":0}", &r), 422);
+    j = htest_problem(&r, 422, "invalid-request");
+    assert_string_equal(json_string_value(json_object_get(j, "pointer")),
+                        "/time_ms");
+    json_decref(j);
     htest_resp_free(&r);
 }
 
