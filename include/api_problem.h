@@ -45,6 +45,8 @@ enum api_problem_kind {
                                       * request's memory budget */
     API_PROBLEM_UNAUTHORIZED,       /* 401: a key that is no key */
     API_PROBLEM_FORBIDDEN,          /* 403: not for anonymous callers */
+    API_PROBLEM_CLIENT_CLOSED,      /* 499 (nginx's): the client left; its
+                                     * work stopped. Logged, never read */
     API_PROBLEM_KIND_COUNT_
 };
 
