@@ -207,3 +207,43 @@ puz_err puz__idastar(struct puz__search *s)
     ia.h0 = start_heuristic(&ia);
     return puz__ida_run(&ia.c, ia.h0, &generic, &ia);
 }
+
+puz_err puz__idastar_tables(const struct puz_board *start,
+                            const struct puz_board *goal,
+                            const struct puz_tables *t,
+                            const struct puz_limits *l, puz_arena *a,
+                            struct puz_result *out)
+{
+    struct puz__search s = { 0 };
+    struct puz__hargs args = { goal, t, a };
+    size_t budget = puz_arena_budget(a);
+    puz_err rc;
+
+    memset(out, 0, sizeof(*out));
+    out->algorithm = PUZ_ALG_IDASTAR;
+    out->heuristic = &puz__h_pdb;
+    s.started_us = puz_now_us();
+    s.start = start;
+    s.goal = goal;
+    s.n = start->n;
+    s.cells = s.n * s.n;
+    s.h = &puz__h_pdb;
+    s.limits = l;
+    s.tables = t;
+    s.arena = a;
+    s.out = out;
+    puz__arena_cap(a, l->max_bytes);
+    rc = s.h->prepare(&args, &s.hctx, out->reason);
+    if (rc == PUZ_OK && s.hctx == NULL)
+        rc = PUZ_EINVAL;
+    if (rc == PUZ_OK)
+        rc = puz__idastar(&s);
+    puz_arena_set_budget(a, budget);
+    if (rc == PUZ_ENOMEM) {     /* as puz_solve: reported as limit_memory */
+        out->status = PUZ_LIMIT_MEMORY;
+        rc = PUZ_OK;
+    }
+    if (out->status != PUZ_SOLVED)
+        out->length = 0;
+    return rc;
+}

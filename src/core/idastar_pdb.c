@@ -12,44 +12,20 @@
  * (tables of 64 MB) overlap instead of queueing. Children over the bound
  * are priced without a call. No move undoes the previous one, and on
  * 5x5 no move completes a string the forbidden-move automaton
- * (movefsm.c) rules out, which prunes most duplicate paths shorter than
- * FSM_LEN moves. The driver (idastar.c) owns iterations, budget and
- * path.
+ * (movefsm.c, built by pdb_fsm.c) rules out, which prunes most
+ * duplicate paths shorter than PUZ__PDB_FSM_LEN moves. The driver
+ * (idastar.c) owns iterations, budget and path.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "idastar.h"
-#include "movefsm.h"
 #include "pdb_impl.h"
 
 /* No 24-puzzle is known to need more than 152 moves (Korf's hardest
  * random instances need about 150); leave room for bad bounds. */
 #define MAX_DEPTH 255u
 #define HOT static inline __attribute__((always_inline))
-
-/*
- * The order children are tried in on 5x5: Korf & Felner's (blank
- * up, left, right, down in their frame, whose goal is ours turned by 180
- * degrees): the last iteration then walks the tree as theirs did, and the
- * node counts can be compared with the published ones (without the
- * automaton below they are the same, to within a few dozen nodes).
- * Ordering children by h instead moved each count by 0.37x to 4.3x on
- * the 5 easiest instances, and by 0.92x in total.
- */
-static const uint8_t order5[4] = { PUZ_DOWN, PUZ_RIGHT, PUZ_LEFT, PUZ_UP };
-
-/*
- * 5x5 searches skip the move strings movefsm.c forbids, found up to
- * FSM_LEN moves long: 10 moves forbid 1,104 strings in a 4,691-state
- * automaton built in about 10 ms and 5 MB of scratch, and cut the nodes
- * of Korf & Felner's easiest instances by about 30%; 12 moves cut 7-12%
- * more (#38, #40) but cost 0.3 s and 75 MB to build. It is built once
- * when the tables join a puz_tables (puz__pdb_attach_fsm: 75 KB kept),
- * so the many small window searches of the anytime search get it too;
- * a search whose tables have none builds its own in its arena.
- */
-#define FSM_LEN 10u
 
 struct ipdb {
     struct puz__ida c;
@@ -172,7 +148,7 @@ HOT unsigned gen_children(struct ipdb *ip, unsigned blank, unsigned back,
     /* 4x4 in direction order (PUZ_UP..PUZ_RIGHT): a table read per child
      * there cost 2% more instructions on Korf's 100 */
     for (unsigned oi = 0; oi < 4; oi++) {
-        unsigned dir = n == 5 ? order5[oi] : oi;
+        unsigned dir = n == 5 ? puz__pdb_order5[oi] : oi;
         unsigned from = ip->mv.to[blank][dir], t;
         struct child *c = &ch[cnt];
         if (from == PUZ__WALL || dir == back)
@@ -364,31 +340,6 @@ static void map_path(const void *self, uint8_t *dirs, unsigned len)
 
 static const struct puz__ida_plugin plugin = { iterate, map_path };
 
-puz_err puz__pdb_attach_fsm(struct puz_pdb *d)
-{
-    struct puz__movefsm fsm;
-    puz_arena *scratch;
-    size_t bytes;
-
-    if (d->n != 5 || d->fsm != NULL)
-        return PUZ_OK;
-    scratch = puz_arena_create(1u << 20);
-    if (scratch == NULL)
-        return PUZ_ENOMEM;
-    if (puz__movefsm_build(&fsm, FSM_LEN, order5, scratch) != PUZ_OK) {
-        puz_arena_destroy(scratch);
-        return PUZ_ENOMEM;
-    }
-    bytes = (size_t)fsm.states * 4 * sizeof(*fsm.next);
-    d->fsm = malloc(bytes);
-    if (d->fsm != NULL) {
-        memcpy(d->fsm, fsm.next, bytes);
-        d->fsm_bytes = bytes;
-    }
-    puz_arena_destroy(scratch);
-    return d->fsm != NULL ? PUZ_OK : PUZ_ENOMEM;
-}
-
 puz_err puz__idastar_pdb(struct puz__search *s)
 {
     const struct puz__pdbctx *ctx = s->hctx;
@@ -417,7 +368,7 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     /* without room for the automaton the search runs unpruned */
     ip->fsm = ip->d->fsm;
     if (ip->fsm == NULL && s->n == 5 &&
-        puz__movefsm_build(&fsm, FSM_LEN, order5, s->arena) == PUZ_OK)
+        puz__pdb_fsm_build(&fsm, s->arena) == PUZ_OK)
         ip->fsm = fsm.next;
     return puz__ida_run(&ip->c, ip->h0, &plugin, ip);
 }

@@ -10,9 +10,9 @@
  *           the loaded 5x5 pattern databases serve as a goal (the blank
  *           in a corner; the last board is the goal itself), searched
  *           towards that end (a path found backwards is turned round):
- *           IDA* with
- *           the pdb heuristic (puz_solve, Korf & Felner's search) is many
- *           times stronger there than linear conflict.
+ *           IDA* with the pdb heuristic (puz__idastar_tables, Korf &
+ *           Felner's search) is many times stronger there than linear
+ *           conflict.
  * All work in place on a malloc'd puz__lpath and keep it legal: every
  * replacement joins the same two boards.
  */
@@ -275,28 +275,25 @@ static void join_pdb(void *ctx, const struct puz_board *a,
 {
     const struct pdbwin *pw = ctx;
     const struct puz_limits *l = pw->l;
-    struct puz_solve_opts o = { 0 };
+    struct puz_limits lw = { 0 };
     struct puz_result r;
     int reverse = !puz_tables_serves(pw->t, b);
 
     *m = UINT32_MAX;
     if (reverse && !puz_tables_serves(pw->t, a))
         return;
-    o.algorithm = PUZ_ALG_IDASTAR;
-    o.heuristic = puz_heuristic_find("pdb");
-    o.goal = reverse ? a : b;
-    o.tables = pw->t;
-    o.limits.max_nodes = cap;
+    lw.max_nodes = cap;
     /* the forbidden-move automaton comes with the tables (built once,
      * puz__pdb_attach_fsm), so these small searches are pruned without
      * building one; their memory stays within the reserve anytime keeps
      * (PUZ__PATH_RESERVE) */
-    o.limits.max_bytes = PUZ__PDBWIN_BYTES;
-    o.limits.deadline_us = pw->deadline_us;
-    o.limits.clock_us = l != NULL ? l->clock_us : NULL;
-    o.limits.cancel = l != NULL ? l->cancel : NULL;
+    lw.max_bytes = PUZ__PDBWIN_BYTES;
+    lw.deadline_us = pw->deadline_us;
+    lw.clock_us = l != NULL ? l->clock_us : NULL;
+    lw.cancel = l != NULL ? l->cancel : NULL;
     puz_arena_reset(pw->ar);
-    if (puz_solve(reverse ? b : a, &o, pw->ar, &r) != PUZ_OK)
+    if (puz__idastar_tables(reverse ? b : a, reverse ? a : b, pw->t, &lw,
+                            pw->ar, &r) != PUZ_OK)
         return;
     *nodes += r.stats.expanded;
     if (r.status == PUZ_SOLVED && r.length < k) {

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "movefsm.h"
 #include "puz_pdb.h"
 
 /* Largest board with tables: 5x5. Arrays indexed by cell use this. */
@@ -98,8 +99,13 @@ struct puz_pdb {
     size_t fsm_bytes;
 };
 
-/* Build the 5x5 forbidden-move automaton once for all of d's searches
- * (idastar_pdb.c); PUZ_OK and nothing done for other sizes. */
+/* The forbidden-move automaton of 5x5 searches (pdb_fsm.c): children in
+ * the order puz__pdb_order5, strings up to PUZ__PDB_FSM_LEN moves. */
+#define PUZ__PDB_FSM_LEN 10u
+extern const uint8_t puz__pdb_order5[4];
+puz_err puz__pdb_fsm_build(struct puz__movefsm *fsm, puz_arena *a);
+/* Build it once for all of d's searches; PUZ_OK and nothing done for
+ * other sizes. */
 puz_err puz__pdb_attach_fsm(struct puz_pdb *d);
 
 /* Frames for 3x3 and 4x4 goals and 5x5 corner goals; PUZ_EINVAL for

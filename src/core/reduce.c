@@ -342,20 +342,18 @@ static puz_err exact_4x4(struct puz__anytime *at, const struct puz_board *b4,
                          const struct puz_board *g4, uint64_t until,
                          struct puz__lpath *p4)
 {
-    struct puz_solve_opts o = { 0 };
+    struct puz_limits l = { 0 };
     struct puz_result r;
     puz_arena *a = puz_arena_create(1 << 16);
     puz_err rc = PUZ_ERANGE;
 
     if (a == NULL)
         return PUZ_ENOMEM;
-    o.algorithm = PUZ_ALG_IDASTAR;
-    o.goal = g4;
-    o.tables = at->s->tables;
-    o.limits.deadline_us = until;
-    o.limits.cancel = at->s->limits->cancel;
-    o.limits.clock_us = at->s->limits->clock_us;
-    if (puz_solve(b4, &o, a, &r) == PUZ_OK && r.status == PUZ_SOLVED &&
+    l.deadline_us = until;
+    l.cancel = at->s->limits->cancel;
+    l.clock_us = at->s->limits->clock_us;
+    if (puz__idastar_tables(b4, g4, at->s->tables, &l, a, &r) == PUZ_OK &&
+        r.status == PUZ_SOLVED &&
         r.length < p4->len) {
         p4->len = 0;
         rc = puz__lpath_append(p4, r.moves, r.length);

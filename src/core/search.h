@@ -1,6 +1,6 @@
 /*
  * search.h - what every search algorithm shares (private to the core):
- * the prepared problem, limit checks and writing the answer.
+ * the prepared problem, limit checks and writing the answer (search.c).
  * puz_solve() in solve.c fills a puz__search and calls one algorithm.
  */
 #ifndef PUZ_SEARCH_H
@@ -37,6 +37,8 @@ struct puz__watch {
     void *user;
     uint64_t next_us;                 /* no call before this time */
     unsigned best_length;             /* anytime searches' best so far */
+    bool proves_bound;                /* optimal search, admissible h:
+                                       * the bound is a lower bound */
 };
 
 /* Report progress now (force) or if PUZ_PROGRESS_US has passed since the
@@ -53,6 +55,10 @@ enum puz_status puz__check_limits(const struct puz__search *s);
  * cannot hold it (the caller reports limit_memory). */
 puz_err puz__set_path(struct puz__search *s, const uint8_t *dirs,
                       unsigned len);
+
+/* Narrow a's budget to max_bytes beyond what it holds now (0 = leave
+ * it); never widens it. The caller restores the budget it had. */
+void puz__arena_cap(puz_arena *a, size_t max_bytes);
 
 /* puz__moves.to of a direction that leaves the board. */
 #define PUZ__WALL 255u
@@ -80,6 +86,17 @@ puz_err puz__astar(struct puz__search *s, int mode);
 /* IDA* (idastar.c): the pattern database expansion on 4x4 and 5x5 with
  * the pdb heuristic, the generic one otherwise. */
 puz_err puz__idastar(struct puz__search *s);
+/* An optimal path from start to goal by IDA* with the pattern databases
+ * of t, which serve goal: what puz_solve does with that algorithm and
+ * heuristic, minus the parity check and the answer's bound (the
+ * large-board methods' windows and last squares, solvable by
+ * construction). Sets out's status, path and counters; limits' max_bytes
+ * caps a's budget meanwhile. PUZ_EINVAL when t does not serve goal. */
+puz_err puz__idastar_tables(const struct puz_board *start,
+                            const struct puz_board *goal,
+                            const struct puz_tables *t,
+                            const struct puz_limits *l, puz_arena *a,
+                            struct puz_result *out);
 puz_err puz__bfs(struct puz__search *s);
 puz_err puz__dfs(struct puz__search *s);
 puz_err puz__constructive(struct puz__search *s);

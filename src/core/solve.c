@@ -2,12 +2,12 @@
  * solve.c - puz_solve(): validates the request, decides solvability by
  * parity before any search, resolves defaults (algorithm and heuristic,
  * as the registry in algorithm.c decides them), arms the limits and hands
- * over to one algorithm. Also the names of statuses, and the helpers all
- * searches share.
+ * over to one algorithm. Also the names of statuses and puz_replay. The
+ * helpers every search shares (limits, progress, the path) are in
+ * search.c, below the searches: no search calls back into this file.
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "large.h"
 #include "puz_pdb.h"
@@ -20,89 +20,6 @@ const char *puz_status_name(enum puz_status s)
     };
     return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s]
                                                           : "unknown";
-}
-
-uint64_t puz_now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-void puz__moves_init(struct puz__moves *m, unsigned n)
-{
-    /* rows and columns counted, not divided: every solve builds this */
-    for (unsigned r = 0, i = 0; r < n; r++) {
-        for (unsigned c = 0; c < n; c++, i++) {
-            m->to[i][PUZ_UP] = (uint8_t)(r > 0 ? i - n : PUZ__WALL);
-            m->to[i][PUZ_DOWN] = (uint8_t)(r + 1 < n ? i + n : PUZ__WALL);
-            m->to[i][PUZ_LEFT] = (uint8_t)(c > 0 ? i - 1 : PUZ__WALL);
-            m->to[i][PUZ_RIGHT] = (uint8_t)(c + 1 < n ? i + 1 : PUZ__WALL);
-        }
-    }
-}
-
-void puz__progress(const struct puz__search *s, bool force)
-{
-    struct puz__watch *w = s->watch;
-    const struct puz_result *r = s->out;
-    struct puz_progress p;
-    uint64_t now;
-
-    if (w == NULL)
-        return;
-    now = puz_now_us();
-    if (!force && now < w->next_us)
-        return;
-    w->next_us = now + PUZ_PROGRESS_US;
-    p.algorithm = r->algorithm;
-    p.expanded = r->stats.expanded;
-    p.generated = r->stats.generated;
-    p.elapsed_us = now - s->started_us;
-    p.bound = s->bound;
-    /* An optimal search with an admissible h has ruled out every path
-     * shorter than its current bound. */
-    p.lower_bound = puz_algorithm_optimal(r->algorithm) && s->h != NULL
-                    && puz_heuristic_admissible(s->h) ? s->bound : 0;
-    p.best_length = w->best_length;
-    w->fn(&p, w->user);
-}
-
-enum puz_status puz__check_limits(const struct puz__search *s)
-{
-    const struct puz_limits *l = s->limits;
-
-    puz__progress(s, false);
-    if (l->cancel != NULL && atomic_load_explicit(l->cancel,
-                                                  memory_order_relaxed))
-        return PUZ_CANCELLED;
-    if (l->deadline_us != 0 &&
-        (l->clock_us ? l->clock_us() : puz_now_us()) >= l->deadline_us)
-        return PUZ_TIMEOUT;
-    if (l->max_nodes != 0 && s->out->stats.expanded >= l->max_nodes)
-        return PUZ_LIMIT_NODES;
-    return PUZ_SOLVED;
-}
-
-puz_err puz__set_path(struct puz__search *s, const uint8_t *dirs,
-                      unsigned len)
-{
-    struct puz_result *r = s->out;
-    struct puz_board b = *s->start;
-
-    r->moves = puz_arena_alloc(s->arena, len + 1u);
-    r->tiles = puz_arena_alloc(s->arena, len + 1u);
-    if (r->moves == NULL || r->tiles == NULL) {
-        r->moves = r->tiles = NULL;
-        return PUZ_ENOMEM;
-    }
-    for (unsigned i = 0; i < len; i++) {
-        r->moves[i] = dirs[i];
-        r->tiles[i] = (uint8_t)puz_board_move(&b, (enum puz_dir)dirs[i]);
-    }
-    r->length = len;
-    return PUZ_OK;
 }
 
 puz_err puz_replay(const struct puz_board *start, const uint8_t *moves,
@@ -332,11 +249,12 @@ puz_err puz_solve(const struct puz_board *start,
         watch.next_us = s.started_us + PUZ_PROGRESS_US;
         s.watch = &watch;
     }
-    if (opts->limits.max_bytes != 0 &&
-        (budget_before == 0 ||
-         used_before + opts->limits.max_bytes < budget_before))
-        puz_arena_set_budget(a, used_before + opts->limits.max_bytes);
+    puz__arena_cap(a, opts->limits.max_bytes);
     rc = prepare(&s, opts, out->algorithm);
+    /* An optimal search with an admissible h rules out every path
+     * shorter than its current bound: progress reports it. */
+    watch.proves_bound = puz_algorithm_optimal(out->algorithm) &&
+                         s.h != NULL && puz_heuristic_admissible(s.h);
     s.weight = opts->weight ? opts->weight : PUZ_WASTAR_DEFAULT_WEIGHT;
     s.trace = opts->trace;
     if (rc == PUZ_OK)
