@@ -22,7 +22,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "core/large.h"     /* puz__wsearch_run: the weighted A* store */
+#include "core/large/large.h"     /* puz__wsearch_run: the weighted A* store */
 #include "puz_pdb.h"
 #include "puz_random.h"
 #include "puz_solve.h"

@@ -27,8 +27,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/pdb_impl.h"
-#include "core/pdb_parts.h"
+#include "core/heur/pdb_impl.h"
+#include "core/heur/pdb_parts.h"
 #include "puz_pdb.h"
 #include "puz_random.h"
 #include "puz_solve.h"
