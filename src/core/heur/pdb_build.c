@@ -7,14 +7,15 @@
  *
  * The search state is 2 bits per (placement, blank rank): unseen, one of
  * two alternating frontier codes, or done. Each level scans the whole
- * array for the current code; the scan is cut into chunks that worker
- * threads claim, and all writes are atomic ORs (a state only ever gains
- * bits) or ANDs on the output (an entry is written once, at its level).
+ * array for the current code; the scan is cut into chunks that the
+ * level's pieces claim, and all writes are atomic ORs (a state only ever
+ * gains bits) or ANDs on the output (an entry is written once, at its
+ * level).
  * For the 4x4 8-tile group that is 1.04 GB of state plus 259 MB of
  * output; for a 5x5 6-tile group 606 MB plus 64 MB.
- * This is the only place in the core that starts threads.
+ * The core starts no threads: the caller's puz_pdb_opts.run runs the
+ * pieces of each level (on its threads), or this file runs them in turn.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@
 
 #define CHUNK_WORDS 4096u
 #define LO_BITS 0x5555555555555555ull
-#define MAX_THREADS 64u
+#define MAX_PIECES 64u
 /* Cell arrays have room past the last cell so that the n - 1 cells
  * after any cell can be read blindly. */
 #define PAD_CELLS (PUZ__PDB_CELLS + 5u)
@@ -48,9 +49,9 @@ struct bfs {
     uint64_t chunks;
 };
 
+/* One piece of a level: its own counters, summed after the level. */
 struct worker {
     struct bfs *b;
-    pthread_t thread;
     uint64_t placed;                  /* entries written this level */
     uint64_t marked;                  /* states put on the next level */
     unsigned odd;                     /* parity violations: a bug if > 0 */
@@ -303,31 +304,28 @@ HOT void scan_n(struct worker *w, const unsigned n)
     }
 }
 
-static void *scan(void *arg)
+static void scan(void *work, unsigned piece)
 {
-    struct worker *w = arg;
+    struct worker *w = (struct worker *)work + piece;
 
     if (w->b->n == 4)
         scan_n(w, 4);
     else
         scan_n(w, 5);
-    return NULL;
 }
 
-/* One BFS level on nthreads threads (this one included). */
-static void run_level(struct bfs *b, struct worker *ws, unsigned nthreads)
+/* One BFS level in n pieces: through the caller's run (its threads),
+ * else one after another here. */
+static void run_level(struct bfs *b, struct worker *ws, unsigned n,
+                      const struct puz_pdb_opts *o)
 {
-    unsigned started = 1;
-
     atomic_store(&b->next_chunk, 0);
-    for (unsigned t = 1; t < nthreads; t++) {
-        if (pthread_create(&ws[t].thread, NULL, scan, &ws[t]) != 0)
-            break;
-        started++;
+    if (o != NULL && o->run != NULL) {
+        o->run(scan, ws, n, o->run_user);
+        return;
     }
-    scan(&ws[0]);
-    for (unsigned t = 1; t < started; t++)
-        pthread_join(ws[t].thread, NULL);
+    for (unsigned t = 0; t < n; t++)
+        scan(ws, t);
 }
 
 static void report_level(const struct puz_pdb *d, unsigned gi,
@@ -402,7 +400,7 @@ static unsigned run_levels(struct bfs *b, struct worker *ws, unsigned nt,
         b->nxt = 3 - b->cur;
         for (unsigned t = 0; t < nt; t++)
             ws[t].placed = ws[t].marked = 0;
-        run_level(b, ws, nt);
+        run_level(b, ws, nt, o);
         marked = 0;
         for (unsigned t = 0; t < nt; t++) {
             placed += ws[t].placed;
@@ -428,13 +426,13 @@ puz_err puz__pdb_build_group(const struct puz_pdb *d, unsigned gi,
                              uint64_t started_us, char *msg)
 {
     const struct puz__group *g = &d->g[gi];
-    struct worker ws[MAX_THREADS];
+    struct worker ws[MAX_PIECES];
     struct bfs b;
     unsigned nt = o != NULL && o->threads != 0 ? o->threads : 2, odd = 0;
     uint64_t words = puz__pdb_group_words(g->k, d->cells);
 
-    if (nt > MAX_THREADS)
-        nt = MAX_THREADS;
+    if (nt > MAX_PIECES)
+        nt = MAX_PIECES;
     memset(&b, 0, sizeof(b));
     memset(ws, 0, sizeof(ws));
     if (g->table != gi || d->n < 4 || d->n > 5 ||
