@@ -229,7 +229,7 @@ static puz_err automaton(const struct gen *g, struct puz__movefsm *m,
     dead = puz_arena_calloc(a, maxst, sizeof(*dead));
     if (go == NULL || fail == NULL || queue == NULL || dead == NULL)
         return PUZ_ENOMEM;
-    memset(go, 0xff, maxst * 4 * sizeof(*go));
+    memset(go, 0xff, maxst * 4 * sizeof(*go));     /* UINT32_MAX: no edge */
     for (size_t i = 0; i < g->words; i++) {
         uint32_t s = 0;
         for (unsigned k = 0; k < g->word[i].len; k++) {

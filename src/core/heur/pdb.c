@@ -37,15 +37,15 @@
  */
 static const struct puz__partition partitions[PUZ_PDB_PARTITION_COUNT_] = {
     { "6-6-3", "663", 4, 7u,
-      { 0, 2, 2, 2, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, 255 } },
+      { 0, 2, 2, 2, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, PUZ__PDB_NONE } },
     { "7-8", "78", 4, 7u,
-      { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 255 } },
+      { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, PUZ__PDB_NONE } },
     { "6-6-6-6", "6666", 5, 1u,
       { 3, 3, 3, 2, 2, 3, 3, 3, 2, 2, 1, 1, 0, 2, 2, 1, 1, 0, 0, 0,
-        1, 1, 0, 0, 255 } },
+        1, 1, 0, 0, PUZ__PDB_NONE } },
     { "4x6", "444444", 5, 1u,
       { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 3, 3, 4, 4, 2, 3, 3, 4, 4, 2,
-        5, 5, 5, 5, 255 } },
+        5, 5, 5, 5, PUZ__PDB_NONE } },
 };
 
 #define B2(n) n, n + 1, n + 1, n + 2
@@ -55,11 +55,11 @@ const uint8_t puz__pdb_bits8[256] = {
     B6(0), B6(1), B6(1), B6(2),
 };
 
-/* Representative blank cell of each class, per side (3, 4 or 5); 255:
- * no tables for that class. */
-static const uint8_t orbit_rep[3][PUZ__ORBITS] = { { 8, 7, 4 },
-                                                   { 15, 14, 10 },
-                                                   { 24, 255, 255 } };
+/* Representative blank cell of each class, per side (3, 4 or 5);
+ * PUZ__PDB_NONE: no tables for that class. */
+static const uint8_t orbit_rep[3][PUZ__ORBITS] = {
+    { 8, 7, 4 }, { 15, 14, 10 }, { 24, PUZ__PDB_NONE, PUZ__PDB_NONE },
+};
 
 const struct puz__partition *puz__partition_get(enum puz_pdb_partition part)
 {
@@ -157,9 +157,10 @@ unsigned puz__orbit_of(const struct puz_board *goal)
 
 void puz__canonical_goal(unsigned n, unsigned orbit, struct puz_board *out)
 {
-    unsigned rep = orbit < PUZ__ORBITS ? orbit_rep[n - 3][orbit] : 255, t = 1;
+    unsigned rep = orbit < PUZ__ORBITS ? orbit_rep[n - 3][orbit]
+                                       : PUZ__PDB_NONE, t = 1;
 
-    if (rep == 255)
+    if (rep == PUZ__PDB_NONE)
         rep = n * n - 1;
 
     memset(out, 0, sizeof(*out));

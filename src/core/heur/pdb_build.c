@@ -64,7 +64,8 @@ struct place {
     uint64_t rest4;                   /* 4x4: free cells, 4 bits each */
     u128 rest5;                       /* 5x5: free cells, 5 bits each */
     uint8_t pos[PUZ__PDB_MAX_K];      /* cell of each slot */
-    uint8_t slot_at[PAD_CELLS];       /* slot at cell, 255 if none */
+    uint8_t slot_at[PAD_CELLS];       /* slot at cell, or PUZ__PDB_NONE
+                                       * (above every slot) */
     int64_t weight_at[PAD_CELLS];     /* its digit's weight, or 0 */
 };
 
@@ -110,7 +111,7 @@ HOT void unrank(const struct bfs *b, struct place *pl, const unsigned n)
     if (n == 5)
         for (unsigned c = 25; c-- > 0;)
             l5 = (l5 << 5) | c;
-    memset(pl->slot_at, 255, n * n + n);
+    memset(pl->slot_at, PUZ__PDB_NONE, n * n + n);
     memset(pl->weight_at, 0, (n * n + n) * sizeof(pl->weight_at[0]));
     pl->occ = 0;
     for (unsigned i = 0; i < b->k; i++) {
@@ -451,7 +452,7 @@ puz_err puz__pdb_build_group(const struct puz_pdb *d, unsigned gi,
                      "search state", (unsigned long long)b.st_words * 8);
         return PUZ_ENOMEM;
     }
-    memset(out, 0xff, words * sizeof(*out));
+    memset(out, 0xff, words * sizeof(*out));   /* every entry UNSET */
     b.out = (_Atomic uint64_t *)out;
     for (unsigned t = 0; t < nt; t++)
         ws[t].b = &b;

@@ -27,6 +27,10 @@
 #define PUZ__ORBITS 3u
 #define PUZ__ORBIT_NONE 255u
 
+/* In a byte naming a group, slot or cell: none (the blank's cell is in no
+ * group; a class with no tables has no representative cell). */
+#define PUZ__PDB_NONE 255u
+
 /*
  * How a board towards some goal is seen in its class's canonical frame:
  * cells moved by one of the 8 symmetries of the square, tiles relabelled
@@ -45,7 +49,8 @@ struct puz__frame {
 
 /*
  * One partition, as data: the board side and the group of every goal
- * cell of the canonical corner goal (blank in the last cell, 255 there).
+ * cell of the canonical corner goal (blank in the last cell,
+ * PUZ__PDB_NONE there).
  * Nothing else in the code knows which partitions exist.
  */
 struct puz__partition {

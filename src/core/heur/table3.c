@@ -250,6 +250,9 @@ struct walker {
 };
 
 #define BLANK_STEP (PUZ_TABLE3_STATES / 9)
+/* A pick[] entry naming no direction (real ones, d << 4 | d', are below
+ * 0x40). */
+#define NO_PICK 255u
 /* What digit k adds to the halved rank: (7 - k)! / 2; the last two
  * digits are left out by the halving. */
 static const uint32_t weight[8] = { 2520, 360, 60, 12, 3, 1, 0, 0 };
@@ -323,14 +326,14 @@ unsigned puz_table3_walk(const puz_table3 *t, const struct puz_board *b,
     frame_dirs(cell, tdir);
     /* pick[m]: for a set m of the table's closer directions, b's last
      * direction (in the order up, down, left, right) among them, as b's
-     * direction in the high bits and the table's in the low ones; 255
-     * for the empty set. */
-    pick[0] = 255;
+     * direction in the high bits and the table's in the low ones;
+     * NO_PICK for the empty set. */
+    pick[0] = NO_PICK;
     for (unsigned d = 0; d < 4; d++)
         mine[tdir[d]] = (uint8_t)(d << 4 | tdir[d]);
     for (unsigned m = 1; m < 16; m++) {
         unsigned low = mine[__builtin_ctz(m)], rest = pick[m & (m - 1)];
-        pick[m] = (uint8_t)(rest != 255 && rest > low ? rest : low);
+        pick[m] = (uint8_t)(rest != NO_PICK && rest > low ? rest : low);
     }
     for (unsigned i = 0; i < 9; i++)
         cells[cell != NULL ? cell[i] : i] = tile != NULL ? tile[b->cells[i]]
@@ -339,7 +342,7 @@ unsigned puz_table3_walk(const puz_table3 *t, const struct puz_board *b,
     len = t->dist[w.rank];
     for (unsigned k = 0; k < len; k++) {
         unsigned m = pick[t->closer[w.rank]];
-        if (m == 255)
+        if (m == NO_PICK)
             return PUZ_TABLE3_UNREACHABLE;
         gen += nmoves[w.blank] - (k > 0);
         dirs[k] = (uint8_t)(m >> 4);

@@ -179,7 +179,7 @@ static void window_solve(struct cons *c, const unsigned *w, unsigned ta,
     uint8_t queue[216], how[216], dirs[216];
     unsigned head = 0, tail = 0, s, n = 0;
 
-    memset(from, 0xff, sizeof(from));
+    memset(from, 0xff, sizeof(from));      /* all -1: not reached */
     s = WCODE(window_index(w, c->at[ta]), window_index(w, c->at[tz]),
               window_index(w, c->blank));
     from[s] = (int16_t)s;
@@ -394,7 +394,7 @@ static unsigned drop_loops(const struct puz_board *start, uint8_t *path,
     if (boards == NULL || h == NULL || t.key == NULL || t.last == NULL)
         return len;
     t.mask = size - 1;
-    memset(t.last, 0xff, size * sizeof(*t.last));
+    memset(t.last, 0xff, size * sizeof(*t.last));  /* UINT32_MAX: free */
     for (unsigned k = 0; k <= len; k++) {
         memcpy(boards + (size_t)k * count, b.cells, count);
         h[k] = board_hash(b.cells, count);

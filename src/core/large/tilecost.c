@@ -74,7 +74,7 @@ static void one_tile(struct puz__tcost *tc, const struct puz__moves *mv,
             if (b != PUZ__WALL && dist[p][b] < best)
                 best = dist[p][b];
         }
-        tc->cost[t][p] = (uint8_t)(best > 255 ? 255 : best);
+        tc->cost[t][p] = (uint8_t)(best > UINT8_MAX ? UINT8_MAX : best);
     }
 }
 
@@ -106,6 +106,9 @@ static int in_square(unsigned c, unsigned n, unsigned lo)
  * blank term brings it there). dist is cells^3 bytes, queue 4 times
  * that: 256 KB and 1 MB on 8x8.
  */
+/* dist of a state not reached yet; reached ones stop one below it. */
+#define UNSEEN 255u
+
 static puz_err one_pair(struct puz__tcost *tc, const struct puz__moves *mv,
                         unsigned lo, unsigned ha, unsigned hb, unsigned id)
 {
@@ -119,7 +122,7 @@ static puz_err one_pair(struct puz__tcost *tc, const struct puz__moves *mv,
         free(queue);
         return PUZ_ENOMEM;
     }
-    memset(dist, 0xFF, ns);
+    memset(dist, UNSEEN, ns);
     for (unsigned bl = 0; bl < cells; bl++) {
         if (bl == ha || bl == hb || !in_square(bl, n, lo))
             continue;
@@ -142,15 +145,15 @@ static puz_err one_pair(struct puz__tcost *tc, const struct puz__moves *mv,
             else if (nbl == b)
                 nb = bl;
             ni = ((size_t)na * cells + nb) * cells + nbl;
-            if (dist[ni] != 0xFF)
+            if (dist[ni] != UNSEEN)
                 continue;
-            dist[ni] = (uint8_t)(d0 + 1 < 0xFE ? d0 + 1 : 0xFE);
+            dist[ni] = (uint8_t)(d0 + 1 < UNSEEN - 1 ? d0 + 1 : UNSEEN - 1);
             queue[qt++] = (uint32_t)ni;
         }
     }
     for (unsigned a = 0; a < cells; a++)
         for (unsigned b = 0; b < cells; b++) {
-            unsigned best = 0xFF;
+            unsigned best = UNSEEN;
             for (unsigned d = 0; a != b && d < 8; d++) {
                 unsigned bl = mv->to[d < 4 ? a : b][d % 4];
                 size_t i = ((size_t)a * cells + b) * cells + bl;

@@ -27,6 +27,10 @@
 #include "heur/pdb_parts.h"
 #include "large/large.h"
 
+/* out_of_time() (clock and cancel) is asked once per WS_CHECK_MASK + 1
+ * expansions. */
+#define WS_CHECK_MASK 255u
+
 struct wnode {
     uint32_t parent;
     uint16_t g, h;
@@ -52,7 +56,7 @@ struct ws {
     struct puz__wsearch *w;
     unsigned k;                     /* state bytes: blank + cared tiles */
     uint8_t tile_of[PUZ_MAX_CELLS]; /* slot -> tile (slot 0 = blank) */
-    uint8_t slot_of[256];           /* tile -> slot; 255 = not cared */
+    uint8_t slot_of[256];           /* tile -> slot, or PUZ__NOT_CARED */
     uint8_t home[PUZ_MAX_CELLS];    /* goal cell of each slot's tile */
     uint8_t to[PUZ_MAX_CELLS][4];   /* blank moves inside the region */
     struct wnode *nodes;
@@ -144,7 +148,7 @@ static int grow_index(struct ws *ws)
         ws->bytes -= (size - (ws->mask ? ws->mask + 1 : 0)) * sizeof(*idx);
         return -1;
     }
-    memset(idx, 0xFF, size * sizeof(*idx));
+    memset(idx, 0xFF, size * sizeof(*idx));     /* all UINT32_MAX: free */
     for (uint32_t i = 0; i < ws->count; i++) {
         uint32_t h = hash_state(ws->states + (size_t)i * ws->k, ws->k);
         uint32_t j = h;
@@ -303,7 +307,7 @@ static void setup(struct ws *ws, const uint8_t *cells)
     unsigned n = w->n;
     struct puz__moves mv;
 
-    memset(ws->slot_of, 0xFF, sizeof(ws->slot_of));
+    memset(ws->slot_of, PUZ__NOT_CARED, sizeof(ws->slot_of));
     ws->k = 1;
     for (unsigned i = 0; i < n * n; i++) {
         unsigned t = cells[i];
@@ -331,7 +335,7 @@ static void state_of(const struct ws *ws, const uint8_t *cells, uint8_t *st)
         unsigned t = cells[i];
         if (t == 0)
             st[0] = (uint8_t)i;
-        else if (ws->slot_of[t] != 0xFF)
+        else if (ws->slot_of[t] != PUZ__NOT_CARED)
             st[ws->slot_of[t]] = (uint8_t)i;
     }
 }
@@ -358,8 +362,8 @@ static unsigned estimate(const struct ws *ws, uint8_t *cells,
         unsigned t = cells[to], q = PUZ__NOT_CARED, s;
         if (t == PUZ__DONT_CARE)
             return hp;
-        s = tc->pair[t] != 0 ? ws->slot_of[tc->mate[t]] : 0xFF;
-        if (s != 0xFF)
+        s = tc->pair[t] != 0 ? ws->slot_of[tc->mate[t]] : PUZ__NOT_CARED;
+        if (s != PUZ__NOT_CARED)
             q = st[s];
         return puz__tcost_update(tc, hp, t, from, to, q);
     }
@@ -404,14 +408,14 @@ static void prefetch(const struct ws *ws, uint8_t *st, const uint8_t *cells,
         t = cells[from];
         s = ws->slot_of[t];
         st[0] = (uint8_t)from;
-        if (s != 0xFF)
+        if (s != PUZ__NOT_CARED)
             st[s] = (uint8_t)blank;
         hash[d] = hash_state(st, ws->k);
         __builtin_prefetch(&ws->index[hash[d] & ws->mask]);
         if (ws->use_parts)
             puz__pdbparts_locate(&ws->parts, s, st, where[d]);
         st[0] = (uint8_t)blank;
-        if (s != 0xFF)
+        if (s != PUZ__NOT_CARED)
             st[s] = (uint8_t)from;
     }
 }
@@ -438,7 +442,7 @@ static int expand(struct ws *ws, uint32_t pi)
             continue;
         t = cells[from];
         st[0] = (uint8_t)from;
-        if (ws->slot_of[t] != 0xFF)
+        if (ws->slot_of[t] != PUZ__NOT_CARED)
             st[ws->slot_of[t]] = (uint8_t)blank;
         ws->w->generated++;
         ci = find(ws, st, hash[d], &slot, &tag);
@@ -483,7 +487,7 @@ static int expand(struct ws *ws, uint32_t pi)
             return -1;
 next:
         st[0] = (uint8_t)blank;
-        if (ws->slot_of[t] != 0xFF)
+        if (ws->slot_of[t] != PUZ__NOT_CARED)
             st[ws->slot_of[t]] = (uint8_t)from;
     }
     return 0;
@@ -552,7 +556,7 @@ static puz_err search(struct ws *ws, const uint8_t *cells, uint8_t **path,
         ws->nodes[i].closed = 1;
         if (at_home(ws, i))
             return extract(ws, i, path, len);
-        if ((++w->expanded & 255) == 0 && out_of_time(w))
+        if ((++w->expanded & WS_CHECK_MASK) == 0 && out_of_time(w))
             return PUZ_ERANGE;
         if (w->max_expanded != 0 && w->expanded >= w->max_expanded)
             return PUZ_ERANGE;
