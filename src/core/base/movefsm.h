@@ -2,7 +2,8 @@
  * movefsm.h - the forbidden-move automaton (private to the core): which
  * blank-move strings IDA* may skip because a shorter or earlier string
  * with the same effect is searched instead (Taylor & Korf's duplicate
- * pruning). Built by movefsm.c, read per node by idastar_pdb.c.
+ * pruning). Built by movefsm.c (for 5x5 with the tables' child order:
+ * heur/pdb_fsm.c), read per node by search/idastar_pdb.c.
  */
 #ifndef PUZ_MOVEFSM_H
 #define PUZ_MOVEFSM_H

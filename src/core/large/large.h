@@ -1,7 +1,13 @@
 /*
- * large.h - the pieces of the anytime search for boards of 5x5 and up
- * (private to the core; docs/large.md says how they fit together):
+ * large.h - the room of large boards (src/core/large/): the pieces of
+ * the anytime search for boards of 5x5 and up (private to the core;
+ * docs/large.md says how they fit together). Below it are the searches
+ * (search/searches.h, whose IDA* with the tables solves its windows and
+ * last squares), the heuristics and the base; nothing here calls
+ * solve/.
  *
+ *   constructive.c  row by row by hand method: the first answer, on
+ *              any size.
  *   mlc.c      Manhattan + linear conflict against any goal, counting
  *              only the tiles one cares about (the others are "don't
  *              care" and so are interchangeable).

@@ -6,9 +6,11 @@
  * the node budget, the clock and cancel checks, the counters, the depth
  * cap, and turning the found path into the answer. A plug-in owns the
  * depth-first probe under one bound, specialised for a board size and a
- * heuristic: the generic one (any size, any heuristic through its hooks)
- * lives in idastar.c, the pattern database one for 4x4 and 5x5 in
- * idastar_pdb.c.
+ * heuristic. There are three: the generic one (any size, any heuristic
+ * through its hooks) in idastar.c, the pattern database one for 4x4 and
+ * 5x5 in idastar_pdb.c, and the packed-board one for 3x3 and 4x4 with
+ * the table-shaped heuristics in idastar_packed.c. puz__idastar picks the
+ * first that applies: pdb, packed, generic.
  */
 #ifndef PUZ_IDASTAR_H
 #define PUZ_IDASTAR_H
