@@ -31,38 +31,47 @@ for d in src/core/*/; do
     bad=1
 done
 
-# Includes, from the sources.
-for f in src/core/*/*.[ch]; do
-    room=$(basename "$(dirname "$f")")
-    mine=$(rank "$room")
-    [ -n "$mine" ] || continue
-    grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
-    while IFS= read -r line; do
-        hdr=$(echo "$line" | sed 's/.*include[[:space:]]*"\([^"]*\)".*/\1/')
-        case $hdr in
-        puz_*.h) continue ;;
-        */*) ;;
-        *) echo "core_rooms: $f:${line%%:*}: \"$hdr\" is not" \
-                "room-qualified (\"<room>/$hdr\")" >&2
-           echo x; continue ;;
-        esac
-        theirs=$(rank "${hdr%%/*}")
-        if [ -z "$theirs" ] || [ "$theirs" -gt "$mine" ]; then
-            echo "core_rooms: $f:${line%%:*}: $room includes $hdr" \
-                 "(a room above it)" >&2
-            echo x
-        fi
-    done | grep -q x && bad=1
-done
+# Includes, from the sources (one awk over every file).
+awk -v rooms="$ROOMS" '
+    BEGIN {
+        n = split(rooms, r, " ")
+        for (i = 1; i <= n; i++)
+            rk[r[i]] = i
+    }
+    /^[ \t]*#[ \t]*include[ \t]*"/ {
+        split(FILENAME, p, "/")
+        room = p[3]
+        hdr = $0
+        sub(/^[^"]*"/, "", hdr)
+        sub(/".*/, "", hdr)
+        if (!(room in rk) || hdr ~ /^puz_.*\.h$/)
+            next
+        if (hdr !~ /\//) {
+            printf "core_rooms: %s:%d: \"%s\" is not room-qualified " \
+                "(\"<room>/%s\")\n", FILENAME, FNR, hdr, hdr > "/dev/stderr"
+            bad = 1
+            next
+        }
+        split(hdr, h, "/")
+        if (!(h[1] in rk) || rk[h[1]] > rk[room]) {
+            printf "core_rooms: %s:%d: %s includes %s (a room above " \
+                "it)\n", FILENAME, FNR, room, hdr > "/dev/stderr"
+            bad = 1
+        }
+    }
+    END { exit bad }' src/core/*/*.[ch] || bad=1
 
 # Calls and data, from the objects: who defines each global symbol.
 if ls "$BUILD"/src/core/*/*.o >/dev/null 2>&1; then
-    for o in "$BUILD"/src/core/*/*.o; do
-        room=$(basename "$(dirname "$o")")
-        nm "$o" | awk -v room="$room" -v obj="${o#"$BUILD"/}" \
-            '$2 ~ /^[TDRBC]$/ { print "def", $3, room, obj }
-             $1 == "U" { print "use", $2, room, obj }'
-    done | awk -v rooms="$ROOMS" '
+    nm -A "$BUILD"/src/core/*/*.o | awk -v build="$BUILD/" '
+        {
+            obj = $1
+            sub(/:.*/, "", obj)
+            sub("^" build, "", obj)
+            split(obj, p, "/")
+        }
+        $2 ~ /^[TDRBC]$/ { print "def", $3, p[3], obj }
+        $2 == "U" { print "use", $3, p[3], obj }' | awk -v rooms="$ROOMS" '
         BEGIN {
             n = split(rooms, r, " ")
             for (i = 1; i <= n; i++)
