@@ -29,7 +29,7 @@ TEST_PKG_LIBS = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 # added to (not replacing) the flags the build needs.
 OPT ?= -O2 -g
 override CFLAGS += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
-          -Wstrict-prototypes -Wmissing-prototypes -Iinclude -Isrc \
+          -Wstrict-prototypes -Wmissing-prototypes -Iinclude -Isrc -Isrc/core \
           $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -pthread -lm
 ifneq ($(SANITIZER),)
@@ -38,7 +38,7 @@ override CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer \
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 
-CORE_SRCS := $(wildcard src/core/*.c)
+CORE_SRCS := $(wildcard src/core/*/*.c)
 APP_SRCS := $(wildcard src/codec/*.c src/pool/*.c src/jobs/*.c src/api/*.c \
             src/http/*.c src/cli/*.c src/store/*.c)
 TEST_SRCS := $(wildcard tests/test_*.c)
@@ -130,7 +130,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)-fuzz
 FUZZ_TARGETS := decode board
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc \
+	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core \
 	$(PKG_CFLAGS)
 FUZZ_SRCS := tests/support/fuzz_entry.c src/api/decode.c \
 	src/api/problem.c src/api/limits.c $(CORE_SRCS)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "api_jalloc.h"
+#include "pool_pieces.h"
 
 /* Start-up is the operator's to watch: a rejected cache file is said in
  * one line, and a build reports each finished group. */
@@ -38,7 +39,8 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
                         char *msg)
 {
     enum puz_pdb_partition part;
-    struct puz_pdb_opts po = { .progress = log_pdb_progress };
+    struct puz_pdb_opts po = { .progress = log_pdb_progress,
+                              .run = pool_run_pieces };
     uint64_t t0 = puz_now_us();
     puz_pdb *d = NULL;
     char why[PUZ_MSG_MAX] = "";
