@@ -1,0 +1,143 @@
+/*
+ * round3.test.mjs - the web game's third round (issue 31), in a real
+ * browser against a real puzzled: one test per defect players found (each
+ * failed before its fix) and one per feature added. Screenshots:
+ * test-output/e2e/.
+ *
+ * Run: tests/scripts/e2e.sh, or just this file:
+ *   node --test tests/e2e/round3.test.mjs
+ */
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { applyMove, opposite, toRows } from '../../www/js/board.js';
+import { lowContrast, lowContrastPage } from './contrast.mjs';
+import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+
+const SHOTS = outputDir('test-output', 'e2e');
+const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
+
+let server;
+let browser;
+let page;
+let api;
+const problems = [];
+
+async function shot(name, p = page)
+{
+    await p.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+async function board(p = page)
+{
+    return (await p.getAttribute('#board', 'data-board')).split(' ').map(Number);
+}
+
+async function waitForPlaying(p = page)
+{
+    await p.waitForSelector('#board[data-phase="playing"]', { timeout: 20000 });
+}
+
+/* No progress, no saved game: level 1 of 3×3 (see round2's freshPage). */
+async function freshPage(p = page, query = '')
+{
+    await p.goto(`${server.base}/livez`);
+    await p.evaluate(() => localStorage.clear());
+    await p.goto(`${server.base}/${query}`);
+    if (!query)
+        await waitForPlaying(p);
+}
+
+async function route(tiles, extra = {})
+{
+    const r = await api('/v1/solve', { board: toRows(tiles), ...extra });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.status, 'solved');
+    return r.json.moves;
+}
+
+/* Plays blank moves with the arrow keys, waiting for each to land. */
+async function playKeys(moves, p = page)
+{
+    let tiles = await board(p);
+    for (const move of moves) {
+        const next = applyMove(tiles, move);
+        await p.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
+        await p.waitForSelector(`#board[data-board="${next.join(' ')}"]`, { timeout: 5000 });
+        tiles = next;
+    }
+}
+
+async function setTheme(theme, p = page)
+{
+    for (let i = 0; i < 3; i++) {
+        const now = await p.evaluate(() => document.documentElement.dataset.theme || 'auto');
+        if (now === theme)
+            return;
+        await p.click('#theme-toggle');
+    }
+}
+
+before(async () => {
+    server = await startServer();
+    api = apiClient(server.base);
+    browser = await launchBrowser({ width: 1440, height: 900 });
+    page = browser.context.pages()[0] || await browser.context.newPage();
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('console', (message) => {
+        if (message.type() === 'error' && !/Failed to load resource/.test(message.text()))
+            problems.push(`console: ${message.text()}`);
+    });
+});
+
+after(async () => {
+    if (browser)
+        await browser.close();
+    if (server)
+        await server.stop();
+});
+
+/* Level 1 finished by keys with a hint first: the card and the status. */
+async function finishWithHint(p = page)
+{
+    await p.focus('#board');
+    await p.keyboard.press('h');
+    await p.waitForFunction(() => /Hint/.test(document.getElementById('status').textContent));
+    await playKeys(await route(await board(p)), p);
+    await p.waitForSelector('#score-card[open]', { timeout: 20000 });
+}
+
+test('defects 1 and 2: all text is 4.5:1 against what is painted behind it, light and dark', async () => {
+    const found = [];
+    for (const theme of ['light', 'dark']) {
+        await freshPage();
+        await setTheme(theme);
+        await page.click('#lab-compare-h');
+        await page.waitForFunction(() => document.querySelectorAll('#lab-runs tbody tr').length >= 4,
+            null, { timeout: 30000 });
+        await page.focus('#board');
+        await page.keyboard.press('h');
+        await page.waitForFunction(() => /Hint/.test(document.getElementById('status').textContent));
+        const low = await lowContrastPage(page);
+        /* The board's numbers: plain tiles, and badges on a picture. */
+        await page.click('#picture-choice label:has(input[value="numbers"])');
+        low.push(...await lowContrast(page, '#play'));
+        await page.click('#picture-choice label:has(input[value="dusk"])');
+        await page.click('#show-numbers');
+        low.push(...await lowContrast(page, '#play'));
+        await page.click('#show-numbers');
+        await playKeys(await route(await board()));
+        await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+        await page.waitForTimeout(400);
+        await shot(`r3-contrast-card-${theme}`);
+        const card = await lowContrast(page, '#score-card');
+        found.push(...[...low, ...card].map((line) => `${theme}: ${line}`));
+        await page.click('#score-replay');
+    }
+    assert.deepEqual(found, [], found.join('\n'));
+});
+
+test('no script errors in the third round', () => {
+    assert.deepEqual(problems, []);
+});
