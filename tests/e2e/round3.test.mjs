@@ -138,6 +138,82 @@ test('defects 1 and 2: all text is 4.5:1 against what is painted behind it, ligh
     assert.deepEqual(found, [], found.join('\n'));
 });
 
+async function traceLoaded(p = page)
+{
+    await p.click('#think-load');
+    await p.waitForFunction(() => document.querySelectorAll('#think-columns .think-col').length === 3 &&
+        /Step 1 of/.test(document.getElementById('think-count').textContent), null, { timeout: 30000 });
+}
+
+async function thinkStep(p = page)
+{
+    return Number(/Step (\d+)/.exec(await p.textContent('#think-count'))[1]);
+}
+
+test('defect 5: ← and → step the A* view from its buttons and its slider, never the game board', async () => {
+    await freshPage();
+    const start = await board();
+    await traceLoaded();
+    await page.click('#think-next');
+    assert.equal(await thinkStep(), 2);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await thinkStep(), 3, '→ on the step button steps on');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await thinkStep(), 2, '← on the step button steps back');
+    /* After a click on the slider, → steps once more (not a tile). */
+    await page.click('#think-step');
+    const there = await thinkStep();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await thinkStep(), there + 1, '→ on the slider steps on by one');
+    await page.click('#think-play');
+    await page.keyboard.press('ArrowRight');
+    assert.deepEqual(await board(), start, 'the game board did not move');
+    assert.equal(await page.textContent('#moves'), '0');
+    assert.equal(await page.textContent('#time'), '0:00');
+    /* Outside the view the arrows play again. */
+    await page.focus('#board');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    assert.notEqual(await page.textContent('#moves'), '0');
+});
+
+test('defect 8: the A* view runs to the API cap, jumps to the goal with the route, has a legend, and says what it traces', async () => {
+    await freshPage();
+    /* The day's 3×3: hundreds of expansions, far more than 60. */
+    await page.waitForSelector('#daily-play:not([disabled])');
+    await page.click('#daily-play');
+    await waitForPlaying();
+    const day = await board();
+    await traceLoaded();
+    assert.equal(await page.isVisible('#think-legend'), true, 'a legend for the highlights');
+    const total = Number(/of (\d+)/.exec(await page.textContent('#think-count'))[1]);
+    assert.ok(total > 60, `only ${total} steps`);
+    assert.ok(total <= 200);
+    const misplaced = await page.$$eval('#think-columns .think-col[data-heuristic="misplaced"] .mini-current i.off',
+        (cells) => cells.length);
+    assert.ok(misplaced > 0, 'misplaced tiles are marked on the expanded board');
+    await page.click('#think-goal');
+    assert.equal(await thinkStep(), total, 'Jump to goal goes to the last step');
+    const col = '#think-columns .think-col[data-heuristic="linear-conflict"]';
+    const solved = (await api('/v1/solve', { board: toRows(day), algorithm: 'astar',
+        heuristic: 'linear-conflict' })).json;
+    assert.match(await page.textContent(`${col} .think-done`), /Reached the goal|went on for/);
+    assert.equal(await page.$$eval(`${col} .think-route .mini`, (m) => m.length), solved.length + 1,
+        'the route is drawn board by board');
+    await page.$eval('#think', (e) => e.scrollIntoView());
+    await shot('r3-think-goal');
+
+    /* A 4×4 game traces that 4×4 board, not a sample 3×3. */
+    await page.click('#size-choice label:has(input[value="4"])');
+    await page.waitForFunction(() => document.getElementById('board').dataset.board.split(' ').length === 16 &&
+        document.getElementById('board').dataset.phase === 'playing', null, { timeout: 30000 });
+    const four = await board();
+    await traceLoaded();
+    assert.equal(await page.$eval('#think-start .mini', (m) => m.getAttribute('aria-label')),
+        four.map((t) => (t === 0 ? 'gap' : t)).join(' '));
+    assert.match(await page.textContent('#think-message'), /4×4/);
+});
+
 test('no script errors in the third round', () => {
     assert.deepEqual(problems, []);
 });

@@ -67,7 +67,7 @@ new Lab({
     onWatch: (tiles, goal) => playPasted(tiles, goal, true),
 });
 
-new Think({ currentBoard: () => game.start.slice() });
+new Think({ currentBoard: () => ({ tiles: game.start.slice(), goal: game.goal.slice() }) });
 
 const daily = new Daily({ onPlay: (tiles, info) => playDaily(tiles, info) });
 card.onShow = (result) => daily.offer(result);
