@@ -214,6 +214,104 @@ test('defect 8: the A* view runs to the API cap, jumps to the goal with the rout
     assert.match(await page.textContent('#think-message'), /4×4/);
 });
 
+test('defect 9: a bad share link says why it did not open', async () => {
+    for (const [query, why] of [['?board=1,2,3,4,5,6,8,7,0', /cannot be played|unsolvable|solv/i],
+        ['?board=1,2,3', /not a square/]])
+    {
+        await freshPage(page, query);
+        await waitForPlaying();
+        await page.waitForFunction(() => document.getElementById('status').textContent.length > 0);
+        const status = await page.textContent('#status');
+        assert.match(status, why, `${query}: ${status}`);
+        assert.match(status, /instead/);
+    }
+});
+
+test('defect 9: the daily shows the size picked last, even when an earlier one answers later', async () => {
+    await freshPage();
+    await page.waitForSelector('#daily-play:not([disabled])');
+    await page.route('**/v1/daily/today/5', async (r) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await r.continue();
+    });
+    const five = page.waitForResponse((r) => /\/v1\/daily\/today\/5$/.test(r.url()), { timeout: 60000 });
+    await page.click('#daily-size label:has(input[value="5"])');
+    await page.click('#daily-size label:has(input[value="3"])');
+    await five;
+    await page.waitForTimeout(300);
+    await page.unroute('**/v1/daily/today/5');
+    assert.equal(await page.textContent('#daily-play'), 'Play today’s 3×3');
+    assert.match(await page.textContent('#daily-info'), /3×3/);
+});
+
+test('defect 9: Space after a click on the theme or sound button presses it no second time', async () => {
+    await freshPage();
+    await page.click('#theme-toggle');
+    const theme = await page.evaluate(() => document.documentElement.dataset.theme || 'auto');
+    await page.keyboard.press('Space');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme || 'auto'), theme);
+    await page.click('#sound-toggle');
+    await page.keyboard.press('Space');
+    assert.equal(await page.getAttribute('#sound-toggle', 'aria-pressed'), 'true');
+});
+
+test('defect 9: "1 move", "Manhattan" with its capital, no stars for a shared board', async () => {
+    await freshPage();
+    await page.fill('#lab-input', '1 2 3\n4 5 6\n7 0 8');
+    await page.selectOption('#lab-algorithm', 'astar');
+    await page.selectOption('#lab-heuristic', 'manhattan');
+    await page.click('#lab-solve');
+    await page.waitForFunction(() => /Solved|solved/.test(document.getElementById('lab-message').textContent),
+        null, { timeout: 20000 });
+    const said = await page.textContent('#lab-message');
+    assert.match(said, /Solved in 1 move\b/);
+    assert.match(said, /with Manhattan distance/);
+
+    await freshPage(page, '?board=1,2,3,4,5,6,7,0,8');
+    await waitForPlaying();
+    await page.focus('#board');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    assert.equal(await page.isVisible('#score-stars'), false, 'no stars on a shared board');
+    assert.match(await page.textContent('#status'), /Solved in 1 move\b/);
+    await page.click('#score-replay');
+});
+
+test('defect 9: a reload keeps the time played since the last move', async () => {
+    await freshPage();
+    await page.focus('#board');
+    const tiles = await board();
+    const first = (await route(tiles))[0];
+    const other = ['up', 'down', 'left', 'right'].find((m) => m !== first && applyMove(tiles, m));
+    await playKeys([other]);
+    await page.waitForTimeout(2600);
+    await page.reload();
+    await waitForPlaying();
+    const time = await page.textContent('#time');
+    assert.ok(time >= '0:02', `time after reload ${time}`);
+});
+
+test('defect 9: on a phone, par stays inside its card and the section links are not clipped', async () => {
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await freshPage(phone);
+    const fit = await phone.evaluate(() => {
+        const card = document.querySelector('.stage').getBoundingClientRect();
+        const par = document.getElementById('par').closest('.hud-item').getBoundingClientRect();
+        const links = [...document.querySelectorAll('.topnav a')].filter((a) => a.offsetWidth > 0)
+            .map((a) => [a.textContent, a.getBoundingClientRect().right, a.scrollWidth - a.clientWidth]);
+        const nav = document.querySelector('.topnav');
+        return { card: card.right, par: par.right, links, navOverflow: nav.scrollWidth - nav.clientWidth,
+            width: innerWidth };
+    });
+    await shot('r3-phone-top', phone);
+    await phone.close();
+    assert.ok(fit.par <= fit.card - 8, `par ends at ${fit.par}, its card at ${fit.card}`);
+    assert.equal(fit.navOverflow, 0, 'the nav does not scroll');
+    for (const [name, right] of fit.links)
+        assert.ok(right <= fit.width, `${name} ends at ${right}`);
+});
+
 test('no script errors in the third round', () => {
     assert.deepEqual(problems, []);
 });

@@ -44,6 +44,7 @@ export class Daily {
         this.size = 3;
         this.day = null;
         this.finished = null;
+        this.loading = 0;
         for (const radio of document.querySelectorAll('input[name="daily-size"]'))
             radio.addEventListener('change', () => this.load(Number(radio.value)));
         $('daily-play').addEventListener('click', () => this.play());
@@ -66,15 +67,24 @@ export class Daily {
 
     async load(size = this.size)
     {
+        /* Only the last size asked for may show: a slow 5×5 answering
+           after the player went back to 3×3 is dropped. */
+        const token = ++this.loading;
         this.size = size;
         $('daily-play').disabled = true;
+        let day;
         try {
-            this.day = await fetchDaily('today', size);
+            day = await fetchDaily('today', size);
         } catch (err) {
+            if (token !== this.loading)
+                return;
             this.day = null;
             this.say(err.message, 'error');
             return;
         }
+        if (token !== this.loading)
+            return;
+        this.day = day;
         this.show(this.day);
         $('daily-play').disabled = false;
     }

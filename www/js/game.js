@@ -26,6 +26,7 @@ import {
     applyMove, fromApi, goalBoard, isSolved, moveForTile, opposite, sameBoard, sizeOf,
     tileForMove,
 } from './board.js';
+import { plural } from './catalog.js';
 import { Clock } from './clock.js';
 import { maxLevel, percent, scrambleLength, starsFor } from './levels.js';
 import { Playback } from './playback.js';
@@ -564,10 +565,10 @@ export class Game {
     finishLine(result)
     {
         if (result.bySolver)
-            return `The solver finished it: ${result.moves} moves. Press N for a new board.`;
+            return `The solver finished it: ${plural(result.moves, 'move')}. Press N for a new board.`;
         const share = Number.isFinite(result.percent) ?
             ` · ${result.percent}% of ${result.exact ? 'the optimal route' : 'par'}` : '';
-        return `Solved in ${result.moves} moves${share}. Press N for a new board.`;
+        return `Solved in ${plural(result.moves, 'move')}${share}. Press N for a new board.`;
     }
 
     /* The numbers for the score card, recorded in the progress on the way. */
@@ -589,6 +590,9 @@ export class Game {
         const helped = this.hints > 0 || this.watched;
         if (helped)
             stars = Math.min(stars, 2);
+        /* Stars are for levels and the daily, as the panel says: a pasted
+           or shared board gets none (the card shows no star row). */
+        const starred = this.kind === 'level' || this.kind === 'daily';
         let best = false;
         if (!this.custom) {
             best = recordFinish(this.progress, this.size, this.level, {
@@ -604,7 +608,7 @@ export class Game {
             title: this.title(ratio, bySolver, helped),
             percent: !bySolver && Number.isFinite(ratio) ? percent(ratio) : NaN,
             sub: this.sub(bySolver, exact, optimal, solver),
-            stars,
+            stars: starred ? stars : null,
             moves,
             optimal,
             exact,

@@ -10,7 +10,7 @@ import { JobView, isLongSolve, solveAsJob } from './jobs.js';
 import { parseBoard, sizeOf, tileForMove, applyMove, opposite } from './board.js';
 import {
     ALGORITHMS, BLIND, HEURISTICS, algorithmName, algorithmsFor, appliesTo,
-    heuristicName, heuristicsFor, loadCatalog,
+    heuristicInline, heuristicName, heuristicsFor, loadCatalog, plural,
 } from './catalog.js';
 import { formatCount, formatMicros } from './score-card.js';
 
@@ -253,7 +253,7 @@ export class Lab {
             return;
         const heuristic = this.heuristic.value || 'manhattan';
         const note = this.heuristic.value ? '' :
-            `Compared with ${heuristicName(heuristic).toLowerCase()} (an exact table would make every ` +
+            `Compared with ${heuristicInline(heuristic)} (an exact table would make every ` +
             'algorithm walk straight to the goal). Pick another heuristic above to compare with it.';
         this.runAll(algorithmsFor(sizeOf(tiles)).filter((a) => !this.isUnavailable(a.id)).map((a) => ({
             algorithm: a.id,
@@ -391,9 +391,9 @@ export class Lab {
             return;
         }
         const how = `${algorithmName(result.algorithm)}` +
-            (result.heuristic && !BLIND.has(result.algorithm) ? ` with ${heuristicName(result.heuristic).toLowerCase()}` : '');
+            (result.heuristic && !BLIND.has(result.algorithm) ? ` with ${heuristicInline(result.heuristic)}` : '');
         const text = result.length === 0 ? 'This board is already solved.' :
-            `Solved in ${result.length} moves${result.optimal ? ' (optimal)' : ''}. ${how} expanded ` +
+            `Solved in ${plural(result.length, 'move')}${result.optimal ? ' (optimal)' : ''}. ${how} expanded ` +
             `${formatCount(result.stats.expanded)} boards in ${formatMicros(result.stats.time_us)}.`;
         this.say(text, 'good', result.length ? describePath(tiles, result.moves) : '');
     }

@@ -224,6 +224,16 @@ function wireInput()
         },
     }, () => card.open || $('level-map').open);
     returnFocusAfterPointer($('play'), $('board'));
+    /* The theme and sound buttons too: Space after a click on them would
+       press them again instead of pausing the solver. */
+    returnFocusAfterPointer(document.querySelector('.toggles'), $('board'));
+    /* The clock is saved with each move; a reload or a closed tab keeps
+       the time since the last one as well. */
+    window.addEventListener('pagehide', () => game.save());
+    document.addEventListener('visibilitychange', () => {
+        if (document.visibilityState === 'hidden')
+            game.save();
+    });
 }
 
 /* --- Level map ---------------------------------------------------------- */
@@ -346,15 +356,20 @@ async function startUp()
     settings.showNumbers(Boolean(progress.showNumbers));
     usePicture(progress.picture);
     const shared = readShared(location.href);
+    let refused = '';
     if (shared) {
         /* The address has done its job; a reload resumes the game. */
         history.replaceState(null, '', location.pathname + location.hash);
         if (await openShared(shared))
             return;
+        refused = $('status').textContent;
     }
-    if (resumeSaved())
-        return;
-    game.play(progress.size, levelFor(progress, progress.size));
+    if (!resumeSaved())
+        await game.play(progress.size, levelFor(progress, progress.size));
+    /* Loading the fallback board clears the status line: say why the
+       link's board is not the one on screen after it. */
+    if (refused)
+        hud.say(`${refused} Playing your own game instead.`, 'error');
 }
 
 /* The game in progress before a reload, if there was one. */
