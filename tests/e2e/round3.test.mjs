@@ -312,6 +312,96 @@ test('defect 9: on a phone, par stays inside its card and the section links are 
         assert.ok(right <= fit.width, `${name} ends at ${right}`);
 });
 
+const KORF_1 = '14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3';
+const KORF_GOAL = '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15';
+
+async function labMessage(re, timeout = 30000)
+{
+    await page.waitForFunction((src) => new RegExp(src).test(document.getElementById('lab-message').textContent),
+        re.source, { timeout });
+    return page.textContent('#lab-message');
+}
+
+test('defect 3: a long lab run (a job) keeps the goal: Korf 1 to its gap-first goal in 57', async () => {
+    await freshPage();
+    await page.fill('#lab-input', KORF_1);
+    await page.fill('#lab-goal', KORF_GOAL);
+    /* The default 10 s budget sends a 4×4 through a job. */
+    assert.equal(await page.inputValue('#lab-timeout'), '10000');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/v1/jobs') && r.method() === 'POST');
+    await page.click('#lab-solve');
+    const body = JSON.parse((await sent).postData());
+    assert.deepEqual(body.goal, [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]],
+        'the page sends the goal with the job');
+    const said = await labMessage(/Solved|Stopped|cannot/, 60000);
+    assert.match(said, /Solved in 57 moves/);
+});
+
+test('defect 6: effort charts share one scale per board, say what greedy and weighted A* layer by, and a job run says why it has none', async () => {
+    await freshPage();
+    await page.fill('#lab-input', '8 6 7\n2 5 4\n3 0 1');
+    await page.selectOption('#lab-algorithm', 'astar');
+    await page.click('#lab-compare-h');
+    await labMessage(/Done/, 60000);
+    const tallest = await page.$$eval('#lab-charts .effort', (figs) => Object.fromEntries(
+        figs.map((f) => [f.dataset.heuristic, Number(f.dataset.tallest)])));
+    assert.ok(tallest.pdb < tallest.misplaced / 2,
+        `pattern databases (31 boards) draw ${tallest.pdb} px, misplaced tiles ${tallest.misplaced} px`);
+    await page.click('#lab-clear');
+    await page.selectOption('#lab-heuristic', 'manhattan');
+    await page.click('#lab-compare-a');
+    await labMessage(/Done/, 60000);
+    const captions = await page.$$eval('#lab-charts .effort', (figs) => Object.fromEntries(
+        figs.map((f) => [f.dataset.algorithm, f.querySelector('figcaption').textContent])));
+    assert.match(captions.greedy, /by h alone/);
+    assert.match(captions.wastar, /g \+ w·h/);
+    await page.$eval('#lab-charts', (e) => e.scrollIntoView());
+    await shot('r3-effort');
+
+    /* A 4×4 at the 10 s budget runs as a job: its chart, or why not. */
+    await page.click('#lab-clear');
+    await page.fill('#lab-input', '5 1 2 3\n9 6 7 4\n13 10 11 8\n0 14 15 12');
+    await page.selectOption('#lab-heuristic', '');
+    await page.selectOption('#lab-algorithm', '');
+    await page.click('#lab-solve');
+    await labMessage(/Solved/, 60000);
+    assert.equal(await page.$$eval('#lab-charts .effort', (f) => f.length), 1, 'the job run has a figure');
+});
+
+test('defect 7: a 5×5 run shows its progress, Cancel says cancelled, live counts never fall back', async () => {
+    await freshPage();
+    assert.ok(Number(await page.inputValue('#lab-max-nodes')) >= 50000000,
+        'the default budget lets a 5×5 search run for its time budget');
+    const puzzle = (await api('/v1/puzzles/random?size=5&moves=400&seed=3')).json;
+    await page.fill('#lab-input', puzzle.board.map((r) => r.join(' ')).join('\n'));
+    await page.selectOption('#lab-algorithm', 'astar');
+    await page.selectOption('#lab-heuristic', 'manhattan');
+    await page.click('#lab-solve');
+    await page.waitForSelector('[data-testid="job-view"]', { timeout: 20000 });
+    await page.waitForTimeout(1500);
+    assert.equal(await page.isVisible('[data-testid="job-view"]'), true, 'still searching after 1.5 s');
+    await page.click('[data-testid="job-cancel"]');
+    const said = await labMessage(/Cancelled,|Stopped/, 30000);
+    assert.match(said, /Cancelled/);
+    assert.doesNotMatch(said, /Raise the budget/);
+
+    const counts = await page.evaluate(async () => {
+        const { JobView } = await import('/js/jobs.js');
+        const box = document.createElement('div');
+        document.body.append(box);
+        const view = new JobView(box, 10000);
+        const out = [];
+        for (const expanded of [426, 0, 5000]) {
+            view.show({ state: 'running', expanded, nodes_per_s: 1, elapsed_ms: 100 });
+            out.push(view.text.textContent);
+        }
+        box.remove();
+        return out;
+    });
+    assert.match(counts[1], /426 boards/, counts.join(' | '));
+    assert.match(counts[2], /5,426 boards/, counts.join(' | '));
+});
+
 test('no script errors in the third round', () => {
     assert.deepEqual(problems, []);
 });
