@@ -402,6 +402,93 @@ test('defect 7: a 5×5 run shows its progress, Cancel says cancelled, live count
     assert.match(counts[2], /5,426 boards/, counts.join(' | '));
 });
 
+test('practice undo is free (net moves), the daily\u2019s is a move', async () => {
+    await freshPage();
+    const start = await board();
+    const m = ['up', 'down', 'left', 'right'].find((d) => applyMove(start, d));
+    await page.focus('#board');
+    await playKeys([m]);
+    await page.keyboard.press('u');
+    await page.waitForSelector(`#board[data-board="${start.join(' ')}"]`);
+    assert.equal(await page.textContent('#moves'), '0', 'practice: the undone move is gone');
+    await page.waitForSelector('#daily-play:not([disabled])');
+    await page.click('#daily-play');
+    await waitForPlaying();
+    const day = await board();
+    const d = ['up', 'down', 'left', 'right'].find((x) => applyMove(day, x));
+    await playKeys([d]);
+    await page.keyboard.press('u');
+    await page.waitForSelector(`#board[data-board="${day.join(' ')}"]`);
+    assert.equal(await page.textContent('#moves'), '2', 'the daily: an undo is a move');
+});
+
+test('the level map shows the locked levels and the stars still to win', async () => {
+    await freshPage();
+    await page.click('#level-map-open');
+    await page.waitForSelector('#level-map[open]');
+    const cells = await page.$$eval('#level-grid .level-cell', (b) => b.map((x) => ({
+        label: x.getAttribute('aria-label'), disabled: x.disabled })));
+    assert.ok(cells.length > 20, `${cells.length} levels shown`);
+    assert.deepEqual(cells[0], { label: 'Level 1, not finished yet', disabled: false });
+    assert.deepEqual(cells[1], { label: 'Level 2, locked', disabled: true });
+    assert.match(await page.textContent('#level-map-note'), new RegExp(`0 of ${cells.length * 3} stars won.*` +
+        `${cells.length * 3} still to win`));
+    await shot('r3-level-map');
+    await page.click('#level-map-close');
+});
+
+test('defect 4 (page): after S and Replay, the daily offers no clean entry; "You beat the solver\u2019s route!"', async () => {
+    await freshPage();
+    await page.waitForSelector('#daily-play:not([disabled])');
+    await page.click('#daily-play');
+    await waitForPlaying();
+    const day = await board();
+    const solved = await route(day);
+    await page.$eval('#speed', (input) => {
+        input.value = '5';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.focus('#board');
+    await page.keyboard.press('s');
+    await page.waitForSelector('#score-card[open]', { timeout: 60000 });
+    await page.click('#score-replay');
+    await page.waitForFunction(() => !document.getElementById('score-card').open);
+    await waitForPlaying();
+    await page.focus('#board');
+    await playKeys(solved);
+    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    const entry = await page.textContent('#daily-entry-message');
+    assert.doesNotMatch(entry, /Enter your/, entry);
+    assert.match(entry, /watched the solver/);
+    assert.equal(await page.isDisabled('#daily-submit'), true);
+    await page.click('#score-replay');
+
+    /* Under a par that is only a bound: the player beat the solver. */
+    const tiles = [1, 2, 3, 4, 5, 6, 7, 0, 8];
+    await page.route('**/v1/solve', async (r) => {
+        const body = JSON.parse(r.request().postData() || '{}');
+        if (body.trace || body.effort)
+            return r.continue();
+        await r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({
+            status: 'solved', optimal: false, length: 3, moves: ['up', 'right', 'down'], tiles: [],
+            algorithm: 'anytime', heuristic: null, gap: 3,
+            stats: { expanded: 1, generated: 1, max_frontier: 1, arena_bytes: 1, time_us: 1 },
+        }) });
+    });
+    await page.route('**/v1/score', (r) => r.fulfill({ status: 200, contentType: 'application/json',
+        body: JSON.stringify({ moves: 1, optimal_moves: null, score: null }) }));
+    await freshPage(page, `?board=${tiles.join(',')}`);
+    await waitForPlaying();
+    await page.waitForFunction(() => document.getElementById('par').textContent.includes('3'));
+    await page.focus('#board');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    assert.equal(await page.textContent('#score-title'), 'You beat the solver\u2019s route!');
+    await page.unroute('**/v1/solve');
+    await page.unroute('**/v1/score');
+    await page.click('#score-replay');
+});
+
 test('no script errors in the third round', () => {
     assert.deepEqual(problems, []);
 });

@@ -136,7 +136,10 @@ export class Daily {
        player finished a daily board themselves. */
     offer(r)
     {
-        const own = Boolean(r.daily) && !r.bySolver;
+        /* Watching the solver or a hint on the board keeps a run off the
+           leaderboard: the server cannot tell (issue 31 defect 4), so
+           the page does not enter helped runs as clean ones. */
+        const own = Boolean(r.daily) && !r.bySolver && !r.helped;
         $('daily-entry').hidden = !r.daily;
         this.finished = own ?
             { daily: r.daily, moves: r.moveList, timeMs: r.seconds * 1000 } : null;
@@ -147,8 +150,18 @@ export class Daily {
         const n = `${r.daily.size}×${r.daily.size}`;
         $('daily-entry-message').textContent = own ?
             `Enter your ${r.moves} moves on the ${r.daily.date} ${n} leaderboard: ` +
-            'the server replays them to check.' :
-            'The leaderboard is for boards you finish yourself.';
+            'the server replays them to check.' : this.whyNot(r);
+    }
+
+    whyNot(r)
+    {
+        if (r.bySolver)
+            return 'The leaderboard is for boards you finish yourself.';
+        if (r.watched)
+            return 'You watched the solver on this board, so this run stays off the ' +
+                'leaderboard (it counts in your own stats, marked as helped).';
+        return `You used ${r.hints} hint${r.hints === 1 ? '' : 's'}, so this run stays off the ` +
+            'leaderboard (it counts in your own stats, marked as helped).';
     }
 
     async submit()

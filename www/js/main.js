@@ -252,6 +252,10 @@ function openLevelMap()
         button.dataset.level = String(entry.level);
         if (!game.custom && entry.level === game.level)
             button.setAttribute('aria-current', 'true');
+        if (entry.locked) {
+            button.disabled = true;
+            button.classList.add('locked');
+        }
         const stars = '★'.repeat(entry.stars) + '☆'.repeat(3 - entry.stars);
         button.innerHTML = '';
         const num = document.createElement('span');
@@ -261,8 +265,10 @@ function openLevelMap()
         row.className = 'level-stars';
         row.textContent = stars;
         button.append(num, row);
-        button.setAttribute('aria-label', `Level ${entry.level}, ` +
-            (entry.played ? `${entry.stars} star${entry.stars === 1 ? '' : 's'}` : 'not finished yet'));
+        if (entry.locked)
+            row.textContent = '\u{1F512}\uFE0E';
+        button.setAttribute('aria-label', `Level ${entry.level}, ` + (entry.locked ? 'locked' :
+            entry.played ? `${entry.stars} star${entry.stars === 1 ? '' : 's'}` : 'not finished yet'));
         button.addEventListener('click', () => {
             $('level-map').close();
             game.play(size, entry.level);
@@ -271,6 +277,12 @@ function openLevelMap()
         li.append(button);
         grid.append(li);
     }
+    const all = levelMap(progress, size);
+    const won = all.reduce((sum, e) => sum + e.stars, 0);
+    const open = all.filter((e) => !e.locked).length;
+    $('level-map-note').textContent = `${won} of ${all.length * 3} stars won on ${size}×${size}: ` +
+        `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open; ` +
+        'finish one to open the next.';
     $('level-map').showModal();
 }
 
