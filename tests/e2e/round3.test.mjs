@@ -489,6 +489,61 @@ test('defect 4 (page): after S and Replay, the daily offers no clean entry; "You
     await page.click('#score-replay');
 });
 
+function utcDay(offset = 0)
+{
+    return new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
+}
+
+test('the daily card: at the top, a countdown, played state, streak and stats that last, a spoiler-free share line', async () => {
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await freshPage(phone);
+    const box = await phone.$eval('#today', (e) => ({ bottom: e.getBoundingClientRect().bottom,
+        first: e.parentElement.firstElementChild === e }));
+    assert.ok(box.first, 'the daily card comes first');
+    assert.ok(box.bottom <= 844, `the card ends at ${box.bottom} px, below the fold`);
+    await shot('r3-today-phone', phone);
+    await phone.close();
+
+    await freshPage();
+    /* Two days in a row before today: today makes the streak 3. */
+    await page.evaluate(([a, b]) => localStorage.setItem('puzzled.daily.v1', JSON.stringify({ days: {
+        [a]: { 3: { moves: 30, par: 24, exact: true, stars: 2, seconds: 50 } },
+        [b]: { 4: { moves: 40, par: 36, exact: false, stars: 3, seconds: 90 } },
+    } })), [utcDay(-2), utcDay(-1)]);
+    await page.reload();
+    await waitForPlaying();
+    const left = await page.textContent('#today-next');
+    const [h, m, sec] = left.split(':').map(Number);
+    const now = new Date();
+    const expected = 86400 - (now.getUTCHours() * 3600 + now.getUTCMinutes() * 60 + now.getUTCSeconds());
+    assert.ok(Math.abs(h * 3600 + m * 60 + sec - expected) <= 5, `countdown ${left}, expected ${expected} s`);
+    assert.equal(await page.getAttribute('#today-boards [data-size="3"]', 'data-played'), 'false');
+    assert.equal(await page.textContent('#today-streak'), '2');
+
+    await page.click('#today-boards [data-size="3"]');
+    await page.waitForFunction(() => document.getElementById('level').textContent === 'Daily');
+    await waitForPlaying();
+    const day = await board();
+    const best = await route(day);
+    await page.focus('#board');
+    await playKeys(best);
+    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await page.click('#score-replay');
+    await page.waitForFunction(() => !document.getElementById('score-card').open);
+    await page.reload();
+    await waitForPlaying();
+    assert.equal(await page.getAttribute('#today-boards [data-size="3"]', 'data-played'), 'true');
+    assert.equal(await page.textContent('#today-streak'), '3');
+    assert.equal(await page.textContent('#today-count'), '3');
+    assert.equal(await page.isVisible('#today-played'), true);
+    const line = await page.inputValue('#today-share-text');
+    assert.match(line, new RegExp(`^puzzled ${utcDay()} · 3×3 · ${best.length}/${best.length} · ★★★ · \\d+:\\d\\d$`));
+    assert.doesNotMatch(line, /up|down|left|right|\d+ \d+ \d+/, 'no moves and no board in the line');
+    await page.$eval('#today', (e) => e.scrollIntoView());
+    await shot('r3-today');
+});
+
 test('no script errors in the third round', () => {
     assert.deepEqual(problems, []);
 });

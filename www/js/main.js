@@ -24,6 +24,7 @@ import {
 import { readShared, shareUrl } from './share.js';
 import { Sound } from './sound.js';
 import { Think } from './think.js';
+import { Today } from './today.js';
 import { ScoreCard } from './score-card.js';
 import { SettingsPanel } from './settings-panel.js';
 import { percent } from './levels.js';
@@ -70,7 +71,17 @@ new Lab({
 new Think({ currentBoard: () => ({ tiles: game.start.slice(), goal: game.goal.slice() }) });
 
 const daily = new Daily({ onPlay: (tiles, info) => playDaily(tiles, info) });
-card.onShow = (result) => daily.offer(result);
+const today = new Today({
+    onPlay: async (size) => {
+        daily.selectSize(size);
+        await daily.load(size);
+        daily.play();
+    },
+});
+card.onShow = (result) => {
+    daily.offer(result);
+    today.record(result);
+};
 
 function usePicture(id)
 {
