@@ -544,6 +544,37 @@ test('the daily card: at the top, a countdown, played state, streak and stats th
     await shot('r3-today');
 });
 
+function overlap(a, b)
+{
+    return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+test('the finish: the whole picture shows first, then the card, beside the board and clear of Undo', async () => {
+    for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }]) {
+        await page.setViewportSize(viewport);
+        await freshPage();
+        const moves = await route(await board());
+        await page.focus('#board');
+        await playKeys(moves.slice(0, -1));
+        const last = moves[moves.length - 1];
+        const t0 = Date.now();
+        await page.keyboard.press(KEY_FOR_SLIDE[opposite(last)]);
+        await page.waitForSelector('#board.solved', { timeout: 5000 });
+        assert.equal(await page.evaluate(() => document.getElementById('score-card').open), false,
+            'the picture shows whole before the card');
+        await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+        assert.ok(Date.now() - t0 >= 700, `the card came after ${Date.now() - t0} ms`);
+        await page.waitForTimeout(400);
+        const rects = await page.evaluate(() => Object.fromEntries(['score-card', 'undo', 'board']
+            .map((id) => [id, document.getElementById(id).getBoundingClientRect().toJSON()])));
+        await shot(`r3-finish-${viewport.width}`);
+        assert.ok(!overlap(rects['score-card'], rects.board), `${viewport.width}: the card covers the board`);
+        assert.ok(!overlap(rects['score-card'], rects.undo), `${viewport.width}: the card covers Undo`);
+        await page.click('#score-replay');
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+});
+
 test('no script errors in the third round', () => {
     assert.deepEqual(problems, []);
 });
