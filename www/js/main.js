@@ -194,8 +194,21 @@ function wireButtons()
     $('undo').addEventListener('click', () => game.undo());
     $('share').addEventListener('click', () => shareBoard());
     $('level-map-open').addEventListener('click', () => openLevelMap());
-    $('theme-toggle').addEventListener('click', () => setTheme(nextTheme(progress.theme)));
-    $('sound-toggle').addEventListener('click', () => setSound(!progress.sound));
+    /* After a click (not a key) on the theme or sound button the focus
+       goes back to the board at once: Space would press the button again
+       instead of pausing the solver. */
+    const pointerBack = (event) => {
+        if (event.detail > 0)
+            $('board').focus({ preventScroll: true });
+    };
+    $('theme-toggle').addEventListener('click', (event) => {
+        setTheme(nextTheme(progress.theme));
+        pointerBack(event);
+    });
+    $('sound-toggle').addEventListener('click', (event) => {
+        setSound(!progress.sound);
+        pointerBack(event);
+    });
     $('level-prev').addEventListener('click', () => game.changeLevel(-1));
     $('level-next').addEventListener('click', () => game.changeLevel(1));
     $('play-pause').addEventListener('click', () => game.playback.toggle());
@@ -235,15 +248,17 @@ function wireInput()
         },
     }, () => card.open || $('level-map').open);
     returnFocusAfterPointer($('play'), $('board'));
-    /* The theme and sound buttons too: Space after a click on them would
-       press them again instead of pausing the solver. */
-    returnFocusAfterPointer(document.querySelector('.toggles'), $('board'));
     /* The clock is saved with each move; a reload or a closed tab keeps
-       the time since the last one as well. */
-    window.addEventListener('pagehide', () => game.save());
+       the time since the last one as well. Only a game already saved is
+       brought up to date: one whose save was cleared stays cleared. */
+    const keepTime = () => {
+        if (loadGame())
+            game.save();
+    };
+    window.addEventListener('pagehide', keepTime);
     document.addEventListener('visibilitychange', () => {
         if (document.visibilityState === 'hidden')
-            game.save();
+            keepTime();
     });
 }
 

@@ -129,10 +129,18 @@ export class Today {
             const r = day[size];
             button.dataset.played = String(Boolean(r));
             const state = button.querySelector('.today-state');
-            state.textContent = r ? `✓ ${r.moves}/${r.exact ? '' : '≤'}${r.par} · ` +
-                `${'★'.repeat(r.stars)}${'☆'.repeat(3 - r.stars)}` : 'Not played yet';
-            button.setAttribute('aria-label', `Today’s ${size}×${size}: ` +
-                (r ? `played, ${r.moves} moves, par ${r.par}, ${r.stars} of 3 stars` : 'not played yet'));
+            if (!r) {
+                state.textContent = 'Not played yet';
+                continue;
+            }
+            /* The stars are read out as words, not as "black star". */
+            const stars = document.createElement('span');
+            stars.setAttribute('aria-hidden', 'true');
+            stars.textContent = `${'★'.repeat(r.stars)}${'☆'.repeat(3 - r.stars)}`;
+            const words = document.createElement('span');
+            words.className = 'visually-hidden';
+            words.textContent = `${r.stars} of 3 stars`;
+            state.replaceChildren(`✓ ${r.moves}/${r.exact ? '' : '≤'}${r.par} · `, stars, words);
         }
         this.renderStats(today);
         const lines = SIZES.filter((s) => day[s]).map((s) => shareLine(today, s, day[s]));
