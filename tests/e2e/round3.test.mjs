@@ -135,6 +135,15 @@ test('defects 1 and 2: all text is 4.5:1 against what is painted behind it, ligh
         found.push(...[...low, ...card].map((line) => `${theme}: ${line}`));
         await page.click('#score-replay');
     }
+    /* The top of the page on a phone, both themes. */
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    for (const theme of ['light', 'dark']) {
+        await phone.emulateMedia({ colorScheme: theme });
+        await freshPage(phone);
+        found.push(...(await lowContrast(phone)).map((line) => `phone ${theme}: ${line}`));
+    }
+    await phone.close();
     assert.deepEqual(found, [], found.join('\n'));
 });
 
