@@ -580,6 +580,21 @@ test('the finish: the whole picture shows first, then the card, beside the board
         assert.ok(!overlap(rects['score-card'], rects.board), `${viewport.width}: the card covers the board`);
         assert.ok(!overlap(rects['score-card'], rects.undo), `${viewport.width}: the card covers Undo`);
         await page.click('#score-replay');
+
+        /* The daily's card is taller (the entry form): still clear. */
+        await page.click('#today-boards [data-size="3"]');
+        await page.waitForFunction(() => document.getElementById('level').textContent === 'Daily');
+        await waitForPlaying();
+        await page.focus('#board');
+        await playKeys(await route(await board()));
+        await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])', { timeout: 20000 });
+        await page.waitForTimeout(400);
+        const daily = await page.evaluate(() => Object.fromEntries(['score-card', 'undo', 'board']
+            .map((id) => [id, document.getElementById(id).getBoundingClientRect().toJSON()])));
+        await shot(`r3-finish-daily-${viewport.width}`);
+        assert.ok(!overlap(daily['score-card'], daily.board), `${viewport.width}: the daily card covers the board`);
+        assert.ok(!overlap(daily['score-card'], daily.undo), `${viewport.width}: the daily card covers Undo`);
+        await page.click('#score-replay');
     }
     await page.setViewportSize({ width: 1440, height: 900 });
 });
