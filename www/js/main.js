@@ -292,7 +292,7 @@ function openLevelMap()
         row.textContent = stars;
         button.append(num, row);
         if (entry.locked)
-            row.textContent = '\u{1F512}\uFE0E';
+            row.textContent = 'locked';
         button.setAttribute('aria-label', `Level ${entry.level}, ` + (entry.locked ? 'locked' :
             entry.played ? `${entry.stars} star${entry.stars === 1 ? '' : 's'}` : 'not finished yet'));
         button.addEventListener('click', () => {
