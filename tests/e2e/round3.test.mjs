@@ -439,7 +439,7 @@ test('the level map shows the locked levels and the stars still to win', async (
         label: x.getAttribute('aria-label'), disabled: x.disabled })));
     assert.ok(cells.length > 20, `${cells.length} levels shown`);
     assert.deepEqual(cells[0], { label: 'Level 1, not finished yet', disabled: false });
-    assert.deepEqual(cells[1], { label: 'Level 2, locked', disabled: true });
+    assert.deepEqual(cells[1], { label: 'Level 2 locked', disabled: true });
     assert.match(await page.textContent('#level-map-note'), new RegExp(`0 of ${cells.length * 3} stars won.*` +
         `${cells.length * 3} still to win`));
     await shot('r3-level-map');

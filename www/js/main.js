@@ -290,10 +290,11 @@ function openLevelMap()
         const row = document.createElement('span');
         row.className = 'level-stars';
         row.textContent = stars;
-        button.append(num, row);
+        button.append(num, ' ', row);
         if (entry.locked)
             row.textContent = 'locked';
-        button.setAttribute('aria-label', `Level ${entry.level}, ` + (entry.locked ? 'locked' :
+        /* The name holds the visible text ("2 locked") as it reads. */
+        button.setAttribute('aria-label', entry.locked ? `Level ${entry.level} locked` : `Level ${entry.level}, ` + (
             entry.played ? `${entry.stars} star${entry.stars === 1 ? '' : 's'}` : 'not finished yet'));
         button.addEventListener('click', () => {
             $('level-map').close();
