@@ -50,7 +50,8 @@ def start():
                           str(JOBS + 8), "--max-streams-per-client",
                           str(STREAMS + 8), "--max-streams-per-job",
                           str(STREAMS + 8), "--max-connections", "400",
-                          "--jobs-list-anonymous", "1"],
+                          "--jobs-list-anonymous", "1",
+                          "--worker-nice", os.environ.get("NICE", "0")],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True)
     for line in p.stdout:

@@ -320,12 +320,13 @@ static puz_err start_daemon(struct http_server *s, char *msg)
 
 static puz_err start_pool(struct http_server *s, char *msg)
 {
-    struct pool_config pc;
+    struct pool_config pc = { 0 };
     puz_err rc;
 
     s->workers = http_config_workers(&s->cfg);
     pc.workers = s->workers;
     pc.queue = s->cfg.queue;
+    pc.nice = (int)s->cfg.worker_nice;
     rc = pool_create(&pc, &s->pool);
     if (rc != PUZ_OK) {
         snprintf(msg, HTTP_SERVER_MSG, "cannot start %u solver threads: %s",
@@ -343,6 +344,7 @@ static puz_err start_jobs(struct http_server *s, char *msg)
         .workers = s->cfg.api.job_workers, .queue = s->cfg.api.job_queue,
         .ttl_s = s->cfg.api.job_ttl_s, .max = s->cfg.api.job_max,
         .results_max_bytes = s->cfg.api.job_results_max_bytes,
+        .nice = (int)s->cfg.worker_nice,
     };
 
     struct http_streams_limits *sl = &s->streams_limits;
