@@ -5,11 +5,12 @@
 # builds. Builds run on every core (below); `make test` reuses the
 # objects `make run` built (same flags, same build directory).
 
-# Every core by default; a -j given on the command line (or in MAKEFLAGS)
-# wins, and sub-makes share the jobs through make's jobserver.
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
-MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
-endif
+# Every core by default for make, make test and make run: they build in
+# a sub-make given -j$(JOBS), unless a -j was given (which then wins).
+# Make 4.3 shows -j in MAKEFLAGS only inside recipes, so it is tested
+# there (PAR); setting -j in MAKEFLAGS itself would override the user's.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+PAR = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 CC ?= cc
 SANITIZER ?=
@@ -55,9 +56,15 @@ LIBCORE := $(BUILD)/libpuzzled.a
 LIBAPP := $(BUILD)/libpuzapp.a
 PUZZLED := $(BUILD)/puzzled
 
-.PHONY: all deps deps-test test unit run asan test-asan test-tsan fuzz \
+.PHONY: all build-all deps deps-test test unit run asan test-asan test-tsan fuzz \
 	bench clean
-all: $(PUZZLED) bin/puzzled
+ifeq ($(MAKELEVEL),0)
+all:
+	@$(MAKE) $(PAR) --no-print-directory build-all
+else
+all: build-all
+endif
+build-all: $(PUZZLED) bin/puzzled
 
 deps:
 	@sh scripts/deps.sh
@@ -93,7 +100,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBAPP) $(LIBCORE)
 
 # Every test binary, then the scripted checks (CLI, integration, browser).
 test: deps-test
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
+	@$(MAKE) $(PAR) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
 	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
 
 unit: $(TEST_BINS)
@@ -152,7 +159,7 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 bench: $(BENCH_BINS) $(PUZZLED)
 
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) $(PAR) --no-print-directory all
 	./$(PUZZLED) serve --config config/puzzled.conf
 
 clean:
