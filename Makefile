@@ -5,11 +5,12 @@
 # builds. Builds run on every core (below); `make test` reuses the
 # objects `make run` built (same flags, same build directory).
 
-# Every core by default; a -j given on the command line (or in MAKEFLAGS)
-# wins, and sub-makes share the jobs through make's jobserver.
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
-MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
-endif
+# Every core by default for make, make test and make run: they build in
+# a sub-make given -j$(JOBS), unless a -j was given (which then wins).
+# Make 4.3 shows -j in MAKEFLAGS only inside recipes, so it is tested
+# there (PAR); setting -j in MAKEFLAGS itself would override the user's.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+PAR = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 
 CC ?= cc
 SANITIZER ?=
@@ -29,7 +30,7 @@ TEST_PKG_LIBS = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 # added to (not replacing) the flags the build needs.
 OPT ?= -O2 -g
 override CFLAGS += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
-          -Wstrict-prototypes -Wmissing-prototypes -Iinclude -Isrc \
+          -Wstrict-prototypes -Wmissing-prototypes -Iinclude -Isrc -Isrc/core \
           $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -pthread -lm
 ifneq ($(SANITIZER),)
@@ -38,7 +39,7 @@ override CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer \
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 
-CORE_SRCS := $(wildcard src/core/*.c)
+CORE_SRCS := $(wildcard src/core/*/*.c)
 APP_SRCS := $(wildcard src/codec/*.c src/pool/*.c src/jobs/*.c src/api/*.c \
             src/http/*.c src/cli/*.c src/store/*.c)
 TEST_SRCS := $(wildcard tests/test_*.c)
@@ -55,9 +56,15 @@ LIBCORE := $(BUILD)/libpuzzled.a
 LIBAPP := $(BUILD)/libpuzapp.a
 PUZZLED := $(BUILD)/puzzled
 
-.PHONY: all deps deps-test test unit run asan test-asan test-tsan fuzz \
+.PHONY: all build-all deps deps-test test unit run asan test-asan test-tsan fuzz \
 	bench clean
-all: $(PUZZLED) bin/puzzled
+ifeq ($(MAKELEVEL),0)
+all:
+	@$(MAKE) $(PAR) --no-print-directory build-all
+else
+all: build-all
+endif
+build-all: $(PUZZLED) bin/puzzled
 
 deps:
 	@sh scripts/deps.sh
@@ -93,7 +100,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBAPP) $(LIBCORE)
 
 # Every test binary, then the scripted checks (CLI, integration, browser).
 test: deps-test
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
+	@$(MAKE) $(PAR) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
 	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
 
 unit: $(TEST_BINS)
@@ -130,7 +137,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)-fuzz
 FUZZ_TARGETS := decode board
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc \
+	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core \
 	$(PKG_CFLAGS)
 FUZZ_SRCS := tests/support/fuzz_entry.c src/api/decode.c \
 	src/api/problem.c src/api/limits.c $(CORE_SRCS)
@@ -152,7 +159,7 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 bench: $(BENCH_BINS) $(PUZZLED)
 
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) $(PAR) --no-print-directory all
 	./$(PUZZLED) serve --config config/puzzled.conf
 
 clean:

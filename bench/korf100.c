@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool_pieces.h"
 #include "puz_pdb.h"
 #include "puz_solve.h"
 
@@ -139,7 +140,7 @@ static void report(const char *name, const struct totals *t, unsigned n,
 static int bench(enum puz_pdb_partition part, const struct args *ar,
                  const struct instance *in, unsigned n)
 {
-    struct puz_pdb_opts po = { 2, progress, NULL };
+    struct puz_pdb_opts po = { 2, progress, NULL, pool_run_pieces, NULL };
     struct puz_solve_opts o = { 0 };
     struct puz_board goal;
     struct totals t = { 0 };

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pool_pieces.h"
 #include "puz_pdb.h"
 #include "puz_solve.h"
 
@@ -175,7 +176,7 @@ static void report(const struct totals *t, unsigned n, double table_s,
 static int bench(const struct args *ar, const struct instance *in,
                  unsigned n)
 {
-    struct puz_pdb_opts po = { 2, progress, NULL };
+    struct puz_pdb_opts po = { 2, progress, NULL, pool_run_pieces, NULL };
     struct puz_solve_opts o = { 0 };
     struct puz_board goal;
     struct totals t = { 0 };

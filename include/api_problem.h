@@ -47,6 +47,8 @@ enum api_problem_kind {
     API_PROBLEM_FORBIDDEN,          /* 403: not for anonymous callers */
     API_PROBLEM_UNAVAILABLE,        /* 503: a service the route needs
                                      * (the store) cannot be reached */
+    API_PROBLEM_CLIENT_CLOSED,      /* 499 (nginx's): the client left; its
+                                     * work stopped. Logged, never read */
     API_PROBLEM_KIND_COUNT_
 };
 

@@ -52,6 +52,8 @@ struct http_config {
                                           * "off" = none */
     char api_keys_file[HTTP_CONFIG_STR]; /* API keys; "" = none */
     unsigned jobs_list_anonymous;   /* 1: GET /v1/jobs without a key */
+    unsigned worker_nice;       /* solver and job threads run this much
+                                 * nicer than the network threads */
     unsigned max_streams;       /* job event streams open at once (at
                                  * most 3/4 of max_connections) */
     unsigned max_streams_per_job;

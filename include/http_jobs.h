@@ -37,14 +37,11 @@ struct http_streams_limits {
                              * reconnects (Last-Event-ID); 0 = never */
 };
 
-/* Why a stream was not opened. */
-enum http_streams_refusal {
-    HTTP_STREAMS_OPENED = 0,
-    HTTP_STREAMS_FULL,      /* max streams open */
-    HTTP_STREAMS_JOB_FULL,  /* per_job on this job */
-    HTTP_STREAMS_CLIENT_FULL,   /* per_client from this address */
-    HTTP_STREAMS_KEY_FULL,  /* the API key's own cap */
-    HTTP_STREAMS_NOMEM,
+/* Which limit refused a stream (http_streams_open's *limit): its
+ * setting's name and the number in force. */
+struct http_streams_refusal {
+    const char *setting;    /* "max_streams", "max_streams_per_job", ... */
+    unsigned cap;
 };
 
 /* Start the ticker for streams of the jobs in j, whose events the API
@@ -59,15 +56,17 @@ http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j,
  * streams at most, 0 = no cap of its own); it takes over the caller's reference to
  * job. last_id is the client's Last-Event-ID (NULL or not a number:
  * start at 1); the stream's ids continue from it, so they keep growing
- * across reconnects. NULL with *why set when a limit refuses it or
- * memory runs out (the reference is released then too).
+ * across reconnects. NULL when it is refused (the reference is
+ * released then too): *rc PUZ_EFULL (the server's or the job's streams
+ * are all taken), PUZ_ELIMITED (this client's or this key's share is
+ * open), with *limit naming which; PUZ_ENOMEM.
  */
 struct MHD_Response *http_streams_open(http_streams *s,
                                        struct MHD_Connection *c,
                                        jobs_job *job, const char *last_id,
                                        const char *client, const char *key,
-                                       unsigned key_cap,
-                                       enum http_streams_refusal *why);
+                                       unsigned key_cap, puz_err *rc,
+                                       struct http_streams_refusal *limit);
 
 /* Final events encoded so far (each once for all the streams of its
  * job). */

@@ -89,6 +89,7 @@ struct jobs_config {
     unsigned max;           /* jobs held at most (any state), >= 1 */
     size_t results_max_bytes;   /* answer bytes finished jobs hold in
                                  * all; 0 = no cap */
+    int nice;                   /* the workers' niceness (pool.h) */
 };
 
 /* Start cfg->workers threads. PUZ_EINVAL for a zero count, PUZ_ENOMEM

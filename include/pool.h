@@ -52,6 +52,8 @@ struct pool_job {
 struct pool_config {
     unsigned workers;   /* threads, >= 1 */
     unsigned queue;     /* waiting jobs allowed, >= 1 */
+    int nice;           /* added to each worker's niceness (Linux keeps
+                         * it per thread); 0 = the process's */
 };
 
 struct pool_stats {

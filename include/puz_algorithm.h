@@ -35,8 +35,8 @@ enum puz_algorithm {
 const char *puz_algorithm_name(enum puz_algorithm a);
 /* By name, "auto" included; PUZ_EINVAL (and *out = AUTO) if unknown. */
 puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out);
-/* One line for people ("" for AUTO's own entry is never given: AUTO has
- * a description too). */
+/* One line for people, for every algorithm AUTO included; "" out of
+ * range. */
 const char *puz_algorithm_description(enum puz_algorithm a);
 /* Whether the algorithm returns optimal paths given an admissible h. */
 bool puz_algorithm_optimal(enum puz_algorithm a);

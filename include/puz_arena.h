@@ -1,11 +1,16 @@
 /*
- * puz_arena.h - per-request bump allocator.
+ * puz_arena.h - bump allocator: the memory of one request (or of one
+ * solve), released in one call.
  *
- * Memory is carved from chunks that grow geometrically; nothing is freed
- * individually. puz_arena_reset() keeps the first chunk for reuse by the
- * next request on the same worker; puz_arena_destroy() frees everything.
- * An optional byte budget makes allocations fail (return NULL) instead of
- * growing without bound, which the solver reports as a memory limit.
+ * Memory is carved from chunks, each twice the last up to 256 MB and
+ * never more than the budget leaves; nothing is freed individually, only
+ * everything after a mark (puz_arena_release) or all of it.
+ * puz_arena_reset() frees all but the first chunk, so one arena serves
+ * request after request (the server keeps arenas for reuse);
+ * puz_arena_destroy() frees everything. An optional byte budget makes
+ * allocations fail (return NULL) instead of growing without bound, which
+ * the solver reports as a memory limit. One thread at a time: an arena
+ * has no lock.
  */
 #ifndef PUZ_ARENA_H
 #define PUZ_ARENA_H

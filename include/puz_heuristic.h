@@ -1,9 +1,9 @@
 /*
  * puz_heuristic.h - the catalogue of distance estimates the searches use.
  *
- * Each heuristic lives in its own file under src/core/ and registers one
- * entry in the table in heuristic.c; this header only lets callers find
- * them by name, list them and evaluate one on a board.
+ * Each heuristic lives in its own file under src/core/heur/ and registers
+ * one entry in the table in heuristic.c; this header only lets callers
+ * find them by name, list them and evaluate one on a board.
  */
 #ifndef PUZ_HEURISTIC_H
 #define PUZ_HEURISTIC_H

@@ -85,16 +85,36 @@ struct puz_pdb_progress {
 typedef void (*puz_pdb_progress_fn)(const struct puz_pdb_progress *p,
                                     void *user);
 
+/* One piece of a build's work; see puz_pdb_run_fn. */
+typedef void (*puz_pdb_piece_fn)(void *work, unsigned piece);
+
+/*
+ * Runs piece(work, i) for every i < n, in any order and on any threads,
+ * and returns when every one has finished (with the memory effects of a
+ * thread join). The pieces of one call share the tables through atomics
+ * only. The core starts no threads: a caller who wants a build spread
+ * over cores supplies this (pool_run_pieces in include/pool_pieces.h
+ * runs each piece on a thread of its own).
+ */
+typedef void (*puz_pdb_run_fn)(puz_pdb_piece_fn piece, void *work,
+                               unsigned n, void *user);
+
 struct puz_pdb_opts {
-    unsigned threads;               /* build threads; 0 = 2 */
+    /* pieces each BFS level is cut into, meant to run at once on as many
+     * threads (at most 64); 0 = 2 */
+    unsigned threads;
     puz_pdb_progress_fn progress;   /* may be NULL */
     void *user;                     /* handed to progress */
+    puz_pdb_run_fn run;             /* NULL: the pieces one after another
+                                     * on the calling thread */
+    void *run_user;                 /* handed to run */
 };
 
 /*
  * Build the tables of partition part for goal's symmetry class (goal of
- * the partition's size; NULL = default goal). Uses opts->threads threads
- * inside this call only; peak memory is about 1.3 GB for 7-8, 0.75 GB
+ * the partition's size; NULL = default goal). Each BFS level is
+ * opts->threads pieces run through opts->run (both cores: 6-6-3 in
+ * seconds; one after another without run); peak memory is about 1.3 GB for 7-8, 0.75 GB
  * for 6-6-6-6 and 30 MB for 6-6-3. On
  * success *out is a new table set: free it with puz_pdb_destroy.
  * msg (PUZ_MSG_MAX, may be NULL) says what went wrong otherwise.

@@ -43,7 +43,7 @@ static int setup(void **state)
     f->cfg.job_queue = 2;
     f->cfg.job_max = 4;
     jc = (struct jobs_config){ 1, f->cfg.job_queue, f->cfg.job_ttl_s,
-                               f->cfg.job_max, f->cfg.job_results_max_bytes };
+                               f->cfg.job_max, f->cfg.job_results_max_bytes, 0 };
     assert_int_equal(jobs_create(&jc, &f->jobs), PUZ_OK);
     f->ctx.lim = &f->cfg;
     f->ctx.draining = &f->draining;

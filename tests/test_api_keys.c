@@ -68,7 +68,7 @@ static int setup(void **state)
     assert_int_equal(api_keys_load(f->path, &f->keys, msg), PUZ_OK);
     unlink(f->path);
     api_limits_defaults(&f->lim);
-    jc = (struct jobs_config){ 1, 8, 3600, 100, 1u << 20 };
+    jc = (struct jobs_config){ 1, 8, 3600, 100, 1u << 20, 0 };
     assert_int_equal(jobs_create(&jc, &f->jobs), PUZ_OK);
     f->ctx.lim = &f->lim;
     f->ctx.jobs = f->jobs;

@@ -396,8 +396,16 @@ static void test_cancelled_work_never_searches(void **state)
     assert_int_equal(f->call.answer.status, 0);
     f->call.cancel = &cancel;
     api_work(rt, &f->call);
-    j = problem(&f->call.answer, 503, "shutting-down");
+    /* not draining: the client went away, and the answer says so */
+    j = problem(&f->call.answer, 499, "client-closed-request");
     assert_int_equal(f->searches, 0);
+    json_decref(j);
+    /* draining: the server is shutting down */
+    atomic_store(&f->draining, 1);
+    api_call_init(&f->call, &f->ctx, &rq, f->arena);
+    f->call.cancel = &cancel;
+    api_work(rt, &f->call);
+    j = problem(&f->call.answer, 503, "shutting-down");
     json_decref(j);
 }
 

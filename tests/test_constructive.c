@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/large.h"     /* PUZ_ANYTIME_DEFAULT_US */
+#include "core/large/large.h"     /* PUZ_ANYTIME_DEFAULT_US */
 #include "puz_random.h"
 #include "puz_solve.h"
 #include "support/truth3.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/heuristic_impl.h"
+#include "core/heur/heuristic_impl.h"
 #include "puz_random.h"
 #include "support/truth3.h"
 

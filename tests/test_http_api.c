@@ -5,7 +5,6 @@
  * score rules, random boards, metrics, the spec and static files.
  * Every response is recorded for the OpenAPI check (htest.h).
  */
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -957,46 +956,20 @@ static void test_static_methods(void **state)
     htest_resp_free(&r);
 }
 
-/* stderr to /dev/null; the returned copy gives it back (stderr_on). */
-static int stderr_off(void)
-{
-    int saved, quiet;
-
-    fflush(stderr);
-    saved = dup(STDERR_FILENO);
-    quiet = open("/dev/null", O_WRONLY);
-    if (saved >= 0 && quiet >= 0)
-        dup2(quiet, STDERR_FILENO);
-    if (quiet >= 0)
-        close(quiet);
-    return saved;
-}
-
-static void stderr_on(int saved)
-{
-    if (saved < 0)
-        return;
-    dup2(saved, STDERR_FILENO);
-    close(saved);
-}
-
 static void test_no_static_root(void **state)
 {
     struct http_config c;
     struct htest_req rq = { .path = "/", .route = "/" };
     struct htest_resp r;
     http_server *s;
-    int saved;
 
     (void)state;
     htest_config(&c);
     strcpy(c.static_root, "test-output/does-not-exist");
     strcpy(c.openapi_path, "");
-    /* Its start notes the missing root on stderr, as it should: not
-     * shown here, where the root is missing on purpose. */
-    saved = stderr_off();
-    s = htest_start(&c);
-    stderr_on(saved);
+    /* Its start notes the missing root, as it should: not shown here,
+     * where the root is missing on purpose. */
+    s = htest_start_quiet(&c);
     assert_int_equal(htest_do(s, &rq, &r), 0);
     json_decref(htest_problem(&r, 404, "not-found"));
     htest_resp_free(&r);

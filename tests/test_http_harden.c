@@ -569,6 +569,38 @@ static void test_chunked_over_cap_stops(void **state)
                  answer);
 }
 
+/* Issue 29 item 7: a client that half-closes after its request
+ * (shutdown(SHUT_WR)) still reads: it gets its answer, after a 102
+ * Processing that told a closed socket from a half-closed one (it was
+ * cancelled and told "the server is shutting down"). */
+static void test_half_close_answered(void **state)
+{
+    static const char head[] = "POST /v1/solve HTTP/1.1\r\n" HOST JSON
+                               "Content-Length: %zu\r\n\r\n%s";
+    static const char body[] = "{\"board\": \"21 11 20 6 5 18 10 3 12 14 "
+        "16 8 17 2 1 22 23 9 0 15 13 7 4 24 19\", \"algorithm\": "
+        "\"idastar\", \"heuristic\": \"manhattan\", \"limits\": "
+        "{\"timeout_ms\": 700}}";
+    char req[512];
+    struct raw r;
+    int fd;
+
+    (void)state;
+    snprintf(req, sizeof(req), head, strlen(body), body);
+    fd = htest_raw_open(srv);
+    assert_true(fd >= 0);
+    send_all(fd, req, strlen(req));
+    usleep(100000);     /* the solve is under way (not synchronisation:
+                         * the half-close must come while it runs) */
+    shutdown(fd, SHUT_WR);
+    raw_collect(fd, 5000, &r);
+    close(fd);
+    r.buf[r.len < sizeof(r.buf) ? r.len : sizeof(r.buf) - 1] = '\0';
+    if (strstr(r.buf, "HTTP/1.1 200 ") == NULL
+        || strstr(r.buf, "shutting down") != NULL)
+        fail_msg("half-closed client got: %.300s", r.buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -583,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_slow_body_cut_at_deadline),
         cmocka_unit_test(test_past_max_connections_refused_at_once),
         cmocka_unit_test(test_abandoned_solves_cancelled),
+        cmocka_unit_test(test_half_close_answered),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/heuristic_impl.h"
+#include "core/heur/heuristic_impl.h"
 #include "puz_random.h"
 #include "puz_solve.h"
 #include "support/walk.h"

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/movefsm.h"
+#include "core/base/movefsm.h"
 #include "puz_board.h"
 
 /* Room for every board the searches meet (5x5 from the centre, 14

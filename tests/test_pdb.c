@@ -27,8 +27,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/pdb_impl.h"
-#include "core/pdb_parts.h"
+#include "core/heur/pdb_impl.h"
+#include "core/heur/pdb_parts.h"
+#include "pool_pieces.h"
 #include "puz_pdb.h"
 #include "puz_random.h"
 #include "puz_solve.h"
@@ -59,7 +60,7 @@ static void quiet(const struct puz_pdb_progress *p, void *user)
 static int setup(void **state)
 {
     struct fixture *fx = calloc(1, sizeof(*fx));
-    struct puz_pdb_opts o = { 2, quiet, NULL };
+    struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
     const char *build = getenv("BUILD");
     char cache[300], name[128], msg[PUZ_MSG_MAX];
     puz_pdb *d;
@@ -225,12 +226,14 @@ static void check_group(const uint8_t *home, unsigned k, unsigned blank,
 }
 
 /* A group built alone through the builder, on a made-up layout; returns
- * its table (free it). */
+ * its table (free it). One piece runs without a runner, on this thread
+ * (the core's own path); more run on threads (pool_run_pieces). */
 static uint64_t *build_custom_n(const uint8_t *home, unsigned k,
                                 unsigned blank, unsigned n, unsigned threads)
 {
     struct puz_pdb d;
-    struct puz_pdb_opts o = { threads, NULL, NULL };
+    struct puz_pdb_opts o = { threads, NULL, NULL,
+                              threads > 1 ? pool_run_pieces : NULL, NULL };
     uint64_t *out = malloc(puz__pdb_group_words(k, n * n) * 8);
     char msg[PUZ_MSG_MAX];
 
@@ -466,7 +469,7 @@ static void test_edge_and_centre_goals(void **state)
         "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
         "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15",
     };
-    struct puz_pdb_opts o = { 2, quiet, NULL };
+    struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
     struct puz_board goal, b;
     struct puz_rng rng;
     char dir[sizeof(fx->cached)], msg[PUZ_MSG_MAX];
@@ -710,7 +713,7 @@ static void test_open_rebuilds_damaged_file(void **state)
     struct fixture *fx = *state;
     char dir[300], path[600], name[128], msg[PUZ_MSG_MAX];
     unsigned notes = 0;
-    struct puz_pdb_opts o = { 2, quiet, &notes };
+    struct puz_pdb_opts o = { 2, quiet, &notes, pool_run_pieces, NULL };
     size_t len;
     uint8_t *buf = slurp(fx->cached, &len);
     puz_pdb *d;
@@ -758,7 +761,7 @@ static void test_open_note_is_whole(void **state)
     struct fixture *fx = *state;
     char dir[1024], path[1400], name[128], msg[PUZ_MSG_MAX];
     static struct notes_seen ns;
-    struct puz_pdb_opts o = { 2, keep_notes, &ns };
+    struct puz_pdb_opts o = { 2, keep_notes, &ns, pool_run_pieces, NULL };
     size_t len;
     puz_pdb *d;
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <cmocka.h>
 
 #include "pool.h"
@@ -97,7 +98,7 @@ static void tjob_init(struct tjob *j, struct gate *g)
 
 static pool_t *make_pool(unsigned workers, unsigned queue)
 {
-    struct pool_config cfg = { workers, queue };
+    struct pool_config cfg = { workers, queue, 0 };
     pool_t *p = NULL;
 
     assert_int_equal(pool_create(&cfg, &p), PUZ_OK);
@@ -114,7 +115,7 @@ static void wait_for(atomic_int *v, int want)
 
 static void test_rejects_bad_config(void **state)
 {
-    struct pool_config zero_workers = { 0, 4 }, zero_queue = { 2, 0 };
+    struct pool_config zero_workers = { 0, 4, 0 }, zero_queue = { 2, 0, 0 };
     pool_t *p = (pool_t *)1;
 
     (void)state;
@@ -122,6 +123,39 @@ static void test_rejects_bad_config(void **state)
     assert_null(p);
     assert_int_equal(pool_create(&zero_queue, &p), PUZ_EINVAL);
     assert_int_equal(pool_create(NULL, &p), PUZ_EINVAL);
+}
+
+/* A job that notes the niceness of the worker that runs it. */
+struct nice_job {
+    struct pool_job base;
+    atomic_int seen;            /* niceness + 100, 0 = not run yet */
+};
+
+static void nice_run(struct pool_job *pj, unsigned worker)
+{
+    struct nice_job *j = (struct nice_job *)pj;
+
+    (void)worker;
+    atomic_store(&j->seen, getpriority(PRIO_PROCESS, (id_t)gettid()) + 100);
+}
+
+/* The workers run `nice` nicer than the thread that made the pool, so
+ * searches give way to the network threads when every core is busy. */
+static void test_workers_nicer(void **state)
+{
+    struct pool_config cfg = { 1, 4, 5 };
+    struct nice_job j = { .base = { .run = nice_run } };
+    int mine = getpriority(PRIO_PROCESS, (id_t)gettid());
+    pool_t *p = NULL;
+
+    (void)state;
+    assert_int_equal(pool_create(&cfg, &p), PUZ_OK);
+    assert_int_equal(pool_submit(p, &j.base), PUZ_OK);
+    assert_int_equal(pool_drain(p, 5000), PUZ_OK);
+    assert_int_equal(atomic_load(&j.seen) - 100, mine + 5 > 19 ? 19
+                                                   : mine + 5);
+    assert_int_equal(getpriority(PRIO_PROCESS, (id_t)gettid()), mine);
+    pool_destroy(p);
 }
 
 static void test_every_job_runs_once(void **state)
@@ -330,6 +364,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rejects_bad_config),
         cmocka_unit_test(test_every_job_runs_once),
+        cmocka_unit_test(test_workers_nicer),
         cmocka_unit_test(test_full_queue_refuses),
         cmocka_unit_test(test_closed_pool_refuses),
         cmocka_unit_test(test_cancel_waiting_then_all),

@@ -214,13 +214,14 @@ bool api_start(const struct api_route *rt, struct api_call *c)
 void api_work(const struct api_route *rt, struct api_call *c)
 {
     puz_arena *prev = api_jalloc_bind(c->arena);
+    struct api_problem p;
 
-    if (c->cancel != NULL && atomic_load(c->cancel))
-        api_answer_problemf(c, API_PROBLEM_SHUTTING_DOWN, "the server is "
-                            "shutting down; this request was cancelled "
-                            "before it started");
-    else
+    if (c->cancel != NULL && atomic_load(c->cancel)) {
+        api__cancelled(c, &p);     /* before it started */
+        api_answer_problem(c, &p);
+    } else {
         rt->work(c);
+    }
     api_jalloc_unbind(prev);
     puz_arena_destroy(c->scratch);
     c->scratch = NULL;

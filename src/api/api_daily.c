@@ -225,7 +225,15 @@ static void answer_entry(struct api_call *c, const struct daily_state *s)
     puz_err rc;
     double score = s->par >= s->moves ? 1.0 : (double)s->par / s->moves;
     char msg[PUZ_MSG_MAX] = "";
+    struct api_problem p;
 
+    /* A client that is gone would never see its 201: nothing is stored
+     * that is not acknowledged (a half-closed one is still here). */
+    if (c->cancel != NULL && atomic_load(c->cancel)) {
+        api__cancelled(c, &p);
+        api_answer_problem(c, &p);
+        return;
+    }
     rc = store_daily_add(c->ctx->store, &e, now_s(), &rank, msg);
     if (rc == PUZ_OK)
         rc = store_daily_count(c->ctx->store, s->day, s->size, &total, msg);
@@ -443,6 +451,7 @@ void api__daily_work(struct api_call *c)
                                    .max_nodes = DAILY_PAR_NODES };
     struct puz_solve_opts o;
     struct puz_result res;
+    struct api_problem p;
     char msg[PUZ_MSG_MAX];
     puz_err rc;
 
@@ -458,8 +467,8 @@ void api__daily_work(struct api_call *c)
     if (rc == PUZ_OK)
         api__record(c, &res);
     if (rc == PUZ_OK && res.status == PUZ_CANCELLED) {
-        api_answer_problemf(c, API_PROBLEM_SHUTTING_DOWN, "the server is "
-                            "shutting down; this request was cancelled");
+        api__cancelled(c, &p);
+        api_answer_problem(c, &p);
         return;
     }
     s->par = daily_walk(s->size);

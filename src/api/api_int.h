@@ -76,8 +76,13 @@ puz_err api__search(struct api_call *c, const struct puz_board *b,
 size_t api__budget_left(const struct api_call *c);
 
 /* A search that produced no answer to show; false when res is good. */
-bool api__solve_problem(puz_err rc, const struct puz_result *res,
-                        struct api_problem *p);
+bool api__solve_problem(const struct api_call *c, puz_err rc,
+                        const struct puz_result *res, struct api_problem *p);
+
+/* Why c's work was cancelled, truthfully: the server is shutting down
+ * (503), or the client closed its connection (499, for the log: nobody
+ * reads it). */
+void api__cancelled(const struct api_call *c, struct api_problem *p);
 
 /* Whether q's board can reach its goal; false with the 422 (the parity
  * explanation) answered. Every route that takes a solve request checks

@@ -33,7 +33,7 @@ static void run_score(struct api_call *c, const struct score_state *s)
                    &r);
     if (r.searched && rc == PUZ_OK)
         api__record(c, &r.solve);
-    if (api__solve_problem(rc, &r.solve, &p)) {
+    if (api__solve_problem(c, rc, &r.solve, &p)) {
         api_answer_problem(c, &p);
         return;
     }

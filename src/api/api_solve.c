@@ -127,8 +127,18 @@ void api__request_opts(const struct api_call *c,
     o->progress_user = c->progress_user;
 }
 
-bool api__solve_problem(puz_err rc, const struct puz_result *res,
-                        struct api_problem *p)
+void api__cancelled(const struct api_call *c, struct api_problem *p)
+{
+    if (c->ctx->draining != NULL && atomic_load(c->ctx->draining))
+        api_problem_set(p, API_PROBLEM_SHUTTING_DOWN, "the server is "
+                         "shutting down; this request was cancelled");
+    else
+        api_problem_set(p, API_PROBLEM_CLIENT_CLOSED, "the client closed "
+                         "its connection; the work was stopped");
+}
+
+bool api__solve_problem(const struct api_call *c, puz_err rc,
+                        const struct puz_result *res, struct api_problem *p)
 {
     if (rc == PUZ_EINVAL)
         api_problem_set(p, API_PROBLEM_INVALID_OPTION, "%s",
@@ -138,8 +148,7 @@ bool api__solve_problem(puz_err rc, const struct puz_result *res,
         api_problem_set(p, API_PROBLEM_INTERNAL, "the solver failed: %s",
                          puz_strerror(rc));
     else if (res->status == PUZ_CANCELLED)
-        api_problem_set(p, API_PROBLEM_SHUTTING_DOWN, "the server is "
-                         "shutting down; this solve was cancelled");
+        api__cancelled(c, p);
     else if (res->status == PUZ_UNSOLVABLE)
         api_problem_set(p, API_PROBLEM_UNSOLVABLE, "%s", res->reason);
     else
@@ -302,7 +311,7 @@ static void solve_answer(struct api_call *c, struct puz_solve_opts *o,
     rc = search(c, &s->q.board, o, instant, &res);
     if (rc == PUZ_OK)
         api__record(c, &res);
-    if (api__solve_problem(rc, &res, &p)) {
+    if (api__solve_problem(c, rc, &res, &p)) {
         api_answer_problem(c, &p);
         return;
     }
@@ -556,7 +565,7 @@ static bool batch_item(struct api_call *c, struct batch_state *s, size_t i)
         rc = api__search(c, &e->board, &o, &res);
         if (rc == PUZ_OK)
             api__record(c, &res);
-        e->ok = !api__solve_problem(rc, &res, &e->problem);
+        e->ok = !api__solve_problem(c, rc, &res, &e->problem);
         if (!e->ok)
             api_problem_point(&e->problem, "/boards/%zu", i);
     }
@@ -619,8 +628,8 @@ void api__batch_work(struct api_call *c)
     for (size_t i = 0; ok && i < s->b.count; i++)
         ok = batch_item(c, s, i);
     if (c->cancel != NULL && atomic_load(c->cancel)) {
-        api_answer_problemf(c, API_PROBLEM_SHUTTING_DOWN, "the server is "
-                            "shutting down; this batch was cancelled");
+        api__cancelled(c, &p);
+        api_answer_problem(c, &p);
         return;
     }
     if (!ok) {

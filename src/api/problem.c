@@ -56,6 +56,8 @@ static const struct kind_info kinds[API_PROBLEM_KIND_COUNT_] = {
     [API_PROBLEM_FORBIDDEN] = { 403, "forbidden", "Forbidden" },
     [API_PROBLEM_UNAVAILABLE] = { 503, "unavailable",
                                   "Service unavailable" },
+    [API_PROBLEM_CLIENT_CLOSED] = { 499, "client-closed-request",
+                                    "Client closed request" },
 };
 
 static const struct kind_info *info(enum api_problem_kind k)

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cli_pdb.h"
+#include "pool_pieces.h"
 
 struct build_args {
     enum puz_pdb_partition part;
@@ -129,7 +130,7 @@ static int build_main(int argc, char **argv)
 {
     struct build_args ba = { PUZ_PDB_663, { 0 }, NULL, NULL, 2 };
     double last = 0;
-    struct puz_pdb_opts o = { 0, progress, &last };
+    struct puz_pdb_opts o = { 0, progress, &last, pool_run_pieces, NULL };
     char name[128], path[4096], msg[PUZ_MSG_MAX];
     puz_pdb *d;
     int rc = parse_build(argc, argv, &ba);
@@ -220,7 +221,7 @@ static puz_err open_4x4(const struct puz_board *goal, puz_pdb **out,
                         char *msg)
 {
     double last = 0;
-    struct puz_pdb_opts o = { 0, progress, &last };
+    struct puz_pdb_opts o = { 0, progress, &last, pool_run_pieces, NULL };
 
     if (cached(PUZ_PDB_78, goal) &&
         puz_pdb_open(cache_dir(), PUZ_PDB_78, goal, &o, out, msg) == PUZ_OK)
@@ -238,7 +239,7 @@ static puz_err open_5x5(const struct puz_board *goal, bool asked,
                         puz_pdb **out, char *msg)
 {
     double last = 0;
-    struct puz_pdb_opts o = { 0, progress, &last };
+    struct puz_pdb_opts o = { 0, progress, &last, pool_run_pieces, NULL };
 
     *out = NULL;
     if (!cached(PUZ_PDB_6666, goal)) {

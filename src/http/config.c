@@ -119,6 +119,10 @@ static const struct key keys[] = {
       "finished jobs are kept this many seconds" },
     { "job_max", K_UINT, OFF(api.job_max), 0, 1, 1000000,
       "jobs held in memory at most; the oldest finished go first" },
+    { "worker_nice", K_UINT, OFF(worker_nice), 0, 0, 19,
+      "solver and job threads run this much nicer than the network "
+      "threads, so probes and answers are not held up behind searches "
+      "when every core is busy; 0 = the same priority" },
     { "api_keys_file", STR(api_keys_file), "API keys, one a line: NAME "
       "SHA256 [operator] [jobs=N] [streams=N] [rpm=N] (puzzled key new "
       "NAME); a job then belongs to its key; empty = no keys" },
@@ -189,6 +193,7 @@ void http_config_defaults(struct http_config *c)
     strcpy(c->state_dir, "state");
     strcpy(c->redis_prefix, "puzzled:");
     c->redis_timeout_ms = 1000;
+    c->worker_nice = 5;
     c->max_streams = 256;
     c->max_streams_per_job = 32;
     c->max_streams_per_client = 8;

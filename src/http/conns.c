@@ -48,6 +48,8 @@ struct conn {
     bool cut;                   /* shut by a deadline */
     bool abandoned;             /* hung up while its job was pending */
     bool refused;               /* answered outside MHD; ignore the rest */
+    bool http11;                /* the request is HTTP/1.1 (1xx allowed) */
+    bool probed;                /* a 1xx was sent after the peer's FIN */
     char remote[HTTP__ADDR_MAX]; /* the client's address, as logged */
 };
 
@@ -208,8 +210,12 @@ enum MHD_Result http__conn_access(void *cls, struct MHD_Connection *c,
         return MHD_NO;
     /* First call: the head is in, the body's clock starts. A call with
      * no data after that: the body is in (or there was none). */
-    if (k != NULL && *con_cls == NULL)
+    if (k != NULL && *con_cls == NULL) {
         set_phase(k, PH_BODY, s->conns->body_us);
+        k->http11 = version != NULL
+                    && strcmp(version, MHD_HTTP_VERSION_1_1) == 0;
+        k->probed = false;
+    }
     else if (k != NULL && *upload_size == 0 &&
              atomic_load_explicit(&k->phase, memory_order_relaxed) == PH_BODY)
         set_phase(k, PH_BUSY, 0);
@@ -292,9 +298,30 @@ static void sweep_deadlines(struct http__conns *w, uint64_t now)
     }
 }
 
+/*
+ * A FIN from the client while its request is pending says only that it
+ * will send nothing more: a half-close (RFC 9112 section 9.6) still
+ * reads the answer, a closed socket does not. Which one, only a write
+ * tells: an interim "102 Processing" (every HTTP/1.1 client must take
+ * and skip a 1xx) is answered by a reset from a closed socket, and
+ * POLLERR/POLLHUP then say the client is gone. A half-closed client just
+ * reads the 1xx and, later, its answer. HTTP/1.0 has no 1xx: its
+ * half-close is answered, whatever it costs.
+ */
+static void probe(struct conn *k)
+{
+    static const char processing[] = "HTTP/1.1 102 Processing\r\n\r\n";
+
+    k->probed = true;
+    if (k->http11)
+        (void)!send(k->fd, processing, sizeof(processing) - 1,
+                    MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
 /* Cancel the jobs of clients that hung up; the caller holds the lock.
- * POLLRDHUP: the peer closed (or half-closed, which nginx, too, takes
- * as a client that gave up); pipelined bytes alone are no hang-up. */
+ * Only a suspended connection is looked at: nothing else is written on
+ * its socket meanwhile, so the probe cannot interleave with an answer;
+ * pipelined bytes alone are no hang-up. */
 static void sweep_hangups(struct http__conns *w)
 {
     struct pollfd pf[64];
@@ -318,8 +345,13 @@ static void sweep_hangups(struct http__conns *w)
         if (n == 0 || poll(pf, n, 0) <= 0)
             continue;
         for (nfds_t i = 0; i < n; i++) {
-            if ((pf[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0)
+            short ev = pf[i].revents;
+
+            if ((ev & (POLLHUP | POLLERR)) == 0) {
+                if ((ev & POLLRDHUP) != 0 && !ks[i]->probed)
+                    probe(ks[i]);
                 continue;
+            }
             ks[i]->abandoned = true;
             atomic_store(ks[i]->cancel, 1);
             atomic_fetch_add(&w->abandoned, 1);

@@ -11,35 +11,23 @@
 #include <stdio.h>
 
 /* A stream a limit refused: 503 when the server's or the job's streams
- * are all taken, 429 when this client has its share open. */
-static void refuse(struct http_req *r, enum http_streams_refusal why)
+ * are all taken, 429 when this client's or key's share is open (the one
+ * table of api_problem_kind_of), with Retry-After either way. */
+static void refuse(struct http_req *r, puz_err rc,
+                   const struct http_streams_refusal *limit)
 {
-    const struct http_streams_limits *l = &r->srv->streams_limits;
     char secs[16];
 
-    if (why == HTTP_STREAMS_KEY_FULL) {
-        api_answer_problemf(&r->call, API_PROBLEM_RATE_LIMITED, "the key "
-                            "%s has %u event streams open, its limit",
-                            r->call.key->name, r->call.key->streams);
-    } else if (why == HTTP_STREAMS_CLIENT_FULL) {
-        api_answer_problemf(&r->call, API_PROBLEM_RATE_LIMITED, "%u event "
-                            "streams are open from your address "
-                            "(max_streams_per_client); close one first",
-                            l->per_client);
-        snprintf(secs, sizeof(secs), "%u", r->srv->cfg.api.retry_after_s);
-        api_answer_header(&r->call, "Retry-After", secs);
-    } else if (why == HTTP_STREAMS_JOB_FULL) {
-        api_answer_problemf(&r->call, API_PROBLEM_OVERLOADED, "%u event "
-                            "streams are open on this job "
-                            "(max_streams_per_job); poll GET /v1/jobs/{id} "
-                            "or retry later", l->per_job);
-    } else if (why == HTTP_STREAMS_FULL) {
-        api_answer_problemf(&r->call, API_PROBLEM_OVERLOADED, "%u event "
-                            "streams are open (max_streams); poll GET "
-                            "/v1/jobs/{id} or retry later", l->max);
-    } else {
+    if (rc == PUZ_ENOMEM)
         api_answer_problemf(&r->call, API_PROBLEM_INTERNAL, "out of "
                             "memory");
+    else
+        api_answer_problemf(&r->call, api_problem_kind_of(rc), "%u event "
+                            "streams are open (%s); poll GET /v1/jobs/{id} "
+                            "or retry later", limit->cap, limit->setting);
+    if (rc == PUZ_ELIMITED) {
+        snprintf(secs, sizeof(secs), "%u", r->srv->cfg.api.retry_after_s);
+        api_answer_header(&r->call, "Retry-After", secs);
     }
     http__reply_answer(r);
 }
@@ -49,7 +37,8 @@ bool http__handle_jobs_events(struct http_req *r)
     jobs_job *job = api_call_authorize(&r->call) ? api_jobs_find(&r->call)
                                                  : NULL;
     const struct api_key *key = r->call.key;
-    enum http_streams_refusal why;
+    struct http_streams_refusal limit;
+    puz_err rc;
     struct MHD_Response *resp;
     const char *last;
 
@@ -62,10 +51,10 @@ bool http__handle_jobs_events(struct http_req *r)
     /* The stream takes our reference. */
     resp = http_streams_open(r->srv->streams, r->conn, job, last, r->remote,
                              key != NULL ? key->name : "",
-                             key != NULL ? key->streams : 0, &why);
+                             key != NULL ? key->streams : 0, &rc, &limit);
     if (resp != NULL)
         http__reply(r, 200, resp);
     else
-        refuse(r, why);
+        refuse(r, rc, &limit);
     return false;
 }

@@ -423,40 +423,51 @@ static uint64_t parse_last_id(const char *v)
     return *end == '\0' && n < UINT64_MAX / 2 ? (uint64_t)n : 0;
 }
 
-/* Why this stream may not open now, if a limit says so (lock held). */
-static enum http_streams_refusal admit(const http_streams *s,
-                                       const struct stream *new,
-                                       unsigned key_cap)
+/* Whether a limit keeps this stream from opening now (lock held):
+ * PUZ_EFULL or PUZ_ELIMITED with *limit naming it, else PUZ_OK. */
+static puz_err admit(const http_streams *s, const struct stream *new,
+                     unsigned key_cap, struct http_streams_refusal *limit)
 {
     unsigned on_job = 0, from_client = 0, of_key = 0;
 
-    if (s->lim.max != 0 && s->count >= s->lim.max)
-        return HTTP_STREAMS_FULL;
+    if (s->lim.max != 0 && s->count >= s->lim.max) {
+        *limit = (struct http_streams_refusal){ "max_streams", s->lim.max };
+        return PUZ_EFULL;
+    }
     for (const struct stream *st = s->head; st != NULL; st = st->next) {
         on_job += st->job == new->job;
         from_client += strcmp(st->client, new->client) == 0;
         of_key += new->key[0] != '\0' && strcmp(st->key, new->key) == 0;
     }
-    if (key_cap != 0 && of_key >= key_cap)
-        return HTTP_STREAMS_KEY_FULL;
-    if (s->lim.per_job != 0 && on_job >= s->lim.per_job)
-        return HTTP_STREAMS_JOB_FULL;
-    if (s->lim.per_client != 0 && from_client >= s->lim.per_client)
-        return HTTP_STREAMS_CLIENT_FULL;
-    return HTTP_STREAMS_OPENED;
+    if (key_cap != 0 && of_key >= key_cap) {
+        *limit = (struct http_streams_refusal){ "the key's streams",
+                                                key_cap };
+        return PUZ_ELIMITED;
+    }
+    if (s->lim.per_job != 0 && on_job >= s->lim.per_job) {
+        *limit = (struct http_streams_refusal){ "max_streams_per_job",
+                                                s->lim.per_job };
+        return PUZ_EFULL;
+    }
+    if (s->lim.per_client != 0 && from_client >= s->lim.per_client) {
+        *limit = (struct http_streams_refusal){ "max_streams_per_client",
+                                                s->lim.per_client };
+        return PUZ_ELIMITED;
+    }
+    return PUZ_OK;
 }
 
 struct MHD_Response *http_streams_open(http_streams *s,
                                        struct MHD_Connection *c,
                                        jobs_job *job, const char *last_id,
                                        const char *client, const char *key,
-                                       unsigned key_cap,
-                                       enum http_streams_refusal *why)
+                                       unsigned key_cap, puz_err *rc,
+                                       struct http_streams_refusal *limit)
 {
     struct stream *st = calloc(1, sizeof(*st));
     struct MHD_Response *resp = NULL;
 
-    *why = HTTP_STREAMS_NOMEM;
+    *rc = PUZ_ENOMEM;
     if (st != NULL) {
         st->owner = s;
         st->conn = c;
@@ -475,8 +486,8 @@ struct MHD_Response *http_streams_open(http_streams *s,
         return NULL;
     }
     pthread_mutex_lock(&s->lock);
-    *why = admit(s, st, key_cap);
-    if (*why == HTTP_STREAMS_OPENED) {
+    *rc = admit(s, st, key_cap, limit);
+    if (*rc == PUZ_OK) {
         st->linked = true;
         st->next = s->head;
         if (s->head != NULL)
@@ -485,7 +496,7 @@ struct MHD_Response *http_streams_open(http_streams *s,
         s->count++;
     }
     pthread_mutex_unlock(&s->lock);
-    if (*why != HTTP_STREAMS_OPENED) {
+    if (*rc != PUZ_OK) {
         st->job = NULL;
         MHD_destroy_response(resp);     /* frees st through stream_free */
         jobs_release(s->jobs, job);

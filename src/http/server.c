@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "api_jalloc.h"
+#include "pool_pieces.h"
 
 /* Start-up is the operator's to watch: a rejected cache file is said in
  * one line, and a build reports each finished group. */
@@ -38,7 +39,8 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
                         char *msg)
 {
     enum puz_pdb_partition part;
-    struct puz_pdb_opts po = { .progress = log_pdb_progress };
+    struct puz_pdb_opts po = { .progress = log_pdb_progress,
+                              .run = pool_run_pieces };
     uint64_t t0 = puz_now_us();
     puz_pdb *d = NULL;
     char why[PUZ_MSG_MAX] = "";
@@ -330,12 +332,13 @@ static puz_err start_daemon(struct http_server *s, char *msg)
 
 static puz_err start_pool(struct http_server *s, char *msg)
 {
-    struct pool_config pc;
+    struct pool_config pc = { 0 };
     puz_err rc;
 
     s->workers = http_config_workers(&s->cfg);
     pc.workers = s->workers;
     pc.queue = s->cfg.queue;
+    pc.nice = (int)s->cfg.worker_nice;
     rc = pool_create(&pc, &s->pool);
     if (rc != PUZ_OK) {
         snprintf(msg, HTTP_SERVER_MSG, "cannot start %u solver threads: %s",
@@ -353,6 +356,7 @@ static puz_err start_jobs(struct http_server *s, char *msg)
         .workers = s->cfg.api.job_workers, .queue = s->cfg.api.job_queue,
         .ttl_s = s->cfg.api.job_ttl_s, .max = s->cfg.api.job_max,
         .results_max_bytes = s->cfg.api.job_results_max_bytes,
+        .nice = (int)s->cfg.worker_nice,
     };
 
     struct http_streams_limits *sl = &s->streams_limits;

@@ -290,7 +290,7 @@ static void job_done(struct pool_job *pj)
 
 puz_err jobs_create(const struct jobs_config *cfg, jobs_t **out)
 {
-    struct pool_config pc = { cfg->workers, cfg->queue };
+    struct pool_config pc = { cfg->workers, cfg->queue, cfg->nice };
     jobs_t *j;
     puz_err rc;
 

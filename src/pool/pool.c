@@ -11,7 +11,9 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 struct pool {
     pthread_mutex_t lock;
@@ -23,6 +25,7 @@ struct pool {
     pthread_t *threads;
     unsigned nthreads;          /* threads actually started */
     unsigned capacity;
+    int nice;                   /* added to each worker's niceness */
     unsigned queued;
     unsigned busy;
     bool closed;                /* no more submissions */
@@ -67,6 +70,11 @@ static void *worker_main(void *argp)
     struct pool_job *job;
 
     free(arg);
+    /* Best effort: a worker that cannot lower its priority still works. */
+    if (p->nice != 0)
+        (void)!setpriority(PRIO_PROCESS, (id_t)gettid(),
+                           getpriority(PRIO_PROCESS, (id_t)gettid())
+                           + p->nice);
     pthread_mutex_lock(&p->lock);
     for (;;) {
         while (p->head == NULL && !p->stopping)
@@ -143,6 +151,7 @@ puz_err pool_create(const struct pool_config *cfg, pool_t **out)
     if (p == NULL)
         return PUZ_ENOMEM;
     p->capacity = cfg->queue;
+    p->nice = cfg->nice;
     p->threads = calloc(cfg->workers, sizeof(*p->threads));
     p->running = calloc(cfg->workers, sizeof(*p->running));
     if (p->threads == NULL || p->running == NULL) {

@@ -5,8 +5,13 @@
  * score), docs/screenshot-think.png (the A* step view a few steps into a
  * 14-move board), docs/screenshot-daily.png (a finished daily puzzle
  * with its leaderboard entry form) and docs/screenshot-daily-phone.png
- * (the daily puzzle and its leaderboard on a phone). Not a test: run it
- * by hand after changing how the game looks.
+ * (the daily puzzle and its leaderboard on a phone), and for issue 31
+ * the page at the top in both themes at desktop and phone size
+ * (docs/screenshot-{desktop,phone}-{light,dark}.png, with the daily card,
+ * a streak and a share line), the level map with its locked levels
+ * (docs/screenshot-levels.png) and the lab's effort charts
+ * (docs/screenshot-effort.png). Not a test: run it by hand after
+ * changing how the game looks.
  *
  *   PUZZLED=build/puzzled node tests/e2e/readme-shots.mjs
  */
@@ -16,7 +21,24 @@ import { opposite, toRows } from '../../www/js/board.js';
 import { ROOT, apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
 
 const KEY = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
-const VIEWPORT = { width: 1280, height: 860 };
+const VIEWPORT = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+function utcDay(offset = 0)
+{
+    return new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
+}
+
+/* A player who has played the daily three days running. */
+const DAILY_STATS = {
+    days: {
+        [utcDay(-3)]: { 3: { moves: 30, par: 24, exact: true, stars: 2, seconds: 63 } },
+        [utcDay(-2)]: { 3: { moves: 22, par: 22, exact: true, stars: 3, seconds: 48 },
+            4: { moves: 61, par: 49, exact: false, stars: 2, seconds: 201 } },
+        [utcDay(-1)]: { 3: { moves: 26, par: 24, exact: true, stars: 2, seconds: 41 } },
+        [utcDay()]: { 3: { moves: 26, par: 24, exact: true, stars: 2, seconds: 41 } },
+    },
+};
 
 /* A player a few levels in, so the page shows some progress. */
 const PROGRESS = {
@@ -98,6 +120,48 @@ async function dailyShots(page, api, base, docs)
     await page.setViewportSize(VIEWPORT);
 }
 
+/* The top of the page, light and dark, desktop and phone. */
+async function themeShots(page, base, docs)
+{
+    for (const theme of ['light', 'dark']) {
+        for (const [name, viewport] of [['desktop', VIEWPORT], ['phone', PHONE]]) {
+            await page.setViewportSize(viewport);
+            await page.emulateMedia({ colorScheme: theme });
+            await page.goto(`${base}/`);
+            await page.evaluate((s) => {
+                localStorage.setItem('puzzled.daily.v1', JSON.stringify(s));
+                localStorage.removeItem('puzzled.game.v1');
+            }, DAILY_STATS);
+            await page.reload();
+            await page.waitForSelector('#board[data-phase="playing"]');
+            await page.mouse.move(0, 0);
+            await page.waitForTimeout(700);
+            await page.screenshot({ path: path.join(docs, `screenshot-${name}-${theme}.png`) });
+        }
+    }
+    await page.setViewportSize(VIEWPORT);
+    await page.emulateMedia({ colorScheme: 'dark' });
+}
+
+/* The level map (locked levels ahead) and the lab's effort charts. */
+async function mapAndEffortShots(page, base, docs)
+{
+    await page.goto(`${base}/`);
+    await page.waitForSelector('#board[data-phase="playing"]');
+    await page.click('#level-map-open');
+    await page.waitForSelector('#level-map[open]');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(docs, 'screenshot-levels.png') });
+    await page.click('#level-map-close');
+    await page.selectOption('#lab-algorithm', 'astar');
+    await page.click('#lab-compare-h');
+    await page.waitForFunction(() => /Done/.test(document.getElementById('lab-message').textContent),
+        null, { timeout: 60000 });
+    await page.$eval('#lab-charts', (e) => e.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await page.waitForTimeout(300);
+    await (await page.$('#lab-charts')).screenshot({ path: path.join(docs, 'screenshot-effort.png') });
+}
+
 async function main()
 {
     const server = await startServer();
@@ -140,8 +204,10 @@ async function main()
         await page.keyboard.press('Escape');
         await thinkShot(page, api, server.base, docs);
         await dailyShots(page, api, server.base, docs);
+        await mapAndEffortShots(page, server.base, docs);
+        await themeShots(page, server.base, docs);
         console.log(`wrote ${path.relative(ROOT, docs)}/screenshot-{playing,finished,think,` +
-            'daily,daily-phone}.png');
+            'daily,daily-phone,levels,effort,desktop-light,desktop-dark,phone-light,phone-dark}.png');
     } finally {
         await browser.close();
         await server.stop();

@@ -527,7 +527,9 @@ test('defect 14: reload resumes the board, "1 star", distinct picture tiles, mov
         assert.ok(min >= 4, `${id}: two tiles differ by only ${min} per pixel (${JSON.stringify(closest)})`);
 });
 
-test('undo: button, U and Ctrl+Z take a move back, and each counts as a move', async () => {
+/* Issue 31 made practice undo free (net moves); the daily keeps the
+   strict count (round3.test.mjs). */
+test('undo: button, U and Ctrl+Z take a move back; in practice only net moves count', async () => {
     await freshPage();
     const start = await board();
     await focusBoard();
@@ -535,14 +537,14 @@ test('undo: button, U and Ctrl+Z take a move back, and each counts as a move', a
     await playKeys([m]);
     await page.keyboard.press('u');
     await page.waitForSelector(`#board[data-board="${start.join(' ')}"]`);
-    assert.equal(await page.textContent('#moves'), '2');
+    assert.equal(await page.textContent('#moves'), '0');
     await playKeys([m]);
     await page.keyboard.press('Control+z');
     await page.waitForSelector(`#board[data-board="${start.join(' ')}"]`);
     await playKeys([m]);
     await page.click('#undo');
     await page.waitForSelector(`#board[data-board="${start.join(' ')}"]`);
-    assert.equal(await page.textContent('#moves'), '6');
+    assert.equal(await page.textContent('#moves'), '0');
     assert.equal(await page.isDisabled('#undo'), true, 'nothing left to undo');
 });
 
@@ -558,7 +560,8 @@ test('level map: shows levels with stars and starts the one picked', async () =>
     await page.click('#level-map-open');
     await page.waitForSelector('#level-map[open]');
     const cells = await page.$$eval('#level-grid .level-cell', (b) => b.map((x) => x.getAttribute('aria-label')));
-    assert.deepEqual(cells, ['Level 1, 3 stars', 'Level 2, not finished yet', 'Level 3, not finished yet']);
+    assert.deepEqual(cells.slice(0, 4), ['Level 1, 3 stars', 'Level 2, not finished yet',
+        'Level 3, not finished yet', 'Level 4 locked']);
     await shot('r2-level-map');
     await page.click('#level-grid .level-cell[data-level="1"]');
     await page.waitForFunction(() => !document.getElementById('level-map').open);

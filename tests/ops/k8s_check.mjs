@@ -270,12 +270,18 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
     check(cpuCores(lim.cpu) === workers && cpuCores(req.cpu) === workers,
           `${label}: cpu request ${req.cpu} = limit ${lim.cpu} = workers ` +
           `${workers}`);
-    // Memory: every worker may hold solve_max_bytes at once.
-    const need = workers * puzzledBytes(setting('solve_max_bytes'))
-        + 64 * 2 ** 20;
+    // Memory: every worker and job worker may hold solve_max_bytes at
+    // once, and finished jobs their answers (docs/operations.md, Sizing).
+    const jobWorkers = Number(setting('job_workers'));
+    const need = (workers + jobWorkers)
+        * puzzledBytes(setting('solve_max_bytes'))
+        + puzzledBytes(setting('job_results_max_bytes')) + 64 * 2 ** 20;
+    check(jobWorkers > 0, `${label}: job_workers ${jobWorkers} set ` +
+          'explicitly (the memory limit counts them)');
     check(k8sBytes(lim.memory) >= need && k8sBytes(req.memory) > 0,
-          `${label}: memory limit ${lim.memory} >= workers x ` +
-          `solve_max_bytes (${setting('solve_max_bytes')}) + 64Mi`);
+          `${label}: memory limit ${lim.memory} >= (workers + ` +
+          `job_workers) x solve_max_bytes (${setting('solve_max_bytes')}) ` +
+          `+ job_results_max_bytes + 64Mi`);
 
     // Drain: preStop pause + shutdown grace + 2 s for answers in flight.
     const pre = ((c.lifecycle || {}).preStop || {});

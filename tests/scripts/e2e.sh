@@ -31,7 +31,7 @@ fi
 
 mkdir -p test-output/e2e
 FILES="tests/e2e/board.test.mjs tests/e2e/game.test.mjs tests/e2e/round2.test.mjs
-    tests/e2e/daily.test.mjs"
+    tests/e2e/daily.test.mjs tests/e2e/round3.test.mjs"
 # A hang must not stall the whole test run: the suites take a few minutes
 # (more on a loaded machine), so fifteen is a generous ceiling.
 if command -v timeout >/dev/null 2>&1; then

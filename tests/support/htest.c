@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -165,6 +166,33 @@ http_server *htest_start(const struct http_config *c)
     pthread_once(&htest.once, init_once);
     if (http_server_start(c, &s, msg) != PUZ_OK) {
         fprintf(stderr, "htest_start: %s\n", msg);
+        fail();
+    }
+    return s;
+}
+
+http_server *htest_start_quiet(const struct http_config *c)
+{
+    http_server *s = NULL;
+    char msg[HTTP_SERVER_MSG];
+    int saved, quiet;
+
+    pthread_once(&htest.once, init_once);
+    fflush(stderr);
+    saved = dup(STDERR_FILENO);
+    quiet = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && quiet >= 0)
+        dup2(quiet, STDERR_FILENO);
+    if (quiet >= 0)
+        close(quiet);
+    if (http_server_start(c, &s, msg) != PUZ_OK)
+        s = NULL;
+    if (saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+    if (s == NULL) {
+        fprintf(stderr, "htest_start_quiet: %s\n", msg);
         fail();
     }
     return s;

@@ -51,6 +51,9 @@ const char *htest_www(void);
 
 /* Start a server; fails the test if it cannot. */
 http_server *htest_start(const struct http_config *c);
+/* The same with the server's start notes (stderr) hidden: for a config
+ * that is odd on purpose, where the note is expected. */
+http_server *htest_start_quiet(const struct http_config *c);
 
 /* One request. Returns resp->curl_code. Free with htest_resp_free. */
 int htest_do(http_server *s, const struct htest_req *rq,

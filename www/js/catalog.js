@@ -29,6 +29,22 @@ const TITLES = Object.freeze({
     pdb: 'Pattern databases',
 });
 
+/* A heuristic's title inside a sentence: "with manhattan distance" reads
+   wrong, so a name starting with a proper noun keeps its capital. */
+const PROPER = /^(Manhattan)\b/;
+
+export function heuristicInline(id)
+{
+    const name = heuristicName(id);
+    return PROPER.test(name) ? name : name.charAt(0).toLowerCase() + name.slice(1);
+}
+
+/* "1 move", "2 moves". */
+export function plural(n, word)
+{
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 export const ALGORITHMS = [];
 export const HEURISTICS = [];
 

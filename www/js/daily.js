@@ -44,6 +44,7 @@ export class Daily {
         this.size = 3;
         this.day = null;
         this.finished = null;
+        this.loading = 0;
         for (const radio of document.querySelectorAll('input[name="daily-size"]'))
             radio.addEventListener('change', () => this.load(Number(radio.value)));
         $('daily-play').addEventListener('click', () => this.play());
@@ -66,15 +67,24 @@ export class Daily {
 
     async load(size = this.size)
     {
+        /* Only the last size asked for may show: a slow 5×5 answering
+           after the player went back to 3×3 is dropped. */
+        const token = ++this.loading;
         this.size = size;
         $('daily-play').disabled = true;
+        let day;
         try {
-            this.day = await fetchDaily('today', size);
+            day = await fetchDaily('today', size);
         } catch (err) {
+            if (token !== this.loading)
+                return;
             this.day = null;
             this.say(err.message, 'error');
             return;
         }
+        if (token !== this.loading)
+            return;
+        this.day = day;
         this.show(this.day);
         $('daily-play').disabled = false;
     }
@@ -126,7 +136,10 @@ export class Daily {
        player finished a daily board themselves. */
     offer(r)
     {
-        const own = Boolean(r.daily) && !r.bySolver;
+        /* Watching the solver or a hint on the board keeps a run off the
+           leaderboard: the server cannot tell (issue 31 defect 4), so
+           the page does not enter helped runs as clean ones. */
+        const own = Boolean(r.daily) && !r.bySolver && !r.helped;
         $('daily-entry').hidden = !r.daily;
         this.finished = own ?
             { daily: r.daily, moves: r.moveList, timeMs: r.seconds * 1000 } : null;
@@ -137,8 +150,18 @@ export class Daily {
         const n = `${r.daily.size}×${r.daily.size}`;
         $('daily-entry-message').textContent = own ?
             `Enter your ${r.moves} moves on the ${r.daily.date} ${n} leaderboard: ` +
-            'the server replays them to check.' :
-            'The leaderboard is for boards you finish yourself.';
+            'the server replays them to check.' : this.whyNot(r);
+    }
+
+    whyNot(r)
+    {
+        if (r.bySolver)
+            return 'The leaderboard is for boards you finish yourself.';
+        if (r.watched)
+            return 'You watched the solver on this board, so this run stays off the ' +
+                'leaderboard (it counts in your own stats, marked as helped).';
+        return `You used ${r.hints} hint${r.hints === 1 ? '' : 's'}, so this run stays off the ` +
+            'leaderboard (it counts in your own stats, marked as helped).';
     }
 
     async submit()

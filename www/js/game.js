@@ -26,6 +26,7 @@ import {
     applyMove, fromApi, goalBoard, isSolved, moveForTile, opposite, sameBoard, sizeOf,
     tileForMove,
 } from './board.js';
+import { plural } from './catalog.js';
 import { Clock } from './clock.js';
 import { maxLevel, percent, scrambleLength, starsFor } from './levels.js';
 import { Playback } from './playback.js';
@@ -307,7 +308,14 @@ export class Game {
         return this.move(opposite(slide));
     }
 
-    /* Takes the last move back by playing its opposite (it counts). */
+    /* Practice (levels, pasted and shared boards) has free undo: only
+       the net moves count. The daily is strict: an undo is a move. */
+    get strictUndo()
+    {
+        return this.kind === 'daily';
+    }
+
+    /* Takes the last move back by sliding the tile back. */
     undo()
     {
         if (this.phase !== 'playing' || this.busy)
@@ -317,12 +325,36 @@ export class Game {
             this.hud.say('Nothing to undo on this board yet.');
             return false;
         }
-        return this.move(opposite(last), { undo: true });
+        if (this.strictUndo)
+            return this.move(opposite(last), { undo: true });
+        return this.takeBack(last);
     }
 
-    /* The move an undo reverses: pairs of move + its undo cancel out. */
+    /* A practice undo: the move leaves the list, as if never played. */
+    takeBack(last)
+    {
+        const tile = tileForMove(this.tiles, opposite(last));
+        this.tiles = applyMove(this.tiles, opposite(last));
+        this.moves.pop();
+        if (this.solverMoves > this.moves.length)
+            this.solverMoves = this.moves.length;
+        this.view.clearHint();
+        this.view.render(this.tiles);
+        this.hud.setMoves(this.moves.length);
+        this.hud.announce(this.moveWords(tile, last, true));
+        this.hook('onMove', this, { bySolver: false });
+        this.hud.say('Took the last move back (practice: it does not count).');
+        this.save();
+        this.changed();
+        return true;
+    }
+
+    /* The move an undo reverses: pairs of move + its undo cancel out
+       (on the daily, where an undo is a move of its own). */
     lastUndoable()
     {
+        if (!this.strictUndo)
+            return this.moves.length ? this.moves[this.moves.length - 1] : null;
         const stack = [];
         for (const move of this.moves) {
             if (stack.length && stack[stack.length - 1] === opposite(move))
@@ -564,10 +596,10 @@ export class Game {
     finishLine(result)
     {
         if (result.bySolver)
-            return `The solver finished it: ${result.moves} moves. Press N for a new board.`;
+            return `The solver finished it: ${plural(result.moves, 'move')}. Press N for a new board.`;
         const share = Number.isFinite(result.percent) ?
             ` · ${result.percent}% of ${result.exact ? 'the optimal route' : 'par'}` : '';
-        return `Solved in ${result.moves} moves${share}. Press N for a new board.`;
+        return `Solved in ${plural(result.moves, 'move')}${share}. Press N for a new board.`;
     }
 
     /* The numbers for the score card, recorded in the progress on the way. */
@@ -589,6 +621,9 @@ export class Game {
         const helped = this.hints > 0 || this.watched;
         if (helped)
             stars = Math.min(stars, 2);
+        /* Stars are for levels and the daily, as the panel says: a pasted
+           or shared board gets none (the card shows no star row). */
+        const starred = this.kind === 'level' || this.kind === 'daily';
         let best = false;
         if (!this.custom) {
             best = recordFinish(this.progress, this.size, this.level, {
@@ -601,10 +636,10 @@ export class Game {
         return {
             kicker: this.custom ? `${KIND_NAME[this.kind]} · ${this.size}×${this.size}` :
                 `Level ${this.level} · ${this.size}×${this.size}`,
-            title: this.title(ratio, bySolver, helped),
+            title: this.title(ratio, bySolver, helped, { moves, optimal, exact }),
             percent: !bySolver && Number.isFinite(ratio) ? percent(ratio) : NaN,
             sub: this.sub(bySolver, exact, optimal, solver),
-            stars,
+            stars: starred ? stars : null,
             moves,
             optimal,
             exact,
@@ -619,6 +654,10 @@ export class Game {
             daily: this.kind === 'daily' ? this.daily : null,
             start: this.start,
             moveList: this.moves.slice(),
+            /* Help on this board, for the daily's entry and stats. */
+            helped,
+            watched: this.watched,
+            beatSolver: this.beatSolver({ moves, optimal, exact }, bySolver),
         };
     }
 
@@ -635,10 +674,18 @@ export class Game {
             'no par known for this board';
     }
 
-    title(ratio, bySolver, helped)
+    /* Under a "par ≤ X": shorter than any route the solver had found. */
+    beatSolver({ moves, optimal, exact }, bySolver)
+    {
+        return !bySolver && !exact && Number.isFinite(optimal) && moves < optimal;
+    }
+
+    title(ratio, bySolver, helped, counts)
     {
         if (bySolver)
             return 'Solved by the solver';
+        if (this.beatSolver(counts, bySolver))
+            return 'You beat the solver’s route!';
         if (ratio >= 0.999)
             return helped ? 'Optimal, with help' : 'Perfect!';
         return ratio >= 0.7 ? 'Great solve!' : 'Solved!';
@@ -647,7 +694,7 @@ export class Game {
     note(best, scored, result, solver)
     {
         if (this.solverMoves > 0) {
-            if (this.solverMoves === this.moves.length)
+            if (this.solverMoves >= this.moves.length)
                 return 'Stars are for boards you finish yourself: try it again with Replay.';
             return `${this.solverMoves} of the ${this.moves.length} moves were the solver\u2019s. ` +
                 'Stars are for boards you finish yourself.';

@@ -146,6 +146,10 @@ function keyAction(event, pointerFocus)
     const mod = event.ctrlKey || event.metaKey;
     if (mod)
         return event.key.toLowerCase() === 'z' && !event.shiftKey ? (a) => a.undo() : null;
+    /* A part of the page that steps with the arrows itself (Watch A*
+       think) keeps them, however the focus got there. */
+    if (ARROWS[event.key] && event.target.closest && event.target.closest('[data-own-arrows]'))
+        return null;
     if (ARROWS[event.key])
         return ownsArrows(event.target) && !pointerFocus ? null
             : (a) => a.slide(ARROWS[event.key]);

@@ -44,6 +44,8 @@ export class JobView {
     constructor(parent, budgetMs)
     {
         this.budgetMs = budgetMs || 0;
+        this.base = 0;
+        this.lastSeen = 0;
         this.root = document.createElement('div');
         this.root.className = 'job-view';
         this.root.dataset.testid = 'job-view';
@@ -64,9 +66,19 @@ export class JobView {
         parent.append(this.root);
     }
 
+    /*
+     * A search in phases (a quick first route, then the search that
+     * shortens it) restarts its own counts at each phase: the view adds
+     * them up, so the count of boards never goes back down to 0.
+     */
     show(p)
     {
         const secs = (p.elapsed_ms || 0) / 1000;
+        const seen = p.expanded || 0;
+        if (seen < this.lastSeen)
+            this.base += this.lastSeen;
+        this.lastSeen = seen;
+        p = { ...p, expanded: this.base + seen };
         if (!this.budgetMs)
             this.bar.removeAttribute('value');      /* indeterminate */
         else
@@ -96,10 +108,14 @@ export class JobView {
 export async function solveAsJob(tiles, settings = {}, view = null)
 {
     const body = { board: toRows(tiles) };
-    for (const key of ['algorithm', 'heuristic', 'limits', 'include_path']) {
-        if (settings[key] !== undefined && settings[key] !== '')
+    /* The goal too (issue 31 defect 3: it was left out, so a long run
+       searched for the usual goal), and the effort per layer. */
+    for (const key of ['goal', 'algorithm', 'heuristic', 'limits', 'include_path', 'effort']) {
+        if (settings[key] !== undefined && settings[key] !== '' && settings[key] !== null)
             body[key] = settings[key];
     }
+    if (Array.isArray(body.goal) && !Array.isArray(body.goal[0]))
+        body.goal = toRows(body.goal);
     let response;
     try {
         response = await fetch('/v1/jobs', {

@@ -10,7 +10,7 @@ import { JobView, isLongSolve, solveAsJob } from './jobs.js';
 import { parseBoard, sizeOf, tileForMove, applyMove, opposite } from './board.js';
 import {
     ALGORITHMS, BLIND, HEURISTICS, algorithmName, algorithmsFor, appliesTo,
-    heuristicName, heuristicsFor, loadCatalog,
+    heuristicInline, heuristicName, heuristicsFor, loadCatalog, plural,
 } from './catalog.js';
 import { formatCount, formatMicros } from './score-card.js';
 
@@ -100,6 +100,71 @@ function statusCell(result)
     return td;
 }
 
+/* What a chart's bars are, per algorithm: the server counts every
+   best-first search by f = g + h, whatever order it expands in. */
+const LAYER_TEXT = Object.freeze({
+    astar: 'boards expanded per f = g + h layer',
+    bnb: 'boards expanded per f = g + h layer',
+    idastar: 'boards expanded per iteration (bound f)',
+    greedy: 'boards expanded, grouped by their f = g + h (greedy picks by h alone, so ' +
+        'it wanders over many f values)',
+    wastar: 'boards expanded, grouped by their f = g + h (weighted A* picks by g + w·h)',
+});
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function text(tag, content, className = '')
+{
+    const el = document.createElement(tag);
+    el.textContent = content;
+    if (className)
+        el.className = className;
+    return el;
+}
+
+/* One chart's bars, on a log scale up to `max` (shared by the board). */
+function drawBars(fig, layers, max)
+{
+    const W = 280, H = 90, gap = 2;
+    const bw = Math.max(2, Math.floor((W - gap * layers.length) / layers.length));
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('viewBox', `0 0 ${W} ${H + 16}`);
+    svg.setAttribute('role', 'img');
+    const caption = fig.querySelector('figcaption').textContent;
+    svg.setAttribute('aria-label', `${caption}: ` + layers.map((l) =>
+        `f ${l.f}: ${formatCount(l.expanded)}`).join(', '));
+    let tallest = 0;
+    layers.forEach((l, i) => {
+        const h = Math.max(1, Math.round((Math.log10(l.expanded + 1) / Math.log10(max + 1)) * H));
+        tallest = Math.max(tallest, h);
+        const rect = document.createElementNS(SVG, 'rect');
+        rect.setAttribute('x', String(i * (bw + gap)));
+        rect.setAttribute('y', String(H - h));
+        rect.setAttribute('width', String(bw));
+        rect.setAttribute('height', String(h));
+        rect.setAttribute('class', 'effort-bar');
+        const title = document.createElementNS(SVG, 'title');
+        title.textContent = `f ${l.f}: ${formatCount(l.expanded)} boards`;
+        rect.append(title);
+        svg.append(rect);
+    });
+    for (const [i, anchor] of [[0, 'start'], [layers.length - 1, 'end']]) {
+        const t = document.createElementNS(SVG, 'text');
+        t.setAttribute('x', String(anchor === 'start' ? 0 : Math.min(W, layers.length * (bw + gap))));
+        t.setAttribute('y', String(H + 13));
+        t.setAttribute('text-anchor', anchor);
+        t.setAttribute('class', 'effort-label');
+        t.textContent = `f ${layers[i].f}`;
+        svg.append(t);
+    }
+    fig.dataset.tallest = String(tallest);
+    fig.querySelector('svg').replaceWith(svg);
+    const total = layers.reduce((sum, l) => sum + l.expanded, 0);
+    fig.querySelector('.effort-note').textContent = `${formatCount(total)} in all · ` +
+        `tallest layer ${formatCount(Math.max(...layers.map((l) => l.expanded)))} · ` +
+        `log scale shared by this board's runs (top: ${formatCount(max)})`;
+}
+
 export class Lab {
     /* handlers: onPlay(tiles), onWatch(tiles) */
     constructor(handlers)
@@ -113,6 +178,8 @@ export class Lab {
         this.body = $('lab-runs').querySelector('tbody');
         this.running = false;
         this.runs = [];
+        /* Each chart's figure -> its layers, to redraw on a common scale. */
+        this.charts = new Map();
         /* Options the server said it does not offer (learnt from a 422). */
         this.unavailable = new Set();
         this.wire();
@@ -253,7 +320,7 @@ export class Lab {
             return;
         const heuristic = this.heuristic.value || 'manhattan';
         const note = this.heuristic.value ? '' :
-            `Compared with ${heuristicName(heuristic).toLowerCase()} (an exact table would make every ` +
+            `Compared with ${heuristicInline(heuristic)} (an exact table would make every ` +
             'algorithm walk straight to the goal). Pick another heuristic above to compare with it.';
         this.runAll(algorithmsFor(sizeOf(tiles)).filter((a) => !this.isUnavailable(a.id)).map((a) => ({
             algorithm: a.id,
@@ -318,7 +385,7 @@ export class Lab {
             const limits = this.limits();
             /* Long ones run as server jobs, with progress and Cancel. */
             if (isLongSolve(sizeOf(tiles), limits))
-                return await solveAsJob(tiles, { ...plan, limits },
+                return await solveAsJob(tiles, { ...plan, limits, effort: true },
                     new JobView(this.message, limits.timeout_ms));
             return await solve(tiles, { ...plan, limits, effort: true });
         } catch (err) {
@@ -385,15 +452,20 @@ export class Lab {
                 'Try a stronger heuristic, or IDA*, which needs almost no memory.');
             return;
         }
+        if (result.status === 'cancelled') {
+            this.say(`Cancelled, as you asked, after expanding ` +
+                `${formatCount(result.stats && result.stats.expanded)} boards.`);
+            return;
+        }
         if (result.status !== 'solved') {
             this.say(`Stopped: ${STATUS_TEXT[result.status] || result.status} after expanding ` +
                 `${formatCount(result.stats && result.stats.expanded)} boards. Raise the budget or pick a stronger heuristic.`);
             return;
         }
         const how = `${algorithmName(result.algorithm)}` +
-            (result.heuristic && !BLIND.has(result.algorithm) ? ` with ${heuristicName(result.heuristic).toLowerCase()}` : '');
+            (result.heuristic && !BLIND.has(result.algorithm) ? ` with ${heuristicInline(result.heuristic)}` : '');
         const text = result.length === 0 ? 'This board is already solved.' :
-            `Solved in ${result.length} moves${result.optimal ? ' (optimal)' : ''}. ${how} expanded ` +
+            `Solved in ${plural(result.length, 'move')}${result.optimal ? ' (optimal)' : ''}. ${how} expanded ` +
             `${formatCount(result.stats.expanded)} boards in ${formatMicros(result.stats.time_us)}.`;
         this.say(text, 'good', result.length ? describePath(tiles, result.moves) : '');
     }
@@ -435,64 +507,57 @@ export class Lab {
         $('lab-empty').hidden = true;
         this.markBest(tiles.join(' '));
         this.showScrollHint();
-        this.addChart(result);
+        this.addChart(result, tiles.join(' '));
     }
 
     /*
      * The effort chart: one small bar chart per run, expansions per f
-     * layer (A* and the other best-first searches) or per iteration
-     * (IDA*), so a better heuristic is seen as fewer, lower bars.
+     * layer (the best-first searches) or per iteration (IDA*). All the
+     * charts of one board share one scale (log), so 31 boards draw far
+     * lower than 121,529 and a better heuristic is seen as lower bars.
      */
-    addChart(result)
+    addChart(result, board)
     {
         const layers = Array.isArray(result.effort) ? result.effort : [];
-        if (layers.length === 0)
-            return;
-        const ida = result.algorithm === 'idastar';
         const fig = document.createElement('figure');
         fig.className = 'effort';
         fig.dataset.algorithm = result.algorithm;
+        fig.dataset.heuristic = result.heuristic || '';
+        fig.dataset.board = board;
         fig.dataset.layers = String(layers.length);
         const cap = document.createElement('figcaption');
         const who = `${algorithmName(result.algorithm)}` +
             (BLIND.has(result.algorithm) ? '' : ` · ${heuristicName(result.heuristic)}`);
-        cap.textContent = `${who}: boards expanded per ${ida ? 'iteration (bound f)' : 'f = g + h layer'}`;
-        const max = Math.max(...layers.map((l) => l.expanded));
-        const W = 280, H = 90, gap = 2;
-        const bw = Math.max(2, Math.floor((W - gap * layers.length) / layers.length));
-        const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-        svg.setAttribute('viewBox', `0 0 ${W} ${H + 16}`);
-        svg.setAttribute('role', 'img');
-        svg.setAttribute('aria-label', `${cap.textContent}: ` + layers.map((l) =>
-            `f ${l.f}: ${formatCount(l.expanded)}`).join(', '));
-        layers.forEach((l, i) => {
-            const h = Math.max(1, Math.round((Math.log10(l.expanded + 1) / Math.log10(max + 1)) * H));
-            const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-            rect.setAttribute('x', String(i * (bw + gap)));
-            rect.setAttribute('y', String(H - h));
-            rect.setAttribute('width', String(bw));
-            rect.setAttribute('height', String(h));
-            rect.setAttribute('class', 'effort-bar');
-            const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
-            title.textContent = `f ${l.f}: ${formatCount(l.expanded)} boards`;
-            rect.append(title);
-            svg.append(rect);
-        });
-        for (const [i, anchor] of [[0, 'start'], [layers.length - 1, 'end']]) {
-            const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
-            t.setAttribute('x', String(anchor === 'start' ? 0 : Math.min(W, layers.length * (bw + gap))));
-            t.setAttribute('y', String(H + 13));
-            t.setAttribute('text-anchor', anchor);
-            t.setAttribute('class', 'effort-label');
-            t.textContent = `f ${layers[i].f}`;
-            svg.append(t);
+        cap.textContent = `${who}: ${LAYER_TEXT[result.algorithm] || LAYER_TEXT.astar}`;
+        fig.append(cap);
+        if (layers.length === 0) {
+            /* A run through a job (5×5, long budgets) or an algorithm
+               that keeps no layers: say so rather than draw nothing. */
+            fig.append(text('p', result.status === 'cancelled' ? 'No chart: the run was cancelled.' :
+                'No chart for this run: the server sent no per-layer counts ' +
+                '(runs that go through a job, and IDA* with pattern databases, have none).',
+            'effort-note'));
+            $('lab-charts').append(fig);
+            $('lab-charts').hidden = false;
+            return;
         }
+        this.charts.set(fig, layers);
+        fig.append(document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
         const note = document.createElement('p');
         note.className = 'effort-note';
-        note.textContent = `${formatCount(result.stats.expanded)} in all · tallest ${formatCount(max)} (log scale)`;
-        fig.append(cap, svg, note);
+        fig.append(note);
         $('lab-charts').append(fig);
         $('lab-charts').hidden = false;
+        this.drawCharts(board);
+    }
+
+    /* Redraws every chart of `board` to the tallest layer among them. */
+    drawCharts(board)
+    {
+        const figs = [...this.charts.keys()].filter((f) => f.dataset.board === board && f.isConnected);
+        const max = Math.max(1, ...figs.flatMap((f) => this.charts.get(f).map((l) => l.expanded)));
+        for (const fig of figs)
+            drawBars(fig, this.charts.get(fig), max);
     }
 
     /* A table wider than its box says so (on a phone it scrolls). */
@@ -546,6 +611,7 @@ export class Lab {
         $('lab-charts').hidden = true;
         this.lastBoard = '';
         this.runs = [];
+        this.charts = new Map();
         $('lab-empty').hidden = false;
         this.say('');
     }

@@ -24,6 +24,7 @@ import {
 import { readShared, shareUrl } from './share.js';
 import { Sound } from './sound.js';
 import { Think } from './think.js';
+import { Today } from './today.js';
 import { ScoreCard } from './score-card.js';
 import { SettingsPanel } from './settings-panel.js';
 import { percent } from './levels.js';
@@ -67,10 +68,20 @@ new Lab({
     onWatch: (tiles, goal) => playPasted(tiles, goal, true),
 });
 
-new Think({ currentBoard: () => game.start.slice() });
+new Think({ currentBoard: () => ({ tiles: game.start.slice(), goal: game.goal.slice() }) });
 
 const daily = new Daily({ onPlay: (tiles, info) => playDaily(tiles, info) });
-card.onShow = (result) => daily.offer(result);
+const today = new Today({
+    onPlay: async (size) => {
+        daily.selectSize(size);
+        await daily.load(size);
+        daily.play();
+    },
+});
+card.onShow = (result) => {
+    daily.offer(result);
+    today.record(result);
+};
 
 function usePicture(id)
 {
@@ -183,8 +194,21 @@ function wireButtons()
     $('undo').addEventListener('click', () => game.undo());
     $('share').addEventListener('click', () => shareBoard());
     $('level-map-open').addEventListener('click', () => openLevelMap());
-    $('theme-toggle').addEventListener('click', () => setTheme(nextTheme(progress.theme)));
-    $('sound-toggle').addEventListener('click', () => setSound(!progress.sound));
+    /* After a click (not a key) on the theme or sound button the focus
+       goes back to the board at once: Space would press the button again
+       instead of pausing the solver. */
+    const pointerBack = (event) => {
+        if (event.detail > 0)
+            $('board').focus({ preventScroll: true });
+    };
+    $('theme-toggle').addEventListener('click', (event) => {
+        setTheme(nextTheme(progress.theme));
+        pointerBack(event);
+    });
+    $('sound-toggle').addEventListener('click', (event) => {
+        setSound(!progress.sound);
+        pointerBack(event);
+    });
     $('level-prev').addEventListener('click', () => game.changeLevel(-1));
     $('level-next').addEventListener('click', () => game.changeLevel(1));
     $('play-pause').addEventListener('click', () => game.playback.toggle());
@@ -224,6 +248,18 @@ function wireInput()
         },
     }, () => card.open || $('level-map').open);
     returnFocusAfterPointer($('play'), $('board'));
+    /* The clock is saved with each move; a reload or a closed tab keeps
+       the time since the last one as well. Only a game already saved is
+       brought up to date: one whose save was cleared stays cleared. */
+    const keepTime = () => {
+        if (loadGame())
+            game.save();
+    };
+    window.addEventListener('pagehide', keepTime);
+    document.addEventListener('visibilitychange', () => {
+        if (document.visibilityState === 'hidden')
+            keepTime();
+    });
 }
 
 /* --- Level map ---------------------------------------------------------- */
@@ -242,6 +278,10 @@ function openLevelMap()
         button.dataset.level = String(entry.level);
         if (!game.custom && entry.level === game.level)
             button.setAttribute('aria-current', 'true');
+        if (entry.locked) {
+            button.disabled = true;
+            button.classList.add('locked');
+        }
         const stars = '★'.repeat(entry.stars) + '☆'.repeat(3 - entry.stars);
         button.innerHTML = '';
         const num = document.createElement('span');
@@ -250,9 +290,12 @@ function openLevelMap()
         const row = document.createElement('span');
         row.className = 'level-stars';
         row.textContent = stars;
-        button.append(num, row);
-        button.setAttribute('aria-label', `Level ${entry.level}, ` +
-            (entry.played ? `${entry.stars} star${entry.stars === 1 ? '' : 's'}` : 'not finished yet'));
+        button.append(num, ' ', row);
+        if (entry.locked)
+            row.textContent = 'locked';
+        /* The name holds the visible text ("2 locked") as it reads. */
+        button.setAttribute('aria-label', entry.locked ? `Level ${entry.level} locked` : `Level ${entry.level}, ` + (
+            entry.played ? `${entry.stars} star${entry.stars === 1 ? '' : 's'}` : 'not finished yet'));
         button.addEventListener('click', () => {
             $('level-map').close();
             game.play(size, entry.level);
@@ -261,6 +304,12 @@ function openLevelMap()
         li.append(button);
         grid.append(li);
     }
+    const all = levelMap(progress, size);
+    const won = all.reduce((sum, e) => sum + e.stars, 0);
+    const open = all.filter((e) => !e.locked).length;
+    $('level-map-note').textContent = `${won} of ${all.length * 3} stars won on ${size}×${size}: ` +
+        `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open; ` +
+        'finish one to open the next.';
     $('level-map').showModal();
 }
 
@@ -346,15 +395,20 @@ async function startUp()
     settings.showNumbers(Boolean(progress.showNumbers));
     usePicture(progress.picture);
     const shared = readShared(location.href);
+    let refused = '';
     if (shared) {
         /* The address has done its job; a reload resumes the game. */
         history.replaceState(null, '', location.pathname + location.hash);
         if (await openShared(shared))
             return;
+        refused = $('status').textContent;
     }
-    if (resumeSaved())
-        return;
-    game.play(progress.size, levelFor(progress, progress.size));
+    if (!resumeSaved())
+        await game.play(progress.size, levelFor(progress, progress.size));
+    /* Loading the fallback board clears the status line: say why the
+       link's board is not the one on screen after it. */
+    if (refused)
+        hud.say(`${refused} Playing your own game instead.`, 'error');
 }
 
 /* The game in progress before a reload, if there was one. */

@@ -100,14 +100,17 @@ export function recordFinish(progress, size, level, result)
     return improved;
 }
 
-/* Every level's best, for the level map: [{ level, stars }], 1..unlocked. */
+/* Every level of the size, for the level map: [{ level, stars, played,
+   locked }], 1..maxLevel, the ones not reached yet locked. */
 export function levelMap(progress, size)
 {
     const record = sizeRecord(progress, size);
+    const unlocked = unlockedFor(progress, size);
     const out = [];
-    for (let level = 1; level <= unlockedFor(progress, size); level++) {
+    for (let level = 1; level <= maxLevel(size); level++) {
         const best = record.best[String(level)];
-        out.push({ level, stars: best ? best.stars || 0 : 0, played: Boolean(best) });
+        out.push({ level, stars: best ? best.stars || 0 : 0, played: Boolean(best),
+            locked: level > unlocked });
     }
     return out;
 }

@@ -4,7 +4,7 @@
  * the solver had to work. show() resolves to the button the player chose.
  */
 
-import { algorithmName, heuristicName } from './catalog.js';
+import { algorithmName, heuristicInline } from './catalog.js';
 import { formatSeconds } from './clock.js';
 
 const $ = (id) => document.getElementById(id);
@@ -32,7 +32,7 @@ function solverLine(solver)
     const s = solver.stats;
     const how = [algorithmName(solver.algorithm)];
     if (solver.heuristic)
-        how.push(`with ${heuristicName(solver.heuristic).toLowerCase()}`);
+        how.push(`with ${heuristicInline(solver.heuristic)}`);
     return `${how.join(' ')} expanded ${formatCount(s.expanded)} boards and ` +
         `generated ${formatCount(s.generated)} in ${formatMicros(s.time_us)}` +
         `${solver.optimal ? ', and proved its route optimal.' : '.'}`;
@@ -71,7 +71,8 @@ export class ScoreCard {
     {
         $('score-kicker').textContent = r.kicker;
         $('score-title').textContent = r.title;
-        renderStars(r.stars, $('score-stars'));
+        $('score-stars').hidden = r.stars === null;
+        renderStars(r.stars || 0, $('score-stars'));
         const scored = Number.isFinite(r.percent);
         $('score-percent').textContent = scored ? String(r.percent) : '–';
         $('score-percent').parentElement.hidden = !scored;

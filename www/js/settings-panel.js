@@ -169,8 +169,13 @@ export class SettingsPanel {
     showOwn(size, kind)
     {
         $('stars-line').hidden = true;
-        const what = { shared: 'a shared', daily: 'the daily' }[kind] || 'your own';
+        if (kind === 'daily') {
+            $('best-line').textContent = `Playing the daily ${size}×${size}: its stars go to your ` +
+                'daily stats and share line, not to the levels.';
+            return;
+        }
+        const what = kind === 'shared' ? 'a shared' : 'your own';
         $('best-line').textContent = `Playing ${what} ${size}×${size} board: ` +
-            'stars are for the numbered levels.';
+            'stars are for the numbered levels and the daily.';
     }
 }

@@ -12,10 +12,14 @@
  */
 
 import { solve } from './api.js';
-import { fromApi } from './board.js';
+import { applyMove, fromApi, goalBoard, positionOf, sameBoard, sizeOf } from './board.js';
 
 const $ = (id) => document.getElementById(id);
-const STEPS = 60;
+/* The API's cap on traced expansions (openapi.yaml, "trace"). */
+const STEPS = 200;
+/* Boards the page traces as they are; bigger ones get a sample 3×3. */
+const TRACE_MAX_SIZE = 4;
+const SAMPLE = Object.freeze([1, 2, 3, 4, 0, 6, 7, 5, 8]);
 const OPEN_SHOWN = 8;
 const CLOSED_SHOWN = 6;
 const COLUMNS = Object.freeze([
@@ -29,22 +33,32 @@ function key(tiles)
     return tiles.join(' ');
 }
 
-/* A small picture of a board (any size), for lists. */
-export function mini(tiles, className = '')
+/*
+ * A small picture of a board (any size), for lists. With `goal`, tiles
+ * out of place are marked (class "off") and each carries its Manhattan
+ * distance to its goal square (data-d), for the heuristics' pictures.
+ */
+export function mini(tiles, className = '', goal = null)
 {
     const grid = document.createElement('span');
     grid.className = `mini ${className}`.trim();
     grid.style.gridTemplateColumns = `repeat(${Math.round(Math.sqrt(tiles.length))}, 1.05em)`;
     grid.setAttribute('role', 'img');
     grid.setAttribute('aria-label', tiles.map((t) => (t === 0 ? 'gap' : t)).join(' '));
-    for (const tile of tiles) {
+    const n = Math.round(Math.sqrt(tiles.length));
+    tiles.forEach((tile, i) => {
         const cell = document.createElement('i');
         cell.textContent = tile === 0 ? '' : String(tile);
         if (tile === 0)
             cell.className = 'gap';
+        else if (goal && goal[i] !== tile) {
+            const at = positionOf(goal, tile);
+            cell.className = 'off';
+            cell.dataset.d = String(Math.abs(at.row - Math.floor(i / n)) + Math.abs(at.col - i % n));
+        }
         cell.setAttribute('aria-hidden', 'true');
         grid.append(cell);
-    }
+    });
     return grid;
 }
 
@@ -95,24 +109,49 @@ function replay(trace)
 }
 
 export class Think {
+    /* currentBoard() -> { tiles, goal } of the game in play. */
     constructor({ currentBoard })
     {
         this.currentBoard = currentBoard;
         this.columns = [];
         this.index = 0;
         this.timer = 0;
+        this.goal = null;
         $('think-load').addEventListener('click', () => this.load());
         $('think-prev').addEventListener('click', () => this.go(this.index - 1));
         $('think-next').addEventListener('click', () => this.go(this.index + 1));
         $('think-play').addEventListener('click', () => this.togglePlay());
         $('think-step').addEventListener('input', () => this.go(Number($('think-step').value) - 1));
+        $('think-goal').addEventListener('click', () => this.go(this.longest() - 1));
+        /* ← and → step here, wherever the focus is inside the view (the
+           slider too); the game board does not hear them (input.js leaves
+           arrows inside [data-own-arrows] alone). */
+        $('think').addEventListener('keydown', (event) => {
+            if (!this.columns.length || event.altKey || event.ctrlKey || event.metaKey)
+                return;
+            const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+            if (!step)
+                return;
+            event.preventDefault();
+            this.stop();
+            this.go(this.index + step);
+        });
     }
 
-    /* Traces the game's board (3×3 only; a sample board otherwise). */
+    longest()
+    {
+        return Math.max(0, ...this.columns.map((c) => c.states.length));
+    }
+
+    /* Traces the game's board (up to 4×4; a sample 3×3, said so, for
+       bigger ones) to the game's goal. */
     async load()
     {
-        const board = this.currentBoard();
-        const tiles = board && board.length === 9 ? board : [1, 2, 3, 4, 0, 6, 7, 5, 8];
+        const current = this.currentBoard() || {};
+        const size = current.tiles ? sizeOf(current.tiles) : 0;
+        const own = size >= 2 && size <= TRACE_MAX_SIZE;
+        const tiles = own ? current.tiles : SAMPLE.slice();
+        const goal = own && current.goal ? current.goal : goalBoard(sizeOf(tiles));
         this.stop();
         $('think-message').textContent = 'Asking the solver for three A* traces…';
         try {
@@ -120,24 +159,36 @@ export class Think {
             for (const column of COLUMNS) {
                 const r = await solve(tiles, {
                     algorithm: 'astar', heuristic: column.id, trace: STEPS,
+                    goal: sameBoard(goal, goalBoard(sizeOf(tiles))) ? undefined : goal,
                     limits: { max_nodes: 200000 },
                 });
                 runs.push({ ...column, result: r, states: replay(r.trace || []) });
             }
             this.tiles = tiles;
+            this.goal = goal;
             this.columns = runs;
-            const longest = Math.max(...runs.map((r) => r.states.length));
+            const longest = this.longest();
             $('think-step').max = String(Math.max(1, longest));
             $('think-step').disabled = false;
-            for (const id of ['think-prev', 'think-next', 'think-play'])
+            for (const id of ['think-prev', 'think-next', 'think-play', 'think-goal'])
                 $(id).disabled = false;
-            $('think-message').textContent = `The first ${STEPS} expansions of A* from this board, ` +
-                'one per step. Press → or Play to step on.';
-            $('think-start').replaceChildren(mini(tiles, 'mini-large'));
+            $('think-message').textContent = this.intro(own, size, longest);
+            $('think-start').replaceChildren(mini(tiles, 'mini-large', goal));
+            $('think-legend').hidden = false;
             this.go(0);
         } catch (err) {
             $('think-message').textContent = err.message;
         }
+    }
+
+    intro(own, size, longest)
+    {
+        const which = own ? `the board you are playing (${size}×${size})` :
+            `a sample 3×3 board: the board you are playing is ${size}×${size}, too big ` +
+            'to watch A* step by step';
+        return `A* from ${which}, one expansion per step, up to ${longest} steps ` +
+            `(the server sends at most ${STEPS}). With the focus here, ← and → step; ` +
+            '“Jump to goal” goes to the last step.';
     }
 
     togglePlay()
@@ -165,7 +216,7 @@ export class Think {
     /* Shows step `index` in every column; false past the last one. */
     go(index)
     {
-        const longest = Math.max(0, ...this.columns.map((c) => c.states.length));
+        const longest = this.longest();
         if (index < 0 || index >= longest)
             return false;
         this.index = index;
@@ -195,15 +246,51 @@ export class Think {
             col.append(text('p', 'No steps.'));
             return col;
         }
-        if (index >= run.states.length) {
-            col.append(text('p', `Reached the goal after ${run.states.length} expansions: ` +
-                'the goal came off the open list next.', 'think-done'));
+        const last = index >= run.states.length - 1;
+        if (last && this.reachedGoal(run)) {
+            col.append(text('p', `Reached the goal: it came off the open list at expansion ` +
+                `${run.states.length}.`, 'think-done'));
+        } else if (last && r.status === 'solved') {
+            col.append(text('p', `The trace ends here (the server sends ${STEPS} steps); A* went ` +
+                `on for ${(r.stats.expanded - run.states.length).toLocaleString('en-US')} more ` +
+                'expansions to reach the goal.', 'think-done'));
         }
-        col.append(this.expanded(state), this.openList(state), this.closedList(state));
+        col.append(this.expanded(state, run.id));
+        if (last && r.status === 'solved')
+            col.append(this.route(r));
+        col.append(this.openList(state), this.closedList(state));
         return col;
     }
 
-    expanded(state)
+    reachedGoal(run)
+    {
+        const lastStep = run.states[run.states.length - 1];
+        return Boolean(lastStep) && sameBoard(lastStep.step.tiles, this.goal);
+    }
+
+    /* The route A* found, board by board. */
+    route(r)
+    {
+        const box = document.createElement('div');
+        box.className = 'think-route';
+        box.append(text('p', `The route it found: ${r.length} moves`, 'think-head'));
+        const row = document.createElement('div');
+        row.className = 'think-row';
+        let tiles = this.tiles;
+        row.append(mini(tiles));
+        for (const move of r.moves || []) {
+            tiles = applyMove(tiles, move);
+            if (!tiles)
+                break;
+            row.append(mini(tiles, 'mini-path'));
+        }
+        box.append(row);
+        return box;
+    }
+
+    /* The board taken off the open list, drawn with what its heuristic
+       counts: misplaced tiles marked, or each tile's distance home. */
+    expanded(state, heuristic)
     {
         const s = state.step;
         const box = document.createElement('div');
@@ -212,7 +299,7 @@ export class Think {
             ` · open list had ${s.open}`, 'think-head');
         const row = document.createElement('div');
         row.className = 'think-row';
-        row.append(mini(s.tiles, 'mini-current'));
+        row.append(mini(s.tiles, `mini-current show-${heuristic === 'misplaced' ? 'off' : 'dist'}`, this.goal));
         const arrow = text('span', '→', 'think-arrow');
         arrow.setAttribute('aria-hidden', 'true');
         row.append(arrow);

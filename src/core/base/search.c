@@ -1,0 +1,98 @@
+/*
+ * search.c - what every search shares, below all of them: the clock,
+ * the blank's moves, the limit checks with the progress callback, the
+ * arena budget of one solve, and writing a found path into the answer.
+ * puz_solve() (solve.c) arms these and dispatches; the searches call
+ * only down to here, never back into solve.c.
+ */
+#include <time.h>
+
+#include "base/search.h"
+
+uint64_t puz_now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+void puz__moves_init(struct puz__moves *m, unsigned n)
+{
+    /* rows and columns counted, not divided: every solve builds this */
+    for (unsigned r = 0, i = 0; r < n; r++) {
+        for (unsigned c = 0; c < n; c++, i++) {
+            m->to[i][PUZ_UP] = (uint8_t)(r > 0 ? i - n : PUZ__WALL);
+            m->to[i][PUZ_DOWN] = (uint8_t)(r + 1 < n ? i + n : PUZ__WALL);
+            m->to[i][PUZ_LEFT] = (uint8_t)(c > 0 ? i - 1 : PUZ__WALL);
+            m->to[i][PUZ_RIGHT] = (uint8_t)(c + 1 < n ? i + 1 : PUZ__WALL);
+        }
+    }
+}
+
+void puz__progress(const struct puz__search *s, bool force)
+{
+    struct puz__watch *w = s->watch;
+    const struct puz_result *r = s->out;
+    struct puz_progress p;
+    uint64_t now;
+
+    if (w == NULL)
+        return;
+    now = puz_now_us();
+    if (!force && now < w->next_us)
+        return;
+    w->next_us = now + PUZ_PROGRESS_US;
+    p.algorithm = r->algorithm;
+    p.expanded = r->stats.expanded;
+    p.generated = r->stats.generated;
+    p.elapsed_us = now - s->started_us;
+    p.bound = s->bound;
+    p.lower_bound = w->proves_bound ? s->bound : 0;
+    p.best_length = w->best_length;
+    w->fn(&p, w->user);
+}
+
+enum puz_status puz__check_limits(const struct puz__search *s)
+{
+    const struct puz_limits *l = s->limits;
+
+    puz__progress(s, false);
+    if (l->cancel != NULL && atomic_load_explicit(l->cancel,
+                                                  memory_order_relaxed))
+        return PUZ_CANCELLED;
+    if (l->deadline_us != 0 &&
+        (l->clock_us ? l->clock_us() : puz_now_us()) >= l->deadline_us)
+        return PUZ_TIMEOUT;
+    if (l->max_nodes != 0 && s->out->stats.expanded >= l->max_nodes)
+        return PUZ_LIMIT_NODES;
+    return PUZ_SOLVED;
+}
+
+puz_err puz__set_path(struct puz__search *s, const uint8_t *dirs,
+                      unsigned len)
+{
+    struct puz_result *r = s->out;
+    struct puz_board b = *s->start;
+
+    r->moves = puz_arena_alloc(s->arena, len + 1u);
+    r->tiles = puz_arena_alloc(s->arena, len + 1u);
+    if (r->moves == NULL || r->tiles == NULL) {
+        r->moves = r->tiles = NULL;
+        return PUZ_ENOMEM;
+    }
+    for (unsigned i = 0; i < len; i++) {
+        r->moves[i] = dirs[i];
+        r->tiles[i] = (uint8_t)puz_board_move(&b, (enum puz_dir)dirs[i]);
+    }
+    r->length = len;
+    return PUZ_OK;
+}
+
+void puz__arena_cap(puz_arena *a, size_t max_bytes)
+{
+    size_t used = puz_arena_used(a), budget = puz_arena_budget(a);
+
+    if (max_bytes != 0 && (budget == 0 || used + max_bytes < budget))
+        puz_arena_set_budget(a, used + max_bytes);
+}

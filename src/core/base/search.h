@@ -1,0 +1,84 @@
+/*
+ * search.h - what every search algorithm shares (private to the core):
+ * the prepared problem, limit checks and writing the answer (search.c).
+ * puz_solve() in solve.c fills a puz__search and calls one algorithm.
+ */
+#ifndef PUZ_SEARCH_H
+#define PUZ_SEARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "puz_arena.h"
+#include "puz_heuristic.h"
+#include "puz_solve.h"
+
+struct puz__search {
+    const struct puz_board *start;
+    const struct puz_board *goal;
+    unsigned n;                       /* side */
+    unsigned cells;                   /* n * n */
+    const struct puz_heuristic *h;    /* NULL for bfs/dfs */
+    void *hctx;                       /* h's prepared context */
+    const struct puz_limits *limits;
+    const struct puz_tables *tables;
+    puz_arena *arena;
+    struct puz_result *out;           /* status, moves, stats to fill */
+    unsigned weight;                  /* PUZ__PRIO_WEIGHTED only */
+    puz_trace *trace;                 /* best-first searches; NULL = none */
+    unsigned lower_bound;             /* proven by a search; 0 = none */
+    uint64_t started_us;
+    unsigned bound;                   /* current f-bound, for progress */
+    struct puz__watch *watch;         /* NULL = no progress callback */
+};
+
+/* The progress callback's state; mutable behind a const search. */
+struct puz__watch {
+    puz_progress_fn fn;
+    void *user;
+    uint64_t next_us;                 /* no call before this time */
+    unsigned best_length;             /* anytime searches' best so far */
+    bool proves_bound;                /* optimal search, admissible h:
+                                       * the bound is a lower bound */
+};
+
+/* Report progress now (force) or if PUZ_PROGRESS_US has passed since the
+ * last report. No-op without a callback. puz__check_limits calls it. */
+void puz__progress(const struct puz__search *s, bool force);
+
+/* Status to stop with (PUZ_TIMEOUT, PUZ_CANCELLED, PUZ_LIMIT_NODES) or
+ * PUZ_SOLVED meaning "keep going". Cheap: call every few thousand nodes
+ * (nodes limit is checked against out->stats.expanded). */
+enum puz_status puz__check_limits(const struct puz__search *s);
+
+/* Store a found path of len blank moves (copied into the arena) and
+ * derive the tiles that slid. Returns PUZ_ENOMEM when the arena budget
+ * cannot hold it (the caller reports limit_memory). */
+puz_err puz__set_path(struct puz__search *s, const uint8_t *dirs,
+                      unsigned len);
+
+/* Narrow a's budget to max_bytes beyond what it holds now (0 = leave
+ * it); never widens it. The caller restores the budget it had. */
+void puz__arena_cap(puz_arena *a, size_t max_bytes);
+
+/* puz__moves.to of a direction that leaves the board. */
+#define PUZ__WALL 255u
+
+/*
+ * The searches look at the clock, the cancel flag and the progress
+ * callback (puz__check_limits) once per PUZ__CHECK_MASK + 1 expansions:
+ * rare enough to cost nothing measurable, often enough (well under a
+ * millisecond apart) to stop within the 100 ms a cancel promises.
+ * IDA*'s expansions are cheaper, so it counts PUZ__IDA_CHECK_MASK + 1.
+ */
+#define PUZ__CHECK_MASK 1023u
+#define PUZ__IDA_CHECK_MASK 4095u
+
+/* Cell the blank reaches from each cell in each direction, or
+ * PUZ__WALL. */
+struct puz__moves {
+    uint8_t to[PUZ_MAX_CELLS][4];
+};
+void puz__moves_init(struct puz__moves *m, unsigned n);
+
+#endif

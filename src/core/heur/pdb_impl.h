@@ -1,0 +1,232 @@
+/*
+ * pdb_impl.h - inside the pattern databases (private to the core): the
+ * table layout, the symmetry frames that let one table serve many goals,
+ * and the index and lookup functions the searches call per node.
+ */
+#ifndef PUZ_PDB_IMPL_H
+#define PUZ_PDB_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/movefsm.h"
+#include "puz_pdb.h"
+
+/* Largest board with tables: 5x5. Arrays indexed by cell use this. */
+#define PUZ__PDB_CELLS 25u
+#define PUZ__PDB_MAX_GROUPS 6u
+#define PUZ__PDB_MAX_K 8u
+/* Entries are 4 bits; 15 marks "not reached yet" while building. */
+#define PUZ__PDB_UNSET 15u
+
+/* Goal classes: where the goal's blank is, up to symmetry. On 5x5 only
+ * the corner class has a representative (and tables). */
+#define PUZ__ORBIT_CORNER 0u
+#define PUZ__ORBIT_EDGE 1u
+#define PUZ__ORBIT_CENTRE 2u
+#define PUZ__ORBITS 3u
+#define PUZ__ORBIT_NONE 255u
+
+/* In a byte naming a group, slot or cell: none (the blank's cell is in no
+ * group; a class with no tables has no representative cell). */
+#define PUZ__PDB_NONE 255u
+
+/*
+ * How a board towards some goal is seen in its class's canonical frame:
+ * cells moved by one of the 8 symmetries of the square, tiles relabelled
+ * so that the goal becomes the canonical goal (tiles in row-major order,
+ * blank in the class's representative cell). Distances are unchanged.
+ */
+struct puz__frame {
+    unsigned n;
+    unsigned orbit;
+    unsigned sym;                    /* which of the 8 symmetries */
+    uint8_t cell[PUZ_MAX_CELLS];     /* original cell -> canonical cell */
+    uint8_t inv[PUZ_MAX_CELLS];      /* canonical cell -> original cell */
+    uint8_t tile[PUZ_MAX_CELLS];     /* original tile -> canonical tile */
+    struct puz_board goal;           /* the canonical goal */
+};
+
+/*
+ * One partition, as data: the board side and the group of every goal
+ * cell of the canonical corner goal (blank in the last cell,
+ * PUZ__PDB_NONE there).
+ * Nothing else in the code knows which partitions exist.
+ */
+struct puz__partition {
+    const char *name;                /* "6-6-3" */
+    const char *alias;               /* "663" */
+    unsigned n;                      /* board side */
+    unsigned orbits;                 /* goal classes served, bit per class */
+    uint8_t by_cell[PUZ__PDB_CELLS];
+};
+
+/* The partition behind enum value part, or NULL. */
+const struct puz__partition *puz__partition_get(enum puz_pdb_partition part);
+
+/*
+ * One group of tiles and the table it reads. A group whose goal cells
+ * are a turned or mirrored copy of an earlier group's (and whose goal
+ * leaves the blank free to reach every other cell, so the blank's goal
+ * cell does not matter) reads that group's table through cmap: slot i
+ * of this group is the tile whose goal cell cmap takes to the earlier
+ * group's slot i. Korf's 24-puzzle partition has three such copies.
+ */
+struct puz__group {
+    unsigned k;                          /* tiles in the group */
+    unsigned table;                      /* group whose table this reads */
+    uint8_t tile[PUZ__PDB_MAX_K];        /* canonical tiles, slot order */
+    uint8_t home[PUZ__PDB_MAX_K];        /* their goal cells */
+    uint8_t cmap[PUZ__PDB_CELLS];        /* cell -> cell of table's frame */
+    uint64_t entries;                    /* cells! / (cells - k)! */
+    const uint64_t *nib;                 /* 16 entries of 4 bits a word */
+};
+
+struct puz_pdb {
+    enum puz_pdb_partition part;
+    unsigned n, cells;                   /* side, n * n */
+    unsigned orbit;
+    struct puz_board goal;               /* canonical goal */
+    unsigned ngroups;
+    struct puz__group g[PUZ__PDB_MAX_GROUPS];
+    uint8_t group_of[PUZ__PDB_CELLS];    /* canonical tile -> group */
+    uint8_t slot_of[PUZ__PDB_CELLS];     /* canonical tile -> index slot */
+    uint8_t home[PUZ__PDB_CELLS];        /* canonical tile -> goal cell */
+    bool reflect;        /* goal blank on the main diagonal */
+    uint8_t rtile[PUZ__PDB_CELLS];       /* tile's label when transposed */
+    uint8_t transpose[PUZ__PDB_CELLS];   /* cell -> transposed cell */
+    void *mem;                           /* the tables, or NULL */
+    size_t data_bytes;
+    double build_seconds;
+    /* 5x5: the forbidden-move automaton every IDA* with these tables
+     * shares (puz__pdb_attach_fsm), or NULL: each search builds its own. */
+    uint32_t *fsm;
+    size_t fsm_bytes;
+};
+
+/* The forbidden-move automaton of 5x5 searches (pdb_fsm.c): children in
+ * the order puz__pdb_order5, strings up to PUZ__PDB_FSM_LEN moves. */
+#define PUZ__PDB_FSM_LEN 10u
+extern const uint8_t puz__pdb_order5[4];
+puz_err puz__pdb_fsm_build(struct puz__movefsm *fsm, puz_arena *a);
+/* Build it once for all of d's searches; PUZ_OK and nothing done for
+ * other sizes. */
+puz_err puz__pdb_attach_fsm(struct puz_pdb *d);
+
+/* Frames for 3x3 and 4x4 goals and 5x5 corner goals; PUZ_EINVAL for
+ * the rest. */
+puz_err puz__frame_init(struct puz__frame *f, const struct puz_board *goal);
+/* Goal class of a goal (PUZ__ORBIT_NONE: no class with tables). */
+unsigned puz__orbit_of(const struct puz_board *goal);
+/* The canonical goal of class orbit on an n x n board. */
+void puz__canonical_goal(unsigned n, unsigned orbit, struct puz_board *out);
+/* cells (original frame) -> out (canonical frame). */
+void puz__frame_map(const struct puz__frame *f, const uint8_t *cells,
+                    uint8_t *out);
+/* Name of a goal class: "corner", "edge", "centre". */
+const char *puz__orbit_name(unsigned orbit);
+
+/* Fill the group layout of d (everything but the tables) for part and
+ * class orbit; PUZ_EINVAL if the partition does not serve that class. */
+puz_err puz__pdb_layout(struct puz_pdb *d, enum puz_pdb_partition part,
+                        unsigned orbit);
+/* Words of table memory for a group of k tiles on a board of cells. */
+uint64_t puz__pdb_group_words(unsigned k, unsigned cells);
+/* Bytes of the tables d stores (groups reading another's table store
+ * none), each table 64-byte aligned; table gi starts at *off[gi]. */
+size_t puz__pdb_table_bytes(const struct puz_pdb *d,
+                            size_t off[PUZ__PDB_MAX_GROUPS]);
+/* Point every group's nib into mem (laid out as puz__pdb_table_bytes). */
+void puz__pdb_attach(struct puz_pdb *d, void *mem);
+/* Fill group gi's table at out (puz__pdb_group_words words). The group
+ * must read its own table (g[gi].table == gi). */
+puz_err puz__pdb_build_group(const struct puz_pdb *d, unsigned gi,
+                             uint64_t *out, const struct puz_pdb_opts *o,
+                             uint64_t started_us, char *msg);
+/* 64-bit check value of nwords words (detects any one changed word). */
+uint64_t puz__pdb_checksum(const uint64_t *w, uint64_t nwords);
+
+/* Bits set in each byte. The build flags do not assume a CPU with a
+ * popcount instruction, and __builtin_popcount then becomes a libgcc
+ * call that cost a fifth of the build time. */
+extern const uint8_t puz__pdb_bits8[256];
+
+/* Bits set in x, which has bits only below cell `cells` (16 or 25): a
+ * compile-time cells lets the 4x4 callers skip the upper bytes. */
+static inline unsigned puz__pdb_pop(uint32_t x, unsigned cells)
+{
+    unsigned n = (unsigned)puz__pdb_bits8[x & 255] +
+                 puz__pdb_bits8[(x >> 8) & 255];
+
+    if (cells > 16)
+        n += (unsigned)puz__pdb_bits8[(x >> 16) & 255] +
+             puz__pdb_bits8[x >> 24];
+    return n;
+}
+
+/* Rank of cell among the cells not in used. */
+static inline unsigned puz__pdb_rank_free(uint32_t used, unsigned cell,
+                                          unsigned cells)
+{
+    return cell - puz__pdb_pop(used & ((1u << cell) - 1), cells);
+}
+
+/* Rank of k tiles on cells pos[0..k-1] among the cells!/(cells-k)!
+ * placements: digit i is the cell's rank among cells the earlier tiles
+ * left free. */
+static inline uint64_t puz__pdb_rank(const uint8_t *pos, unsigned k,
+                                     unsigned cells)
+{
+    uint32_t used = 0;
+    uint64_t idx = 0;
+
+    for (unsigned i = 0; i < k; i++) {
+        unsigned p = pos[i];
+        idx = idx * (cells - i) + puz__pdb_rank_free(used, p, cells);
+        used |= 1u << p;
+    }
+    return idx;
+}
+
+static inline unsigned puz__pdb_entry(const uint64_t *nib, uint64_t idx)
+{
+    return (unsigned)(nib[idx >> 4] >> ((idx & 15) << 2)) & 15u;
+}
+
+/* Entry of group gi for its tiles on pos (cells in the table's frame). */
+static inline unsigned puz__pdb_lookup(const struct puz_pdb *d, unsigned gi,
+                                       const uint8_t *pos)
+{
+    return puz__pdb_entry(d->g[gi].nib,
+                          puz__pdb_rank(pos, d->g[gi].k, d->cells));
+}
+
+/*
+ * Per-solve view used by h_pdb.c and the IDA* plug-ins: the frame of the
+ * solve's goal and either a pattern database set or a 3x3 exact table.
+ */
+struct puz__pdbctx {
+    struct puz__frame fr;
+    const struct puz_pdb *db;           /* 4x4 or 5x5, else NULL */
+    const puz_table3 *t3;               /* 3x3, else NULL */
+    uint8_t md[PUZ__PDB_CELLS][PUZ__PDB_CELLS];  /* [tile][cell], canonical */
+};
+
+/* The 3x3 exact table of goal's class in t, or NULL (tables.c). */
+const puz_table3 *puz__tables_table3_class(const puz_tables *t,
+                                           const struct puz_board *goal);
+
+/* The `pdb` heuristic (h_pdb.c); idastar.c recognises it by address. */
+extern const struct puz_heuristic puz__h_pdb;
+
+/* Prepare ctx for goal from tables; PUZ_EINVAL with msg if none fits. */
+puz_err puz__pdbctx_init(struct puz__pdbctx *c,
+                         const struct puz_tables *tables,
+                         const struct puz_board *goal, char *msg);
+/* Additive value of canonical cells (no reflection). */
+unsigned puz__pdb_sum(const struct puz_pdb *d, const uint8_t *cells);
+/* Value of canonical cells: the sum, or with reflection the larger of
+ * it and the transposed board's sum. */
+unsigned puz__pdb_value(const struct puz_pdb *d, const uint8_t *cells);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * tables.c - the puz_tables bundle: the 3x3 exact tables and the pattern
+ * database sets a service loads once and every solve reads, and which of
+ * them serves a given goal.
+ */
+#include <stdlib.h>
+
+#include "heur/pdb_impl.h"
+
+struct puz_tables {
+    puz_table3 *t3[PUZ__ORBITS];
+    puz_pdb *pdb[PUZ_PDB_PARTITION_COUNT_][PUZ__ORBITS];
+};
+
+puz_err puz_tables_create(puz_tables **out)
+{
+    *out = calloc(1, sizeof(**out));
+    return *out != NULL ? PUZ_OK : PUZ_ENOMEM;
+}
+
+void puz_tables_destroy(puz_tables *t)
+{
+    if (t == NULL)
+        return;
+    for (unsigned o = 0; o < PUZ__ORBITS; o++) {
+        puz_table3_destroy(t->t3[o]);
+        for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++)
+            puz_pdb_destroy(t->pdb[p][o]);
+    }
+    free(t);
+}
+
+puz_err puz_tables_add_3x3(puz_tables *t)
+{
+    struct puz_board goal;
+    puz_err rc;
+
+    for (unsigned o = 0; o < PUZ__ORBITS; o++) {
+        if (t->t3[o] != NULL)
+            continue;
+        puz__canonical_goal(3, o, &goal);
+        rc = puz_table3_create(&goal, &t->t3[o]);
+        if (rc != PUZ_OK)
+            return rc;
+    }
+    return PUZ_OK;
+}
+
+puz_err puz_tables_add_pdb(puz_tables *t, puz_pdb *d)
+{
+    puz_pdb **slot = &t->pdb[d->part][d->orbit];
+
+    if (*slot != NULL) {
+        puz_pdb_destroy(d);
+        return PUZ_EINVAL;
+    }
+    *slot = d;
+    /* Shared by every search with d from now on; if it cannot be made,
+     * each search builds its own as before. */
+    (void)puz__pdb_attach_fsm(d);
+    return PUZ_OK;
+}
+
+/* Of the sets loaded for the goal's size and class, the one with the
+ * largest tables: bigger groups give larger estimates. */
+const puz_pdb *puz_tables_pdb(const puz_tables *t,
+                              const struct puz_board *goal)
+{
+    const puz_pdb *best = NULL;
+    unsigned o;
+
+    if (t == NULL || goal->n < 4 || goal->n > 5)
+        return NULL;
+    o = puz__orbit_of(goal);
+    if (o >= PUZ__ORBITS)
+        return NULL;
+    for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++) {
+        const puz_pdb *d = t->pdb[p][o];
+        if (d != NULL && d->n == goal->n &&
+            (best == NULL || d->data_bytes > best->data_bytes))
+            best = d;
+    }
+    return best;
+}
+
+const puz_table3 *puz__tables_table3_class(const puz_tables *t,
+                                           const struct puz_board *goal)
+{
+    unsigned o;
+
+    if (t == NULL || goal->n != 3)
+        return NULL;
+    o = puz__orbit_of(goal);
+    return o < PUZ__ORBITS ? t->t3[o] : NULL;
+}
+
+bool puz_tables_serves(const puz_tables *t, const struct puz_board *goal)
+{
+    return puz__tables_table3_class(t, goal) != NULL ||
+           puz_tables_pdb(t, goal) != NULL;
+}
+
+puz_err puz_tables_distance3(const puz_tables *t, const struct puz_board *b,
+                             const struct puz_board *goal, unsigned *out)
+{
+    const puz_table3 *t3 = puz__tables_table3_class(t, goal);
+    struct puz__frame f;
+    struct puz_board c;
+
+    *out = PUZ_TABLE3_UNREACHABLE;
+    if (t3 == NULL || b->n != 3 || puz__frame_init(&f, goal) != PUZ_OK)
+        return PUZ_EINVAL;
+    c = f.goal;
+    puz__frame_map(&f, b->cells, c.cells);
+    c.blank = f.cell[b->blank];
+    *out = puz_table3_distance(t3, &c);
+    return PUZ_OK;
+}
+
+const puz_table3 *puz_tables_table3(const puz_tables *t,
+                                    const struct puz_board *goal)
+{
+    for (unsigned o = 0; o < PUZ__ORBITS; o++)
+        if (t->t3[o] != NULL &&
+            puz_board_equal(puz_table3_goal(t->t3[o]), goal))
+            return t->t3[o];
+    return NULL;
+}
+
+size_t puz_tables_bytes(const puz_tables *t)
+{
+    size_t bytes = 0;
+
+    for (unsigned o = 0; o < PUZ__ORBITS; o++) {
+        if (t->t3[o] != NULL)
+            bytes += PUZ_TABLE3_STATES;
+        for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++)
+            if (t->pdb[p][o] != NULL)
+                bytes += t->pdb[p][o]->data_bytes + t->pdb[p][o]->fsm_bytes;
+    }
+    return bytes;
+}

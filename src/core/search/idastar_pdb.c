@@ -1,0 +1,374 @@
+/*
+ * idastar_pdb.c - the IDA* plug-in for 4x4 and 5x5 boards with the `pdb`
+ * heuristic, the way Korf & Felner ran it. The board is searched in the
+ * goal's canonical frame; each group's tile cells (in its table's frame)
+ * and table entry are kept per node, for the board and for its
+ * transpose, so a move re-ranks one group of each and the Manhattan part
+ * changes by one tile. h is the Manhattan distance plus twice the larger
+ * of the two entry sums.
+ *
+ * A node's children are looked up together: their table words are
+ * prefetched first and read second, so the cache misses of a 5x5 node
+ * (tables of 64 MB) overlap instead of queueing. Children over the bound
+ * are priced without a call. No move undoes the previous one, and on
+ * 5x5 no move completes a string the forbidden-move automaton
+ * (movefsm.c, built by pdb_fsm.c) rules out, which prunes most
+ * duplicate paths shorter than PUZ__PDB_FSM_LEN moves. The driver
+ * (idastar.c) owns iterations, budget and path.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "heur/pdb_impl.h"
+#include "search/idastar.h"
+
+/* No 24-puzzle is known to need more than 152 moves (Korf's hardest
+ * random instances need about 150); leave room for bad bounds. */
+#define MAX_DEPTH 255u
+#define HOT static inline __attribute__((always_inline))
+
+struct ipdb {
+    struct puz__ida c;
+    const struct puz_pdb *d;
+    const struct puz__pdbctx *ctx;
+    struct puz__moves mv;
+    bool reflect;
+    int hw;                     /* the CPU has a popcount instruction */
+    unsigned start_blank, h0;
+    uint8_t cells[PUZ__PDB_CELLS];
+    uint8_t pos[PUZ__PDB_MAX_GROUPS][PUZ__PDB_MAX_K];   /* by group, slot */
+    uint8_t rpos[PUZ__PDB_MAX_GROUPS][PUZ__PDB_MAX_K];  /* transposed */
+    unsigned ent[PUZ__PDB_MAX_GROUPS], rent[PUZ__PDB_MAX_GROUPS];
+    unsigned sum, rsum, md;
+    /* per canonical tile: its group and slot, for the board and for the
+     * transposed board, and its cell in the table's frame per cell */
+    uint8_t grp[PUZ__PDB_CELLS], slot[PUZ__PDB_CELLS];
+    uint8_t rgrp[PUZ__PDB_CELLS], rslot[PUZ__PDB_CELLS];
+    uint8_t tcell[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
+    uint8_t rtcell[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
+    const uint64_t *nib[PUZ__PDB_MAX_GROUPS];
+    unsigned k[PUZ__PDB_MAX_GROUPS];
+    const uint32_t *fsm;        /* forbidden-move automaton, or NULL */
+};
+
+/* One child of the node being expanded: the move and its new entries. */
+struct child {
+    uint8_t dir, from, tile, g, rg, p, rp;
+    unsigned e, re, h;
+    uint32_t fs;
+    uint64_t idx, ridx;
+};
+
+static unsigned h_of(unsigned md, unsigned sum, unsigned rsum)
+{
+    return md + 2 * (rsum > sum ? rsum : sum);
+}
+
+static void init_tiles(struct ipdb *ip)
+{
+    const struct puz_pdb *d = ip->d;
+
+    for (unsigned t = 1; t < d->cells; t++) {
+        unsigned rt = d->rtile[t];
+        ip->grp[t] = d->group_of[t];
+        ip->slot[t] = d->slot_of[t];
+        ip->rgrp[t] = d->group_of[rt];
+        ip->rslot[t] = d->slot_of[rt];
+        for (unsigned c = 0; c < d->cells; c++) {
+            ip->tcell[t][c] = d->g[ip->grp[t]].cmap[c];
+            ip->rtcell[t][c] = d->g[ip->rgrp[t]].cmap[d->transpose[c]];
+        }
+    }
+    for (unsigned g = 0; g < d->ngroups; g++) {
+        ip->nib[g] = d->g[g].nib;
+        ip->k[g] = d->g[g].k;
+    }
+}
+
+static void init_state(struct ipdb *ip)
+{
+    const struct puz_pdb *d = ip->d;
+
+    ip->md = ip->sum = ip->rsum = 0;
+    for (unsigned c = 0; c < d->cells; c++) {
+        unsigned t = ip->cells[c];
+        if (t == 0)
+            continue;
+        ip->pos[ip->grp[t]][ip->slot[t]] = ip->tcell[t][c];
+        ip->rpos[ip->rgrp[t]][ip->rslot[t]] = ip->rtcell[t][c];
+        ip->md += ip->ctx->md[t][c];
+    }
+    /* Without reflection rpos holds no placement: looking it up would
+     * rank garbage cells (out of range; seen by UBSan on centre goals). */
+    for (unsigned g = 0; g < d->ngroups; g++) {
+        ip->ent[g] = puz__pdb_lookup(d, g, ip->pos[g]);
+        ip->rent[g] = ip->reflect ? puz__pdb_lookup(d, g, ip->rpos[g]) : 0;
+        ip->sum += ip->ent[g];
+        ip->rsum += ip->rent[g];
+    }
+}
+
+/*
+ * Ranking counts the group's cells below each cell. The build flags do
+ * not assume a popcount instruction, so the probe is compiled twice: with
+ * the byte-table count of pdb_impl.h, and (hw) for CPUs that have the
+ * instruction, picked at run time. Same values, fewer loads per node.
+ */
+HOT unsigned popc(uint32_t x, const unsigned n, const int hw)
+{
+    if (hw)
+        return (unsigned)__builtin_popcount(x);
+    return puz__pdb_pop(x, n * n);
+}
+
+/* Rank group g's cells with slot sl moved to cell p (puz__pdb_rank). */
+HOT uint64_t rank_moved(const struct ipdb *ip, const uint8_t *pos,
+                        unsigned g, unsigned sl, unsigned p, const unsigned n,
+                        const int hw)
+{
+    uint32_t used = 0;
+    uint64_t idx = 0;
+
+    for (unsigned i = 0; i < ip->k[g]; i++) {
+        unsigned c = i == sl ? p : pos[i];
+        idx = idx * (n * n - i) + c - popc(used & ((1u << c) - 1), n, hw);
+        used |= 1u << c;
+    }
+    return idx;
+}
+
+/* First pass over the children: which tile moves, the new indices, and
+ * a prefetch of every table word they need. Returns how many. */
+HOT unsigned gen_children(struct ipdb *ip, unsigned blank, unsigned back,
+                          uint32_t fs, struct child *ch, const unsigned n,
+                          const int hw)
+{
+    unsigned cnt = 0;
+
+    /* 4x4 in direction order (PUZ_UP..PUZ_RIGHT): a table read per child
+     * there cost 2% more instructions on Korf's 100 */
+    for (unsigned oi = 0; oi < 4; oi++) {
+        unsigned dir = n == 5 ? puz__pdb_order5[oi] : oi;
+        unsigned from = ip->mv.to[blank][dir], t;
+        struct child *c = &ch[cnt];
+        if (from == PUZ__WALL || dir == back)
+            continue;
+        if (n == 5) {
+            c->fs = ip->fsm != NULL ? ip->fsm[4 * fs + dir] : 0;
+            if (c->fs == PUZ__FSM_DEAD)
+                continue;
+        }
+        t = ip->cells[from];
+        c->dir = (uint8_t)dir;
+        c->from = (uint8_t)from;
+        c->tile = (uint8_t)t;
+        c->g = ip->grp[t];
+        c->p = ip->tcell[t][blank];
+        c->idx = rank_moved(ip, ip->pos[c->g], c->g, ip->slot[t], c->p, n,
+                            hw);
+        __builtin_prefetch(&ip->nib[c->g][c->idx >> 4]);
+        if (ip->reflect) {
+            c->rg = ip->rgrp[t];
+            c->rp = ip->rtcell[t][blank];
+            c->ridx = rank_moved(ip, ip->rpos[c->rg], c->rg, ip->rslot[t],
+                                 c->rp, n, hw);
+            __builtin_prefetch(&ip->nib[c->rg][c->ridx >> 4]);
+        } else {
+            c->rg = c->rp = 0;
+            c->ridx = 0;
+            c->re = 0;
+        }
+        cnt++;
+    }
+    return cnt;
+}
+
+/* Second pass: read the entries and price each child. */
+HOT void price_children(struct ipdb *ip, unsigned blank, struct child *ch,
+                        unsigned cnt)
+{
+    for (unsigned i = 0; i < cnt; i++) {
+        struct child *c = &ch[i];
+        unsigned md = ip->md + ip->ctx->md[c->tile][blank] -
+                      ip->ctx->md[c->tile][c->from];
+        unsigned sum, rsum = 0;
+
+        c->e = puz__pdb_entry(ip->nib[c->g], c->idx);
+        sum = ip->sum - ip->ent[c->g] + c->e;
+        if (ip->reflect) {
+            c->re = puz__pdb_entry(ip->nib[c->rg], c->ridx);
+            rsum = ip->rsum - ip->rent[c->rg] + c->re;
+        }
+        c->h = h_of(md, sum, rsum);
+    }
+    ip->c.generated += cnt;
+}
+
+/* The probe for each side and popcount flavour. */
+#define PROBE_ARGS struct ipdb *ip, unsigned blank, unsigned g, unsigned h, \
+                   unsigned back, uint32_t fs
+static int probe4(PROBE_ARGS);
+static int probe5(PROBE_ARGS);
+static int probe4_hw(PROBE_ARGS);
+static int probe5_hw(PROBE_ARGS);
+
+HOT int probe_again(PROBE_ARGS, const unsigned n, const int hw)
+{
+    if (n == 4)
+        return hw ? probe4_hw(ip, blank, g, h, back, fs)
+                  : probe4(ip, blank, g, h, back, fs);
+    return hw ? probe5_hw(ip, blank, g, h, back, fs)
+              : probe5(ip, blank, g, h, back, fs);
+}
+
+/* Make child c the current node, probe below it, and undo it. */
+HOT int descend(struct ipdb *ip, unsigned blank, unsigned g,
+                const struct child *c, const unsigned n, const int hw)
+{
+    unsigned t = c->tile, sl = ip->slot[t], rsl = ip->rslot[t];
+    unsigned md = ip->md, sum = ip->sum, rsum = ip->rsum;
+    unsigned ent = ip->ent[c->g], rent = ip->rent[c->rg];
+    uint8_t p = ip->pos[c->g][sl], rp = ip->rpos[c->rg][rsl];
+    int found;
+
+    ip->cells[blank] = (uint8_t)t;
+    ip->cells[c->from] = 0;
+    ip->md = md + ip->ctx->md[t][blank] - ip->ctx->md[t][c->from];
+    ip->pos[c->g][sl] = c->p;
+    ip->ent[c->g] = c->e;
+    ip->sum = sum - ent + c->e;
+    if (ip->reflect) {
+        ip->rpos[c->rg][rsl] = c->rp;
+        ip->rent[c->rg] = c->re;
+        ip->rsum = rsum - rent + c->re;
+    }
+    ip->c.path[g] = c->dir;
+    found = probe_again(ip, c->from, g + 1, c->h, c->dir ^ 1u,
+                        n == 5 ? c->fs : 0, n, hw);
+    if (found)
+        return 1;
+    ip->cells[c->from] = (uint8_t)t;
+    ip->cells[blank] = 0;
+    ip->md = md;
+    ip->pos[c->g][sl] = p;
+    ip->ent[c->g] = ent;
+    ip->sum = sum;
+    if (ip->reflect) {
+        ip->rpos[c->rg][rsl] = rp;
+        ip->rent[c->rg] = rent;
+        ip->rsum = rsum;
+    }
+    return 0;
+}
+
+/* Probe below the node with the blank at `blank`, g moves in, value h
+ * (never over the bound: children over it are not entered). */
+HOT int probe_n(PROBE_ARGS, const unsigned n, const int hw)
+{
+    struct child ch[4];
+    unsigned cnt;
+
+    if (h == 0) {
+        ip->c.found_len = g;
+        return 1;
+    }
+    if (g + 1 >= MAX_DEPTH || puz__ida_expand(&ip->c))
+        return 0;
+    cnt = gen_children(ip, blank, back, fs, ch, n, hw);
+    price_children(ip, blank, ch, cnt);
+    for (unsigned i = 0; i < cnt; i++) {
+        if (g + 1 + ch[i].h > ip->c.bound) {
+            puz__ida_over(&ip->c, g + 1 + ch[i].h);
+            continue;
+        }
+        if (descend(ip, blank, g, &ch[i], n, hw))
+            return 1;
+        if (ip->c.stop != PUZ_SOLVED)
+            return 0;
+    }
+    return 0;
+}
+
+static int probe4(PROBE_ARGS)
+{
+    return probe_n(ip, blank, g, h, back, fs, 4, 0);
+}
+
+static int probe5(PROBE_ARGS)
+{
+    return probe_n(ip, blank, g, h, back, fs, 5, 0);
+}
+
+__attribute__((target("popcnt"))) static int probe4_hw(PROBE_ARGS)
+{
+    return probe_n(ip, blank, g, h, back, fs, 4, 1);
+}
+
+__attribute__((target("popcnt"))) static int probe5_hw(PROBE_ARGS)
+{
+    return probe_n(ip, blank, g, h, back, fs, 5, 1);
+}
+
+static int iterate(struct puz__ida *c, void *self)
+{
+    struct ipdb *ip = self;
+    unsigned b = ip->start_blank, h = ip->h0;
+
+    (void)c;
+    if (ip->d->n == 4)
+        return ip->hw ? probe4_hw(ip, b, 0, h, PUZ_NO_DIR, 0)
+                      : probe4(ip, b, 0, h, PUZ_NO_DIR, 0);
+    return ip->hw ? probe5_hw(ip, b, 0, h, PUZ_NO_DIR, 0)
+                  : probe5(ip, b, 0, h, PUZ_NO_DIR, 0);
+}
+
+/* Canonical blank moves back to the caller's frame. */
+static void map_path(const void *self, uint8_t *dirs, unsigned len)
+{
+    const struct ipdb *ip = self;
+    const struct puz__frame *f = &ip->ctx->fr;
+    unsigned blank = ip->start_blank, n = f->n;
+
+    for (unsigned i = 0; i < len; i++) {
+        unsigned next = ip->mv.to[blank][dirs[i]];
+        int diff = (int)f->inv[next] - (int)f->inv[blank];
+        dirs[i] = (uint8_t)(diff == -(int)n ? PUZ_UP : diff == (int)n
+                            ? PUZ_DOWN : diff == -1 ? PUZ_LEFT : PUZ_RIGHT);
+        blank = next;
+    }
+}
+
+static const struct puz__ida_plugin plugin = { iterate, map_path };
+
+puz_err puz__idastar_pdb(struct puz__search *s)
+{
+    const struct puz__pdbctx *ctx = s->hctx;
+    struct puz__movefsm fsm;
+    struct ipdb *ip;
+
+    if (s->h != &puz__h_pdb || ctx == NULL || ctx->db == NULL ||
+        ctx->db->n != s->n)
+        return PUZ_EINVAL;
+    /* ~1.4 KB of per-tile tables: from the arena, not the stack. */
+    ip = puz_arena_alloc(s->arena, sizeof(*ip));
+    if (ip == NULL || puz__ida_init(&ip->c, s, MAX_DEPTH) != PUZ_OK) {
+        s->out->status = PUZ_LIMIT_MEMORY;
+        return PUZ_OK;
+    }
+    ip->ctx = ctx;
+    ip->d = ctx->db;
+    ip->reflect = ip->d->reflect;
+    ip->hw = __builtin_cpu_supports("popcnt");
+    puz__moves_init(&ip->mv, s->n);
+    puz__frame_map(&ctx->fr, s->start->cells, ip->cells);
+    ip->start_blank = ctx->fr.cell[s->start->blank];
+    init_tiles(ip);
+    init_state(ip);
+    ip->h0 = h_of(ip->md, ip->sum, ip->rsum);
+    /* without room for the automaton the search runs unpruned */
+    ip->fsm = ip->d->fsm;
+    if (ip->fsm == NULL && s->n == 5 &&
+        puz__pdb_fsm_build(&fsm, s->arena) == PUZ_OK)
+        ip->fsm = fsm.next;
+    return puz__ida_run(&ip->c, ip->h0, &plugin, ip);
+}

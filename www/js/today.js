@@ -1,0 +1,198 @@
+/*
+ * today.js - the daily card at the top of the page: today's boards (one
+ * per size) and whether you have played each, the time left until the
+ * next ones (UTC midnight), your streak and stats, and a spoiler-free
+ * share line. Everything here is about this device's player and stays
+ * in localStorage; the leaderboard is daily.js's.
+ *
+ * A day's result per size is the first finish that day (replays do not
+ * change it), as the daily games people return to do it.
+ */
+
+import { formatSeconds } from './clock.js';
+
+const $ = (id) => document.getElementById(id);
+const KEY = 'puzzled.daily.v1';
+const SIZES = Object.freeze([3, 4, 5]);
+const DAY_MS = 86400000;
+
+export function utcDate(ms = Date.now())
+{
+    return new Date(ms).toISOString().slice(0, 10);
+}
+
+function load()
+{
+    try {
+        const data = JSON.parse(localStorage.getItem(KEY) || '{}');
+        return data && typeof data.days === 'object' && data.days ? data : { days: {} };
+    } catch {
+        return { days: {} };
+    }
+}
+
+function store(data)
+{
+    try {
+        localStorage.setItem(KEY, JSON.stringify(data));
+    } catch {
+        /* No storage: the stats last as long as the page. */
+    }
+}
+
+function dayBefore(date)
+{
+    return utcDate(Date.parse(`${date}T00:00:00Z`) - DAY_MS);
+}
+
+/* { current, best }: days in a row with at least one board finished. */
+export function streaks(days, today)
+{
+    const played = new Set(Object.keys(days).filter((d) => Object.keys(days[d]).length > 0));
+    let current = 0;
+    let day = played.has(today) ? today : dayBefore(today);
+    while (played.has(day)) {
+        current += 1;
+        day = dayBefore(day);
+    }
+    let best = 0;
+    let run = 0;
+    let last = null;
+    for (const d of [...played].sort()) {
+        run = last && dayBefore(d) === last ? run + 1 : 1;
+        best = Math.max(best, run);
+        last = d;
+    }
+    return { current, best: Math.max(best, current) };
+}
+
+/* "puzzled 2026-12-04 · 3×3 · 26/24 · ★★☆ · 0:41": no moves, no board. */
+export function shareLine(date, size, r)
+{
+    const stars = '★'.repeat(r.stars) + '☆'.repeat(3 - r.stars);
+    const par = `${r.exact ? '' : '≤'}${r.par}`;
+    return `puzzled ${date} · ${size}×${size} · ${r.moves}/${par} · ${stars} · ` +
+        `${formatSeconds(r.seconds)}${r.helped ? ' · helped' : ''}`;
+}
+
+export class Today {
+    /* onPlay(size): play today's board of that size. */
+    constructor({ onPlay })
+    {
+        this.onPlay = onPlay;
+        this.data = load();
+        this.timer = 0;
+        for (const button of document.querySelectorAll('#today-boards [data-size]'))
+            button.addEventListener('click', () => this.onPlay(Number(button.dataset.size)));
+        $('today-copy').addEventListener('click', () => this.copy());
+        this.render();
+        this.tick();
+        this.timer = setInterval(() => this.tick(), 1000);
+    }
+
+    /* A daily board finished: the first finish of the day is the one
+       kept. Solver finishes are not the player's and are not kept. */
+    record(r)
+    {
+        if (!r.daily || r.bySolver)
+            return;
+        const { date, size } = r.daily;
+        const day = this.data.days[date] || (this.data.days[date] = {});
+        if (!day[size]) {
+            day[size] = {
+                moves: r.moves, par: r.optimal, exact: Boolean(r.exact), stars: r.stars || 0,
+                seconds: Math.floor(r.seconds), helped: Boolean(r.helped),
+            };
+            store(this.data);
+        }
+        this.render();
+    }
+
+    tick()
+    {
+        const now = Date.now();
+        const today = utcDate(now);
+        if (today !== this.shownDay)
+            this.render();
+        const next = Date.parse(`${today}T00:00:00Z`) + DAY_MS;
+        $('today-next').textContent = formatSeconds((next - now) / 1000).padStart(8, '0');
+    }
+
+    render()
+    {
+        const today = utcDate();
+        this.shownDay = today;
+        $('today-date').textContent = today;
+        const day = this.data.days[today] || {};
+        for (const size of SIZES) {
+            const button = document.querySelector(`#today-boards [data-size="${size}"]`);
+            const r = day[size];
+            button.dataset.played = String(Boolean(r));
+            const state = button.querySelector('.today-state');
+            if (!r) {
+                state.textContent = 'Not played yet';
+                continue;
+            }
+            /* The stars are read out as words, not as "black star". */
+            const stars = document.createElement('span');
+            stars.setAttribute('aria-hidden', 'true');
+            stars.textContent = `${'★'.repeat(r.stars)}${'☆'.repeat(3 - r.stars)}`;
+            const words = document.createElement('span');
+            words.className = 'visually-hidden';
+            words.textContent = `${r.stars} of 3 stars`;
+            state.replaceChildren(`✓ ${r.moves}/${r.exact ? '' : '≤'}${r.par} · `, stars, words);
+        }
+        this.renderStats(today);
+        const lines = SIZES.filter((s) => day[s]).map((s) => shareLine(today, s, day[s]));
+        $('today-share').hidden = lines.length === 0;
+        $('today-share-text').value = lines.join('\n');
+        $('today-share-text').rows = Math.max(1, lines.length);
+        $('today-played').hidden = lines.length === 0;
+        $('today-played').textContent = lines.length === SIZES.length ?
+            'All of today’s boards played. New ones at midnight UTC.' :
+            `Played today: ${SIZES.filter((s) => day[s]).map((s) => `${s}×${s}`).join(', ')}.`;
+    }
+
+    renderStats(today)
+    {
+        const results = Object.values(this.data.days).flatMap((d) => Object.values(d));
+        const { current, best } = streaks(this.data.days, today);
+        $('today-streak').textContent = String(current);
+        $('today-best').textContent = String(best);
+        $('today-count').textContent = String(results.length);
+        const counts = [0, 1, 2, 3].map((n) => results.filter((r) => r.stars === n).length);
+        const top = Math.max(1, ...counts);
+        const list = $('today-dist');
+        list.replaceChildren();
+        counts.forEach((count, stars) => {
+            const li = document.createElement('li');
+            const label = document.createElement('span');
+            label.className = 'dist-label';
+            label.textContent = `${stars}★`;
+            const bar = document.createElement('span');
+            bar.className = 'dist-bar';
+            bar.style.width = `${Math.max(4, Math.round((count / top) * 100))}%`;
+            const n = document.createElement('span');
+            n.className = 'dist-count';
+            n.textContent = String(count);
+            li.append(label, bar, n);
+            li.setAttribute('aria-label', `${stars} star${stars === 1 ? '' : 's'}: ${count}`);
+            list.append(li);
+        });
+    }
+
+    copy()
+    {
+        const field = $('today-share-text');
+        field.select();
+        const say = (text) => {
+            $('today-copied').textContent = text;
+        };
+        if (navigator.clipboard && window.isSecureContext) {
+            navigator.clipboard.writeText(field.value).then(() => say('Copied: paste it anywhere.'),
+                () => say('Select the line and copy it.'));
+        } else {
+            say('Select the line and copy it.');
+        }
+    }
+}
