@@ -293,6 +293,13 @@ static void test_forged_entries_refused(void **state)
     assert_string_equal(json_string_value(json_object_get(f->last,
                                                           "pointer")),
                         "/moves/0");
+    /* The words as openapi.yaml lists them: not "Up", not "u" (issue 29
+     * item 9; the CLI's shorthands are the CLI's). */
+    assert_int_equal(enter(f, "eve", "[\"Up\"]", 1, "6.6.6.6"), 422);
+    assert_int_equal(enter(f, "eve", "[\"u\"]", 1, "6.6.6.6"), 422);
+    assert_string_equal(json_string_value(json_object_get(f->last,
+                                                          "pointer")),
+                        "/moves/0");
     assert_int_equal(enter(f, "<b>eve</b>", best, 1, "6.6.6.6"), 422);
     assert_int_equal(enter(f, " eve", best, 1, "6.6.6.6"), 422);
     assert_int_equal(enter(f, "eve", "[]", 1, "6.6.6.6"), 422);

@@ -358,7 +358,10 @@ static bool entry_moves(struct api_call *c, const json_t *v, uint8_t **out,
     for (size_t i = 0; i < n; i++) {
         const char *name = json_string_value(json_array_get(v, i));
 
-        if (name == NULL || puz_dir_parse(name, &d) != PUZ_OK) {
+        /* Exactly the lowercase words (openapi's enum), not the CLI's
+         * "U" or "u": one spelling, one meaning. */
+        if (name == NULL || puz_dir_parse(name, &d) != PUZ_OK
+            || strcmp(name, puz_dir_name(d)) != 0) {
             char ptr[32];
 
             snprintf(ptr, sizeof(ptr), "/moves/%zu", i);
