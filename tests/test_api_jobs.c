@@ -257,6 +257,33 @@ static void test_job_is_a_solve(void **state)
     assert_non_null(strstr(detail, "trace"));
 }
 
+/* Issue 29 item 2: a list is summaries; it copied every finished job's
+ * whole result into the request (a 1 MB answer is a ~15 MB JSON tree)
+ * and dropped it. Now listing a big finished job costs its summary. */
+static void test_list_copies_no_result(void **state)
+{
+    struct fixture *f = *state;
+    char id[JOBS_ID_LEN + 1], path[64];
+    const struct api_answer *an;
+
+    submit(f, "{\"board\": \"17 46 10 4 16 8 15 7 3 2 27 19 37 21 24 40 "
+           "25 9 12 20 29 48 6 30 1 26 41 50 14 38 23 47 0 11 54 53 58 39 "
+           "63 31 49 44 33 22 13 55 62 56 61 35 18 28 45 42 32 57 43 59 34 "
+           "51 52 60 36 5\", \"algorithm\": \"constructive\", "
+           "\"include_path\": true}", id);
+    wait_for(f, id, "done", 20000);
+    an = call(f, "GET", "/v1/jobs", NULL, NULL);
+    assert_int_equal(an->status, 200);
+    assert_null(memmem(an->body, an->len, "\"result\"", 8));
+    assert_true(puz_arena_peak(f->arena) < 64u << 10);
+    /* the job itself still has it, spliced in as the bytes it was */
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    an = call(f, "GET", path, NULL, NULL);
+    assert_int_equal(an->status, 200);
+    assert_non_null(memmem(an->body, an->len,
+                           "\"result\":{\"status\":\"solved\"", 27));
+}
+
 /* A repeated query key is refused, not silently the first. */
 static void test_list_repeated_key(void **state)
 {
@@ -466,6 +493,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_job_is_a_solve, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_list_repeated_key, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_list_copies_no_result, setup,
                                         teardown),
     };
 
