@@ -433,8 +433,8 @@ const char *jobs_id(const jobs_job *job)
     return job->id;
 }
 
-/* Wait (lock held) until the job's worker has let go, at most ms. */
-static void wait_ended(jobs_t *j, jobs_job *job, unsigned ms)
+/* ms from now on the clock pthread_cond_timedwait reads. */
+static struct timespec deadline_in(unsigned ms)
 {
     struct timespec until;
 
@@ -445,6 +445,14 @@ static void wait_ended(jobs_t *j, jobs_job *job, unsigned ms)
         until.tv_sec++;
         until.tv_nsec -= 1000000000L;
     }
+    return until;
+}
+
+/* Wait (lock held) until the job's worker has let go, at most ms. */
+static void wait_ended(jobs_t *j, jobs_job *job, unsigned ms)
+{
+    struct timespec until = deadline_in(ms);
+
     while (job->state == JOBS_RUNNING)
         if (pthread_cond_timedwait(&j->ended, &j->lock, &until) != 0)
             break;
@@ -547,12 +555,8 @@ size_t jobs_list(jobs_t *j, int state, const char *owner,
 
 void jobs_wait_change(jobs_t *j, uint64_t *seen, unsigned timeout_ms)
 {
-    struct timespec until;
+    struct timespec until = deadline_in(timeout_ms);
 
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += (long)timeout_ms * 1000000L;
-    until.tv_sec += until.tv_nsec / 1000000000L;
-    until.tv_nsec %= 1000000000L;
     pthread_mutex_lock(&j->lock);
     while (j->changes == *seen)
         if (pthread_cond_timedwait(&j->change, &j->lock, &until) != 0)
