@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "puz_err.h"
 
@@ -103,5 +104,10 @@ void pool_destroy(pool_t *p);
 
 /* Monotonic clock in microseconds. */
 uint64_t pool_now_us(void);
+
+/* ms from now on clock (CLOCK_REALTIME for a default condition variable
+ * or a timed lock, CLOCK_MONOTONIC for one set up so): the deadline of
+ * pthread_cond_timedwait and its kin, for every thread that waits. */
+struct timespec pool_deadline(clockid_t clock, unsigned ms);
 
 #endif

@@ -433,25 +433,10 @@ const char *jobs_id(const jobs_job *job)
     return job->id;
 }
 
-/* ms from now on the clock pthread_cond_timedwait reads. */
-static struct timespec deadline_in(unsigned ms)
-{
-    struct timespec until;
-
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += ms / 1000;
-    until.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
-    return until;
-}
-
 /* Wait (lock held) until the job's worker has let go, at most ms. */
 static void wait_ended(jobs_t *j, jobs_job *job, unsigned ms)
 {
-    struct timespec until = deadline_in(ms);
+    struct timespec until = pool_deadline(CLOCK_REALTIME, ms);
 
     while (job->state == JOBS_RUNNING)
         if (pthread_cond_timedwait(&j->ended, &j->lock, &until) != 0)
@@ -555,7 +540,7 @@ size_t jobs_list(jobs_t *j, int state, const char *owner,
 
 void jobs_wait_change(jobs_t *j, uint64_t *seen, unsigned timeout_ms)
 {
-    struct timespec until = deadline_in(timeout_ms);
+    struct timespec until = pool_deadline(CLOCK_REALTIME, timeout_ms);
 
     pthread_mutex_lock(&j->lock);
     while (j->changes == *seen)

@@ -271,19 +271,26 @@ unsigned pool_flush_waiting(pool_t *p)
     return n;
 }
 
-puz_err pool_drain(pool_t *p, unsigned timeout_ms)
+struct timespec pool_deadline(clockid_t clock, unsigned ms)
 {
     struct timespec until;
-    puz_err rc = PUZ_OK;
-    int e = 0;
 
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += timeout_ms / 1000;
-    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    clock_gettime(clock, &until);
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
     if (until.tv_nsec >= 1000000000L) {
         until.tv_sec++;
         until.tv_nsec -= 1000000000L;
     }
+    return until;
+}
+
+puz_err pool_drain(pool_t *p, unsigned timeout_ms)
+{
+    struct timespec until = pool_deadline(CLOCK_MONOTONIC, timeout_ms);
+    puz_err rc = PUZ_OK;
+    int e = 0;
+
     pthread_mutex_lock(&p->lock);
     while ((p->busy > 0 || p->head != NULL) && e != ETIMEDOUT)
         e = pthread_cond_timedwait(&p->idle, &p->lock, &until);

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "pool.h"
+
 #define CHECK_EVERY_MS 1000u
 #define BACKOFF_MIN_MS 100u
 #define BACKOFF_MAX_MS 5000u
@@ -107,15 +109,8 @@ const char *store_backend(const store *s)
  * holds it no longer than its own timeout, and nobody waits past it. */
 static puz_err enter(store *s, char *msg)
 {
-    struct timespec ts;
+    struct timespec ts = pool_deadline(CLOCK_REALTIME, s->lock_ms);
 
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += s->lock_ms / 1000;
-    ts.tv_nsec += (long)(s->lock_ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
     if (pthread_mutex_timedlock(&s->lock, &ts) != 0) {
         if (msg != NULL)
             snprintf(msg, PUZ_MSG_MAX, "the store is unavailable: busy "
@@ -174,15 +169,8 @@ void store_get_stats(store *s, struct store_stats *out)
 /* Waits ms on the thread's condvar (state_lock held); false: stop. */
 static bool nap(store *s, unsigned ms)
 {
-    struct timespec ts;
+    struct timespec ts = pool_deadline(CLOCK_REALTIME, ms);
 
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
     if (!s->stop)
         pthread_cond_timedwait(&s->wake, &s->state_lock, &ts);
     return !s->stop;
@@ -510,6 +498,20 @@ puz_err store_daily_add(store *s, const struct store_submission *e,
     return rc;
 }
 
+/* The opening of every call on a day: its date checked, the lock taken
+ * (enter), the clock started for the latency histogram. */
+static puz_err begin_day(store *s, const char *day, uint64_t *t0,
+                         char *msg)
+{
+    puz_err rc;
+
+    if (!store_day_ok(day))
+        return invalid(msg, "the day must be YYYY-MM-DD");
+    rc = enter(s, msg);
+    *t0 = now_us();
+    return rc;
+}
+
 puz_err store_daily_top(store *s, const char *day, unsigned size,
                                   struct store_entry *out, unsigned max,
                                   unsigned *count, char *msg)
@@ -518,12 +520,9 @@ puz_err store_daily_top(store *s, const char *day, unsigned size,
     puz_err rc;
 
     *count = 0;
-    if (!store_day_ok(day))
-        return invalid(msg, "the day must be YYYY-MM-DD");
-    rc = enter(s, msg);
+    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    t0 = now_us();
     rc = s->ops->top(s->be, day, size, out, max, count, msg);
     leave(s, rc, t0, msg);
     return rc;
@@ -537,12 +536,9 @@ puz_err store_daily_count(store *s, const char *day,
     puz_err rc;
 
     *count = 0;
-    if (!store_day_ok(day))
-        return invalid(msg, "the day must be YYYY-MM-DD");
-    rc = enter(s, msg);
+    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    t0 = now_us();
     rc = s->ops->count(s->be, day, size, count, msg);
     leave(s, rc, t0, msg);
     return rc;
@@ -556,12 +552,9 @@ puz_err store_daily_par_get(store *s, const char *day,
     puz_err rc;
 
     *found = false;
-    if (!store_day_ok(day))
-        return invalid(msg, "the day must be YYYY-MM-DD");
-    rc = enter(s, msg);
+    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    t0 = now_us();
     rc = s->ops->par_get(s->be, day, size, par, optimal, found, msg);
     leave(s, rc, t0, msg);
     return rc;
@@ -574,12 +567,9 @@ puz_err store_daily_par_put(store *s, const char *day,
     uint64_t t0;
     puz_err rc;
 
-    if (!store_day_ok(day))
-        return invalid(msg, "the day must be YYYY-MM-DD");
-    rc = enter(s, msg);
+    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    t0 = now_us();
     rc = s->ops->par_put(s->be, day, size, par, optimal, msg);
     leave(s, rc, t0, msg);
     return rc;
