@@ -75,8 +75,9 @@ static uint64_t first_answer_us(const struct puz_board *b, puz_arena *a)
 /*
  * Wall time within (budget + first) + 10%, first being first_answer_us.
  * The search is pure computation, so an overrun while this thread got
- * less than half of a core is the busy machine's scheduler, not the
- * search: reported, not failed.
+ * less than two thirds of a core is the busy machine's scheduler, not
+ * the search: reported, not failed (seen: 120 ms on a core in 232 ms of
+ * wall under ASan beside other builds).
  */
 static void check_budget(unsigned n, uint64_t t0, uint64_t c0,
                          uint64_t first, const struct puz_result *r)
@@ -86,7 +87,7 @@ static void check_budget(unsigned n, uint64_t t0, uint64_t c0,
 
     if (wall <= budget * 11 / 10)
         return;
-    if (cpu * 2 < wall) {
+    if (cpu * 3 < wall * 2) {
         print_message("%ux%u: %llu us wall for a %llu us budget, but only "
                       "%llu us on a core (machine busy); not counted\n", n,
                       n, (unsigned long long)wall, (unsigned long long)budget,
