@@ -13,7 +13,16 @@
  * uses it). Exit status 1 if any length or path is wrong.
  *
  * usage: korf24 [--data FILE] [--cache DIR] [--partition 6-6-6-6|4x6]
- *               [--ids 38,40 | --all | --easiest N]
+ *               [--ids 38,40 | --all | --easiest N] [--threads N]
+ *               [--units-serial]
+ * --threads N: parallel IDA* (issue 30), each iteration cut into at least
+ * 16 N units run on N threads (pool_run_units). Every iteration cut into
+ * units is also replayed on paper: its units handed out in order to P
+ * workers, each taking the next when free (what the shared index does),
+ * giving the speedup P cores would reach with these units ("sim P").
+ * --units-serial runs the units one after another on this thread (the
+ * cut of N threads, one core's time): the unit sizes of 16 or 64 threads
+ * measured on a 2-core machine.
  * Default: the 10 instances with the fewest published expansions. The
  * tables are loaded from DIR (default pdb-cache) or built there first
  * (minutes, ~0.75 GB).
@@ -39,7 +48,49 @@ struct args {
     const char *data, *cache, *ids;
     enum puz_pdb_partition part;
     unsigned easiest;                /* 0 = all */
+    unsigned threads;                /* 0/1 = serial IDA* */
+    int units_serial;                /* run = NULL */
 };
+
+/* The on-paper schedules: nodes of the whole search, and of the longest
+ * worker per iteration for each P. */
+#define NSIM 4
+static const unsigned sim_p[NSIM] = { 2, 4, 16, 64 };
+struct sim {
+    double total, span[NSIM];
+    double units, iterations, max_over_mean;
+};
+
+static void on_units(const struct puz_units_report *r, void *user)
+{
+    struct sim *m = user;
+    double sum = 0, mx = 0;
+
+    for (unsigned k = 0; k < r->n; k++) {
+        sum += (double)r->expanded[k];
+        if ((double)r->expanded[k] > mx)
+            mx = (double)r->expanded[k];
+    }
+    m->total += (double)r->frontier_expanded + sum;
+    m->units += r->n;
+    m->iterations++;
+    if (sum > 0 && mx / (sum / r->n) > m->max_over_mean)
+        m->max_over_mean = mx / (sum / r->n);
+    for (unsigned p = 0; p < NSIM; p++) {
+        double w[64] = { 0 }, span = 0;
+        for (unsigned k = 0; k < r->n; k++) {
+            unsigned best = 0;
+            for (unsigned i = 1; i < sim_p[p]; i++)
+                if (w[i] < w[best])
+                    best = i;
+            w[best] += (double)r->expanded[k];
+        }
+        for (unsigned i = 0; i < sim_p[p]; i++)
+            if (w[i] > span)
+                span = w[i];
+        m->span[p] += (double)r->frontier_expanded + span;
+    }
+}
 
 struct totals {
     double seconds, cpu;
@@ -130,9 +181,13 @@ static int run_one(const struct instance *in, const struct puz_solve_opts *o,
     struct puz_result r;
     struct puz_board end;
     double s, cpu = cpu_seconds();
+    struct sim m = { 0 };
+    struct puz_solve_opts oo = *o;
     int bad;
 
     puz_arena_reset(a);
+    oo.units_user = &m;
+    o = &oo;
     if (puz_solve(&in->board, o, a, &r) != PUZ_OK) {
         printf("%3u  error: %s\n", in->id, r.reason);
         return 1;
@@ -154,6 +209,14 @@ static int run_one(const struct instance *in, const struct puz_solve_opts *o,
            (unsigned long long)r.stats.generated, s, cpu,
            cpu > 0 ? (double)r.stats.generated / cpu / 1e6 : 0.0,
            (double)r.stats.generated / (double)in->published);
+    if (m.iterations > 0) {
+        printf("     units: %.0f in %.0f iterations, largest/mean %.1f; "
+               "sim speedup", m.units, m.iterations, m.max_over_mean);
+        for (unsigned p = 0; p < NSIM; p++)
+            printf(" P=%u %.2f", sim_p[p], m.span[p] > 0
+                   ? m.total / m.span[p] : 0.0);
+        printf("\n");
+    }
     fflush(stdout);
     return bad;
 }
@@ -202,9 +265,18 @@ static int bench(const struct args *ar, const struct instance *in,
     o.heuristic = puz_heuristic_find("pdb");
     o.goal = &goal;
     o.tables = tables;
-    printf("== %s + reflection, IDA*, one core\n"
+    if (ar->threads > 1) {
+        o.threads = ar->threads;
+        o.run = ar->units_serial ? NULL : pool_run_units;
+        o.run_user = (void *)&ar->threads;
+        o.units = on_units;
+    }
+    printf("== %s + reflection, IDA*, %u thread(s)%s\n"
            " id  len opt  %14s  %14s  %9s  %8s  %6s  %6s\n",
-           puz_pdb_partition_name(ar->part), "expanded", "generated",
+           puz_pdb_partition_name(ar->part),
+           ar->threads > 1 ? ar->threads : 1,
+           ar->units_serial ? ", units run serially" : "",
+           "expanded", "generated",
            "seconds", "cpu s", "Mgen/s", "gen/KF");
     for (unsigned i = 0; i < n; i++)
         t.bad += (unsigned)run_one(&in[i], &o, a, &t);
@@ -226,6 +298,10 @@ static int parse(int argc, char **argv, struct args *ar)
             ar->easiest = 0;
             continue;
         }
+        if (strcmp(argv[i], "--units-serial") == 0) {
+            ar->units_serial = 1;
+            continue;
+        }
         if (v == NULL)
             return -1;
         if (strcmp(argv[i], "--data") == 0)
@@ -236,6 +312,8 @@ static int parse(int argc, char **argv, struct args *ar)
             ar->ids = v;
         else if (strcmp(argv[i], "--easiest") == 0)
             ar->easiest = (unsigned)atoi(v);
+        else if (strcmp(argv[i], "--threads") == 0)
+            ar->threads = (unsigned)atoi(v);
         else if (strcmp(argv[i], "--partition") != 0 ||
                  puz_pdb_partition_parse(v, &ar->part) != PUZ_OK ||
                  puz_pdb_partition_size(ar->part) != 5)
@@ -254,7 +332,7 @@ int main(int argc, char **argv)
     if (parse(argc, argv, &ar) != 0) {
         fprintf(stderr, "usage: korf24 [--data FILE] [--cache DIR] "
                 "[--partition 6-6-6-6|4x6] [--ids 38,40 | --all | "
-                "--easiest N]\n");
+                "--easiest N] [--threads N] [--units-serial]\n");
         return 2;
     }
     n = load_instances(ar.data, in);

@@ -56,6 +56,10 @@ struct api_ctx {
      * whichever thread ran it; NULL = nobody listens. */
     void (*on_search)(void *user, const struct puz_result *res);
     void *user;
+    /* The n x n tables being built in the background, as a new JSON
+     * object ({partition, state, percent}), or NULL: none (then, or
+     * when this is NULL, the catalog says nothing of it). Gets user. */
+    json_t *(*tables_state)(void *user, unsigned n);
 };
 
 /* One query parameter, as the client sent it (value NULL: no '='). */

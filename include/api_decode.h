@@ -47,6 +47,8 @@ struct api_solve_request {
     bool include_path;
     unsigned trace;             /* expansions to record; 0 = none */
     bool effort;                /* report expansions per layer */
+    unsigned threads;           /* jobs: IDA* on this many threads,
+                                 * capped by caps.threads_max; 0 = one */
 };
 
 struct api_batch_entry {

@@ -34,6 +34,8 @@ struct api_limits {
     unsigned job_max;           /* jobs held in memory at most */
     size_t job_results_max_bytes;   /* answer bytes all finished jobs
                                      * hold together */
+    unsigned cores;             /* online CPUs: a job's threads are at
+                                 * most cores / job_workers */
 };
 
 /* The built-in defaults. */
@@ -47,6 +49,7 @@ void api_limits_defaults(struct api_limits *l);
 struct api_solve_caps {
     uint64_t max_nodes;         /* default and cap of limits.max_nodes */
     unsigned timeout_ms;        /* default and cap of limits.timeout_ms */
+    unsigned threads_max;       /* cap of "threads"; 0: refused (422) */
 };
 
 /* The caps of /v1/solve (job false) or of POST /v1/jobs (job true). */

@@ -15,4 +15,11 @@
 void pool_run_pieces(void (*piece)(void *work, unsigned i), void *work,
                      unsigned n, void *user);
 
+/* Runs piece(work, i) for every i < n on *(const unsigned *)user threads
+ * (this one included; NULL or 0: one), each taking the next index from
+ * one shared counter until none is left, and returns when all have
+ * finished. The signature is puz_run_fn's (parallel IDA*'s units). */
+void pool_run_units(void (*piece)(void *work, unsigned i), void *work,
+                    unsigned n, void *user);
+
 #endif

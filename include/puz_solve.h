@@ -81,6 +81,39 @@ struct puz_progress {
 typedef void (*puz_progress_fn)(const struct puz_progress *p, void *user);
 #define PUZ_PROGRESS_US 100000u
 
+/*
+ * Parallel IDA* (4x4 and 5x5 with `pdb`): each iteration's tree is cut
+ * at a frontier depth into independent work units, at least
+ * PUZ_UNITS_PER_THREAD per thread. A unit is a path from the start; it
+ * can run on any thread, in any order, any number of times (its result
+ * overwrites its own slot), so a unit whose run was lost is simply given
+ * out again.
+ *
+ * The runner runs piece(work, i) for every i < n on any threads and
+ * returns when those it ran have finished (with the memory effects of a
+ * join); puz_pdb_run_fn has the same shape. A piece it skipped (a worker
+ * lost) is handed to it again in a further call, and the calling thread
+ * runs what two calls in a row left undone. The core starts no threads.
+ */
+typedef void (*puz_run_fn)(void (*piece)(void *work, unsigned i),
+                           void *work, unsigned n, void *user);
+#define PUZ_UNITS_PER_THREAD 16u
+#define PUZ_THREADS_MAX 256u
+
+/* After each iteration cut into units: its bound, the frontier depth,
+ * the nodes the frontier walk expanded, each unit's expansions (as
+ * counted by the run that finished it), and how many units had to be
+ * given out again. The iteration's expansions are frontier + the sum. */
+struct puz_units_report {
+    unsigned bound;
+    unsigned depth;
+    unsigned n;
+    unsigned rerun;
+    uint64_t frontier_expanded;
+    const uint64_t *expanded;   /* n of them; lives during the call */
+};
+typedef void (*puz_units_fn)(const struct puz_units_report *r, void *user);
+
 struct puz_solve_opts {
     enum puz_algorithm algorithm;
     const puz_heuristic *heuristic;   /* NULL = default for the size */
@@ -96,6 +129,17 @@ struct puz_solve_opts {
      * unsolvable board at once): puz_solve does not check it again. A
      * wrong true only costs a search that ends at a limit. */
     bool solvable_known;
+    /* Threads for one IDA* with `pdb` (0 or 1: the plain serial
+     * search). Over 1 the iterations are cut into units and handed to
+     * run (NULL: the units one after another on this thread). Then
+     * progress may be called from any of run's threads, never two at
+     * once, and limits.max_nodes is checked every few thousand nodes
+     * per thread rather than exactly. Other searches ignore it. */
+    unsigned threads;
+    puz_run_fn run;
+    void *run_user;             /* handed to run */
+    puz_units_fn units;         /* measurements; NULL = none */
+    void *units_user;
 };
 
 struct puz_stats {

@@ -61,12 +61,24 @@ static json_t *size_json(const struct api_call *c, unsigned n)
     struct puz_board goal;
     const puz_heuristic *h;
     const puz_pdb *d;
+    json_t *bg;
     bool serves;
 
     puz_board_goal(n, &goal);
     serves = puz_tables_serves(t, &goal);
     h = puz_algorithm_heuristic(PUZ_ALG_AUTO, NULL, n, serves);
     d = serves ? puz_tables_pdb(t, &goal) : NULL;
+    bg = c->ctx->tables_state != NULL
+       ? c->ctx->tables_state(c->ctx->user, n) : NULL;
+    if (bg != NULL)
+        return json_pack("{s:I, s:s, s:o, s:b, s:o, s:o}", "size",
+                         (json_int_t)n, "algorithm", puz_algorithm_name(a),
+                         "heuristic", h != NULL
+                         ? json_string(puz_heuristic_name(h)) : json_null(),
+                         "optimal", puz_algorithm_optimal(a), "tables",
+                         d != NULL ? json_string(puz_pdb_partition_name(
+                                         puz_pdb_partition(d)))
+                                   : json_null(), "tables_build", bg);
     return json_pack("{s:I, s:s, s:o, s:b, s:o}", "size", (json_int_t)n,
                      "algorithm", puz_algorithm_name(a), "heuristic",
                      h != NULL ? json_string(puz_heuristic_name(h))

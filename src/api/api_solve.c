@@ -13,6 +13,7 @@
 #include "api_jalloc.h"
 #include "codec.h"
 #include "codec_trace.h"
+#include "pool_pieces.h"
 
 /* The options every search of a call starts from: the server's tables
  * and memory cap, the call's cancel flag, this deadline. */
@@ -123,6 +124,11 @@ void api__request_opts(const struct api_call *c,
     o->limits.max_nodes = q->max_nodes;
     o->limits.max_depth = q->max_depth;
     o->weight = q->weight;
+    if (q->threads > 1) {       /* jobs only (decode refuses it else) */
+        o->threads = q->threads;
+        o->run = pool_run_units;
+        o->run_user = (void *)&q->threads;
+    }
     o->progress = c->progress;
     o->progress_user = c->progress_user;
 }

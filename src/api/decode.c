@@ -12,7 +12,7 @@
 /* Keys each body may carry; anything else is a typo worth reporting. */
 static const char *const solve_keys[] = {
     "board", "goal", "algorithm", "heuristic", "limits", "include_path",
-    "weight", "trace", "effort",
+    "weight", "trace", "effort", "threads",
     NULL
 };
 static const char *const batch_keys[] = {
@@ -570,6 +570,41 @@ static puz_err decode_effort(const json_t *root,
     return PUZ_OK;
 }
 
+/* "threads" (issue 30, jobs only): one IDA* with pdb tables on up to
+ * this many threads, capped quietly at caps->threads_max (the job
+ * workers' share of the cores); /v1/solve refuses it. */
+static puz_err decode_threads(const json_t *root,
+                              const struct api_solve_caps *caps,
+                              struct api_solve_request *out,
+                              struct api_problem *err)
+{
+    const json_t *v = json_object_get(root, "threads");
+
+    out->threads = 0;
+    if (v == NULL || json_is_null(v))
+        return PUZ_OK;
+    if (caps->threads_max == 0) {
+        api_problem_set(err, API_PROBLEM_INVALID_OPTION,
+                         "threads is for jobs (POST /v1/jobs): a /v1/solve "
+                         "runs on one thread");
+        api_problem_point(err, "/threads");
+        return PUZ_EINVAL;
+    }
+    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+        json_integer_value(v) > PUZ_THREADS_MAX) {
+        api_problem_set(err, API_PROBLEM_INVALID_OPTION,
+                         "threads must be an integer from 1 to %u, not %s",
+                         PUZ_THREADS_MAX,
+                         json_is_integer(v) ? "that number" : type_name(v));
+        api_problem_point(err, "/threads");
+        return PUZ_EINVAL;
+    }
+    out->threads = (unsigned)json_integer_value(v);
+    if (out->threads > caps->threads_max)
+        out->threads = caps->threads_max;
+    return PUZ_OK;
+}
+
 /* Options common to /v1/solve and /v1/solve/batch. */
 static puz_err decode_options(const json_t *root,
                               const struct api_solve_caps *caps,
@@ -594,7 +629,8 @@ static puz_err decode_options(const json_t *root,
         || decode_heuristic(root, out, err) != PUZ_OK
         || decode_weight(root, out, err) != PUZ_OK
         || decode_trace(root, out, err) != PUZ_OK
-        || decode_effort(root, out, err) != PUZ_OK)
+        || decode_effort(root, out, err) != PUZ_OK
+        || decode_threads(root, caps, out, err) != PUZ_OK)
         return PUZ_EINVAL;
     return decode_limits(root, caps, out, err);
 }

@@ -5,6 +5,7 @@
 #include "api_limits.h"
 
 #include <string.h>
+#include <unistd.h>
 
 void api_limits_defaults(struct api_limits *l)
 {
@@ -30,6 +31,8 @@ void api_limits_defaults(struct api_limits *l)
     /* Eight answers of the largest size: what finished jobs may hold in
      * all (docs/operations.md's sizing counts it). */
     l->job_results_max_bytes = 64u << 20;
+    l->cores = sysconf(_SC_NPROCESSORS_ONLN) > 0
+             ? (unsigned)sysconf(_SC_NPROCESSORS_ONLN) : 1;
 }
 
 struct api_solve_caps api_limits_solve_caps(const struct api_limits *l,
@@ -39,6 +42,13 @@ struct api_solve_caps api_limits_solve_caps(const struct api_limits *l,
         .max_nodes = job ? l->job_max_nodes : l->solve_max_nodes,
         .timeout_ms = job ? l->job_timeout_ms : l->solve_timeout_ms,
     };
+
+    /* a job may spread one search over its share of the cores; a
+     * /v1/solve runs on the worker that took it */
+    if (job) {
+        unsigned w = l->job_workers > 0 ? l->job_workers : 1;
+        caps.threads_max = l->cores / w > 0 ? l->cores / w : 1;
+    }
 
     return caps;
 }

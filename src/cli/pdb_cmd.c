@@ -236,15 +236,23 @@ static puz_err open_4x4(const struct puz_board *goal, puz_pdb **out,
  * was asked for by name (minutes); otherwise only if already cached.
  * *out stays NULL when there is nothing to load. */
 static puz_err open_5x5(const struct puz_board *goal, bool asked,
-                        puz_pdb **out, char *msg)
+                        bool dflt, puz_pdb **out, char *msg)
 {
     double last = 0;
     struct puz_pdb_opts o = { 0, progress, &last, pool_run_pieces, NULL };
 
     *out = NULL;
     if (!cached(PUZ_PDB_6666, goal)) {
-        if (!asked)
+        if (!asked) {
+            if (!dflt)          /* another heuristic was named */
+                return PUZ_OK;
+            fprintf(stderr, "puzzled: note: no 5x5 pattern databases in "
+                    "%s, so this search uses linear conflict; build them "
+                    "once with `puzzled pdb build --partition 6-6-6-6` "
+                    "(~2 min, ~0.75 GB), pass -H pdb, or let `make run` "
+                    "build them in the background\n", cache_dir());
             return PUZ_OK;
+        }
         fprintf(stderr, "puzzled: building the 6-6-6-6 pattern databases "
                 "into %s (minutes and ~0.75 GB, once)\n", cache_dir());
     }
@@ -267,7 +275,8 @@ static puz_err open_for(const struct puz_board *start,
         rc = open_4x4(goal, &d, msg);
     else if (puz_pdb_partition_serves(PUZ_PDB_6666, goal) &&
              (o->heuristic == pdb || o->algorithm != PUZ_ALG_AUTO))
-        rc = open_5x5(goal, o->heuristic == pdb, &d, msg);
+        rc = open_5x5(goal, o->heuristic == pdb, o->heuristic == NULL, &d,
+                      msg);
     else
         return PUZ_OK;
     if (rc == PUZ_OK && d != NULL)

@@ -12,13 +12,18 @@
 #include "cli_pdb.h"
 #include "cli_progress.h"
 #include "codec.h"
+#include "pool_pieces.h"
 #include "puz_solve.h"
+
+/* --threads: at most as many as pool_run_units starts */
+#define CLI_THREADS_MAX 64u
 
 struct solve_args {
     struct puz_solve_opts opts;
     struct puz_board goal;
     bool json, path, quiet;
     int progress;       /* 1 --progress, 0 --quiet, -1 on a terminal */
+    unsigned threads;   /* --threads; opts.run_user points here */
     char board_text[1024];
 };
 
@@ -82,6 +87,8 @@ static void usage(FILE *f)
         "  -m, --max-bytes B     stop when the search needs more memory\n"
         "  -d, --max-depth D     depth limit of dfs (default %u, at most "
         "%u)\n"
+        "  -T, --threads N       IDA* with pdb tables (4x4, 5x5) on N threads "
+        "(1..%u)\n"
         "  -j, --json            print the JSON object the service returns\n"
         "  -p, --path            with --json: include every board on the "
         "path\n"
@@ -95,7 +102,7 @@ static void usage(FILE *f)
         "Ctrl-C stops the search and prints what is known.\n"
         "Exit: 0 solved, 1 unsolvable, 2 bad input, 3 a limit was hit or "
         "Ctrl-C.\n",
-        PUZ_DFS_DEFAULT_DEPTH, PUZ_DFS_MAX_DEPTH);
+        PUZ_DFS_DEFAULT_DEPTH, PUZ_DFS_MAX_DEPTH, CLI_THREADS_MAX);
 }
 
 static int parse_number(const char *opt, const char *s, unsigned long long *v)
@@ -164,6 +171,19 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
             l->max_depth = v > PUZ_DFS_MAX_DEPTH ? PUZ_DFS_MAX_DEPTH
                                                  : (unsigned)v;
         return 0;
+    case 'T':
+        if (parse_number("--threads", arg, &v))
+            return CLI_EXIT_USAGE;
+        if (v < 1 || v > CLI_THREADS_MAX) {
+            fprintf(stderr, "puzzled: --threads must be 1..%u\n",
+                    CLI_THREADS_MAX);
+            return CLI_EXIT_USAGE;
+        }
+        sa->threads = (unsigned)v;
+        sa->opts.threads = sa->threads;
+        sa->opts.run = pool_run_units;
+        sa->opts.run_user = &sa->threads;
+        return 0;
     case 'j': sa->json = true; return 0;
     case 'p': sa->path = true; return 0;
     case 'q': sa->quiet = true; sa->progress = 0; return 0;
@@ -184,6 +204,7 @@ static int parse_args(int argc, char **argv, struct solve_args *sa)
         { "max-bytes", required_argument, NULL, 'm' },
         { "max-depth", required_argument, NULL, 'd' },
         { "weight", required_argument, NULL, 'w' },
+        { "threads", required_argument, NULL, 'T' },
         { "json", no_argument, NULL, 'j' },
         { "path", no_argument, NULL, 'p' },
         { "quiet", no_argument, NULL, 'q' },
@@ -194,7 +215,7 @@ static int parse_args(int argc, char **argv, struct solve_args *sa)
     int c, rc;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "a:H:g:n:t:m:d:w:jpqPh", longopts,
+    while ((c = getopt_long(argc, argv, "a:H:g:n:t:m:d:w:T:jpqPh", longopts,
                             NULL)) != -1) {
         rc = apply_option(sa, c, optarg);
         if (rc != 0)

@@ -103,6 +103,10 @@ static const struct key keys[] = {
     { "pdb_5x5", STR(pdb_5x5), "5x5 pattern databases loaded at start "
       "for the pdb heuristic: none or 6-6-6-6 (128 MB; minutes and "
       "~0.75 GB to build when not cached)" },
+    { "pdb_background", K_UINT, OFF(pdb_background), 0, 0, 1,
+      "1: build (or load) pdb_5x5 in the background at low priority, "
+      "after the server is ready; /readyz and /v1/catalog say building "
+      "and its percentage until it is used" },
     { "pdb_dir", STR(pdb_dir),
       "where pattern databases are cached; empty = build, never save" },
     { "state_dir", STR(state_dir), "directory of the store (the daily "

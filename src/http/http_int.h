@@ -26,6 +26,7 @@
 #include "http_server.h"
 #include "http_static.h"
 #include "http_jobs.h"
+#include "http_pdb_bg.h"
 #include "jobs.h"
 #include "pool.h"
 #include "puz_arena.h"
@@ -54,6 +55,7 @@ struct http_server {
     const puz_table3 *table3;       /* default 3x3 goal, for random;
                                      * one of the tables' own */
     puz_tables *tables;             /* handed to every solve */
+    http_pdb_bg *pdb_bg;            /* pdb_5x5 in the background, or NULL */
     http_static *www;               /* NULL: no static root */
     store *store;                   /* the leaderboard; NULL = off */
     struct http__proxies *proxies;  /* trusted_proxies; NULL = none */

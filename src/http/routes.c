@@ -62,6 +62,27 @@ void http__labels_init(struct http_server *s)
     s->labels[s->nlabels++] = "other";
 }
 
+/* A background table build, as /readyz and /v1/catalog show it: never
+ * part of readiness. */
+static json_t *bg_json(const http_pdb_bg *b)
+{
+    unsigned pm;
+    enum http_pdb_bg_state st = http_pdb_bg_state(b, &pm);
+
+    return json_pack("{s:s, s:s, s:f}", "partition", http_pdb_bg_name(b),
+                     "state", st == HTTP_PDB_BG_READY ? "ready"
+                     : st == HTTP_PDB_BG_FAILED ? "failed" : "building",
+                     "percent", pm / 10.0);
+}
+
+/* api_ctx.tables_state: the background build of n x n tables, if any. */
+static json_t *tables_state(void *user, unsigned n)
+{
+    const struct http_server *s = user;
+
+    return n == 5 && s->pdb_bg != NULL ? bg_json(s->pdb_bg) : NULL;
+}
+
 /* Every search counts in the metrics, whichever thread ran it. */
 static void count_search(void *user, const struct puz_result *res)
 {
@@ -85,6 +106,7 @@ void http__api_init(struct http_server *s)
     s->api.counter = &s->next_id;
     s->api.on_search = count_search;
     s->api.user = s;
+    s->api.tables_state = tables_state;
 }
 
 static bool method_is(const struct http_req *r, const char *m)
@@ -186,6 +208,8 @@ bool http__ready(struct http_server *s, json_t **checks)
                             "draining", draining, "store", store_ok);
         if (!store_ok && *checks != NULL)
             json_object_set_new(*checks, "store_error", json_string(why));
+        if (*checks != NULL && s->pdb_bg != NULL)
+            json_object_set_new(*checks, "pdb_5x5", bg_json(s->pdb_bg));
     }
     return workers && queue && tables && !draining && store_ok;
 }

@@ -46,7 +46,8 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
     char why[PUZ_MSG_MAX] = "";
     puz_err rc;
 
-    if (strcmp(name, "none") == 0 || name[0] == '\0')
+    if (strcmp(name, "none") == 0 || strcmp(name, "off") == 0 ||
+        name[0] == '\0')
         return PUZ_OK;
     if (puz_pdb_partition_parse(name, &part) != PUZ_OK ||
         puz_pdb_partition_size(part) != n) {
@@ -54,6 +55,16 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
                  : "pdb_5x5", name, n == 4 ? "none, 6-6-3 or 7-8"
                                            : "none, 6-6-6-6 or 4x6");
         return PUZ_EINVAL;
+    }
+    if (n == 5 && s->cfg.pdb_background) {     /* issue 30 */
+        rc = http_pdb_bg_start(s->tables, s->cfg.pdb_dir, part, 0,
+                               &s->pdb_bg);
+        if (rc == PUZ_OK)
+            http__log_line("puzzled: pdb %s: loading or building in the "
+                           "background", name);
+        else
+            snprintf(msg, HTTP_SERVER_MSG, "cannot start a thread");
+        return rc;
     }
     rc = puz_pdb_open(s->cfg.pdb_dir[0] ? s->cfg.pdb_dir : NULL, part, NULL,
                       &po, &d, why);
@@ -541,7 +552,9 @@ void http_server_destroy(http_server *s)
     http_metrics_destroy(s->metrics);
     http_static_close(s->www);
     free(s->openapi);
-    puz_tables_destroy(s->tables);
+    /* a build still running keeps the bundle it will add to */
+    if (http_pdb_bg_destroy(s->pdb_bg))
+        puz_tables_destroy(s->tables);
     store_close(s->store);
     http__proxies_free(s->proxies);
     api_keys_free(s->keys);

@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 # A store of its own, so the daily example's leaderboard is empty.
 # The job list example runs as the README says: with anonymous listing on.
 "$PUZZLED" serve --config config/puzzled.conf --port 0 --access-log off \
-    --state-dir "$tmp/state" --jobs-list-anonymous 1 \
+    --state-dir "$tmp/state" --jobs-list-anonymous 1 --pdb-5x5 off \
     >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT

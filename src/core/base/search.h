@@ -30,6 +30,7 @@ struct puz__search {
     uint64_t started_us;
     unsigned bound;                   /* current f-bound, for progress */
     struct puz__watch *watch;         /* NULL = no progress callback */
+    const struct puz_solve_opts *opts; /* threads, run; NULL = serial */
 };
 
 /* The progress callback's state; mutable behind a const search. */

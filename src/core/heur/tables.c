@@ -3,13 +3,16 @@
  * database sets a service loads once and every solve reads, and which of
  * them serves a given goal.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "heur/pdb_impl.h"
 
 struct puz_tables {
     puz_table3 *t3[PUZ__ORBITS];
-    puz_pdb *pdb[PUZ_PDB_PARTITION_COUNT_][PUZ__ORBITS];
+    /* Atomic: a set built in the background is added while searches
+     * read the bundle (puz_tables_add_pdb publishes it complete). */
+    puz_pdb *_Atomic pdb[PUZ_PDB_PARTITION_COUNT_][PUZ__ORBITS];
 };
 
 puz_err puz_tables_create(puz_tables **out)
@@ -48,16 +51,16 @@ puz_err puz_tables_add_3x3(puz_tables *t)
 
 puz_err puz_tables_add_pdb(puz_tables *t, puz_pdb *d)
 {
-    puz_pdb **slot = &t->pdb[d->part][d->orbit];
+    puz_pdb *_Atomic *slot = &t->pdb[d->part][d->orbit];
+    puz_pdb *none = NULL;
 
-    if (*slot != NULL) {
+    /* Shared by every search with d from now on; if it cannot be made,
+     * each search builds its own as before. Made before d is seen. */
+    (void)puz__pdb_attach_fsm(d);
+    if (!atomic_compare_exchange_strong(slot, &none, d)) {
         puz_pdb_destroy(d);
         return PUZ_EINVAL;
     }
-    *slot = d;
-    /* Shared by every search with d from now on; if it cannot be made,
-     * each search builds its own as before. */
-    (void)puz__pdb_attach_fsm(d);
     return PUZ_OK;
 }
 
@@ -75,7 +78,8 @@ const puz_pdb *puz_tables_pdb(const puz_tables *t,
     if (o >= PUZ__ORBITS)
         return NULL;
     for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++) {
-        const puz_pdb *d = t->pdb[p][o];
+        const puz_pdb *d = atomic_load_explicit(&t->pdb[p][o],
+                                                memory_order_acquire);
         if (d != NULL && d->n == goal->n &&
             (best == NULL || d->data_bytes > best->data_bytes))
             best = d;

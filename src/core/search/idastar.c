@@ -61,7 +61,10 @@ puz_err puz__ida_run(struct puz__ida *ida, unsigned h0,
 
         ida->next_bound = UINT32_MAX;
         s->bound = ida->bound;          /* for progress reports */
-        found = pl->iterate(ida, self);
+        if (pl->unit != NULL && s->opts != NULL && s->opts->threads > 1)
+            found = puz__ida_iterate_units(ida, pl, self);
+        else
+            found = pl->iterate(ida, self);
         s->out->stats.generated += ida->generated;
         s->out->stats.expanded = ida->expanded;
         if (s->trace)
@@ -183,7 +186,7 @@ static int iterate(struct puz__ida *c, void *self)
     return probe(ia, ia->start_blank, 0, ia->h0, PUZ_NO_DIR);
 }
 
-static const struct puz__ida_plugin generic = { iterate, NULL };
+static const struct puz__ida_plugin generic = { iterate, NULL, NULL, NULL };
 
 puz_err puz__idastar(struct puz__search *s)
 {

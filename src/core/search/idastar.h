@@ -31,7 +31,16 @@ struct puz__ida {
     uint64_t generated;         /* this iteration; the driver sums them */
     uint64_t max_nodes;         /* UINT64_MAX when unlimited */
     uint8_t *path;              /* blank directions, max_depth of them */
+    /* Set while this is one work unit of a parallel iteration
+     * (idastar_units.c): its limit checks go through the shared state. */
+    struct puz__ida_units *units;
+    uint64_t reported;          /* expansions already added to units */
+    uint64_t reported_gen;      /* and generations */
 };
+
+/* A limit check of a unit: adds its counts to the shared ones, stops it
+ * when another unit has found the goal or a limit was hit. */
+enum puz_status puz__ida_unit_check(struct puz__ida *ida);
 
 /*
  * A plug-in: iterate() probes from the root under ida->bound, feeding
@@ -43,7 +52,31 @@ struct puz__ida {
 struct puz__ida_plugin {
     int (*iterate)(struct puz__ida *ida, void *self);
     void (*map_path)(const void *self, uint8_t *dirs, unsigned len);
+    /*
+     * For parallel iterations (both NULL: always serial). frontier walks
+     * the tree under ida->bound exactly as iterate would, down to depth
+     * cut, counting its expansions in ida; each node at depth cut is a
+     * unit: its cut moves go to moves + cut * k (moves NULL: only
+     * counted), *count is how many. Returns 1 (ida->path, found_len set)
+     * when the goal lies above the cut.
+     */
+    int (*frontier)(struct puz__ida *ida, void *self, unsigned cut,
+                    uint8_t *moves, unsigned *count);
+    /*
+     * Run one unit: replay its cut moves from the root on a private copy
+     * of self (self is only read: units run at once on many threads),
+     * then probe below as iterate does, with ida (the unit's own: bound,
+     * counters from 0, a path buffer of max_depth + 1) taking the counts.
+     * Returns 1 with ida->path and found_len set on reaching the goal.
+     */
+    int (*unit)(struct puz__ida *ida, const void *self,
+                const uint8_t *moves, unsigned cut);
 };
+
+/* One iteration cut into units and run through s->opts->run; the same
+ * contract as plugin->iterate. In idastar_units.c. */
+int puz__ida_iterate_units(struct puz__ida *ida,
+                           const struct puz__ida_plugin *pl, void *self);
 
 /* Count one expansion; every PUZ__IDA_CHECK_MASK + 1 look at the clock
  * and the cancel flag.
@@ -54,6 +87,8 @@ static inline int puz__ida_expand(struct puz__ida *ida)
 
     if (e > ida->max_nodes) {
         ida->stop = PUZ_LIMIT_NODES;
+    } else if ((e & PUZ__IDA_CHECK_MASK) == 0 && ida->units != NULL) {
+        ida->stop = puz__ida_unit_check(ida);
     } else if ((e & PUZ__IDA_CHECK_MASK) == 0) {
         /* the counters reach the result here, where progress reads them */
         ida->s->out->stats.expanded = e;

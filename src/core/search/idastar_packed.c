@@ -203,7 +203,7 @@ static int iterate(struct puz__ida *c, void *self)
     return 1;
 }
 
-static const struct puz__ida_plugin plugin = { iterate, NULL };
+static const struct puz__ida_plugin plugin = { iterate, NULL, NULL, NULL };
 
 static uint64_t in_lane(unsigned v, unsigned line)
 {

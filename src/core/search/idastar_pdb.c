@@ -221,43 +221,70 @@ HOT int probe_again(PROBE_ARGS, const unsigned n, const int hw)
               : probe5(ip, blank, g, h, back, fs);
 }
 
+/* What applying a child changed, to undo it. */
+struct undo {
+    unsigned md, sum, rsum, ent, rent;
+    uint8_t p, rp;
+};
+
+/* Make child c of the node with the blank at `blank`, g moves in, the
+ * current node. */
+HOT void apply(struct ipdb *ip, unsigned blank, unsigned g,
+               const struct child *c, struct undo *u)
+{
+    unsigned t = c->tile, sl = ip->slot[t], rsl = ip->rslot[t];
+
+    u->md = ip->md;
+    u->sum = ip->sum;
+    u->rsum = ip->rsum;
+    u->ent = ip->ent[c->g];
+    u->rent = ip->rent[c->rg];
+    u->p = ip->pos[c->g][sl];
+    u->rp = ip->rpos[c->rg][rsl];
+    ip->cells[blank] = (uint8_t)t;
+    ip->cells[c->from] = 0;
+    ip->md = u->md + ip->ctx->md[t][blank] - ip->ctx->md[t][c->from];
+    ip->pos[c->g][sl] = c->p;
+    ip->ent[c->g] = c->e;
+    ip->sum = u->sum - u->ent + c->e;
+    if (ip->reflect) {
+        ip->rpos[c->rg][rsl] = c->rp;
+        ip->rent[c->rg] = c->re;
+        ip->rsum = u->rsum - u->rent + c->re;
+    }
+    ip->c.path[g] = c->dir;
+}
+
+/* Back to the node apply() left. */
+HOT void undo(struct ipdb *ip, unsigned blank, const struct child *c,
+              const struct undo *u)
+{
+    unsigned t = c->tile;
+
+    ip->cells[c->from] = (uint8_t)t;
+    ip->cells[blank] = 0;
+    ip->md = u->md;
+    ip->pos[c->g][ip->slot[t]] = u->p;
+    ip->ent[c->g] = u->ent;
+    ip->sum = u->sum;
+    if (ip->reflect) {
+        ip->rpos[c->rg][ip->rslot[t]] = u->rp;
+        ip->rent[c->rg] = u->rent;
+        ip->rsum = u->rsum;
+    }
+}
+
 /* Make child c the current node, probe below it, and undo it. */
 HOT int descend(struct ipdb *ip, unsigned blank, unsigned g,
                 const struct child *c, const unsigned n, const int hw)
 {
-    unsigned t = c->tile, sl = ip->slot[t], rsl = ip->rslot[t];
-    unsigned md = ip->md, sum = ip->sum, rsum = ip->rsum;
-    unsigned ent = ip->ent[c->g], rent = ip->rent[c->rg];
-    uint8_t p = ip->pos[c->g][sl], rp = ip->rpos[c->rg][rsl];
-    int found;
+    struct undo u;
 
-    ip->cells[blank] = (uint8_t)t;
-    ip->cells[c->from] = 0;
-    ip->md = md + ip->ctx->md[t][blank] - ip->ctx->md[t][c->from];
-    ip->pos[c->g][sl] = c->p;
-    ip->ent[c->g] = c->e;
-    ip->sum = sum - ent + c->e;
-    if (ip->reflect) {
-        ip->rpos[c->rg][rsl] = c->rp;
-        ip->rent[c->rg] = c->re;
-        ip->rsum = rsum - rent + c->re;
-    }
-    ip->c.path[g] = c->dir;
-    found = probe_again(ip, c->from, g + 1, c->h, c->dir ^ 1u,
-                        n == 5 ? c->fs : 0, n, hw);
-    if (found)
+    apply(ip, blank, g, c, &u);
+    if (probe_again(ip, c->from, g + 1, c->h, c->dir ^ 1u,
+                    n == 5 ? c->fs : 0, n, hw))
         return 1;
-    ip->cells[c->from] = (uint8_t)t;
-    ip->cells[blank] = 0;
-    ip->md = md;
-    ip->pos[c->g][sl] = p;
-    ip->ent[c->g] = ent;
-    ip->sum = sum;
-    if (ip->reflect) {
-        ip->rpos[c->rg][rsl] = rp;
-        ip->rent[c->rg] = rent;
-        ip->rsum = rsum;
-    }
+    undo(ip, blank, c, &u);
     return 0;
 }
 
@@ -322,6 +349,110 @@ static int iterate(struct puz__ida *c, void *self)
                   : probe5(ip, b, 0, h, PUZ_NO_DIR, 0);
 }
 
+/* Where the frontier walk records its units. */
+struct cut {
+    unsigned depth, count;
+    uint8_t *moves;             /* NULL: count only */
+};
+
+/*
+ * probe_n's walk above the cut, node for node (the same goal test,
+ * depth cap, pruning, order and counts, without the limit checks: a few
+ * thousand nodes), recording each node at the cut instead of probing
+ * it. Leaves the state as it found it, also when it finds the goal.
+ */
+static int collect(struct ipdb *ip, unsigned blank, unsigned g, unsigned h,
+                   unsigned back, uint32_t fs, struct cut *ct)
+{
+    const unsigned n = ip->d->n;
+    struct child ch[4];
+    unsigned cnt;
+
+    if (g == ct->depth) {
+        if (ct->moves != NULL)
+            memcpy(ct->moves + (size_t)ct->count * g, ip->c.path, g);
+        ct->count++;
+        return 0;
+    }
+    if (h == 0) {
+        ip->c.found_len = g;
+        return 1;
+    }
+    if (g + 1 >= MAX_DEPTH)
+        return 0;
+    ip->c.expanded++;
+    cnt = gen_children(ip, blank, back, fs, ch, n, 0);
+    price_children(ip, blank, ch, cnt);
+    for (unsigned i = 0; i < cnt; i++) {
+        struct undo u;
+        int found;
+        if (g + 1 + ch[i].h > ip->c.bound) {
+            puz__ida_over(&ip->c, g + 1 + ch[i].h);
+            continue;
+        }
+        apply(ip, blank, g, &ch[i], &u);
+        found = collect(ip, ch[i].from, g + 1, ch[i].h, ch[i].dir ^ 1u,
+                        n == 5 ? ch[i].fs : 0, ct);
+        undo(ip, blank, &ch[i], &u);
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
+static int frontier(struct puz__ida *c, void *self, unsigned cut,
+                    uint8_t *moves, unsigned *count)
+{
+    struct ipdb *ip = self;
+    struct cut ct = { cut, 0, moves };
+    int found;
+
+    (void)c;
+    found = collect(ip, ip->start_blank, 0, ip->h0, PUZ_NO_DIR, 0, &ct);
+    *count = ct.count;
+    return found;
+}
+
+/* One unit: its moves replayed on a copy of the root's state (the
+ * replay is counted by the frontier walk, not here), then the probe. */
+static int unit(struct puz__ida *ida, const void *self, const uint8_t *moves,
+                unsigned cut)
+{
+    struct ipdb w;
+    const unsigned n = ((const struct ipdb *)self)->d->n;
+    unsigned blank, h, back = PUZ_NO_DIR;
+    uint32_t fs = 0;
+    int found;
+
+    memcpy(&w, self, sizeof(w));
+    w.c = *ida;
+    blank = w.start_blank;
+    h = w.h0;
+    for (unsigned g = 0; g < cut; g++) {
+        struct child ch[4];
+        struct undo u;
+        unsigned cnt = gen_children(&w, blank, back, fs, ch, n, 0), i = 0;
+
+        price_children(&w, blank, ch, cnt);
+        while (i + 1 < cnt && ch[i].dir != moves[g])
+            i++;
+        apply(&w, blank, g, &ch[i], &u);
+        blank = ch[i].from;
+        h = ch[i].h;
+        back = ch[i].dir ^ 1u;
+        fs = n == 5 ? ch[i].fs : 0;
+    }
+    w.c.generated = 0;
+    if (n == 4)
+        found = w.hw ? probe4_hw(&w, blank, cut, h, back, fs)
+                     : probe4(&w, blank, cut, h, back, fs);
+    else
+        found = w.hw ? probe5_hw(&w, blank, cut, h, back, fs)
+                     : probe5(&w, blank, cut, h, back, fs);
+    *ida = w.c;
+    return found;
+}
+
 /* Canonical blank moves back to the caller's frame. */
 static void map_path(const void *self, uint8_t *dirs, unsigned len)
 {
@@ -338,7 +469,8 @@ static void map_path(const void *self, uint8_t *dirs, unsigned len)
     }
 }
 
-static const struct puz__ida_plugin plugin = { iterate, map_path };
+static const struct puz__ida_plugin plugin = { iterate, map_path, frontier,
+                                              unit };
 
 puz_err puz__idastar_pdb(struct puz__search *s)
 {

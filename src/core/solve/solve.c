@@ -259,6 +259,7 @@ puz_err puz_solve(const struct puz_board *start,
                          s.h != NULL && puz_heuristic_admissible(s.h);
     s.weight = opts->weight ? opts->weight : PUZ_WASTAR_DEFAULT_WEIGHT;
     s.trace = opts->trace;
+    s.opts = opts;
     if (rc == PUZ_OK)
         rc = run_algorithm(&s, out->algorithm);
     puz_arena_set_budget(a, budget_before);

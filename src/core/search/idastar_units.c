@@ -1,0 +1,283 @@
+/*
+ * idastar_units.c - one IDA* iteration cut into independent work units,
+ * so that a caller's threads can share it (puz_solve_opts.threads, .run).
+ *
+ * The plug-in walks the tree under the bound down to a cut depth, as its
+ * probe would, and every node at that depth becomes a unit: its moves
+ * from the root, nothing else. The cut is the shallowest depth with at
+ * least PUZ_UNITS_PER_THREAD units per thread (one walk per depth to
+ * count: a few thousand nodes). A unit replays its moves on a private
+ * copy of the plug-in's state and probes below; its counts and next
+ * bound go to its own slot, so running a unit again (its first run was
+ * lost) overwrites rather than adds, and the iteration's counts are the
+ * frontier's plus the sum over slots: the same tree, counted whole.
+ *
+ * The first unit to reach the goal wins; the others stop at their next
+ * limit check. Every solution an iteration finds has length = its bound
+ * (all shorter bounds were exhausted), so stopping them keeps the answer
+ * optimal. The core starts no threads: units go to the caller's runner;
+ * those it did not finish are given to it again, and the calling thread
+ * runs them itself after a call that finished none.
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "search/idastar.h"
+
+#define CUT_MAX 32u                 /* deepest frontier tried */
+#define UNIT_PATH_MAX 256u          /* a unit's path buffer, on its stack */
+
+struct unit_slot {
+    atomic_int done;                /* set by the run that finished it */
+    int found;
+    unsigned next_bound;
+    uint64_t expanded, generated;
+};
+
+struct puz__ida_units {
+    struct puz__search *s;
+    const struct puz__ida_plugin *pl;
+    const void *self;
+    struct puz__ida root;           /* what each unit's search starts as */
+    const uint8_t *moves;           /* cut moves per unit */
+    unsigned cut;
+    struct unit_slot *slot;
+    const unsigned *map;            /* this call's piece -> unit */
+    atomic_int winner;              /* -1, or the unit whose path is kept */
+    atomic_int stop;                /* a limit's status, else PUZ_SOLVED */
+    atomic_uint_fast64_t expanded, generated;   /* for limits, progress */
+    uint64_t base_expanded, base_generated;     /* before the units */
+    atomic_flag busy;               /* one thread in the progress callback */
+    uint8_t *path;                  /* the winner's */
+    unsigned found_len;
+};
+
+static enum puz_status limits_hit(const struct puz__ida_units *u, uint64_t e)
+{
+    const struct puz_limits *l = u->s->limits;
+
+    if (l->cancel != NULL && atomic_load_explicit(l->cancel,
+                                                  memory_order_relaxed))
+        return PUZ_CANCELLED;
+    if (l->deadline_us != 0 &&
+        (l->clock_us ? l->clock_us() : puz_now_us()) >= l->deadline_us)
+        return PUZ_TIMEOUT;
+    if (l->max_nodes != 0 && e >= l->max_nodes)
+        return PUZ_LIMIT_NODES;
+    return PUZ_SOLVED;
+}
+
+enum puz_status puz__ida_unit_check(struct puz__ida *ida)
+{
+    struct puz__ida_units *u = ida->units;
+    uint64_t de = ida->expanded - ida->reported;
+    uint64_t dg = ida->generated - ida->reported_gen;
+    uint64_t e = u->base_expanded + atomic_fetch_add(&u->expanded, de) + de;
+    uint64_t g = u->base_generated + atomic_fetch_add(&u->generated, dg) + dg;
+    enum puz_status st;
+
+    ida->reported = ida->expanded;
+    ida->reported_gen = ida->generated;
+    st = (enum puz_status)atomic_load(&u->stop);
+    if (st != PUZ_SOLVED)
+        return st;
+    if (atomic_load(&u->winner) >= 0)
+        return PUZ_CANCELLED;       /* another unit has the answer */
+    /* the driver waits in run(): nobody else touches out meanwhile */
+    if (u->s->watch != NULL && !atomic_flag_test_and_set(&u->busy)) {
+        u->s->out->stats.expanded = e;
+        u->s->out->stats.generated = g;
+        puz__progress(u->s, false);
+        atomic_flag_clear(&u->busy);
+    }
+    st = limits_hit(u, e);
+    if (st != PUZ_SOLVED)
+        atomic_store(&u->stop, (int)st);
+    return st;
+}
+
+static void run_unit(void *work, unsigned i)
+{
+    struct puz__ida_units *u = work;
+    unsigned k = u->map[i];
+    struct unit_slot *sl = &u->slot[k];
+    uint8_t path[UNIT_PATH_MAX];
+    struct puz__ida ida = u->root;
+    int found, none = -1;
+
+    if (atomic_load(&u->winner) >= 0 ||
+        atomic_load(&u->stop) != PUZ_SOLVED)
+        return;                     /* not needed any more */
+    ida.path = path;
+    ida.units = u;
+    found = u->pl->unit(&ida, u->self, u->moves + (size_t)k * u->cut,
+                        u->cut);
+    atomic_fetch_add(&u->expanded, ida.expanded - ida.reported);
+    atomic_fetch_add(&u->generated, ida.generated - ida.reported_gen);
+    sl->expanded = ida.expanded;
+    sl->generated = ida.generated;
+    sl->next_bound = ida.next_bound;
+    sl->found = found;
+    if (found && atomic_compare_exchange_strong(&u->winner, &none, (int)k)) {
+        memcpy(u->path, path, ida.found_len);
+        u->found_len = ida.found_len;
+    }
+    atomic_store_explicit(&sl->done, 1, memory_order_release);
+}
+
+/* The shallowest cut with at least target units, or the depth where
+ * none is left; *n of them. 0 when the goal lies above the cut (then
+ * units are not worth it). The counting walks leave ida as it was. */
+static unsigned pick_cut(struct puz__ida *ida,
+                         const struct puz__ida_plugin *pl, void *self,
+                         unsigned target, unsigned *n)
+{
+    for (unsigned cut = 1; cut < CUT_MAX; cut++) {
+        struct puz__ida snap = *ida;
+        int found;
+
+        *n = 0;
+        found = pl->frontier(ida, self, cut, NULL, n);
+        *ida = snap;
+        if (found)
+            return 0;
+        if (*n == 0 || *n >= target)
+            return cut;
+    }
+    return CUT_MAX - 1;
+}
+
+/* Hand the pending units to the runner until every one has finished, a
+ * unit found the goal or a limit stopped them. Returns the re-runs. */
+static unsigned run_rounds(struct puz__ida_units *u, unsigned *map,
+                           unsigned pending)
+{
+    const struct puz_solve_opts *o = u->s->opts;
+    unsigned rerun = 0;
+    int serial = o->run == NULL;
+
+    while (pending > 0) {
+        unsigned left = 0;
+
+        u->map = map;
+        if (serial) {
+            for (unsigned i = 0; i < pending; i++)
+                run_unit(u, i);
+        } else {
+            o->run(run_unit, u, pending, o->run_user);
+        }
+        if (atomic_load(&u->winner) >= 0 ||
+            atomic_load(&u->stop) != PUZ_SOLVED)
+            break;
+        for (unsigned i = 0; i < pending; i++)
+            if (!atomic_load_explicit(&u->slot[map[i]].done,
+                                      memory_order_acquire))
+                map[left++] = map[i];
+        /* a call that finished nothing: this thread runs the rest */
+        serial = serial || left == pending;
+        rerun += left;
+        pending = left;
+    }
+    return rerun;
+}
+
+static void report(const struct puz__ida_units *u, unsigned n,
+                   unsigned rerun, uint64_t frontier)
+{
+    const struct puz_solve_opts *o = u->s->opts;
+    struct puz_units_report r = { u->root.bound, u->cut, n, rerun,
+                                  frontier, NULL };
+    uint64_t *e;
+
+    if (o->units == NULL)
+        return;
+    e = puz_arena_alloc(u->s->arena, (n + 1) * sizeof(*e));
+    if (e == NULL)
+        return;
+    for (unsigned k = 0; k < n; k++)
+        e[k] = u->slot[k].expanded;
+    r.expanded = e;
+    o->units(&r, o->units_user);
+}
+
+/* Sum the slots into ida; 1 with the winner's path when there is one. */
+static int combine(struct puz__ida *ida, struct puz__ida_units *u,
+                   unsigned n)
+{
+    for (unsigned k = 0; k < n; k++) {
+        ida->expanded += u->slot[k].expanded;
+        ida->generated += u->slot[k].generated;
+        if (u->slot[k].next_bound < ida->next_bound)
+            ida->next_bound = u->slot[k].next_bound;
+    }
+    if (atomic_load(&u->winner) >= 0) {
+        memcpy(ida->path, u->path, u->found_len);
+        ida->found_len = u->found_len;
+        return 1;
+    }
+    ida->stop = (enum puz_status)atomic_load(&u->stop);
+    return 0;
+}
+
+/* Units, slots, piece map and the winner's path, from the arena. */
+static int alloc_units(struct puz__ida_units *u, puz_arena *a, unsigned n,
+                       uint8_t **moves, unsigned **map)
+{
+    *moves = puz_arena_alloc(a, (size_t)n * u->cut + 1);
+    *map = puz_arena_alloc(a, (size_t)n * sizeof(**map));
+    u->slot = puz_arena_alloc(a, (size_t)n * sizeof(*u->slot));
+    u->path = puz_arena_alloc(a, UNIT_PATH_MAX);
+    if (*moves == NULL || *map == NULL || u->slot == NULL || u->path == NULL)
+        return 0;
+    for (unsigned k = 0; k < n; k++) {
+        atomic_init(&u->slot[k].done, 0);
+        u->slot[k].found = 0;
+        u->slot[k].next_bound = UINT32_MAX;
+        u->slot[k].expanded = u->slot[k].generated = 0;
+        (*map)[k] = k;
+    }
+    return 1;
+}
+
+int puz__ida_iterate_units(struct puz__ida *ida,
+                           const struct puz__ida_plugin *pl, void *self)
+{
+    struct puz__ida_units u;
+    unsigned threads = ida->s->opts->threads, n = 0, cnt = 0, rerun;
+
+    uint64_t before = ida->expanded;
+    uint8_t *moves;
+    unsigned *map;
+
+    if (ida->max_depth >= UNIT_PATH_MAX)
+        return pl->iterate(ida, self);
+    if (threads > PUZ_THREADS_MAX)
+        threads = PUZ_THREADS_MAX;
+    memset(&u, 0, sizeof(u));
+    u.s = ida->s;
+    u.pl = pl;
+    u.self = self;
+    u.cut = pick_cut(ida, pl, self, threads * PUZ_UNITS_PER_THREAD, &n);
+    if (u.cut == 0 || n == 0 ||
+        !alloc_units(&u, ida->s->arena, n, &moves, &map))
+        return pl->iterate(ida, self);
+    /* the same walk, counted and recorded this time */
+    if (pl->frontier(ida, self, u.cut, moves, &cnt))
+        return 1;
+    u.moves = moves;
+    u.root = *ida;
+    u.root.expanded = u.root.generated = 0;
+    u.root.reported = u.root.reported_gen = 0;
+    u.root.next_bound = UINT32_MAX;
+    u.root.max_nodes = UINT64_MAX;  /* checked on the shared count */
+    u.base_expanded = ida->expanded;
+    u.base_generated = ida->s->out->stats.generated + ida->generated;
+    atomic_init(&u.winner, -1);
+    atomic_init(&u.stop, PUZ_SOLVED);
+    atomic_init(&u.expanded, 0);
+    atomic_init(&u.generated, 0);
+    atomic_flag_clear(&u.busy);
+    rerun = run_rounds(&u, map, n);
+    report(&u, n, rerun, ida->expanded - before);
+    return combine(ida, &u, n);
+}
