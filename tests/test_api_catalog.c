@@ -157,7 +157,8 @@ static void test_catalog_lists_registries(void **state)
     assert_int_equal(json_array_size(algs), PUZ_ALG_COUNT_);
     for (size_t i = 0; i < json_array_size(algs); i++) {
         e = json_array_get(algs, i);
-        assert_int_equal(puz_algorithm_parse(apitest_str(e, "name"), &a), PUZ_OK);
+        assert_int_equal(puz_algorithm_parse(apitest_str(e, "name"), &a),
+                         PUZ_OK);
         assert_true(apitest_str(e, "description")[0] != '\0');
         assert_true(json_is_true(json_object_get(e, "optimal"))
                     == puz_algorithm_optimal(a));
