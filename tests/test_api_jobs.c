@@ -20,12 +20,6 @@
 #include "jobs.h"
 #include "support/apitest.h"
 
-/* Korf's #88 with Manhattan: seconds of IDA*, long enough to watch. */
-#define LONG_BODY "{\"board\": \"15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4\", " \
-    "\"goal\": \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\", " \
-    "\"algorithm\": \"idastar\", \"heuristic\": \"manhattan\"}"
-#define QUICK_BODY "{\"board\": \"1 2 3 4 5 6 0 7 8\"}"
-
 struct fixture {
     struct apitest t;
     jobs_t *jobs;
@@ -191,7 +185,7 @@ static void test_life_cycle_quick(void **state)
     const struct api_answer *an;
     json_t *j, *result;
 
-    submit(f, QUICK_BODY, id);
+    submit(f, APITEST_QUICK_BODY, id);
     wait_for(f, id, "done", 10000);
     get_state(f, id, &j);
     result = json_object_get(j, "result");
@@ -217,7 +211,7 @@ static void test_cancel_running(void **state)
     char id[JOBS_ID_LEN + 1], path[64];
     json_t *j;
 
-    submit(f, LONG_BODY, id);
+    submit(f, APITEST_LONG_BODY, id);
     wait_for(f, id, "running", 10000);
     snprintf(path, sizeof(path), "/v1/jobs/%s", id);
     assert_int_equal(apitest_call(&f->t, "DELETE", path, NULL, NULL)->status,
@@ -258,7 +252,7 @@ static void test_unknown_malformed_huge_ids(void **state)
                         "unknown, or finished more than 3600 s ago and "
                         "forgotten");
     /* A real id with one byte more is another id. */
-    submit(f, QUICK_BODY, id);
+    submit(f, APITEST_QUICK_BODY, id);
     snprintf(path, sizeof(path), "/v1/jobs/%s0", id);
     problem(f, "GET", path, NULL, NULL, 404, "not-found");
     path[strlen(path) - 2] = '\0';
@@ -283,9 +277,9 @@ static void test_list_state_and_page(void **state)
     char a[JOBS_ID_LEN + 1], b[JOBS_ID_LEN + 1];
     json_t *jobs;
 
-    submit(f, QUICK_BODY, a);
+    submit(f, APITEST_QUICK_BODY, a);
     wait_for(f, a, "done", 10000);
-    submit(f, LONG_BODY, b);
+    submit(f, APITEST_LONG_BODY, b);
     wait_for(f, b, "running", 10000);
     jobs = list(f, NULL, 2);
     assert_string_equal(apitest_str(json_array_get(jobs, 0), "id"), b);
@@ -332,7 +326,8 @@ static void test_submit_problems(void **state)
     assert_int_equal(apitest_call(&f->t, "POST", "/v1/jobs", NULL,
                                   body)->status, 202);
     atomic_store(&f->t.draining, 1);
-    problem(f, "POST", "/v1/jobs", NULL, QUICK_BODY, 503, "shutting-down");
+    problem(f, "POST", "/v1/jobs", NULL, APITEST_QUICK_BODY, 503,
+            "shutting-down");
     assert_non_null(apitest_header(&f->t, "Retry-After"));
 }
 
@@ -342,11 +337,12 @@ static void test_queue_full(void **state)
     struct fixture *f = *state;
     char id[JOBS_ID_LEN + 1];
 
-    submit(f, LONG_BODY, id);
+    submit(f, APITEST_LONG_BODY, id);
     wait_for(f, id, "running", 10000);
-    submit(f, LONG_BODY, id);
-    submit(f, LONG_BODY, id);
-    assert_non_null(strstr(problem(f, "POST", "/v1/jobs", NULL, LONG_BODY,
+    submit(f, APITEST_LONG_BODY, id);
+    submit(f, APITEST_LONG_BODY, id);
+    assert_non_null(strstr(problem(f, "POST", "/v1/jobs", NULL,
+                                   APITEST_LONG_BODY,
                                    503, "overloaded"),
                            "2 jobs are waiting"));
     assert_non_null(apitest_header(&f->t, "Retry-After"));

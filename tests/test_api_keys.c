@@ -21,11 +21,6 @@
 #include "jobs.h"
 #include "support/apitest.h"
 
-#define LONG_BODY "{\"board\": \"15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4\", " \
-    "\"goal\": \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\", " \
-    "\"algorithm\": \"idastar\", \"heuristic\": \"manhattan\"}"
-#define QUICK_BODY "{\"board\": \"1 2 3 4 5 6 0 7 8\"}"
-
 struct fixture {
     struct apitest t;
     jobs_t *jobs;
@@ -181,8 +176,8 @@ static void test_jobs_belong_to_keys(void **state)
     struct fixture *f = *state;
     char mine[33], anon[33], path[64];
 
-    submit(f, alice, QUICK_BODY, mine);
-    submit(f, NULL, QUICK_BODY, anon);
+    submit(f, alice, APITEST_QUICK_BODY, mine);
+    submit(f, NULL, APITEST_QUICK_BODY, anon);
     /* a key's job: that key and the operator, nobody else */
     assert_int_equal(get_status(f, mine, alice), 200);
     assert_int_equal(get_status(f, mine, op), 200);
@@ -210,16 +205,16 @@ static void test_key_job_cap(void **state)
     struct fixture *f = *state;
     char first[33], path[64];
 
-    submit(f, alice, LONG_BODY, first);     /* jobs=1 */
-    assert_int_equal(call(f, "POST", "/v1/jobs", alice, LONG_BODY)->status,
-                     429);
+    submit(f, alice, APITEST_LONG_BODY, first);     /* jobs=1 */
+    assert_int_equal(call(f, "POST", "/v1/jobs", alice,
+                          APITEST_LONG_BODY)->status, 429);
     /* other keys and anonymous callers are not held by alice's cap */
-    assert_int_equal(call(f, "POST", "/v1/jobs", op, QUICK_BODY)->status,
-                     202);
+    assert_int_equal(call(f, "POST", "/v1/jobs", op,
+                          APITEST_QUICK_BODY)->status, 202);
     snprintf(path, sizeof(path), "/v1/jobs/%s", first);
     assert_int_equal(call(f, "DELETE", path, alice, NULL)->status, 200);
-    assert_int_equal(call(f, "POST", "/v1/jobs", alice, QUICK_BODY)->status,
-                     202);
+    assert_int_equal(call(f, "POST", "/v1/jobs", alice,
+                          APITEST_QUICK_BODY)->status, 202);
 }
 
 int main(void)

@@ -14,6 +14,13 @@
 
 #define APITEST_QUERY_MAX 8
 
+/* A job body that runs for seconds (Korf's #88, IDA* with Manhattan),
+ * long enough to watch, and one answered at once. */
+#define APITEST_LONG_BODY "{\"board\": \"15 2 12 11 14 13 9 5 1 3 8 7 0 " \
+    "10 6 4\", \"goal\": \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\", " \
+    "\"algorithm\": \"idastar\", \"heuristic\": \"manhattan\"}"
+#define APITEST_QUICK_BODY "{\"board\": \"1 2 3 4 5 6 0 7 8\"}"
+
 struct apitest {
     struct api_limits lim;          /* api_limits_defaults; tests tune it */
     struct api_ctx ctx;             /* lim, draining and counter set */
