@@ -372,6 +372,7 @@ static void test_table_walk_answered_at_start(void **state)
     assert_int_equal(f->t.call.answer.status, 200);
     assert_null(f->t.call.scratch);
     j = body_json(state, &f->t.call.answer);
+    assert_string_equal(apitest_str(j, "status"), "solved");
     assert_int_equal(json_integer_value(json_object_get(j, "length")), 31);
     assert_true(json_is_true(json_object_get(j, "optimal")));
     json_decref(j);
@@ -556,6 +557,7 @@ static void test_score_4x4_searches(void **state)
                                "{\"board\": \"1 2 3 4 5 6 7 8 9 10 11 12 13"
                                " 14 0 15\", \"moves\": [\"right\"]}"));
 
+    assert_true(json_is_true(json_object_get(j, "solved")));
     assert_int_equal(json_integer_value(json_object_get(j, "optimal_moves")),
                      1);
     assert_int_equal(f->searches, 1);
