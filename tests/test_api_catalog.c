@@ -15,6 +15,7 @@
 
 #include "api.h"
 #include "api_decode.h"
+#include "support/apitest.h"
 #include "support/tables3.h"
 
 #define NAMES_MAX 32
@@ -25,33 +26,15 @@ struct names {
     char v[NAMES_MAX][NAME_LEN];
 };
 
-/* The catalog of a server with these tables and its default config. */
-static json_t *catalog(struct api_limits *cfg)
+/* The catalog of a server with the 3x3 tables and t's limits (owned by
+ * t). */
+static json_t *catalog(struct apitest *t)
 {
-    struct api_ctx ctx = { .lim = cfg, .tables = test_tables3 };
-    struct api_request rq = { .path = "/v1/catalog", .id = "test-id" };
-    const struct api_route *rt = api_route_find("GET", rq.path, &rq.params);
-    puz_arena *a = puz_arena_create(1 << 16);
-    struct api_call c;
-    json_error_t e;
-    json_t *j;
-
-    assert_non_null(rt);
-    api_call_init(&c, &ctx, &rq, a);
-    api_run(rt, &c);
-    assert_int_equal(c.answer.status, 200);
-    assert_string_equal(c.answer.content_type, "application/json");
-    j = json_loadb(c.answer.body, c.answer.len, 0, &e);
-    puz_arena_destroy(a);
-    assert_non_null(j);
-    return j;
-}
-
-static const char *str(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-
-    return s != NULL ? s : "";
+    apitest_use_tables3(t);
+    assert_int_equal(apitest_call(t, "GET", "/v1/catalog", NULL,
+                                  NULL)->status, 200);
+    assert_string_equal(t->call.answer.content_type, "application/json");
+    return apitest_json(t);
 }
 
 static void names_of(const json_t *list, struct names *out)
@@ -62,7 +45,7 @@ static void names_of(const json_t *list, struct names *out)
     out->n = 0;
     json_array_foreach(list, i, e) {
         assert_true(out->n < NAMES_MAX);
-        snprintf(out->v[out->n++], NAME_LEN, "%s", str(e, "name"));
+        snprintf(out->v[out->n++], NAME_LEN, "%s", apitest_str(e, "name"));
     }
 }
 
@@ -158,39 +141,31 @@ static void check_enum(const char *schema, const json_t *list)
 
 static void test_openapi_enums_equal_catalog(void **state)
 {
-    struct api_limits cfg;
-    json_t *j;
+    json_t *j = catalog(*state);
 
-    (void)state;
-    api_limits_defaults(&cfg);
-    j = catalog(&cfg);
     check_enum("Algorithm", json_object_get(j, "algorithms"));
     check_enum("Heuristic", json_object_get(j, "heuristics"));
-    json_decref(j);
 }
 
 /* Every registered algorithm and heuristic, as the core describes it. */
 static void test_catalog_lists_registries(void **state)
 {
-    struct api_limits cfg;
-    json_t *j, *algs, *hs, *e;
+    json_t *j = catalog(*state), *algs, *hs, *e;
     enum puz_algorithm a;
 
-    (void)state;
-    api_limits_defaults(&cfg);
-    j = catalog(&cfg);
     algs = json_object_get(j, "algorithms");
     assert_int_equal(json_array_size(algs), PUZ_ALG_COUNT_);
     for (size_t i = 0; i < json_array_size(algs); i++) {
         e = json_array_get(algs, i);
-        assert_int_equal(puz_algorithm_parse(str(e, "name"), &a), PUZ_OK);
-        assert_true(str(e, "description")[0] != '\0');
+        assert_int_equal(puz_algorithm_parse(apitest_str(e, "name"), &a),
+                         PUZ_OK);
+        assert_true(apitest_str(e, "description")[0] != '\0');
         assert_true(json_is_true(json_object_get(e, "optimal"))
                     == puz_algorithm_optimal(a));
     }
     /* The optimal ones, by what the searches are known to be. */
     e = json_array_get(algs, PUZ_ALG_BFS);
-    assert_string_equal(str(e, "name"), "bfs");
+    assert_string_equal(apitest_str(e, "name"), "bfs");
     assert_true(json_is_true(json_object_get(e, "optimal")));
     assert_false(json_is_true(json_object_get(e, "uses_heuristic")));
     e = json_array_get(algs, PUZ_ALG_GREEDY);
@@ -202,9 +177,9 @@ static void test_catalog_lists_registries(void **state)
     assert_int_equal(json_array_size(hs), puz_heuristic_count());
     for (size_t i = 0; i < json_array_size(hs); i++) {
         e = json_array_get(hs, i);
-        assert_non_null(puz_heuristic_find(str(e, "name")));
+        assert_non_null(puz_heuristic_find(apitest_str(e, "name")));
         assert_true(json_is_true(json_object_get(e, "needs_tables"))
-                    == (strcmp(str(e, "name"), "pdb") == 0));
+                    == (strcmp(apitest_str(e, "name"), "pdb") == 0));
     }
     json_decref(j);
 }
@@ -212,28 +187,26 @@ static void test_catalog_lists_registries(void **state)
 /* Defaults per size, the loaded tables and the server's caps. */
 static void test_catalog_defaults_tables_caps(void **state)
 {
-    struct api_limits cfg;
+    struct apitest *t = *state;
     json_t *j, *sizes, *s3, *s4, *s5, *caps;
 
-    (void)state;
-    api_limits_defaults(&cfg);
-    cfg.solve_timeout_ms = 1234;
-    cfg.batch_max = 7;
-    j = catalog(&cfg);
+    t->lim.solve_timeout_ms = 1234;
+    t->lim.batch_max = 7;
+    j = catalog(t);
     sizes = json_object_get(j, "sizes");
     assert_int_equal(json_array_size(sizes), PUZ_MAX_SIZE - PUZ_MIN_SIZE + 1);
     s3 = json_array_get(sizes, 3 - PUZ_MIN_SIZE);
     s4 = json_array_get(sizes, 4 - PUZ_MIN_SIZE);
     s5 = json_array_get(sizes, 5 - PUZ_MIN_SIZE);
     assert_int_equal(json_integer_value(json_object_get(s3, "size")), 3);
-    assert_string_equal(str(s3, "algorithm"), "astar");
-    assert_string_equal(str(s3, "heuristic"), "pdb");      /* loaded */
-    assert_string_equal(str(s3, "tables"), "exact");
+    assert_string_equal(apitest_str(s3, "algorithm"), "astar");
+    assert_string_equal(apitest_str(s3, "heuristic"), "pdb");      /* loaded */
+    assert_string_equal(apitest_str(s3, "tables"), "exact");
     assert_true(json_is_true(json_object_get(s3, "optimal")));
-    assert_string_equal(str(s4, "algorithm"), "idastar");
-    assert_string_equal(str(s4, "heuristic"), "linear-conflict");
+    assert_string_equal(apitest_str(s4, "algorithm"), "idastar");
+    assert_string_equal(apitest_str(s4, "heuristic"), "linear-conflict");
     assert_true(json_is_null(json_object_get(s4, "tables")));
-    assert_string_equal(str(s5, "algorithm"), "anytime");
+    assert_string_equal(apitest_str(s5, "algorithm"), "anytime");
     assert_false(json_is_true(json_object_get(s5, "optimal")));
     caps = json_object_get(j, "caps");
     assert_int_equal(json_integer_value(json_object_get(caps,
@@ -280,9 +253,12 @@ static void test_heuristic_decision(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_openapi_enums_equal_catalog),
-        cmocka_unit_test(test_catalog_lists_registries),
-        cmocka_unit_test(test_catalog_defaults_tables_caps),
+        cmocka_unit_test_setup_teardown(test_openapi_enums_equal_catalog,
+                                        apitest_setup, apitest_teardown),
+        cmocka_unit_test_setup_teardown(test_catalog_lists_registries,
+                                        apitest_setup, apitest_teardown),
+        cmocka_unit_test_setup_teardown(test_catalog_defaults_tables_caps,
+                                        apitest_setup, apitest_teardown),
         cmocka_unit_test(test_heuristic_decision),
     };
 

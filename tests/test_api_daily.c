@@ -21,38 +21,26 @@
 #include "api.h"
 #include "daily.h"
 #include "puz_heuristic.h"
+#include "support/apitest.h"
 #include "support/tables3.h"
 
 struct fixture {
-    struct api_limits cfg;
-    struct api_ctx ctx;
-    atomic_int draining;
-    atomic_uint_fast64_t counter;
+    struct apitest t;
     char dir[64];
-    puz_arena *arena;
-    struct api_call call;
     char today[11];
-    json_t *last;       /* the last answer's body, parsed */
 };
 
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof(*f));
-    struct puz_board goal;
     char msg[PUZ_MSG_MAX];
 
-    api_limits_defaults(&f->cfg);
-    puz_board_goal(3, &goal);
-    f->ctx.lim = &f->cfg;
-    f->ctx.tables = test_tables3;
-    f->ctx.table3 = puz_tables_table3(test_tables3, &goal);
-    f->ctx.draining = &f->draining;
-    f->ctx.counter = &f->counter;
+    apitest_init(&f->t);
+    apitest_use_tables3(&f->t);
     snprintf(f->dir, sizeof(f->dir), "/tmp/puzzled-daily-XXXXXX");
     if (mkdtemp(f->dir) == NULL
-        || store_open(f->dir, &f->ctx.store, msg) != PUZ_OK)
+        || store_open(f->dir, &f->t.ctx.store, msg) != PUZ_OK)
         return -1;
-    f->arena = puz_arena_create(1 << 16);
     daily_today((int64_t)time(NULL), f->today);
     *state = f;
     return 0;
@@ -63,52 +51,33 @@ static int teardown(void **state)
     struct fixture *f = *state;
     char cmd[128];
 
-    json_decref(f->last);
-    store_close(f->ctx.store);
+    store_close(f->t.ctx.store);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-    puz_arena_destroy(f->arena);
+    apitest_fini(&f->t);
     free(f);
     return system(cmd) == 0 ? 0 : -1;
 }
 
 /* Runs method path (body, client) to the end; returns the status and
- * keeps the parsed body in f->last. */
+ * keeps the parsed body in f->t.json. */
 static unsigned run(struct fixture *f, const char *method, const char *path,
                     const char *body, const char *client)
 {
-    struct api_request rq = { 0 };
-    const struct api_route *rt;
-    struct api_param q = { "limit", NULL };
     char buf[256], *qs;
-    json_error_t e;
 
     snprintf(buf, sizeof(buf), "%s", path);
     qs = strchr(buf, '?');
-    if (qs != NULL) {
-        *qs = '\0';
-        q.value = strchr(qs + 1, '=') + 1;
-        rq.query = &q;
-        rq.nquery = 1;
-    }
-    rt = api_route_find(method, buf, &rq.params);
-    assert_non_null(rt);
-    rq.path = buf;
-    rq.id = "test-id";
-    rq.client = client;
-    rq.body = body;
-    rq.len = body != NULL ? strlen(body) : 0;
-    puz_arena_reset(f->arena);
-    api_call_init(&f->call, &f->ctx, &rq, f->arena);
-    api_run(rt, &f->call);
-    json_decref(f->last);
-    f->last = json_loadb(f->call.answer.body, f->call.answer.len, 0, &e);
-    assert_non_null(f->last);
-    return f->call.answer.status;
+    if (qs != NULL)
+        *qs++ = '\0';
+    f->t.client = client;
+    apitest_call(&f->t, method, buf, qs, body);
+    apitest_json(&f->t);
+    return f->t.call.answer.status;
 }
 
 static const char *problem_type(const struct fixture *f)
 {
-    return json_string_value(json_object_get(f->last, "type"));
+    return apitest_str(f->t.json, "type");
 }
 
 /* An optimal solution of board by A* with Manhattan distance (not the
@@ -137,7 +106,7 @@ static unsigned solve_astar(const struct puz_board *b, char *json,
 static void day_board(const struct fixture *f, unsigned n,
                       struct puz_board *b)
 {
-    assert_int_equal(daily_board(f->today, n, f->ctx.table3, b), PUZ_OK);
+    assert_int_equal(daily_board(f->today, n, f->t.ctx.table3, b), PUZ_OK);
 }
 
 /* POST an entry of moves (a JSON array) for today's 3x3. */
@@ -162,16 +131,16 @@ static void test_day_board_and_exact_par(void **state)
     day_board(f, 3, &b);
     assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "1.1.1.1"),
                      200);
-    assert_string_equal(json_string_value(json_object_get(f->last, "date")),
+    assert_string_equal(json_string_value(json_object_get(f->t.json, "date")),
                         f->today);
-    rows = json_object_get(f->last, "board");
+    rows = json_object_get(f->t.json, "board");
     for (unsigned i = 0; i < 9; i++)
         assert_int_equal(json_integer_value(json_array_get(
             json_array_get(rows, i / 3), i % 3)), b.cells[i]);
-    assert_int_equal(json_integer_value(json_object_get(f->last, "par")),
+    assert_int_equal(json_integer_value(json_object_get(f->t.json, "par")),
                      solve_astar(&b, moves, sizeof(moves)));
-    assert_true(json_is_true(json_object_get(f->last, "par_optimal")));
-    assert_int_equal(json_array_size(json_object_get(f->last, "entries")),
+    assert_true(json_is_true(json_object_get(f->t.json, "par_optimal")));
+    assert_int_equal(json_array_size(json_object_get(f->t.json, "entries")),
                      0);
 }
 
@@ -181,26 +150,21 @@ static void test_bigger_par_searched_once(void **state)
 {
     struct fixture *f = *state;
     const struct api_route *rt;
-    struct api_request rq = { 0 };
     unsigned par;
 
     assert_int_equal(run(f, "GET", "/v1/daily/today/4", NULL, "1.1.1.1"),
                      200);
-    par = (unsigned)json_integer_value(json_object_get(f->last, "par"));
+    par = (unsigned)json_integer_value(json_object_get(f->t.json, "par"));
     assert_true(par > 0 && par <= daily_walk(4));
-    rt = api_route_find("GET", "/v1/daily/today/4", &rq.params);
-    rq.path = "/v1/daily/today/4";
-    puz_arena_reset(f->arena);
-    api_call_init(&f->call, &f->ctx, &rq, f->arena);
-    assert_true(api_start(rt, &f->call));       /* no work left */
-    assert_int_equal(f->call.answer.status, 200);
+    rt = apitest_prepare(&f->t, "GET", "/v1/daily/today/4", NULL, NULL);
+    assert_true(api_start(rt, &f->t.call));       /* no work left */
+    assert_int_equal(f->t.call.answer.status, 200);
 }
 
 /* An entry is stored on the worker half, never on the reading thread. */
 static void test_entry_written_by_the_worker(void **state)
 {
     struct fixture *f = *state;
-    struct api_request rq = { 0 };
     const struct api_route *rt;
     struct puz_board b;
     char best[1024], body[1200], path[64];
@@ -210,16 +174,11 @@ static void test_entry_written_by_the_worker(void **state)
     snprintf(body, sizeof(body), "{\"nickname\":\"w\",\"moves\":%s,"
              "\"time_ms\":1}", best);
     snprintf(path, sizeof(path), "/v1/daily/%s/3/entries", f->today);
-    rt = api_route_find("POST", path, &rq.params);
-    rq.path = path;
-    rq.client = "1.1.1.1";
-    rq.body = body;
-    rq.len = strlen(body);
-    puz_arena_reset(f->arena);
-    api_call_init(&f->call, &f->ctx, &rq, f->arena);
-    assert_false(api_start(rt, &f->call));
-    api_work(rt, &f->call);
-    assert_int_equal(f->call.answer.status, 201);
+    f->t.client = "1.1.1.1";
+    rt = apitest_prepare(&f->t, "POST", path, NULL, body);
+    assert_false(api_start(rt, &f->t.call));
+    api_work(rt, &f->t.call);
+    assert_int_equal(f->t.call.answer.status, 201);
 }
 
 static void test_bad_days_and_sizes_not_found(void **state)
@@ -251,22 +210,22 @@ static void test_honest_entries_ranked_by_moves_then_time(void **state)
              (int)strlen(best) - 1, best);
     assert_int_equal(enter(f, "slow but short", best, 90000, "1.1.1.1"),
                      201);
-    assert_int_equal(json_integer_value(json_object_get(f->last, "moves")),
+    assert_int_equal(json_integer_value(json_object_get(f->t.json, "moves")),
                      len);
-    assert_true(json_real_value(json_object_get(f->last, "score")) == 1.0);
+    assert_true(json_real_value(json_object_get(f->t.json, "score")) == 1.0);
     assert_int_equal(enter(f, "fast.but-long", longer, 1000, "1.1.1.2"), 201);
-    assert_int_equal(json_integer_value(json_object_get(f->last, "rank")), 2);
+    assert_int_equal(json_integer_value(json_object_get(f->t.json, "rank")), 2);
     assert_int_equal(enter(f, "short_and_fast", best, 5000, "1.1.1.3"), 201);
-    assert_int_equal(json_integer_value(json_object_get(f->last, "rank")), 1);
+    assert_int_equal(json_integer_value(json_object_get(f->t.json, "rank")), 1);
     assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "1.1.1.1"),
                      200);
-    assert_int_equal(json_integer_value(json_object_get(f->last,
+    assert_int_equal(json_integer_value(json_object_get(f->t.json,
                                                         "total_entries")), 3);
     assert_string_equal(json_string_value(json_object_get(json_array_get(
-        json_object_get(f->last, "entries"), 2), "nickname")),
+        json_object_get(f->t.json, "entries"), 2), "nickname")),
         "fast.but-long");
     assert_string_equal(json_string_value(json_object_get(json_array_get(
-        json_object_get(f->last, "entries"), 0), "nickname")),
+        json_object_get(f->t.json, "entries"), 0), "nickname")),
         "short_and_fast");
 }
 
@@ -290,14 +249,14 @@ static void test_forged_entries_refused(void **state)
                      422);
     assert_non_null(strstr(problem_type(f), "/invalid-solution"));
     assert_int_equal(enter(f, "eve", "[\"sideways\"]", 1, "6.6.6.6"), 422);
-    assert_string_equal(json_string_value(json_object_get(f->last,
+    assert_string_equal(json_string_value(json_object_get(f->t.json,
                                                           "pointer")),
                         "/moves/0");
     /* The words as openapi.yaml lists them: not "Up", not "u" (issue 29
      * item 9; the CLI's shorthands are the CLI's). */
     assert_int_equal(enter(f, "eve", "[\"Up\"]", 1, "6.6.6.6"), 422);
     assert_int_equal(enter(f, "eve", "[\"u\"]", 1, "6.6.6.6"), 422);
-    assert_string_equal(json_string_value(json_object_get(f->last,
+    assert_string_equal(json_string_value(json_object_get(f->t.json,
                                                           "pointer")),
                         "/moves/0");
     assert_int_equal(enter(f, "<b>eve</b>", best, 1, "6.6.6.6"), 422);
@@ -313,7 +272,7 @@ static void test_forged_entries_refused(void **state)
     assert_int_equal(run(f, "POST", path, "{\"nickname\":", "6.6.6.6"), 400);
     assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "1.1.1.1"),
                      200);
-    assert_int_equal(json_integer_value(json_object_get(f->last,
+    assert_int_equal(json_integer_value(json_object_get(f->t.json,
                                                         "total_entries")), 0);
 }
 
@@ -329,7 +288,7 @@ static void test_flood_from_one_address_limited(void **state)
         assert_int_equal(enter(f, "bot", best, 1, "9.9.9.9"), 201);
     assert_int_equal(enter(f, "bot", best, 1, "9.9.9.9"), 429);
     assert_non_null(strstr(problem_type(f), "/rate-limited"));
-    assert_string_equal(f->call.answer.headers[0].name, "Retry-After");
+    assert_string_equal(f->t.call.answer.headers[0].name, "Retry-After");
     assert_int_equal(enter(f, "someone", best, 1, "9.9.9.10"), 201);
 }
 
@@ -355,25 +314,25 @@ static void test_leaderboard_kept_on_reopen(void **state)
     day_board(f, 3, &b);
     solve_astar(&b, best, sizeof(best));
     assert_int_equal(enter(f, "kept", best, 4242, "1.1.1.1"), 201);
-    store_close(f->ctx.store);
-    assert_int_equal(store_open(f->dir, &f->ctx.store, msg), PUZ_OK);
+    store_close(f->t.ctx.store);
+    assert_int_equal(store_open(f->dir, &f->t.ctx.store, msg), PUZ_OK);
     assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "1.1.1.1"),
                      200);
     assert_string_equal(json_string_value(json_object_get(json_array_get(
-        json_object_get(f->last, "entries"), 0), "nickname")), "kept");
+        json_object_get(f->t.json, "entries"), 0), "nickname")), "kept");
 }
 
 static void test_without_store(void **state)
 {
     struct fixture *f = *state;
-    store *s = f->ctx.store;
+    store *s = f->t.ctx.store;
 
-    f->ctx.store = NULL;
+    f->t.ctx.store = NULL;
     assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "1.1.1.1"),
                      200);
-    assert_true(json_is_false(json_object_get(f->last, "leaderboard")));
+    assert_true(json_is_false(json_object_get(f->t.json, "leaderboard")));
     assert_int_equal(enter(f, "nobody", "[\"up\"]", 1, "1.1.1.1"), 501);
-    f->ctx.store = s;
+    f->t.ctx.store = s;
 }
 
 int main(void)

@@ -19,19 +19,12 @@
 #include "api.h"
 #include "api_keys.h"
 #include "jobs.h"
-
-#define LONG_BODY "{\"board\": \"15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4\", " \
-    "\"goal\": \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\", " \
-    "\"algorithm\": \"idastar\", \"heuristic\": \"manhattan\"}"
-#define QUICK_BODY "{\"board\": \"1 2 3 4 5 6 0 7 8\"}"
+#include "support/apitest.h"
 
 struct fixture {
-    struct api_limits lim;
+    struct apitest t;
     jobs_t *jobs;
     api_keys *keys;
-    struct api_ctx ctx;
-    puz_arena *arena;
-    struct api_call call;
     char path[64];
 };
 
@@ -67,13 +60,11 @@ static int setup(void **state)
     write_keys(f->path, sizeof(f->path), text);
     assert_int_equal(api_keys_load(f->path, &f->keys, msg), PUZ_OK);
     unlink(f->path);
-    api_limits_defaults(&f->lim);
+    apitest_init(&f->t);
     jc = (struct jobs_config){ 1, 8, 3600, 100, 1u << 20, 0 };
     assert_int_equal(jobs_create(&jc, &f->jobs), PUZ_OK);
-    f->ctx.lim = &f->lim;
-    f->ctx.jobs = f->jobs;
-    f->ctx.keys = f->keys;
-    f->arena = puz_arena_create(1 << 16);
+    f->t.ctx.jobs = f->jobs;
+    f->t.ctx.keys = f->keys;
     *state = f;
     return 0;
 }
@@ -84,7 +75,7 @@ static int teardown(void **state)
 
     jobs_destroy(f->jobs);
     api_keys_free(f->keys);
-    puz_arena_destroy(f->arena);
+    apitest_fini(&f->t);
     free(f);
     return 0;
 }
@@ -95,30 +86,10 @@ static const struct api_answer *call(struct fixture *f, const char *method,
                                      const char *body)
 {
     static char auth[200];
-    struct api_request rq = { .path = path, .id = "test-id",
-                              .client = "127.0.0.1" };
-    const struct api_route *rt = api_route_find(method, path, &rq.params);
 
-    assert_non_null(rt);
-    if (token != NULL) {
-        snprintf(auth, sizeof(auth), "Bearer %s", token);
-        rq.authorization = auth;
-    }
-    rq.body = body;
-    rq.len = body != NULL ? strlen(body) : 0;
-    puz_arena_reset(f->arena);
-    api_call_init(&f->call, &f->ctx, &rq, f->arena);
-    api_run(rt, &f->call);
-    return &f->call.answer;
-}
-
-static json_t *body(const struct api_answer *an)
-{
-    json_t *j = json_loadb(an->body, an->len, 0, NULL);
-
-    if (j == NULL)
-        fail_msg("not JSON: %.*s", (int)an->len, an->body);
-    return j;
+    snprintf(auth, sizeof(auth), "Bearer %s", token != NULL ? token : "");
+    f->t.authorization = token != NULL ? auth : NULL;
+    return apitest_call(&f->t, method, path, NULL, body);
 }
 
 /* Submit as token; the job's id into id. */
@@ -126,13 +97,10 @@ static void submit(struct fixture *f, const char *token, const char *b,
                    char *id)
 {
     const struct api_answer *an = call(f, "POST", "/v1/jobs", token, b);
-    json_t *j;
 
     if (an->status != 202)
         fail_msg("submit: %u %.*s", an->status, (int)an->len, an->body);
-    j = body(an);
-    snprintf(id, 33, "%s", json_string_value(json_object_get(j, "id")));
-    json_decref(j);
+    snprintf(id, 33, "%s", apitest_str(apitest_json(&f->t), "id"));
 }
 
 static unsigned get_status(struct fixture *f, const char *id,
@@ -146,15 +114,8 @@ static unsigned get_status(struct fixture *f, const char *id,
 
 static size_t list_count(struct fixture *f, const char *token)
 {
-    const struct api_answer *an = call(f, "GET", "/v1/jobs", token, NULL);
-    json_t *j;
-    size_t n;
-
-    assert_int_equal(an->status, 200);
-    j = body(an);
-    n = json_array_size(json_object_get(j, "jobs"));
-    json_decref(j);
-    return n;
+    assert_int_equal(call(f, "GET", "/v1/jobs", token, NULL)->status, 200);
+    return json_array_size(json_object_get(apitest_json(&f->t), "jobs"));
 }
 
 static void test_keys_file(void **state)
@@ -215,8 +176,8 @@ static void test_jobs_belong_to_keys(void **state)
     struct fixture *f = *state;
     char mine[33], anon[33], path[64];
 
-    submit(f, alice, QUICK_BODY, mine);
-    submit(f, NULL, QUICK_BODY, anon);
+    submit(f, alice, APITEST_QUICK_BODY, mine);
+    submit(f, NULL, APITEST_QUICK_BODY, anon);
     /* a key's job: that key and the operator, nobody else */
     assert_int_equal(get_status(f, mine, alice), 200);
     assert_int_equal(get_status(f, mine, op), 200);
@@ -231,12 +192,12 @@ static void test_jobs_belong_to_keys(void **state)
     assert_int_equal(list_count(f, alice), 1);
     assert_int_equal(list_count(f, op), 2);
     assert_int_equal(call(f, "GET", "/v1/jobs", NULL, NULL)->status, 401);
-    f->ctx.jobs_list_anonymous = true;
+    f->t.ctx.jobs_list_anonymous = true;
     assert_int_equal(list_count(f, NULL), 1);   /* the anonymous one */
-    f->ctx.jobs_list_anonymous = false;
-    f->ctx.keys = NULL;     /* no keys at all: 403, not 401 */
+    f->t.ctx.jobs_list_anonymous = false;
+    f->t.ctx.keys = NULL;     /* no keys at all: 403, not 401 */
     assert_int_equal(call(f, "GET", "/v1/jobs", NULL, NULL)->status, 403);
-    f->ctx.keys = f->keys;
+    f->t.ctx.keys = f->keys;
 }
 
 static void test_key_job_cap(void **state)
@@ -244,16 +205,16 @@ static void test_key_job_cap(void **state)
     struct fixture *f = *state;
     char first[33], path[64];
 
-    submit(f, alice, LONG_BODY, first);     /* jobs=1 */
-    assert_int_equal(call(f, "POST", "/v1/jobs", alice, LONG_BODY)->status,
-                     429);
+    submit(f, alice, APITEST_LONG_BODY, first);     /* jobs=1 */
+    assert_int_equal(call(f, "POST", "/v1/jobs", alice,
+                          APITEST_LONG_BODY)->status, 429);
     /* other keys and anonymous callers are not held by alice's cap */
-    assert_int_equal(call(f, "POST", "/v1/jobs", op, QUICK_BODY)->status,
-                     202);
+    assert_int_equal(call(f, "POST", "/v1/jobs", op,
+                          APITEST_QUICK_BODY)->status, 202);
     snprintf(path, sizeof(path), "/v1/jobs/%s", first);
     assert_int_equal(call(f, "DELETE", path, alice, NULL)->status, 200);
-    assert_int_equal(call(f, "POST", "/v1/jobs", alice, QUICK_BODY)->status,
-                     202);
+    assert_int_equal(call(f, "POST", "/v1/jobs", alice,
+                          APITEST_QUICK_BODY)->status, 202);
 }
 
 int main(void)

@@ -14,17 +14,12 @@
 #include <cmocka.h>
 
 #include "api.h"
+#include "support/apitest.h"
 #include "support/tables3.h"
 
 struct fixture {
-    struct api_limits cfg;
-    puz_tables *tables;
-    atomic_int draining;
-    atomic_uint_fast64_t counter;
-    struct api_ctx ctx;
+    struct apitest t;       /* first: *state is a struct apitest too */
     unsigned searches;
-    puz_arena *arena;
-    struct api_call call;
 };
 
 static void count(void *user, const struct puz_result *res)
@@ -38,95 +33,44 @@ static void count(void *user, const struct puz_result *res)
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof(*f));
-    struct puz_board goal;
 
-    api_limits_defaults(&f->cfg);
-    f->cfg.batch_max = 5;
-    f->tables = test_tables3;
-    puz_board_goal(3, &goal);
-    f->ctx.lim = &f->cfg;
-    f->ctx.tables = f->tables;
-    f->ctx.table3 = puz_tables_table3(f->tables, &goal);
-    f->ctx.draining = &f->draining;
-    f->ctx.counter = &f->counter;
-    f->ctx.on_search = count;
-    f->ctx.user = f;
-    f->arena = puz_arena_create(1 << 16);
+    apitest_init(&f->t);
+    apitest_use_tables3(&f->t);
+    f->t.lim.batch_max = 5;
+    f->t.ctx.on_search = count;
+    f->t.ctx.user = f;
     *state = f;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct fixture *f = *state;
-
-    puz_arena_destroy(f->arena);
-    free(f);
+    apitest_fini(*state);
+    free(*state);
     return 0;
 }
 
-/* Run method path with body (or query params) and return the answer. */
-static const struct api_answer *call_q(void **state, const char *method,
-                                       const char *path, const char *body,
-                                       const struct api_param *q, size_t nq)
-{
-    struct fixture *f = *state;
-    struct api_request rq = { 0 };
-    const struct api_route *rt = api_route_find(method, path, &rq.params);
-
-    assert_non_null(rt);
-    rq.path = path;
-    rq.id = "test-id";
-    rq.body = body;
-    rq.len = body != NULL ? strlen(body) : 0;
-    rq.query = q;
-    rq.nquery = nq;
-    puz_arena_reset(f->arena);
-    api_call_init(&f->call, &f->ctx, &rq, f->arena);
-    api_run(rt, &f->call);
-    return &f->call.answer;
-}
-
+/* POST body to path; the answer. */
 static const struct api_answer *call(void **state, const char *path,
                                      const char *body)
 {
-    return call_q(state, "POST", path, body, NULL, 0);
+    return apitest_call(*state, "POST", path, NULL, body);
 }
 
-/* The answer's body as JSON (new reference). */
-static json_t *body_json(const struct api_answer *an)
+/* The answer an (the last) as JSON: a new reference. */
+static json_t *body_json(void **state, const struct api_answer *an)
 {
-    json_error_t e;
-    json_t *j = json_loadb(an->body, an->len, 0, &e);
-
-    if (j == NULL)
-        fprintf(stderr, "not JSON: %.*s\n", (int)an->len, an->body);
-    assert_non_null(j);
-    return j;
+    assert_ptr_equal(an, &((struct apitest *)*state)->call.answer);
+    return json_incref(apitest_json(*state));
 }
 
-static const char *header(const struct api_answer *an, const char *name)
+/* The last answer, a problem of this status and slug: its body (a new
+ * reference). */
+static json_t *problem(void **state, const struct api_answer *an,
+                       unsigned status, const char *slug)
 {
-    for (unsigned i = 0; i < an->nheaders; i++)
-        if (strcmp(an->headers[i].name, name) == 0)
-            return an->headers[i].value;
-    return NULL;
-}
-
-/* A problem of this status and slug; returns its body. */
-static json_t *problem(const struct api_answer *an, unsigned status,
-                       const char *slug)
-{
-    json_t *j = body_json(an);
-    const char *type = json_string_value(json_object_get(j, "type"));
-
-    assert_int_equal(an->status, status);
-    assert_string_equal(an->content_type, "application/problem+json");
-    assert_non_null(type);
-    assert_non_null(strstr(type, slug));
-    assert_string_equal(json_string_value(json_object_get(j, "request_id")),
-                        "test-id");
-    return j;
+    (void)an;
+    return json_incref(apitest_problem(*state, status, slug));
 }
 
 static void test_route_table(void **state)
@@ -238,7 +182,7 @@ static void test_solve_answers_json(void **state)
     struct fixture *f = *state;
     const struct api_answer *an = call(state, "/v1/solve",
                                        "{\"board\": \"1 2 3 4 5 6 7 0 8\"}");
-    json_t *j = body_json(an);
+    json_t *j = body_json(state, an);
 
     assert_int_equal(an->status, 200);
     assert_string_equal(an->content_type, "application/json");
@@ -256,7 +200,7 @@ static void test_solve_hard_is_31(void **state)
     const struct api_answer *an = call(state, "/v1/solve",
                                        "{\"board\": [[8,6,7],[2,5,4],[3,0,1]],"
                                        " \"include_path\": true}");
-    json_t *j = body_json(an);
+    json_t *j = body_json(state, an);
 
     assert_int_equal(an->status, 200);
     assert_int_equal(json_integer_value(json_object_get(j, "length")), 31);
@@ -288,7 +232,7 @@ static void test_solve_problems(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const struct api_answer *an = call(state, "/v1/solve",
                                            cases[i].body);
-        json_t *j = problem(an, cases[i].status, cases[i].slug);
+        json_t *j = problem(state, an, cases[i].status, cases[i].slug);
 
         assert_string_equal(json_string_value(json_object_get(j,
                             "instance")), "/v1/solve");
@@ -301,9 +245,9 @@ static void test_solve_problems(void **state)
 
 /* An answer's JSON without the one figure that differs between two
  * runs (stats.time_us). */
-static json_t *timeless(const struct api_answer *an)
+static json_t *timeless(void **state, const struct api_answer *an)
 {
-    json_t *j = body_json(an);
+    json_t *j = body_json(state, an);
 
     json_object_del(json_object_get(j, "stats"), "time_us");
     return j;
@@ -332,9 +276,9 @@ static void test_solve_fast_path_same_answers(void **state)
                  boards[i]);
         an = call(state, "/v1/solve", fast);
         status = an->status;
-        a = timeless(an);
+        a = timeless(state, an);
         an = call(state, "/v1/solve", full);
-        b = timeless(an);
+        b = timeless(state, an);
         assert_int_equal(status, an->status);
         if (!json_equal(a, b)) {
             char *ta = json_dumps(a, 0), *tb = json_dumps(b, 0);
@@ -355,7 +299,7 @@ static void test_solve_limit_is_an_answer(void **state)
                                        "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
                                        "\"algorithm\": \"bfs\", "
                                        "\"limits\": {\"max_nodes\": 10}}");
-    json_t *j = body_json(an);
+    json_t *j = body_json(state, an);
 
     assert_int_equal(an->status, 200);
     assert_string_equal(json_string_value(json_object_get(j, "status")),
@@ -369,12 +313,12 @@ static void test_draining_refuses_with_retry_after(void **state)
     const struct api_answer *an;
     json_t *j;
 
-    atomic_store(&f->draining, 1);
+    atomic_store(&f->t.draining, 1);
     an = call(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 7 0 8\"}");
-    j = problem(an, 503, "shutting-down");
-    assert_non_null(header(an, "Retry-After"));
-    assert_int_equal(atoi(header(an, "Retry-After")),
-                     (int)f->cfg.retry_after_s);
+    j = problem(state, an, 503, "shutting-down");
+    assert_non_null(apitest_header(*state, "Retry-After"));
+    assert_int_equal(atoi(apitest_header(*state, "Retry-After")),
+                     (int)f->t.lim.retry_after_s);
     assert_int_equal(f->searches, 0);
     json_decref(j);
 }
@@ -382,30 +326,28 @@ static void test_draining_refuses_with_retry_after(void **state)
 static void test_cancelled_work_never_searches(void **state)
 {
     struct fixture *f = *state;
-    const struct api_route *rt = api_route_find("POST", "/v1/solve", NULL);
-    struct api_request rq = { .path = "/v1/solve", .id = "test-id" };
+    /* a search (3x3 from the table is answered by api_start itself) */
+    const char *body = "{\"board\": \"1 2 3 4 5 6 7 0 8\", "
+                       "\"algorithm\": \"idastar\"}";
+    const struct api_route *rt = apitest_prepare(&f->t, "POST", "/v1/solve",
+                                                 NULL, body);
     atomic_int cancel = 1;
     json_t *j;
 
-    /* a search (3x3 from the table is answered by api_start itself) */
-    rq.body = "{\"board\": \"1 2 3 4 5 6 7 0 8\", \"algorithm\": "
-              "\"idastar\"}";
-    rq.len = strlen(rq.body);
-    api_call_init(&f->call, &f->ctx, &rq, f->arena);
-    assert_false(api_start(rt, &f->call));
-    assert_int_equal(f->call.answer.status, 0);
-    f->call.cancel = &cancel;
-    api_work(rt, &f->call);
+    assert_false(api_start(rt, &f->t.call));
+    assert_int_equal(f->t.call.answer.status, 0);
+    f->t.call.cancel = &cancel;
+    api_work(rt, &f->t.call);
     /* not draining: the client went away, and the answer says so */
-    j = problem(&f->call.answer, 499, "client-closed-request");
+    j = problem(state, &f->t.call.answer, 499, "client-closed-request");
     assert_int_equal(f->searches, 0);
     json_decref(j);
     /* draining: the server is shutting down */
-    atomic_store(&f->draining, 1);
-    api_call_init(&f->call, &f->ctx, &rq, f->arena);
-    f->call.cancel = &cancel;
-    api_work(rt, &f->call);
-    j = problem(&f->call.answer, 503, "shutting-down");
+    atomic_store(&f->t.draining, 1);
+    apitest_prepare(&f->t, "POST", "/v1/solve", NULL, body);
+    f->t.call.cancel = &cancel;
+    api_work(rt, &f->t.call);
+    j = problem(state, &f->t.call.answer, 503, "shutting-down");
     json_decref(j);
 }
 
@@ -415,8 +357,7 @@ static void test_cancelled_work_never_searches(void **state)
 static void test_table_walk_answered_at_start(void **state)
 {
     struct fixture *f = *state;
-    const struct api_route *rt = api_route_find("POST", "/v1/solve", NULL);
-    struct api_request rq = { .path = "/v1/solve", .id = "test-id" };
+    const struct api_route *rt;
     static const char *const searched[] = {
         "{\"board\": \"8 6 7 2 5 4 3 0 1\", \"algorithm\": \"idastar\"}",
         "{\"board\": \"8 6 7 2 5 4 3 0 1\", \"heuristic\": \"manhattan\"}",
@@ -425,27 +366,24 @@ static void test_table_walk_answered_at_start(void **state)
     };
     json_t *j;
 
-    rq.body = "{\"board\": \"8 6 7 2 5 4 3 0 1\"}";
-    rq.len = strlen(rq.body);
-    api_call_init(&f->call, &f->ctx, &rq, f->arena);
-    assert_true(api_start(rt, &f->call));
-    assert_int_equal(f->call.answer.status, 200);
-    assert_null(f->call.scratch);
-    j = body_json(&f->call.answer);
+    rt = apitest_prepare(&f->t, "POST", "/v1/solve", NULL,
+                         "{\"board\": \"8 6 7 2 5 4 3 0 1\"}");
+    assert_true(api_start(rt, &f->t.call));
+    assert_int_equal(f->t.call.answer.status, 200);
+    assert_null(f->t.call.scratch);
+    j = body_json(state, &f->t.call.answer);
+    assert_string_equal(apitest_str(j, "status"), "solved");
     assert_int_equal(json_integer_value(json_object_get(j, "length")), 31);
     assert_true(json_is_true(json_object_get(j, "optimal")));
     json_decref(j);
     assert_int_equal(f->searches, 1);
     for (size_t i = 0; i < sizeof(searched) / sizeof(searched[0]); i++) {
-        puz_arena_reset(f->arena);
-        rq.body = searched[i];
-        rq.len = strlen(rq.body);
-        api_call_init(&f->call, &f->ctx, &rq, f->arena);
-        if (api_start(rt, &f->call))
+        apitest_prepare(&f->t, "POST", "/v1/solve", NULL, searched[i]);
+        if (api_start(rt, &f->t.call))
             fail_msg("%s was answered at start: %u", searched[i],
-                     f->call.answer.status);
-        api_work(rt, &f->call);
-        assert_int_equal(f->call.answer.status, 200);
+                     f->t.call.answer.status);
+        api_work(rt, &f->t.call);
+        assert_int_equal(f->t.call.answer.status, 200);
     }
 }
 
@@ -454,7 +392,7 @@ static void test_batch_partial_failure(void **state)
     const struct api_answer *an = call(state, "/v1/solve/batch",
                                        "{\"boards\": [\"1 2 3 4 5 6 7 0 8\","
                                        " \"1 2 3 4 5 6 8 7 0\", \"x\"]}");
-    json_t *j = body_json(an), *res;
+    json_t *j = body_json(state, an), *res;
 
     assert_int_equal(an->status, 200);
     assert_int_equal(json_integer_value(json_object_get(j, "solved")), 1);
@@ -467,8 +405,8 @@ static void test_batch_partial_failure(void **state)
 
 static void test_batch_too_many(void **state)
 {
-    json_t *j = problem(call(state, "/v1/solve/batch", "{\"boards\": [1,2,3,"
-                             "4,5,6]}"), 422, "invalid-request");
+    json_t *j = problem(state, call(state, "/v1/solve/batch", "{\"boards\": "
+                                    "[1,2,3,4,5,6]}"), 422, "invalid-request");
 
     json_decref(j);
 }
@@ -487,13 +425,13 @@ static void test_answer_over_response_cap(void **state)
     struct fixture *f = *state;
     json_t *j;
 
-    f->cfg.max_response_bytes = 64 << 10;
-    j = problem(call(state, "/v1/solve", CONSTRUCTIVE8("true")), 422,
+    f->t.lim.max_response_bytes = 64 << 10;
+    j = problem(state, call(state, "/v1/solve", CONSTRUCTIVE8("true")), 422,
                 "answer-too-large");
     assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
                            "max_response_bytes"));
     json_decref(j);
-    j = body_json(call(state, "/v1/solve", CONSTRUCTIVE8("false")));
+    j = body_json(state, call(state, "/v1/solve", CONSTRUCTIVE8("false")));
     assert_string_equal(json_string_value(json_object_get(j, "status")),
                         "solved");
     json_decref(j);
@@ -512,16 +450,16 @@ static void test_answer_over_memory_budget(void **state)
     json_t *j;
 
     /* ~180 KB of path, written as bytes (no JSON tree of it): fits. */
-    f->cfg.solve_max_bytes = 1u << 20;
+    f->t.lim.solve_max_bytes = 1u << 20;
     assert_int_equal(call(state, "/v1/solve", body)->status, 200);
-    assert_true(puz_arena_peak(f->arena) <= 1u << 20);
-    f->cfg.solve_max_bytes = 256u << 10;
-    puz_arena_set_budget(f->arena, 0);  /* the next call sets it anew */
-    j = problem(call(state, "/v1/solve", body), 422, "answer-too-large");
+    assert_true(puz_arena_peak(f->t.arena) <= 1u << 20);
+    f->t.lim.solve_max_bytes = 256u << 10;
+    puz_arena_set_budget(f->t.arena, 0);  /* the next call sets it anew */
+    j = problem(state, call(state, "/v1/solve", body), 422, "answer-too-large");
     assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
                            "solve_max_bytes"));
     json_decref(j);
-    assert_true(puz_arena_peak(f->arena) <= 256u << 10);
+    assert_true(puz_arena_peak(f->t.arena) <= 256u << 10);
 }
 
 /* The answer's bytes count too, twice (encoded, and the copy sent):
@@ -533,11 +471,11 @@ static void test_answer_bytes_over_memory_budget(void **state)
 
     const struct api_answer *an;
 
-    f->cfg.solve_max_bytes = 256u << 10;
+    f->t.lim.solve_max_bytes = 256u << 10;
     an = call(state, "/v1/solve", CONSTRUCTIVE8("true"));
-    j = problem(an, 422, "answer-too-large");
+    j = problem(state, an, 422, "answer-too-large");
     json_decref(j);
-    assert_true(puz_arena_peak(f->arena) <= 256u << 10);
+    assert_true(puz_arena_peak(f->t.arena) <= 256u << 10);
 }
 
 /* In a batch, the entries that do not fit say limit_memory; the ones
@@ -549,13 +487,13 @@ static void test_batch_entries_over_cap_limit_memory(void **state)
     json_t *j, *res, *e;
     size_t i;
 
-    f->cfg.max_response_bytes = 200 << 10;
+    f->t.lim.max_response_bytes = 200 << 10;
     an = call(state, "/v1/solve/batch", "{\"boards\": [\"" BOARD8 "\", \""
               BOARD8 "\", \"" BOARD8 "\", \"" BOARD8 "\", \"" BOARD8 "\"], "
               "\"algorithm\": \"constructive\", \"include_path\": true}");
     assert_int_equal(an->status, 200);
     assert_true(an->len <= 200 << 10);
-    j = body_json(an);
+    j = body_json(state, an);
     res = json_object_get(j, "results");
     assert_int_equal(json_array_size(res), 5);
     assert_int_equal(json_integer_value(json_object_get(j, "solved")), 1);
@@ -581,15 +519,14 @@ static void test_batch_entries_over_cap_limit_memory(void **state)
 static void test_score_3x3_inline(void **state)
 {
     struct fixture *f = *state;
-    const struct api_route *rt = api_route_find("POST", "/v1/score", NULL);
-    struct api_request rq = { .path = "/v1/score", .id = "test-id" };
+    const struct api_route *rt = apitest_prepare(&f->t, "POST", "/v1/score",
+                                                 NULL, "{\"board\": \"1 2 3 4 "
+                                                 "5 6 0 7 8\", \"moves\": [7, "
+                                                 "\"right\"]}");
     json_t *j;
 
-    rq.body = "{\"board\": \"1 2 3 4 5 6 0 7 8\", \"moves\": [7, \"right\"]}";
-    rq.len = strlen(rq.body);
-    api_call_init(&f->call, &f->ctx, &rq, f->arena);
-    assert_true(api_start(rt, &f->call));
-    j = body_json(&f->call.answer);
+    assert_true(api_start(rt, &f->t.call));
+    j = body_json(state, &f->t.call.answer);
     assert_true(json_is_true(json_object_get(j, "solved")));
     assert_int_equal(json_integer_value(json_object_get(j, "optimal_moves")),
                      2);
@@ -599,7 +536,7 @@ static void test_score_3x3_inline(void **state)
 
 static void test_score_illegal_move(void **state)
 {
-    json_t *j = body_json(call(state, "/v1/score",
+    json_t *j = body_json(state, call(state, "/v1/score",
                                "{\"board\": \"1 2 3 4 5 6 0 7 8\", "
                                "\"moves\": [\"left\"]}"));
     json_t *ill = json_object_get(j, "illegal_move");
@@ -616,25 +553,28 @@ static void test_score_illegal_move(void **state)
 static void test_score_4x4_searches(void **state)
 {
     struct fixture *f = *state;
-    json_t *j = body_json(call(state, "/v1/score",
+    json_t *j = body_json(state, call(state, "/v1/score",
                                "{\"board\": \"1 2 3 4 5 6 7 8 9 10 11 12 13"
                                " 14 0 15\", \"moves\": [\"right\"]}"));
 
+    assert_true(json_is_true(json_object_get(j, "solved")));
     assert_int_equal(json_integer_value(json_object_get(j, "optimal_moves")),
                      1);
     assert_int_equal(f->searches, 1);
     json_decref(j);
 }
 
+/* GET /v1/puzzles/random?query; the answer. */
+static const struct api_answer *random_q(void **state, const char *query)
+{
+    return apitest_call(*state, "GET", "/v1/puzzles/random", query, NULL);
+}
+
 static void test_random_seeded(void **state)
 {
-    const struct api_param q[] = {
-        { "size", "3" }, { "moves", "12" }, { "seed", "42" },
-    };
-    json_t *a = body_json(call_q(state, "GET", "/v1/puzzles/random", NULL,
-                                 q, 3));
-    json_t *b = body_json(call_q(state, "GET", "/v1/puzzles/random", NULL,
-                                 q, 3));
+    const char *q = "size=3&moves=12&seed=42";
+    json_t *a = body_json(state, random_q(state, q));
+    json_t *b = body_json(state, random_q(state, q));
 
     assert_true(json_equal(a, b));
     assert_int_equal(json_integer_value(json_object_get(a, "optimal_moves")),
@@ -645,26 +585,19 @@ static void test_random_seeded(void **state)
 
 static void test_random_bad_query(void **state)
 {
-    const struct api_param twice[] = { { "size", "3" }, { "size", "4" } };
-    const struct api_param unknown[] = { { "colour", "red" } };
-    const struct api_param bare[] = { { "size", NULL } };
-    const struct api_param far[] = { { "moves", "40" } };
     json_t *j;
 
-    j = problem(call_q(state, "GET", "/v1/puzzles/random", NULL, twice, 2),
-                400, "invalid-query");
+    j = problem(state, random_q(state, "size=3&size=4"), 400,
+                "invalid-query");
     assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
                            "more than once"));
     json_decref(j);
-    j = problem(call_q(state, "GET", "/v1/puzzles/random", NULL, unknown,
-                       1), 400, "invalid-query");
+    j = problem(state, random_q(state, "colour=red"), 400, "invalid-query");
     assert_int_equal(json_array_size(json_object_get(j, "allowed")), 3);
     json_decref(j);
-    j = problem(call_q(state, "GET", "/v1/puzzles/random", NULL, bare, 1),
-                400, "invalid-query");
+    j = problem(state, random_q(state, "size"), 400, "invalid-query");
     json_decref(j);
-    j = problem(call_q(state, "GET", "/v1/puzzles/random", NULL, far, 1),
-                400, "invalid-query");
+    j = problem(state, random_q(state, "moves=40"), 400, "invalid-query");
     assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
                            "at most 31"));
     json_decref(j);

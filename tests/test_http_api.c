@@ -19,7 +19,6 @@
 #include "puz_algorithm.h"
 
 #define EASY "{\"board\": \"1 2 3 4 5 6 7 0 8\"}"
-#define HARD "{\"board\": \"8 6 7 2 5 4 3 0 1\"}"
 
 struct fixture {
     http_server *srv;
@@ -172,16 +171,6 @@ static void test_solve_easy(void **state)
     assert_true(num(stats, "arena_bytes") > 0);
     assert_true(num(stats, "expanded") >= 1);
     assert_null(json_object_get(j, "path"));
-    json_decref(j);
-}
-
-static void test_solve_hard_is_31(void **state)
-{
-    json_t *j = post_ok(state, "/v1/solve", HARD);
-
-    assert_string_equal(str(j, "status"), "solved");
-    assert_int_equal(num(j, "length"), 31);
-    assert_true(json_is_true(json_object_get(j, "optimal")));
     json_decref(j);
 }
 
@@ -828,16 +817,6 @@ static void test_score_illegal_and_unsolved(void **state)
                              "8 7 0\", \"moves\": []}", 422, "unsolvable"));
 }
 
-static void test_score_4x4_uses_worker(void **state)
-{
-    json_t *j = post_ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 8 9"
-                        " 10 11 12 13 14 0 15\", \"moves\": [\"right\"]}");
-
-    assert_true(json_is_true(json_object_get(j, "solved")));
-    assert_int_equal(num(j, "optimal_moves"), 1);
-    json_decref(j);
-}
-
 static void test_metrics(void **state)
 {
     static const char *const needles[] = {
@@ -1074,7 +1053,6 @@ int main(void)
         cmocka_unit_test(test_catalog),
         cmocka_unit_test(test_head_has_no_body),
         cmocka_unit_test(test_solve_easy),
-        cmocka_unit_test(test_solve_hard_is_31),
         cmocka_unit_test(test_solve_board_forms),
         cmocka_unit_test(test_solve_include_path),
         cmocka_unit_test(test_solve_algorithms),
@@ -1104,7 +1082,6 @@ int main(void)
         cmocka_unit_test(test_random_bad_query),
         cmocka_unit_test(test_score_rules),
         cmocka_unit_test(test_score_illegal_and_unsolved),
-        cmocka_unit_test(test_score_4x4_uses_worker),
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_openapi_served),
         cmocka_unit_test(test_static_files),

@@ -274,6 +274,26 @@ static bool metric_quiet(http_server *s, const char *line)
     return metric_in(s, line, false);
 }
 
+struct metric_wait {
+    http_server *s;
+    const char *line;
+};
+
+static bool metric_seen(void *arg)
+{
+    const struct metric_wait *w = arg;
+
+    return metric_in(w->s, w->line, false);
+}
+
+/* Until /metrics has line (its scrapes not recorded): ms at most. */
+static void wait_metric(http_server *s, const char *line, unsigned ms)
+{
+    struct metric_wait w = { s, line };
+
+    htest_wait_until(metric_seen, &w, ms, line);
+}
+
 /* Item 2: a head arriving a byte at a time is cut at the head deadline
  * (it used to live as long as it kept trickling). */
 static void test_slow_head_cut_at_deadline(void **state)
@@ -316,7 +336,7 @@ static void test_slow_body_cut_at_deadline(void **state)
                  5000);
     fprintf(stderr, "slow bodies cut after %.0f ms\n", ms);
     assert_true(ms > 0 && ms < 3000);
-    usleep(100000);
+    wait_metric(s, "route=\"/v1/solve\",code=\"408\"} 4", 2000);
     assert_true(metric_has(s, "route=\"/v1/solve\",code=\"408\"} 4"));
     http_server_destroy(s);
 }
@@ -415,10 +435,8 @@ static void test_abandoned_solves_cancelled(void **state)
     htest_resp_free(&r);
     /* All 50 completed as 499 and no worker is busy any more. */
     t0 = htest_now_ms();
-    while ((!metric_quiet(s, "route=\"/v1/solve\",code=\"499\"} 50")
-            || !metric_quiet(s, "puzzled_workers_busy 0"))
-           && htest_now_ms() - t0 < 2000)
-        usleep(20000);
+    wait_metric(s, "route=\"/v1/solve\",code=\"499\"} 50", 2000);
+    wait_metric(s, "puzzled_workers_busy 0", 2000);
     fprintf(stderr, "all 50 counted 499, workers idle, %.0f ms later\n",
             htest_now_ms() - t0);
     assert_true(metric_has(s, "route=\"/v1/solve\",code=\"499\"} 50"));

@@ -46,7 +46,8 @@ static void fake_run(void *arg, const struct jobs_run *run,
         p.bound = 41;
         if (t % 10 == 0)
             jobs_run_progress(run, &p);
-        usleep(1000);
+        usleep(1000);       /* the fake work's pace (f->ms of it), not a
+                             * wait for anything */
     }
     out->state = f->fail ? JOBS_FAILED : JOBS_DONE;
     out->body = malloc(f->len + 1);
@@ -276,7 +277,7 @@ static void test_ttl_expiry(void **state)
     found = jobs_find(j, id);
     assert_non_null(found);
     jobs_release(j, found);
-    usleep(1100000);
+    usleep(1100000);    /* the TTL (1 s) must elapse: the test itself */
     assert_null(jobs_find(j, id));
     jobs_destroy(j);
 }

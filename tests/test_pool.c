@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "pool.h"
+#include "support/htest.h"
 
 /* A gate jobs can wait at until the test opens it. */
 struct gate {
@@ -70,7 +71,9 @@ static void tjob_run(struct pool_job *pj, unsigned worker)
         atomic_fetch_add(&j->gate->waiting, 1);
         pthread_mutex_lock(&j->gate->lock);
         while (!j->gate->open && !atomic_load(&j->base.cancel)) {
-            /* Poll: the cancel flag has no condition variable. */
+            /* Poll: the cancel flag has no condition variable (a job
+             * waiting for its gate or cancel: the work, not the test's
+             * synchronisation). */
             pthread_mutex_unlock(&j->gate->lock);
             usleep(1000);
             pthread_mutex_lock(&j->gate->lock);
@@ -106,11 +109,24 @@ static pool_t *make_pool(unsigned workers, unsigned queue)
     return p;
 }
 
+struct at_least {
+    atomic_int *v;
+    int want;
+};
+
+static bool reached(void *arg)
+{
+    const struct at_least *a = arg;
+
+    return atomic_load(a->v) >= a->want;
+}
+
+/* Until *v >= want: 5 s at most, then the test fails saying so. */
 static void wait_for(atomic_int *v, int want)
 {
-    for (int i = 0; i < 5000 && atomic_load(v) < want; i++)
-        usleep(1000);
-    assert_true(atomic_load(v) >= want);
+    struct at_least a = { v, want };
+
+    htest_wait_until(reached, &a, 5000, "jobs waiting at the gate");
 }
 
 static void test_rejects_bad_config(void **state)

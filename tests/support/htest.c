@@ -49,6 +49,21 @@ double htest_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+void htest_wait_until(bool (*done)(void *arg), void *arg, unsigned ms,
+                      const char *what)
+{
+    double until = htest_now_ms() + ms;
+    useconds_t step = 500;
+
+    while (!done(arg)) {
+        if (htest_now_ms() > until)
+            fail_msg("waited %u ms for %s", ms, what);
+        usleep(step);           /* a poll with a deadline, not a guess */
+        if (step < 10000)
+            step *= 2;
+    }
+}
+
 static void mkdirs(const char *path)
 {
     char tmp[512];

@@ -96,4 +96,10 @@ json_t *htest_problem(const struct htest_resp *resp, long status,
 /* Milliseconds on the monotonic clock. */
 double htest_now_ms(void);
 
+/* Poll done(arg), backing off to 10 ms, until it is true; fails the
+ * test saying "waited ms for what" when ms pass first. For waits on a
+ * condition the code offers no signal for. */
+void htest_wait_until(bool (*done)(void *arg), void *arg, unsigned ms,
+                      const char *what);
+
 #endif
