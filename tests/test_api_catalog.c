@@ -181,7 +181,6 @@ static void test_catalog_lists_registries(void **state)
         assert_true(json_is_true(json_object_get(e, "needs_tables"))
                     == (strcmp(apitest_str(e, "name"), "pdb") == 0));
     }
-    json_decref(j);
 }
 
 /* Defaults per size, the loaded tables and the server's caps. */
@@ -217,7 +216,6 @@ static void test_catalog_defaults_tables_caps(void **state)
         json_object_get(caps, "weight"), "max")), PUZ_WASTAR_WEIGHT_MAX);
     assert_int_equal(json_integer_value(json_object_get(caps, "max_depth")),
                      API_DECODE_MAX_DEPTH);
-    json_decref(j);
 }
 
 /* The one heuristic decision, which the CLI's choice of tables follows:
