@@ -165,7 +165,7 @@ static void test_solvable(void **state)
 
 /* /v1/solve's caps of limits l. */
 #define CAPS(l) (&(struct api_solve_caps){ (l)->solve_max_nodes, \
-                                          (l)->solve_timeout_ms })
+                                          (l)->solve_timeout_ms, 0 })
 
 static struct api_limits cfg(void)
 {
