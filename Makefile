@@ -115,6 +115,7 @@ asan:
 # swept (PUZZLED_QUICK); test-tsan is ThreadSanitizer on the pool and
 # the server tests, the code where threads meet.
 TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile test_jobs \
+	test_idastar_units test_pdb_background \
 	test_http_jobs
 test-asan:
 	PUZZLED_QUICK=1 $(MAKE) SANITIZER=address,undefined OPT="-O1 -g" \

@@ -92,8 +92,9 @@ typedef void (*puz_progress_fn)(const struct puz_progress *p, void *user);
  * The runner runs piece(work, i) for every i < n on any threads and
  * returns when those it ran have finished (with the memory effects of a
  * join); puz_pdb_run_fn has the same shape. A piece it skipped (a worker
- * lost) is handed to it again in a further call, and the calling thread
- * runs what two calls in a row left undone. The core starts no threads.
+ * lost) is handed to it again in a further call; after a call that
+ * finished none of its pieces the calling thread runs the rest itself.
+ * The core starts no threads.
  */
 typedef void (*puz_run_fn)(void (*piece)(void *work, unsigned i),
                            void *work, unsigned n, void *user);
