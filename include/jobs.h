@@ -127,6 +127,7 @@ puz_err jobs_cancel(jobs_t *j, jobs_job *job, const char *reason,
 void jobs_forget(jobs_t *j, jobs_job *job);
 
 const char *jobs_id(const jobs_job *job);   /* fixed for its life */
+const char *jobs_owner(const jobs_job *job);    /* fixed too; "" nobody */
 
 /* Called by a running task: the search's progress, at most every
  * ~100 ms (puz_solve's own pace). */
