@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "puz_board.h"
+
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_UNSOLVABLE 1
 #define CLI_EXIT_USAGE 2
@@ -20,5 +22,9 @@ int cli_key_main(int argc, char **argv);
 
 /* Join argv[first..argc) with spaces into buf; PUZ_ERANGE if too long. */
 int cli_join_args(int argc, char **argv, int first, char *buf, size_t size);
+
+/* A board argument (`what` names it: "board", "goal"): 0 when text
+ * parses into *out, else CLI_EXIT_USAGE after saying why on stderr. */
+int cli_board_arg(const char *what, const char *text, struct puz_board *out);
 
 #endif

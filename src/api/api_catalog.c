@@ -18,37 +18,35 @@ static json_t *entry_json(const char *name, const char *description,
                      "sizes", "min", (json_int_t)lo, "max", (json_int_t)hi);
 }
 
-static json_t *algorithms_json(void)
+static json_t *algorithm_json(size_t i)
 {
-    json_t *list = json_array();
+    enum puz_algorithm a = (enum puz_algorithm)i;
     unsigned lo, hi;
 
-    for (unsigned i = 0; list != NULL && i < PUZ_ALG_COUNT_; i++) {
-        enum puz_algorithm a = (enum puz_algorithm)i;
-
-        puz_algorithm_sizes(a, &lo, &hi);
-        json_array_append_new(list, entry_json(puz_algorithm_name(a),
-            puz_algorithm_description(a), "optimal",
-            puz_algorithm_optimal(a), "uses_heuristic",
-            puz_algorithm_uses_heuristic(a), lo, hi));
-    }
-    return list;
+    puz_algorithm_sizes(a, &lo, &hi);
+    return entry_json(puz_algorithm_name(a), puz_algorithm_description(a),
+                      "optimal", puz_algorithm_optimal(a), "uses_heuristic",
+                      puz_algorithm_uses_heuristic(a), lo, hi);
 }
 
-static json_t *heuristics_json(void)
+static json_t *heuristic_json(size_t i)
 {
-    json_t *list = json_array();
+    const puz_heuristic *h = puz_heuristic_at(i);
     unsigned lo, hi;
 
-    for (size_t i = 0; list != NULL && i < puz_heuristic_count(); i++) {
-        const puz_heuristic *h = puz_heuristic_at(i);
+    puz_heuristic_sizes(h, &lo, &hi);
+    return entry_json(puz_heuristic_name(h), puz_heuristic_description(h),
+                      "admissible", puz_heuristic_admissible(h),
+                      "needs_tables", puz_heuristic_needs_tables(h), lo, hi);
+}
 
-        puz_heuristic_sizes(h, &lo, &hi);
-        json_array_append_new(list, entry_json(puz_heuristic_name(h),
-            puz_heuristic_description(h), "admissible",
-            puz_heuristic_admissible(h), "needs_tables",
-            puz_heuristic_needs_tables(h), lo, hi));
-    }
+/* The algorithms (entry = algorithm_json) or the heuristics as a list. */
+static json_t *list_json(size_t count, json_t *(*entry)(size_t))
+{
+    json_t *list = json_array();
+
+    for (size_t i = 0; list != NULL && i < count; i++)
+        json_array_append_new(list, entry(i));
     return list;
 }
 
@@ -117,7 +115,7 @@ void api__catalog(struct api_call *c)
     for (unsigned n = PUZ_MIN_SIZE; sizes != NULL && n <= PUZ_MAX_SIZE; n++)
         json_array_append_new(sizes, size_json(c, n));
     api_answer_json(c, 200, json_pack("{s:o, s:o, s:o, s:o}",
-                    "algorithms", algorithms_json(), "heuristics",
-                    heuristics_json(), "sizes", sizes, "caps",
-                    caps_json(c->ctx->lim)));
+        "algorithms", list_json(PUZ_ALG_COUNT_, algorithm_json),
+        "heuristics", list_json(puz_heuristic_count(), heuristic_json),
+        "sizes", sizes, "caps", caps_json(c->ctx->lim)));
 }

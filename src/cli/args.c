@@ -1,6 +1,7 @@
 /*
  * args.c - small helpers the subcommands share.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -22,4 +23,14 @@ int cli_join_args(int argc, char **argv, int first, char *buf, size_t size)
         off += len;
     }
     return 0;
+}
+
+int cli_board_arg(const char *what, const char *text, struct puz_board *out)
+{
+    char msg[PUZ_MSG_MAX];
+
+    if (puz_board_parse(text, out, msg) == PUZ_OK)
+        return 0;
+    fprintf(stderr, "puzzled: bad %s: %s\n", what, msg);
+    return CLI_EXIT_USAGE;
 }

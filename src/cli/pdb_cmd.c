@@ -78,7 +78,6 @@ static void progress(const struct puz_pdb_progress *p, void *user)
 /* One option of `pdb build`; returns 0, -1 (help shown) or an exit code. */
 static int build_option(struct build_args *ba, int c, const char *arg)
 {
-    char msg[PUZ_MSG_MAX];
 
     switch (c) {
     case 'p':
@@ -88,10 +87,8 @@ static int build_option(struct build_args *ba, int c, const char *arg)
                 "4x6, not '%s'\n", arg);
         return CLI_EXIT_USAGE;
     case 'g':
-        if (puz_board_parse(arg, &ba->goal, msg) != PUZ_OK) {
-            fprintf(stderr, "puzzled: bad --goal: %s\n", msg);
+        if (cli_board_arg("--goal", arg, &ba->goal) != 0)
             return CLI_EXIT_USAGE;
-        }
         ba->goalp = &ba->goal;
         return 0;
     case 'o': ba->out = arg; return 0;

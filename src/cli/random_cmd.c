@@ -55,7 +55,6 @@ static int parse_args(int argc, char **argv, struct random_args *ra)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    char msg[PUZ_MSG_MAX];
     int c;
 
     optind = 1;
@@ -68,10 +67,10 @@ static int parse_args(int argc, char **argv, struct random_args *ra)
             bad = number("--moves", optarg, 100000, &ra->moves);
         else if (c == 'S')
             bad = number("--seed", optarg, UINT64_MAX, &ra->seed);
-        else if (c == 'g' && puz_board_parse(optarg, &ra->goal, msg) == 0)
+        else if (c == 'g' && cli_board_arg("goal", optarg, &ra->goal) == 0)
             ra->has_goal = true;
         else if (c == 'g')
-            fprintf(stderr, "puzzled: bad goal: %s\n", msg), bad = 1;
+            bad = 1;    /* cli_board_arg said why */
         else if (c == 'h')
             return usage(stdout), -1;
         else

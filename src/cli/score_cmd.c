@@ -102,16 +102,14 @@ static int parse_args(int argc, char **argv, struct score_args *sa)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    char msg[PUZ_MSG_MAX], *end;
+    char *end;
     unsigned long long ms;
     int c;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "g:t:jh", longopts, NULL)) != -1) {
-        if (c == 'g' && puz_board_parse(optarg, &sa->goal, msg) != PUZ_OK) {
-            fprintf(stderr, "puzzled: bad goal: %s\n", msg);
+        if (c == 'g' && cli_board_arg("goal", optarg, &sa->goal) != 0)
             return CLI_EXIT_USAGE;
-        }
         if (c == 'g') {
             sa->opts.goal = &sa->goal;
         } else if (c == 't') {
@@ -183,7 +181,6 @@ int cli_score_main(int argc, char **argv)
     struct puz_board start;
     struct puz_score_result r;
     struct puz_move *moves = NULL;
-    char msg[PUZ_MSG_MAX];
     puz_tables *tables;
     size_t n = 0;
     puz_arena *a;
@@ -194,10 +191,8 @@ int cli_score_main(int argc, char **argv)
     code = parse_args(argc, argv, &sa);
     if (code != 0)
         return code < 0 ? CLI_EXIT_OK : code;
-    if (puz_board_parse(sa.board_text, &start, msg) != PUZ_OK) {
-        fprintf(stderr, "puzzled: bad board: %s\n", msg);
+    if (cli_board_arg("board", sa.board_text, &start) != 0)
         return CLI_EXIT_USAGE;
-    }
     a = puz_arena_create(1 << 20);
     if (a == NULL || !parse_moves(sa.moves_text, start.n * start.n, a,
                                   &moves, &n)) {

@@ -121,7 +121,6 @@ static int parse_number(const char *opt, const char *s, unsigned long long *v)
 /* One option; returns 0, or an exit code to stop with. */
 static int apply_option(struct solve_args *sa, int c, const char *arg)
 {
-    char msg[PUZ_MSG_MAX];
     unsigned long long v = 0;
     struct puz_limits *l = &sa->opts.limits;
 
@@ -144,12 +143,10 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
         fprintf(stderr, ")\n");
         return CLI_EXIT_USAGE;
     case 'g':
-        if (puz_board_parse(arg, &sa->goal, msg) == PUZ_OK) {
-            sa->opts.goal = &sa->goal;
-            return 0;
-        }
-        fprintf(stderr, "puzzled: bad goal: %s\n", msg);
-        return CLI_EXIT_USAGE;
+        if (cli_board_arg("goal", arg, &sa->goal) != 0)
+            return CLI_EXIT_USAGE;
+        sa->opts.goal = &sa->goal;
+        return 0;
     case 'w':
         if (parse_number("--weight", arg, &v))
             return CLI_EXIT_USAGE;
@@ -367,7 +364,6 @@ int cli_solve_main(int argc, char **argv)
     struct solve_args sa;
     struct puz_board start;
     struct puz_result r;
-    char msg[PUZ_MSG_MAX];
     puz_tables *tables;
     puz_arena *a;
     int rc;
@@ -377,10 +373,8 @@ int cli_solve_main(int argc, char **argv)
     rc = parse_args(argc, argv, &sa);
     if (rc != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
-    if (puz_board_parse(sa.board_text, &start, msg) != PUZ_OK) {
-        fprintf(stderr, "puzzled: bad board: %s\n", msg);
+    if (cli_board_arg("board", sa.board_text, &start) != 0)
         return CLI_EXIT_USAGE;
-    }
     a = puz_arena_create(1 << 20);
     if (a == NULL) {
         fprintf(stderr, "puzzled: out of memory\n");

@@ -197,20 +197,18 @@ static void put_path(struct out *o, const struct puz_board *start,
     PUT_LIT(o, "]");
 }
 
+/* A member whose value is a count: the literal before it ("{\"key\":"
+ * or ",\"key\":"), then the number. */
+#define PUT_COUNT(o, lit, v) (PUT_LIT(o, lit), put_int((o), (long long)(v)))
+
 static void put_stats(struct out *o, const struct puz_stats *st)
 {
-    PUT_LIT(o, "{\"expanded\":");
-    put_int(o, (long long)st->expanded);
-    PUT_LIT(o, ",\"generated\":");
-    put_int(o, (long long)st->generated);
-    PUT_LIT(o, ",\"duplicates\":");
-    put_int(o, (long long)st->duplicates);
-    PUT_LIT(o, ",\"max_frontier\":");
-    put_int(o, (long long)st->max_frontier);
-    PUT_LIT(o, ",\"arena_bytes\":");
-    put_int(o, (long long)st->arena_peak);
-    PUT_LIT(o, ",\"time_us\":");
-    put_int(o, (long long)st->time_us);
+    PUT_COUNT(o, "{\"expanded\":", st->expanded);
+    PUT_COUNT(o, ",\"generated\":", st->generated);
+    PUT_COUNT(o, ",\"duplicates\":", st->duplicates);
+    PUT_COUNT(o, ",\"max_frontier\":", st->max_frontier);
+    PUT_COUNT(o, ",\"arena_bytes\":", st->arena_peak);
+    PUT_COUNT(o, ",\"time_us\":", st->time_us);
     PUT_LIT(o, "}");
 }
 

@@ -53,20 +53,24 @@ void puz__progress(const struct puz__search *s, bool force)
     w->fn(&p, w->user);
 }
 
-enum puz_status puz__check_limits(const struct puz__search *s)
+enum puz_status puz__limits_hit(const struct puz_limits *l,
+                                uint64_t expanded)
 {
-    const struct puz_limits *l = s->limits;
-
-    puz__progress(s, false);
     if (l->cancel != NULL && atomic_load_explicit(l->cancel,
                                                   memory_order_relaxed))
         return PUZ_CANCELLED;
     if (l->deadline_us != 0 &&
         (l->clock_us ? l->clock_us() : puz_now_us()) >= l->deadline_us)
         return PUZ_TIMEOUT;
-    if (l->max_nodes != 0 && s->out->stats.expanded >= l->max_nodes)
+    if (l->max_nodes != 0 && expanded >= l->max_nodes)
         return PUZ_LIMIT_NODES;
     return PUZ_SOLVED;
+}
+
+enum puz_status puz__check_limits(const struct puz__search *s)
+{
+    puz__progress(s, false);
+    return puz__limits_hit(s->limits, s->out->stats.expanded);
 }
 
 puz_err puz__set_path(struct puz__search *s, const uint8_t *dirs,

@@ -51,6 +51,10 @@ void puz__progress(const struct puz__search *s, bool force);
  * PUZ_SOLVED meaning "keep going". Cheap: call every few thousand nodes
  * (nodes limit is checked against out->stats.expanded). */
 enum puz_status puz__check_limits(const struct puz__search *s);
+/* The same check for `expanded` nodes in all, without progress (the
+ * parallel units count their nodes apart from out->stats). */
+enum puz_status puz__limits_hit(const struct puz_limits *l,
+                                uint64_t expanded);
 
 /* Store a found path of len blank moves (copied into the arena) and
  * derive the tiles that slid. Returns PUZ_ENOMEM when the arena budget

@@ -147,22 +147,27 @@ static void build_tables(struct lc *lc)
     }
 }
 
-static unsigned row_code(const struct lc *lc, const uint8_t *cells, unsigned r)
+/* A line's code: the sum of its n cells' digits (rowdigit for a row,
+ * coldigit for a column), the cells `first`, first + step, ... */
+static unsigned line_code(const struct lc *lc, const uint8_t *cells,
+                          const uint16_t (*digit)[TABLE_CELLS],
+                          unsigned first, unsigned step)
 {
     unsigned n = lc->m.goal.n, code = 0;
 
-    for (unsigned i = r * n; i < r * n + n; i++)
-        code += lc->rowdigit[cells[i]][i];
+    for (unsigned k = 0, i = first; k < n; k++, i += step)
+        code += digit[cells[i]][i];
     return code;
+}
+
+static unsigned row_code(const struct lc *lc, const uint8_t *cells, unsigned r)
+{
+    return line_code(lc, cells, lc->rowdigit, r * lc->m.goal.n, 1);
 }
 
 static unsigned col_code(const struct lc *lc, const uint8_t *cells, unsigned c)
 {
-    unsigned n = lc->m.goal.n, code = 0;
-
-    for (unsigned i = c; i < n * n; i += n)
-        code += lc->coldigit[cells[i]][i];
-    return code;
+    return line_code(lc, cells, lc->coldigit, c, lc->m.goal.n);
 }
 
 static puz_err prepare(const struct puz__hargs *args, void **ctx, char *msg)
@@ -210,38 +215,36 @@ static unsigned eval(const void *ctx, const uint8_t *cells)
  * Only the two lines across the move can change (for a vertical move the
  * rows of from and to; the column keeps its order), and of those only the
  * one that is the moving tile's goal line, since a tile outside its goal
- * line takes no part in that line's conflicts.
+ * line takes no part in that line's conflicts. goal_line_delta is that
+ * line's change: `goal` is a row (row: from_line and to_line are the rows
+ * of from and to) or a column.
  */
+static unsigned goal_line_delta(const struct lc *lc, const uint8_t *cells,
+                                bool row, unsigned tile, unsigned goal,
+                                unsigned from_line, unsigned to_line,
+                                unsigned from, unsigned to)
+{
+    const uint16_t (*digit)[TABLE_CELLS] = row ? lc->rowdigit : lc->coldigit;
+    unsigned code;
+
+    if (goal != from_line && goal != to_line)
+        return DELTA_BIAS;
+    code = row ? row_code(lc, cells, goal) : col_code(lc, cells, goal);
+    if (goal == from_line)      /* left its goal line */
+        return DELTA_BIAS + 2u * lc->cost[code] -
+               2u * lc->cost[code + digit[tile][from]];
+    return DELTA_BIAS + 2u * lc->cost[code] -
+           2u * lc->cost[code - digit[tile][to]];
+}
+
 static unsigned tabled_delta(const struct lc *lc, const uint8_t *cells,
                              unsigned tile, unsigned from, unsigned to)
 {
-    unsigned code;
-
-    if (lc->col_of[from] == lc->col_of[to]) {
-        unsigned goal_row = lc->m.goal.row[tile];
-        if (goal_row == lc->row_of[from]) {     /* left its goal row */
-            code = row_code(lc, cells, goal_row);
-            return DELTA_BIAS + 2u * lc->cost[code] -
-                   2u * lc->cost[code + lc->rowdigit[tile][from]];
-        }
-        if (goal_row != lc->row_of[to])
-            return DELTA_BIAS;
-        code = row_code(lc, cells, goal_row);
-        return DELTA_BIAS + 2u * lc->cost[code] -
-               2u * lc->cost[code - lc->rowdigit[tile][to]];
-    } else {
-        unsigned goal_col = lc->m.goal.col[tile];
-        if (goal_col == lc->col_of[from]) {
-            code = col_code(lc, cells, goal_col);
-            return DELTA_BIAS + 2u * lc->cost[code] -
-                   2u * lc->cost[code + lc->coldigit[tile][from]];
-        }
-        if (goal_col != lc->col_of[to])
-            return DELTA_BIAS;
-        code = col_code(lc, cells, goal_col);
-        return DELTA_BIAS + 2u * lc->cost[code] -
-               2u * lc->cost[code - lc->coldigit[tile][to]];
-    }
+    if (lc->col_of[from] == lc->col_of[to])
+        return goal_line_delta(lc, cells, true, tile, lc->m.goal.row[tile],
+                               lc->row_of[from], lc->row_of[to], from, to);
+    return goal_line_delta(lc, cells, false, tile, lc->m.goal.col[tile],
+                           lc->col_of[from], lc->col_of[to], from, to);
 }
 
 static unsigned direct_delta(const struct lc *lc, const uint8_t *cells,
@@ -378,6 +381,27 @@ static int shift_digit(const struct lc *lc, uint64_t codes, uint64_t *out,
            lc->cost[old_a] - lc->cost[old_b];
 }
 
+/*
+ * A move across lines of one kind (rows for a vertical move: `across`
+ * are their digits and codes, line_of the row of a cell) and along one
+ * line of the other kind (`line`: the column, which keeps its order, so
+ * its cost stays and only its code moves). Returns the change in cost.
+ */
+static inline int move_tile(const struct lc *lc, unsigned tile,
+                            unsigned from, unsigned to,
+                            const uint16_t (*across)[TABLE_CELLS],
+                            uint64_t codes, uint64_t *out,
+                            const uint8_t *line_of,
+                            const uint16_t (*along)[TABLE_CELLS],
+                            uint64_t along_codes, uint64_t *along_out,
+                            unsigned line)
+{
+    *along_out = along_codes - ((uint64_t)along[tile][from] << (16 * line))
+                 + ((uint64_t)along[tile][to] << (16 * line));
+    return shift_digit(lc, codes, out, line_of[from], line_of[to],
+                       across[tile][from], across[tile][to]);
+}
+
 static unsigned state_update(const void *ctx, const uint8_t *cells,
                              const void *parent, void *child,
                              unsigned h_before, unsigned tile, unsigned from,
@@ -390,22 +414,14 @@ static unsigned state_update(const void *ctx, const uint8_t *cells,
 
     if (!lc->tabled)
         return update(ctx, cells, h_before, tile, from, to);
-    if (lc->col_of[from] == lc->col_of[to]) {
-        unsigned c = lc->col_of[from];
-        delta = shift_digit(lc, p->row, &st->row, lc->row_of[from],
-                            lc->row_of[to], lc->rowdigit[tile][from],
-                            lc->rowdigit[tile][to]);
-        /* the column keeps its order, so its cost stays; its code moves */
-        st->col = p->col - ((uint64_t)lc->coldigit[tile][from] << (16 * c))
-                  + ((uint64_t)lc->coldigit[tile][to] << (16 * c));
-    } else {
-        unsigned r = lc->row_of[from];
-        delta = shift_digit(lc, p->col, &st->col, lc->col_of[from],
-                            lc->col_of[to], lc->coldigit[tile][from],
-                            lc->coldigit[tile][to]);
-        st->row = p->row - ((uint64_t)lc->rowdigit[tile][from] << (16 * r))
-                  + ((uint64_t)lc->rowdigit[tile][to] << (16 * r));
-    }
+    if (lc->col_of[from] == lc->col_of[to])
+        delta = move_tile(lc, tile, from, to, lc->rowdigit, p->row, &st->row,
+                          lc->row_of, lc->coldigit, p->col, &st->col,
+                          lc->col_of[from]);
+    else
+        delta = move_tile(lc, tile, from, to, lc->coldigit, p->col, &st->col,
+                          lc->col_of, lc->rowdigit, p->row, &st->row,
+                          lc->row_of[from]);
     return (unsigned)((int)h_before - lc->m.dist[tile][from] +
                       lc->m.dist[tile][to] + 2 * delta);
 }
@@ -428,13 +444,8 @@ const struct puz_heuristic puz__h_linear_conflict = {
     .name = "linear-conflict",
     .description = "Manhattan distance plus 2 per tile that must leave its "
                    "goal row or column to let another pass",
-    .admissible = true,
-    .prepare = prepare,
-    .eval = eval,
-    .update = update,
-    .update_packed = update_packed,
+    PUZ__HEURISTIC_CELLWISE,
     .state_size = sizeof(struct lc_state),
     .state_init = state_init,
     .state_update = state_update,
-    .as_tables = as_tables,
 };

@@ -91,10 +91,5 @@ static bool as_tables(const void *ctx, struct puz__htables *t)
 const struct puz_heuristic puz__h_manhattan = {
     .name = "manhattan",
     .description = "sum of each tile's row and column distance to its goal",
-    .admissible = true,
-    .prepare = prepare,
-    .eval = eval,
-    .update = update,
-    .update_packed = update_packed,
-    .as_tables = as_tables,
+    PUZ__HEURISTIC_CELLWISE,
 };

@@ -62,10 +62,5 @@ static bool as_tables(const void *ctx, struct puz__htables *t)
 const struct puz_heuristic puz__h_misplaced = {
     .name = "misplaced",
     .description = "tiles not on their goal cell (the classic textbook one)",
-    .admissible = true,
-    .prepare = prepare,
-    .eval = eval,
-    .update = update,
-    .update_packed = update_packed,
-    .as_tables = as_tables,
+    PUZ__HEURISTIC_CELLWISE,
 };

@@ -87,6 +87,18 @@ struct puz_heuristic {
     bool (*as_tables)(const void *ctx, struct puz__htables *t);
 };
 
+/* The members every heuristic that is a sum over cells shares: it is
+ * admissible, updates per move (also packed, for A*'s 64-bit boards)
+ * and hands its tables to the packed searches. Such a module names its
+ * functions prepare, eval, update, update_packed and as_tables, and
+ * defines itself as { .name = ..., .description = ...,
+ * PUZ__HEURISTIC_CELLWISE }. */
+#define PUZ__HEURISTIC_CELLWISE \
+    .admissible = true, .prepare = prepare, .eval = eval, \
+    .update = update, .update_packed = update_packed, \
+    .as_tables = as_tables
+
+
 #define PUZ__HSTATE_MAX 64
 
 void puz__goalpos_init(struct puz__goalpos *g, const struct puz_board *goal);

@@ -54,17 +54,7 @@ struct puz__ida_units {
 
 static enum puz_status limits_hit(const struct puz__ida_units *u, uint64_t e)
 {
-    const struct puz_limits *l = u->s->limits;
-
-    if (l->cancel != NULL && atomic_load_explicit(l->cancel,
-                                                  memory_order_relaxed))
-        return PUZ_CANCELLED;
-    if (l->deadline_us != 0 &&
-        (l->clock_us ? l->clock_us() : puz_now_us()) >= l->deadline_us)
-        return PUZ_TIMEOUT;
-    if (l->max_nodes != 0 && e >= l->max_nodes)
-        return PUZ_LIMIT_NODES;
-    return PUZ_SOLVED;
+    return puz__limits_hit(u->s->limits, e);
 }
 
 enum puz_status puz__ida_unit_check(struct puz__ida *ida)
