@@ -23,16 +23,11 @@ struct pool {
     struct pool_job *tail;
     struct pool_job **running;  /* per worker: the job it runs, or NULL */
     pthread_t *threads;
-    unsigned nthreads;          /* threads actually started */
-    unsigned capacity;
     int nice;                   /* added to each worker's niceness */
-    unsigned queued;
-    unsigned busy;
-    bool closed;                /* no more submissions */
     bool stopping;              /* workers exit once the queue is empty */
-    uint64_t submitted;
-    uint64_t rejected;
-    uint64_t completed;
+    /* Counts and state as pool_get_stats hands them out; st.workers is
+     * the threads actually started, st.closed: no more submissions. */
+    struct pool_stats st;
 };
 
 /* What a worker thread needs to know; freed by the worker itself. */
@@ -58,7 +53,7 @@ static struct pool_job *queue_pop(pool_t *p)
     if (p->head == NULL)
         p->tail = NULL;
     job->next = NULL;
-    p->queued--;
+    p->st.queued--;
     return job;
 }
 
@@ -83,7 +78,7 @@ static void *worker_main(void *argp)
             break;
         job = queue_pop(p);
         p->running[w] = job;
-        p->busy++;
+        p->st.busy++;
         pthread_mutex_unlock(&p->lock);
 
         job->run(job, w);
@@ -96,9 +91,9 @@ static void *worker_main(void *argp)
             job->done(job);     /* the job may be gone from here on */
             pthread_mutex_lock(&p->lock);
         }
-        p->busy--;
-        p->completed++;
-        if (p->busy == 0 && p->head == NULL)
+        p->st.busy--;
+        p->st.completed++;
+        if (p->st.busy == 0 && p->head == NULL)
             pthread_cond_broadcast(&p->idle);
     }
     pthread_mutex_unlock(&p->lock);
@@ -134,7 +129,7 @@ static puz_err start_workers(pool_t *p, unsigned n)
             free(arg);
             return PUZ_EIO;
         }
-        p->nthreads++;
+        p->st.workers++;
     }
     return PUZ_OK;
 }
@@ -150,7 +145,7 @@ puz_err pool_create(const struct pool_config *cfg, pool_t **out)
     p = calloc(1, sizeof(*p));
     if (p == NULL)
         return PUZ_ENOMEM;
-    p->capacity = cfg->queue;
+    p->st.capacity = cfg->queue;
     p->nice = cfg->nice;
     p->threads = calloc(cfg->workers, sizeof(*p->threads));
     p->running = calloc(cfg->workers, sizeof(*p->running));
@@ -182,15 +177,15 @@ puz_err pool_submit(pool_t *p, struct pool_job *job)
     if (p == NULL || job == NULL || job->run == NULL)
         return PUZ_EINVAL;
     pthread_mutex_lock(&p->lock);
-    if (p->closed) {
+    if (p->st.closed) {
         rc = PUZ_ECLOSED;
         goto out_unlock;
     }
     /* Jobs idle workers are about to take are not waiting: only what
      * is queued beyond them counts against the capacity. (A worker that
      * was signalled but has not woken yet is still idle here.) */
-    if (p->queued >= p->capacity + (p->nthreads - p->busy)) {
-        p->rejected++;
+    if (p->st.queued >= p->st.capacity + (p->st.workers - p->st.busy)) {
+        p->st.rejected++;
         rc = PUZ_EFULL;
         goto out_unlock;
     }
@@ -202,8 +197,8 @@ puz_err pool_submit(pool_t *p, struct pool_job *job)
     else
         p->head = job;
     p->tail = job;
-    p->queued++;
-    p->submitted++;
+    p->st.queued++;
+    p->st.submitted++;
     pthread_cond_signal(&p->work);
 out_unlock:
     pthread_mutex_unlock(&p->lock);
@@ -213,7 +208,7 @@ out_unlock:
 void pool_close(pool_t *p)
 {
     pthread_mutex_lock(&p->lock);
-    p->closed = true;
+    p->st.closed = true;
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -235,7 +230,7 @@ void pool_cancel_all(pool_t *p)
 {
     pthread_mutex_lock(&p->lock);
     cancel_queued(p);
-    for (unsigned i = 0; i < p->nthreads; i++) {
+    for (unsigned i = 0; i < p->st.workers; i++) {
         if (p->running[i] != NULL)
             atomic_store(&p->running[i]->cancel, 1);
     }
@@ -251,7 +246,7 @@ unsigned pool_flush_waiting(pool_t *p)
     cancel_queued(p);
     list = p->head;
     p->head = p->tail = NULL;
-    p->queued = 0;
+    p->st.queued = 0;
     pthread_mutex_unlock(&p->lock);
     /* Outside the lock: run() and done() may take their own locks. */
     while (list != NULL) {
@@ -264,8 +259,8 @@ unsigned pool_flush_waiting(pool_t *p)
         n++;
     }
     pthread_mutex_lock(&p->lock);
-    p->completed += n;
-    if (p->busy == 0 && p->head == NULL)
+    p->st.completed += n;
+    if (p->st.busy == 0 && p->head == NULL)
         pthread_cond_broadcast(&p->idle);
     pthread_mutex_unlock(&p->lock);
     return n;
@@ -292,26 +287,12 @@ puz_err pool_drain(pool_t *p, unsigned timeout_ms)
     int e = 0;
 
     pthread_mutex_lock(&p->lock);
-    while ((p->busy > 0 || p->head != NULL) && e != ETIMEDOUT)
+    while ((p->st.busy > 0 || p->head != NULL) && e != ETIMEDOUT)
         e = pthread_cond_timedwait(&p->idle, &p->lock, &until);
-    if (p->busy > 0 || p->head != NULL)
+    if (p->st.busy > 0 || p->head != NULL)
         rc = PUZ_ETIMEDOUT;
     pthread_mutex_unlock(&p->lock);
     return rc;
-}
-
-void pool_get_stats(pool_t *p, struct pool_stats *out)
-{
-    pthread_mutex_lock(&p->lock);
-    out->workers = p->nthreads;
-    out->busy = p->busy;
-    out->queued = p->queued;
-    out->capacity = p->capacity;
-    out->closed = p->closed;
-    out->submitted = p->submitted;
-    out->rejected = p->rejected;
-    out->completed = p->completed;
-    pthread_mutex_unlock(&p->lock);
 }
 
 void pool_destroy(pool_t *p)
@@ -319,14 +300,14 @@ void pool_destroy(pool_t *p)
     if (p == NULL)
         return;
     pthread_mutex_lock(&p->lock);
-    p->closed = true;
+    p->st.closed = true;
     p->stopping = true;
     pthread_mutex_unlock(&p->lock);
     pool_cancel_all(p);
     pthread_mutex_lock(&p->lock);
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->lock);
-    for (unsigned i = 0; i < p->nthreads; i++)
+    for (unsigned i = 0; i < p->st.workers; i++)
         pthread_join(p->threads[i], NULL);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->idle);
@@ -334,4 +315,11 @@ void pool_destroy(pool_t *p)
     free(p->running);
     free(p->threads);
     free(p);
+}
+
+void pool_get_stats(pool_t *p, struct pool_stats *out)
+{
+    pthread_mutex_lock(&p->lock);
+    *out = p->st;
+    pthread_mutex_unlock(&p->lock);
 }
