@@ -26,6 +26,7 @@
 #include "http_server.h"
 #include "http_static.h"
 #include "http_jobs.h"
+#include "http_jobq.h"
 #include "http_pdb_bg.h"
 #include "jobs.h"
 #include "pool.h"
@@ -64,6 +65,9 @@ struct http_server {
     http_metrics *metrics;
     jobs_t *jobs;                   /* /v1/jobs and their workers */
     http_streams *streams;          /* their event streams */
+    jobq_t *jobq;                   /* shared jobs (redis_url); NULL = the
+                                     * embedded ones above */
+    http_jstreams *jstreams;        /* their event streams */
     struct http_streams_limits streams_limits;  /* as in force */
     int log_fd;                     /* access log, -1 = off */
     bool log_close;                 /* we opened log_fd */

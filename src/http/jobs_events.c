@@ -32,16 +32,44 @@ static void refuse(struct http_req *r, puz_err rc,
     http__reply_answer(r);
 }
 
+/* The shared jobs' stream (http_jobq.h): any instance serves it. */
+static bool shared_events(struct http_req *r)
+{
+    const struct api_key *key = r->call.key;
+    struct http_streams_refusal limit;
+    struct MHD_Response *resp;
+    char id[JOBS_ID_LEN + 1];
+    puz_err rc;
+
+    if (!api_call_authorize(&r->call) || !api_jobq_find(&r->call, id)) {
+        http__reply_answer(r);      /* the 404, 503 or 401 */
+        return false;
+    }
+    resp = http_jstreams_open(r->srv->jstreams, r->conn, id,
+                              MHD_lookup_connection_value(r->conn,
+                                  MHD_HEADER_KIND, "Last-Event-ID"),
+                              r->remote, key != NULL ? key->name : "",
+                              key != NULL ? key->streams : 0, &rc, &limit);
+    if (resp != NULL)
+        http__reply(r, 200, resp);
+    else
+        refuse(r, rc, &limit);
+    return false;
+}
+
 bool http__handle_jobs_events(struct http_req *r)
 {
-    jobs_job *job = api_call_authorize(&r->call) ? api_jobs_find(&r->call)
-                                                 : NULL;
-    const struct api_key *key = r->call.key;
+    jobs_job *job;
+    const struct api_key *key;
     struct http_streams_refusal limit;
     puz_err rc;
     struct MHD_Response *resp;
     const char *last;
 
+    if (r->srv->jobq != NULL)
+        return shared_events(r);
+    job = api_call_authorize(&r->call) ? api_jobs_find(&r->call) : NULL;
+    key = r->call.key;
     if (job == NULL) {
         http__reply_answer(r);      /* the 404 */
         return false;

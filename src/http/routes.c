@@ -100,6 +100,7 @@ void http__api_init(struct http_server *s)
     s->api.store = s->store;
     s->api.draining = &s->draining;
     s->api.jobs = s->jobs;
+    s->api.jobq = s->jobq;
     s->api.keys = s->keys;
     s->api.jobs_list_anonymous = s->cfg.jobs_list_anonymous != 0;
     s->api.salt = s->id_salt;
