@@ -149,4 +149,14 @@ puz_err jobq_events(jobq_t *q, const char *job, const char *after,
 /* Jobs waiting in the queue, cluster-wide; 0 when Redis is down. */
 unsigned jobq_queued(jobq_t *q);
 
+/* This instance's share, for /metrics. */
+struct jobq_stats {
+    unsigned running;       /* jobs running here now */
+    uint64_t taken;         /* runs started here */
+    uint64_t retaken;       /* of them a job's second or later attempt */
+    uint64_t finished;      /* final states written by this instance */
+    uint64_t lost;          /* runs that lost their lease (not written) */
+};
+void jobq_get_stats(jobq_t *q, struct jobq_stats *out);
+
 #endif

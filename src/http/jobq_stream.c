@@ -334,6 +334,54 @@ struct MHD_Response *http_jstreams_open(http_jstreams *s,
     return resp;
 }
 
+#define METRICS_MAX 2048
+
+char *http_jobq_metrics_render(jobq_t *q, unsigned open_streams,
+                               size_t *len)
+{
+    char *buf = malloc(METRICS_MAX);
+    struct jobq_stats st;
+    int n;
+
+    *len = 0;
+    if (buf == NULL || q == NULL) {
+        if (buf != NULL)
+            buf[0] = '\0';
+        return buf;
+    }
+    jobq_get_stats(q, &st);
+    n = snprintf(buf, METRICS_MAX,
+        "# HELP puzzled_shared_jobs_queued Shared jobs waiting for a "
+        "worker, across the instances (redis_url).\n"
+        "# TYPE puzzled_shared_jobs_queued gauge\n"
+        "puzzled_shared_jobs_queued %u\n"
+        "# HELP puzzled_shared_jobs_running Shared jobs running on this "
+        "instance.\n# TYPE puzzled_shared_jobs_running gauge\n"
+        "puzzled_shared_jobs_running %u\n"
+        "# HELP puzzled_shared_jobs_taken_total Runs of shared jobs this "
+        "instance started, by attempt (first, or a retry after a lease "
+        "ran out).\n# TYPE puzzled_shared_jobs_taken_total counter\n"
+        "puzzled_shared_jobs_taken_total{attempt=\"first\"} %llu\n"
+        "puzzled_shared_jobs_taken_total{attempt=\"retry\"} %llu\n"
+        "# HELP puzzled_shared_jobs_finished_total Shared jobs whose end "
+        "this instance wrote.\n"
+        "# TYPE puzzled_shared_jobs_finished_total counter\n"
+        "puzzled_shared_jobs_finished_total %llu\n"
+        "# HELP puzzled_shared_jobs_lease_lost_total Runs here that lost "
+        "their lease to another instance (their end was not written).\n"
+        "# TYPE puzzled_shared_jobs_lease_lost_total counter\n"
+        "puzzled_shared_jobs_lease_lost_total %llu\n"
+        "# HELP puzzled_shared_job_event_streams Open event streams of "
+        "shared jobs.\n# TYPE puzzled_shared_job_event_streams gauge\n"
+        "puzzled_shared_job_event_streams %u\n",
+        jobq_queued(q), st.running,
+        (unsigned long long)(st.taken - st.retaken),
+        (unsigned long long)st.retaken, (unsigned long long)st.finished,
+        (unsigned long long)st.lost, open_streams);
+    *len = n > 0 && n < METRICS_MAX ? (size_t)n : 0;
+    return buf;
+}
+
 http_jstreams *http_jstreams_create(jobq_t *q,
                                     const struct http_streams_limits *lim)
 {

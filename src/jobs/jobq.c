@@ -295,6 +295,7 @@ static int conn_take(jobq_t *q, char *msg)
     char why[PUZ_MSG_MAX];
     struct timespec until = pool_deadline(CLOCK_REALTIME,
                                           q->cfg.timeout_ms);
+    struct store_stats st;
     int i = -1;
 
     if (!store_ready(q->cfg.store, why)) {
@@ -317,7 +318,15 @@ static int conn_take(jobq_t *q, char *msg)
                  "connection busy past %u ms", q->cfg.timeout_ms);
         return -1;
     }
+    /* Made before Redis went away and came back: dead, though nothing
+     * told it yet. Dropped unused, so no command is ever sent twice. */
+    store_get_stats(q->cfg.store, &st);
+    if (q->conns[i] != NULL && q->conn_gen[i] != st.reconnects) {
+        redisFree(q->conns[i]);
+        q->conns[i] = NULL;
+    }
     if (q->conns[i] == NULL) {
+        q->conn_gen[i] = st.reconnects;
         q->conns[i] = jobq__connect(q, q->cfg.timeout_ms, why);
         if (q->conns[i] == NULL) {
             snprintf(msg, PUZ_MSG_MAX, "the store is unavailable: %.200s",

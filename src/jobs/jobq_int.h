@@ -39,9 +39,11 @@ struct jobq {
     pthread_mutex_t lock;       /* the pool */
     pthread_cond_t freed;
     redisContext *conns[JOBQ_POOL];
+    uint64_t conn_gen[JOBQ_POOL];   /* the store's reconnects when made */
     bool busy[JOBQ_POOL];
     atomic_int stop;            /* workers: take nothing more */
     atomic_int workers_done;    /* the keeper: every run has ended */
+    atomic_uint_fast64_t taken, retaken, finished, lost;
     struct jobq_slot *slots;    /* one a worker */
     pthread_t *workers;
     unsigned started;           /* workers started */

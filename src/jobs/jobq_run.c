@@ -87,7 +87,8 @@ static bool entry_of(const redisReply *list, char *entry, char *id)
     return false;
 }
 
-/* An entry idle longer than a lease (its runner may be dead). */
+/* An entry idle a while (its runner may be dead: the take script checks
+ * its lease). */
 static bool claim(jobq_t *q, redisContext *c, const char *consumer,
                   char *entry, char *id, bool *broken)
 {
@@ -97,7 +98,10 @@ static bool claim(jobq_t *q, redisContext *c, const char *consumer,
     redisReply *r;
     bool got;
 
-    snprintf(idle, sizeof(idle), "%u", q->cfg.lease_ms);
+    /* A quarter lease: an entry whose runner lives is claimed now and
+     * then for nothing (its lease is held: the take script leaves it),
+     * but a dead runner's job is taken within ~1 s of its lease. */
+    snprintf(idle, sizeof(idle), "%u", q->cfg.lease_ms / 4);
     r = jobq__cmd(c, 8, argv, NULL, broken, msg);
     if (r == NULL)
         return false;
@@ -202,6 +206,9 @@ static void finish(struct jobq_slot *sl, redisContext **c, const char *entry,
         if (r == NULL)
             usleep(200000);
     }
+    if (r != NULL && r->type == REDIS_REPLY_INTEGER && r->integer == 1
+        && !stopping)
+        atomic_fetch_add(&q->finished, 1);
     if (r != NULL)
         freeReplyObject(r);
 }
@@ -233,6 +240,9 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
             freeReplyObject(r);
         return;
     }
+    atomic_fetch_add(&q->taken, 1);
+    if (r->element[2]->integer > 1)
+        atomic_fetch_add(&q->retaken, 1);
     atomic_store(&sl->cancel, 0);
     slot_set(sl, id, token, true);
     if (atomic_load(&q->stop))      /* shutting down since it was taken */
@@ -245,6 +255,8 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
     pthread_mutex_unlock(&sl->lock);
     if (!lost)
         finish(sl, c, entry, &o);
+    else
+        atomic_fetch_add(&q->lost, 1);
     free(o.body);
     slot_set(sl, "", "", false);
 }
@@ -355,6 +367,20 @@ static void *keeper(void *arg)
     if (c != NULL)
         redisFree(c);
     return NULL;
+}
+
+void jobq_get_stats(jobq_t *q, struct jobq_stats *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (unsigned i = 0; q->slots != NULL && i < q->cfg.workers; i++) {
+        pthread_mutex_lock(&q->slots[i].lock);
+        out->running += q->slots[i].active;
+        pthread_mutex_unlock(&q->slots[i].lock);
+    }
+    out->taken = atomic_load(&q->taken);
+    out->retaken = atomic_load(&q->retaken);
+    out->finished = atomic_load(&q->finished);
+    out->lost = atomic_load(&q->lost);
 }
 
 puz_err jobq__start_threads(jobq_t *q)
