@@ -296,17 +296,19 @@ bool api__jobs_decode(struct api_call *c, struct api_solve_request *q)
 void api__jobs_submit(struct api_call *c)
 {
     const struct api_limits *lim = c->ctx->lim;
-    struct job_solve *js = calloc(1, sizeof(*js));
-    struct jobs_task task = { job_run, free, js, "" };
+    struct job_solve *js;
+    struct jobs_task task = { job_run, free, NULL, "" };
     const struct api_key *key = c->key;
     struct jobs_view v;
     jobs_job *job = NULL;
     puz_err rc;
+
     if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
         api__jobq_submit(c);
         return;
     }
-
+    js = calloc(1, sizeof(*js));
+    task.arg = js;
     if (js == NULL) {
         api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
         return;
@@ -425,11 +427,11 @@ void api__jobs_list(struct api_call *c)
     size_t n;
     int state;
     unsigned limit;
+
     if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
         api__jobq_list(c);
         return;
     }
-
     if (!api__jobs_list_query(c, &state, &limit)
         || !api__jobs_list_owner(c, &owner))
         return;
@@ -481,12 +483,13 @@ jobs_job *api_jobs_find(struct api_call *c)
 
 void api__jobs_get(struct api_call *c)
 {
-    jobs_job *job = api_jobs_find(c);
+    jobs_job *job;
+
     if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
         api__jobq_get(c);
         return;
     }
-
+    job = api_jobs_find(c);
     if (job != NULL)
         api__jobs_answer(c, 200, job, NULL);
     jobs_release(c->ctx->jobs, job);
@@ -494,13 +497,14 @@ void api__jobs_get(struct api_call *c)
 
 void api__jobs_delete(struct api_call *c)
 {
-    jobs_job *job = api_jobs_find(c);
+    jobs_job *job;
     puz_err rc;
+
     if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
         api__jobq_delete(c);
         return;
     }
-
+    job = api_jobs_find(c);
     if (job == NULL)
         return;
     rc = jobs_cancel(c->ctx->jobs, job, "cancelled by the client",
