@@ -126,15 +126,19 @@ def event_latency(srv, via):
     return lat
 
 
-def throughput(submit_to, n, clients=8):
+BOARD4 = subprocess.run([PUZZLED, "random", "--size", "4", "--moves", "40",
+                         "--seed", "3"], capture_output=True,
+                        text=True).stdout.splitlines()[0]
+QUICK = {"board": BOARD4}                       # ~1 ms of search
+BUSY = dict(LONG5, limits={"timeout_ms": 100})  # 100 ms of search each
+
+
+def throughput(submit_to, n, body=QUICK, clients=8):
     ids, lock = [], threading.Lock()
-    board4 = subprocess.run([PUZZLED, "random", "--size", "4", "--moves",
-                             "40", "--seed", "3"], capture_output=True,
-                            text=True).stdout.splitlines()[0]
 
     def client(k):
         for _ in range(k):
-            st, j = req(submit_to, "POST", "/v1/jobs", {"board": board4})
+            st, j = req(submit_to, "POST", "/v1/jobs", body)
             assert st == 202, j
             with lock:
                 ids.append(j["id"])
@@ -148,6 +152,12 @@ def throughput(submit_to, n, clients=8):
     for jid in ids:
         wait_done(submit_to, jid)
     return len(ids) / (time.time() - t0)
+
+
+def key_mem(sock, key):
+    out = subprocess.run(["redis-cli", "-s", sock, "MEMORY", "USAGE", key],
+                         capture_output=True, text=True).stdout.strip()
+    return int(out) if out.isdigit() else 0
 
 
 def redis_mem(sock):
@@ -184,7 +194,9 @@ def main():
         servers.append(emb)
         print("submit -> start, embedded:  ", fmt(start_latency(emb, a.jobs)))
         print("progress event, embedded:   ", fmt(event_latency(emb, emb)))
-        print("jobs/s, embedded, 1 instance: %.1f" % throughput(emb, a.jobs))
+        print("jobs/s, embedded, 1 instance: %.1f (4x4, ~1 ms each); %.1f "
+              "(100 ms each)" % (throughput(emb, a.jobs),
+                                 throughput(emb, 40, BUSY)))
         emb.stop()
         servers.remove(emb)
 
@@ -196,13 +208,22 @@ def main():
         print("submit -> start, shared:    ", fmt(lat))
         print("Redis memory per finished 3x3 job: %.0f bytes (%d jobs, "
               "used_memory %d -> %d)" % ((m1 - m0) / a.jobs, a.jobs, m0, m1))
+        st, j = req(sa, "POST", "/v1/jobs", {"board": BOARD3})
+        wait_done(sa, j["id"])
+        print("  one of them: hash %d bytes, events stream %d bytes "
+              "(MEMORY USAGE)" % (key_mem(sock, "puzzled:job:" + j["id"]),
+                                  key_mem(sock, "puzzled:job:%s:events"
+                                          % j["id"])))
         print("progress event, shared:     ", fmt(event_latency(sa, sa)))
-        print("jobs/s, shared, 1 instance: %.1f" % throughput(sa, a.jobs))
+        print("jobs/s, shared, 1 instance: %.1f (4x4, ~1 ms each); %.1f "
+              "(100 ms each)" % (throughput(sa, a.jobs),
+                                 throughput(sa, 40, BUSY)))
         sb = Server(tmp, "b", sock)
         servers.append(sb)
         time.sleep(0.5)
-        print("jobs/s, shared, 2 instances (submitted through one): %.1f"
-              % throughput(sa, a.jobs))
+        print("jobs/s, shared, 2 instances (submitted through one): %.1f "
+              "(4x4, ~1 ms each); %.1f (100 ms each)"
+              % (throughput(sa, a.jobs), throughput(sa, 40, BUSY)))
         print("progress event, shared, streamed through the other "
               "instance:", fmt(event_latency(sa, sb)))
     finally:
