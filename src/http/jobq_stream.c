@@ -9,7 +9,7 @@
  * it fills a stream's buffer only while the stream is suspended, so the
  * Redis reads happen outside the lock on a stream nobody else uses.
  */
-#include "http_jobq.h"
+#include "http_int.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -33,8 +33,7 @@ struct jstream {
     uint64_t opened_us, last_write_us;
     struct jstream *prev, *next;
     bool started, ended, suspended, linked, pumping;
-    char *buf;                      /* pending bytes [off, len) */
-    size_t cap, len, off;
+    struct http__pending out;      /* bytes not yet sent */
 };
 
 struct http_jstreams {
@@ -51,21 +50,7 @@ struct http_jstreams {
 /* Room for n more pending bytes. */
 static bool reserve(struct jstream *st, size_t n)
 {
-    size_t want = st->cap ? st->cap : 4096;
-    char *grown;
-
-    if (st->off == st->len)
-        st->off = st->len = 0;
-    if (st->len + n <= st->cap)
-        return true;
-    while (want < st->len + n)
-        want *= 2;
-    grown = realloc(st->buf, want);
-    if (grown == NULL)
-        return false;
-    st->buf = grown;
-    st->cap = want;
-    return true;
+    return http__pending_reserve(&st->out, n);
 }
 
 /* One event as "id: ..." and its body; a final one with the job's
@@ -94,9 +79,9 @@ static bool queue_event(struct jstream *st, const struct jobq_event *e)
         ok = reserve(st, n + n / 8 + 160);
     }
     if (ok) {
-        st->len += (size_t)snprintf(st->buf + st->len, st->cap - st->len,
+        st->out.len += (size_t)snprintf(st->out.buf + st->out.len, st->out.cap - st->out.len,
                                     "id: %s\n", e->id);
-        ok = http_sse_event_body(st->buf, st->cap, &st->len, e->type,
+        ok = http_sse_event_body(st->out.buf, st->out.cap, &st->out.len, e->type,
                                  data) == 0;
     }
     free(data);
@@ -112,7 +97,7 @@ static bool queue_event(struct jstream *st, const struct jobq_event *e)
 static void queue_comment(struct jstream *st, const char *text, bool end)
 {
     if (reserve(st, strlen(text) + 8))
-        http_sse_comment(st->buf, st->cap, &st->len, text);
+        http_sse_comment(st->out.buf, st->out.cap, &st->out.len, text);
     st->ended = st->ended || end;
 }
 
@@ -144,10 +129,10 @@ static void pump_one(http_jstreams *s, struct jstream *st, uint64_t now)
     else if (!st->ended && life != 0 && now - st->opened_us >= life)
         queue_comment(st, "stream lifetime over (stream_max_s): reconnect "
                       "with Last-Event-ID", true);
-    else if (st->len == st->off
+    else if (st->out.len == st->out.off
              && now - st->last_write_us >= HTTP_JOBS_HEARTBEAT_MS * 1000u)
         queue_comment(st, "heartbeat", false);
-    if (st->len != st->off)
+    if (st->out.len != st->out.off)
         st->last_write_us = now;
 }
 
@@ -177,7 +162,7 @@ static void pump_round(http_jstreams *s)
             pump_one(s, st, now);
         pthread_mutex_lock(&s->lock);
         st->pumping = false;
-        wake = closing || st->ended || st->len != st->off;
+        wake = closing || st->ended || st->out.len != st->out.off;
         if (closing)
             st->ended = true;
         if (wake)
@@ -214,9 +199,9 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     if (!st->started) {
         st->started = true;
         if (reserve(st, 32))
-            http_sse_retry(st->buf, st->cap, &st->len, HTTP_JOBS_RETRY_MS);
+            http_sse_retry(st->out.buf, st->out.cap, &st->out.len, HTTP_JOBS_RETRY_MS);
     }
-    if (st->len == st->off) {
+    if (st->out.len == st->out.off) {
         if (st->ended || s->closing) {
             pthread_mutex_unlock(&s->lock);
             return MHD_CONTENT_READER_END_OF_STREAM;
@@ -226,9 +211,9 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         pthread_mutex_unlock(&s->lock);
         return 0;
     }
-    n = st->len - st->off < max ? st->len - st->off : max;
-    memcpy(buf, st->buf + st->off, n);
-    st->off += n;
+    n = st->out.len - st->out.off < max ? st->out.len - st->out.off : max;
+    memcpy(buf, st->out.buf + st->out.off, n);
+    st->out.off += n;
     pthread_mutex_unlock(&s->lock);
     return (ssize_t)n;
 }
@@ -249,7 +234,7 @@ static void stream_free(void *cls)
         s->count--;
     }
     pthread_mutex_unlock(&s->lock);
-    free(st->buf);
+    free(st->out.buf);
     free(st);
 }
 
@@ -257,33 +242,14 @@ static void stream_free(void *cls)
 static puz_err admit(const http_jstreams *s, const struct jstream *new,
                      unsigned key_cap, struct http_streams_refusal *limit)
 {
-    unsigned on_job = 0, from_client = 0, of_key = 0;
+    struct http__streams_tally t = { s->count, 0, 0, 0 };
 
-    if (s->lim.max != 0 && s->count >= s->lim.max) {
-        *limit = (struct http_streams_refusal){ "max_streams", s->lim.max };
-        return PUZ_EFULL;
-    }
     for (const struct jstream *st = s->head; st != NULL; st = st->next) {
-        on_job += strcmp(st->job, new->job) == 0;
-        from_client += strcmp(st->client, new->client) == 0;
-        of_key += new->key[0] != '\0' && strcmp(st->key, new->key) == 0;
+        t.on_job += strcmp(st->job, new->job) == 0;
+        t.from_client += strcmp(st->client, new->client) == 0;
+        t.of_key += new->key[0] != '\0' && strcmp(st->key, new->key) == 0;
     }
-    if (key_cap != 0 && of_key >= key_cap) {
-        *limit = (struct http_streams_refusal){ "the key's streams",
-                                                key_cap };
-        return PUZ_ELIMITED;
-    }
-    if (s->lim.per_job != 0 && on_job >= s->lim.per_job) {
-        *limit = (struct http_streams_refusal){ "max_streams_per_job",
-                                                s->lim.per_job };
-        return PUZ_EFULL;
-    }
-    if (s->lim.per_client != 0 && from_client >= s->lim.per_client) {
-        *limit = (struct http_streams_refusal){ "max_streams_per_client",
-                                                s->lim.per_client };
-        return PUZ_ELIMITED;
-    }
-    return PUZ_OK;
+    return http__streams_admit(&s->lim, &t, key_cap, limit);
 }
 
 struct MHD_Response *http_jstreams_open(http_jstreams *s,
@@ -328,9 +294,7 @@ struct MHD_Response *http_jstreams_open(http_jstreams *s,
         MHD_destroy_response(resp);     /* frees st through stream_free */
         return NULL;
     }
-    MHD_add_response_header(resp, "Content-Type", "text/event-stream");
-    MHD_add_response_header(resp, "Cache-Control", "no-cache");
-    MHD_add_response_header(resp, "X-Accel-Buffering", "no");
+    http__sse_headers(resp);
     return resp;
 }
 

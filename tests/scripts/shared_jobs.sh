@@ -30,20 +30,8 @@ done
 [ -x "$PUZZLED" ] || { echo "shared_jobs: $PUZZLED not built" >&2; exit 1; }
 lb_init shared_jobs
 
-redis_pid=""
 sock=$lb_tmp/redis.sock
-start_redis() {
-    redis-server --port 0 --unixsocket "$sock" --unixsocketperm 700 \
-        --save "" --appendonly yes --appendfsync always --dir "$lb_tmp" \
-        --logfile "$lb_tmp/redis.log" &
-    redis_pid=$!
-    lb_pids="$lb_pids $redis_pid"
-    for _ in $(seq 100); do
-        [ -S "$sock" ] && return 0
-        sleep 0.05
-    done
-    lb_fail "redis-server did not start: $(tail -n 5 "$lb_tmp/redis.log")"
-}
+start_redis() { lb_start_redis "$sock"; redis_pid=$lb_redis_pid; }
 rcli() { redis-cli -s "$sock" "$@"; }
 start_redis
 
@@ -226,13 +214,7 @@ for u in "$a_url" "$b_url"; do
 done
 start_redis
 for u in "$a_url" "$b_url"; do
-    ok=0
-    for _ in $(seq 200); do
-        [ "$(curl -s -o /dev/null -w '%{http_code}' "$u/readyz")" = 200 ] && {
-            ok=1; break; }
-        sleep 0.05
-    done
-    [ $ok = 1 ] || lb_fail "$u not ready 10 s after Redis came back"
+    lb_wait_ready "$u" "not ready 10 s after Redis came back"
 done
 [ "$(state "$b_url" "$id")" = done ] || lb_fail "the job before the crash is gone"
 id=$(submit "$a_url" "$body4")
