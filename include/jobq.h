@@ -73,6 +73,7 @@ struct jobq_config {
     unsigned lease_ms;      /* a runner not heard of this long is dead */
     unsigned timeout_ms;    /* of every command (redis_timeout_ms) */
     unsigned events_max;    /* events kept per job (MAXLEN ~) */
+    int nice;               /* the workers' niceness (pool.h) */
     jobq_run_fn run;
     void *user;
 };

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define KEEP_MS 100u            /* lease renewal and cancel check */
@@ -274,6 +275,12 @@ static void *worker(void *arg)
 
     snprintf(consumer, sizeof(consumer), "%s-%u", q->inst,
              (unsigned)(sl - q->slots));
+    /* Best effort, as the pool's workers: searches yield to the network
+     * threads. */
+    if (q->cfg.nice != 0)
+        (void)!setpriority(PRIO_PROCESS, (id_t)gettid(),
+                           getpriority(PRIO_PROCESS, (id_t)gettid())
+                           + q->cfg.nice);
     while (!atomic_load(&q->stop)) {
         if (c == NULL && (c = worker_connect(q, msg)) == NULL) {
             nap(q, backoff);
