@@ -26,6 +26,7 @@ struct jobq_slot {
     char token[64];             /* this run's lease value */
     struct puz_progress progress;
     uint64_t started_us, posted_us;
+    uint64_t renewed_us;        /* the lease's last renewal */
     atomic_int cancel;          /* the search's flag */
 };
 

@@ -144,7 +144,7 @@ static void slot_set(struct jobq_slot *sl, const char *id,
     snprintf(sl->id, sizeof(sl->id), "%s", id);
     snprintf(sl->token, sizeof(sl->token), "%s", token);
     memset(&sl->progress, 0, sizeof(sl->progress));
-    sl->started_us = sl->posted_us = puz_now_us();
+    sl->started_us = sl->posted_us = sl->renewed_us = puz_now_us();
     pthread_mutex_unlock(&sl->lock);
 }
 
@@ -347,6 +347,11 @@ static void keep(struct jobq_slot *sl, redisContext **c)
     }
     if (r == NULL)
         return;         /* Redis away: the run goes on; its lease decides */
+    if (r->type == REDIS_REPLY_INTEGER && r->integer >= 0) {
+        pthread_mutex_lock(&sl->lock);
+        sl->renewed_us = now;
+        pthread_mutex_unlock(&sl->lock);
+    }
     if (r->type == REDIS_REPLY_INTEGER && r->integer == -1) {
         pthread_mutex_lock(&sl->lock);
         sl->lost = strcmp(sl->token, token) == 0;
@@ -358,6 +363,24 @@ static void keep(struct jobq_slot *sl, redisContext **c)
     freeReplyObject(r);
 }
 
+/* A run not renewed for a lease (Redis away or too slow): its lease has
+ * gone by now and another instance may run the job; stop searching, and
+ * write nothing. */
+static void give_up_stale(struct jobq_slot *sl)
+{
+    uint64_t lease_us = (uint64_t)sl->q->cfg.lease_ms * 1000u;
+    bool stale;
+
+    pthread_mutex_lock(&sl->lock);
+    stale = sl->active && !sl->lost
+            && puz_now_us() - sl->renewed_us > lease_us;
+    if (stale)
+        sl->lost = true;
+    pthread_mutex_unlock(&sl->lock);
+    if (stale)
+        atomic_store(&sl->cancel, 1);
+}
+
 static void *keeper(void *arg)
 {
     jobq_t *q = arg;
@@ -367,8 +390,11 @@ static void *keeper(void *arg)
     while (!atomic_load(&q->workers_done)) {
         if (c == NULL)
             c = jobq__connect(q, q->cfg.timeout_ms, msg);
-        for (unsigned i = 0; c != NULL && i < q->cfg.workers; i++)
-            keep(&q->slots[i], &c);
+        for (unsigned i = 0; i < q->cfg.workers; i++) {
+            if (c != NULL)
+                keep(&q->slots[i], &c);
+            give_up_stale(&q->slots[i]);
+        }
         usleep(KEEP_MS * 1000);
     }
     if (c != NULL)
