@@ -159,6 +159,21 @@ static unsigned enter(struct fixture *f, const char *nick,
     return post_entry(f, ENTRY, nick, moves, token, client);
 }
 
+/* Today's 3x3 solved optimally into best, and two moves longer (up and
+ * back down at the goal) into longer (may be NULL); the optimum. */
+static unsigned routes(struct fixture *f, char *best, char *longer)
+{
+    struct puz_board b;
+    unsigned len;
+
+    day_board(f, 3, &b);
+    len = solve_astar(&b, best, 1024);
+    if (longer != NULL)
+        snprintf(longer, 1100, "%.*s,\"up\",\"down\"]",
+                 (int)strlen(best) - 1, best);
+    return len;
+}
+
 static unsigned answer_int(const struct fixture *f, const char *key)
 {
     return (unsigned)json_integer_value(json_object_get(f->t.json, key));
@@ -242,15 +257,9 @@ static void test_bad_days_and_sizes_not_found(void **state)
 static void test_honest_entries_ranked_by_moves_then_time(void **state)
 {
     struct fixture *f = *state;
-    struct puz_board b;
     char best[1024], longer[1100];
-    unsigned len;
+    unsigned len = routes(f, best, longer);
 
-    day_board(f, 3, &b);
-    len = solve_astar(&b, best, sizeof(best));
-    /* Two more moves at the goal (gap bottom right): up, then down. */
-    snprintf(longer, sizeof(longer), "%.*s,\"up\",\"down\"]",
-             (int)strlen(best) - 1, best);
     assert_int_equal(enter(f, "slow but short", best, 90000, "1.1.1.1"),
                      201);
     assert_int_equal(json_integer_value(json_object_get(f->t.json, "moves")),
@@ -394,12 +403,10 @@ static void test_without_store(void **state)
 static void test_start_then_entry_timed_by_the_server(void **state)
 {
     struct fixture *f = *state;
-    struct puz_board b;
     char best[1024], token[STORE_TOKEN_HEX + 1];
     unsigned ms;
 
-    day_board(f, 3, &b);
-    solve_astar(&b, best, sizeof(best));
+    routes(f, best, NULL);
     assert_int_equal(run(f, "POST", "/v1/daily/today/3/start", NULL,
                          "2.2.2.2"), 201);
     snprintf(token, sizeof(token), "%s", apitest_str(f->t.json, "token"));
@@ -427,11 +434,9 @@ static void test_start_then_entry_timed_by_the_server(void **state)
 static void test_forged_time_ms_does_not_count(void **state)
 {
     struct fixture *f = *state;
-    struct puz_board b;
     char best[1024], token[STORE_TOKEN_HEX + 1];
 
-    day_board(f, 3, &b);
-    solve_astar(&b, best, sizeof(best));
+    routes(f, best, NULL);
     token_ago(f, 3, "3.3.3.3", 60000, token);
     assert_int_equal(post_entry(f, "{\"nickname\":\"%s\",\"moves\":%s,"
                                 "\"token\":\"%s\",\"help\":false,"
@@ -448,7 +453,6 @@ static void test_forged_time_ms_does_not_count(void **state)
 static void test_bad_tokens_refused(void **state)
 {
     struct fixture *f = *state;
-    struct puz_board b;
     char best[1024], token[STORE_TOKEN_HEX + 1];
     static const struct { const char *token; unsigned status; } shape[] = {
         { "", 422 }, { "abc", 422 },
@@ -456,8 +460,7 @@ static void test_bad_tokens_refused(void **state)
         { "0123456789abcdef0123456789abcdef", 409 },
     };
 
-    day_board(f, 3, &b);
-    solve_astar(&b, best, sizeof(best));
+    routes(f, best, NULL);
     assert_int_equal(post_entry(f, "{\"nickname\":\"%s\",\"moves\":%s,"
                                 "\"help\":false}%s", "t", best, "",
                                 "4.4.4.4"), 422);
@@ -484,14 +487,9 @@ static void test_bad_tokens_refused(void **state)
 static void test_duplicate_nickname_keeps_the_best(void **state)
 {
     struct fixture *f = *state;
-    struct puz_board b;
     char best[1024], longer[1100];
-    unsigned len;
+    unsigned len = routes(f, best, longer);
 
-    day_board(f, 3, &b);
-    len = solve_astar(&b, best, sizeof(best));
-    snprintf(longer, sizeof(longer), "%.*s,\"up\",\"down\"]",
-             (int)strlen(best) - 1, best);
     assert_int_equal(enter(f, "Twice", longer, 5000, "5.5.5.5"), 201);
     assert_int_equal(enter(f, "twice", best, 9000, "5.5.5.5"), 201);
     assert_int_equal(answer_int(f, "rank"), 1);
@@ -508,14 +506,10 @@ static void test_duplicate_nickname_keeps_the_best(void **state)
 static void test_help_marked_and_ranked_after(void **state)
 {
     struct fixture *f = *state;
-    struct puz_board b;
     char best[1024], longer[1100], token[STORE_TOKEN_HEX + 1];
     json_t *entries;
 
-    day_board(f, 3, &b);
-    solve_astar(&b, best, sizeof(best));
-    snprintf(longer, sizeof(longer), "%.*s,\"up\",\"down\"]",
-             (int)strlen(best) - 1, best);
+    routes(f, best, longer);
     token_ago(f, 3, "7.7.7.7", 10, token);
     assert_int_equal(post_entry(f, "{\"nickname\":\"%s\",\"moves\":%s,"
                                 "\"token\":\"%s\"}", "helped", best, token,

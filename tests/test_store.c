@@ -360,12 +360,27 @@ static void test_par_first_one_stands(void **state)
     store_close(s);
 }
 
+/* The store opened on a file an older release wrote (sql makes it):
+ * migrated to the current schema. */
+static store *open_old(const char *sql)
+{
+    char path[128];
+    sqlite3 *db;
+    store *s;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_ok();
+    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+    return s;
+}
+
 /* A file of schema 1 (the first release) is brought up to date and
  * keeps its entries. */
 static void test_schema_1_migrated(void **state)
 {
-    char path[128];
-    sqlite3 *db;
     store *s;
     struct store_entry top[2];
     unsigned n = 0, par = 30;
@@ -373,18 +388,13 @@ static void test_schema_1_migrated(void **state)
     char msg[PUZ_MSG_MAX];
 
     (void)state;
-    snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "CREATE TABLE daily_entries (id "
+    s = open_old("CREATE TABLE daily_entries (id "
         "INTEGER PRIMARY KEY, day TEXT NOT NULL, size INTEGER NOT NULL, "
         "nickname TEXT NOT NULL, moves INTEGER NOT NULL, time_ms INTEGER "
         "NOT NULL, client TEXT NOT NULL, created_at INTEGER NOT NULL);"
         "INSERT INTO daily_entries VALUES (1, '" DAY "', 3, 'old', 24, 900, "
         "'10.0.0.1', 1);"
-        "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
-    s = open_ok();
-    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+        "PRAGMA user_version = 1");
     assert_int_equal(store_daily_top(s, DAY, 3, top, 2, &n, msg), PUZ_OK);
     assert_int_equal(n, 1);
     assert_string_equal(top[0].nickname, "old");
@@ -397,8 +407,7 @@ static void test_schema_1_migrated(void **state)
  * entry per nickname: of its duplicates (case aside) the best stays. */
 static void test_schema_3_migrated(void **state)
 {
-    char path[128], msg[PUZ_MSG_MAX];
-    sqlite3 *db;
+    char msg[PUZ_MSG_MAX];
     store *s;
     struct store_entry top[4];
     unsigned n = 0;
@@ -407,9 +416,7 @@ static void test_schema_3_migrated(void **state)
     struct store_placed p;
 
     (void)state;
-    snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "CREATE TABLE daily_entries (id "
+    s = open_old("CREATE TABLE daily_entries (id "
         "INTEGER PRIMARY KEY, day TEXT NOT NULL, size INTEGER NOT NULL, "
         "nickname TEXT NOT NULL, moves INTEGER NOT NULL, time_ms INTEGER "
         "NOT NULL, client TEXT NOT NULL, created_at INTEGER NOT NULL, net "
@@ -424,10 +431,7 @@ static void test_schema_3_migrated(void **state)
         "'10.0.0.1', 1, ''), (2, '" DAY "', 3, 'old', 22, 1200, '10.0.0.1', "
         "2, ''), (3, '" DAY "', 3, 'OLD', 22, 1200, '10.0.0.1', 3, ''), "
         "(4, '" DAY "', 3, 'bob', 30, 5, '10.0.0.2', 4, '');"
-        "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
-    s = open_ok();
-    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+        "PRAGMA user_version = 3");
     assert_int_equal(store_daily_top(s, DAY, 3, top, 4, &n, msg), PUZ_OK);
     assert_int_equal(n, 2);
     assert_string_equal(top[0].nickname, "old");
@@ -542,44 +546,65 @@ static void test_starts_rate_limited(void **state)
     store_close(s);
 }
 
-/* Issue 31 defect 4: one entry per nickname (case aside) per day and
- * size; a later one replaces it only when better. */
-static void test_one_entry_per_nickname(void **state)
+/* One entry of a scripted sequence, and what the store must answer:
+ * whether it stands now, and the nickname's standing entry. */
+struct step {
+    const char *nick;
+    unsigned moves;
+    bool help;
+    unsigned ms;
+    bool improved;
+    unsigned rank, best_moves;
+    const char *best_nick;
+};
+
+/* Enters the steps on DAY's board of size, a second apart, checking
+ * each answer; then the board must hold entries (top) in this order. */
+static void run_steps(store *s, unsigned size, const struct step *st,
+                      size_t n, const char *const *top, unsigned ntop)
 {
-    store *s = open_ok();
-    struct store_submission e = { DAY, 5, "Ann", 30, false, NULL,
+    struct store_submission e = { DAY, size, NULL, 0, false, NULL,
                                   "10.8.8.1" };
     struct store_placed p;
-    struct store_entry top[3];
-    unsigned n;
+    struct store_entry board[4];
+    unsigned count;
     char msg[PUZ_MSG_MAX];
 
+    for (size_t i = 0; i < n; i++) {
+        e.nickname = st[i].nick;
+        e.moves = st[i].moves;
+        e.help = st[i].help;
+        if (add_run(s, &e, st[i].ms, 200000 + (int64_t)i * 1000, &p, msg)
+            != PUZ_OK)
+            fail_msg("step %zu: %s", i, msg);
+        assert_int_equal(p.time_ms, st[i].ms);
+        assert_int_equal(p.improved, st[i].improved);
+        assert_int_equal(p.best.rank, st[i].rank);
+        assert_int_equal(p.best.moves, st[i].best_moves);
+        assert_string_equal(p.best.nickname, st[i].best_nick);
+    }
+    assert_int_equal(store_daily_top(s, DAY, size, board, 4, &count, msg),
+                     PUZ_OK);
+    assert_int_equal(count, ntop);
+    for (unsigned i = 0; i < ntop; i++)
+        assert_string_equal(board[i].nickname, top[i]);
+}
+
+/* Issue 31 defect 4: one entry per nickname (case aside) per day and
+ * size; a later one replaces it only when better (as good is not). */
+static void test_one_entry_per_nickname(void **state)
+{
+    static const struct step steps[] = {
+        { "Ann", 30, false, 5000, true, 1, 30, "Ann" },
+        { "ann", 32, false, 1000, false, 1, 30, "Ann" },
+        { "ann", 30, false, 5000, false, 1, 30, "Ann" },
+        { "ANN", 28, false, 9000, true, 1, 28, "ANN" },
+    };
+    static const char *const top[] = { "ANN" };
+    store *s = open_ok();
+
     (void)state;
-    assert_int_equal(add_run(s, &e, 5000, 200000, &p, msg), PUZ_OK);
-    assert_true(p.improved);
-    e.nickname = "ann";
-    e.moves = 32;
-    assert_int_equal(add_run(s, &e, 1000, 201000, &p, msg), PUZ_OK);
-    assert_false(p.improved);
-    assert_int_equal(p.time_ms, 1000);
-    assert_string_equal(p.best.nickname, "Ann");
-    assert_int_equal(p.best.moves, 30);
-    assert_int_equal(p.best.rank, 1);
-    e.moves = 30;       /* as good is not better: the earlier stays */
-    assert_int_equal(add_run(s, &e, 5000, 202000, &p, msg), PUZ_OK);
-    assert_false(p.improved);
-    e.nickname = "ANN";
-    e.moves = 28;
-    assert_int_equal(add_run(s, &e, 9000, 203000, &p, msg), PUZ_OK);
-    assert_true(p.improved);
-    assert_string_equal(p.best.nickname, "ANN");
-    assert_int_equal(p.best.moves, 28);
-    assert_int_equal(store_daily_count(s, DAY, 5, &n, msg), PUZ_OK);
-    assert_int_equal(n, 1);
-    assert_int_equal(store_daily_top(s, DAY, 5, top, 3, &n, msg), PUZ_OK);
-    assert_int_equal(n, 1);
-    assert_int_equal(top[0].moves, 28);
-    assert_int_equal(top[0].time_ms, 9000);
+    run_steps(s, 5, steps, 4, top, 1);
     store_close(s);
 }
 
@@ -587,39 +612,22 @@ static void test_one_entry_per_nickname(void **state)
  * run never replaces a nickname's unassisted entry. */
 static void test_help_ranked_after_unassisted(void **state)
 {
+    static const struct step steps[] = {
+        { "hal", 20, true, 1000, true, 1, 20, "hal" },
+        { "una", 40, false, 9000, true, 1, 40, "una" },
+        { "una", 20, true, 500, false, 1, 40, "una" },
+        { "hal", 50, false, 500, true, 2, 50, "hal" },
+    };
+    static const char *const top[] = { "una", "hal" };
     store *s = open_ok();
-    struct store_submission e = { DAY, 4, "hal", 20, true, NULL,
-                                  "10.9.1.1" };
-    struct store_placed p;
-    struct store_entry top[3];
+    struct store_entry board[2];
     unsigned n;
     char msg[PUZ_MSG_MAX];
 
     (void)state;
-    assert_int_equal(add_run(s, &e, 1000, 300000, &p, msg), PUZ_OK);
-    assert_int_equal(p.best.rank, 1);
-    assert_true(p.best.help);
-    e.nickname = "una";
-    e.help = false;
-    e.moves = 40;
-    assert_int_equal(add_run(s, &e, 9000, 301000, &p, msg), PUZ_OK);
-    assert_int_equal(p.best.rank, 1);
-    e.help = true;
-    e.moves = 20;
-    assert_int_equal(add_run(s, &e, 500, 302000, &p, msg), PUZ_OK);
-    assert_false(p.improved);
-    assert_false(p.best.help);
-    e.nickname = "hal";
-    e.help = false;
-    e.moves = 50;
-    assert_int_equal(add_run(s, &e, 500, 303000, &p, msg), PUZ_OK);
-    assert_true(p.improved);
-    assert_int_equal(p.best.rank, 2);
-    assert_int_equal(store_daily_top(s, DAY, 4, top, 3, &n, msg), PUZ_OK);
-    assert_int_equal(n, 2);
-    assert_string_equal(top[0].nickname, "una");
-    assert_false(top[1].help);
-    assert_int_equal(top[1].moves, 50);
+    run_steps(s, 4, steps, 4, top, 2);
+    assert_int_equal(store_daily_top(s, DAY, 4, board, 2, &n, msg), PUZ_OK);
+    assert_false(board[1].help);
     store_close(s);
 }
 

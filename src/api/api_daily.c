@@ -498,6 +498,21 @@ static bool entry_verified(struct api_call *c, struct daily_state *s,
     return false;
 }
 
+/* The opening of both writes (a start, an entry): not draining, the
+ * day's board, a store that is up, the board open; false when
+ * answered. */
+static bool write_begin(struct api_call *c, struct daily_state **s)
+{
+    if (api__refuse_when_draining(c) || !daily_begin(c, s))
+        return false;
+    if (c->ctx->store == NULL) {
+        api_answer_problemf(c, API_PROBLEM_NOT_IMPLEMENTED, "this server "
+                            "keeps no leaderboard (state_dir is off)");
+        return false;
+    }
+    return entry_open(c, *s) && store_up(c);
+}
+
 void api__daily_entry(struct api_call *c)
 {
     struct daily_state *s;
@@ -505,14 +520,7 @@ void api__daily_entry(struct api_call *c)
     json_t *root;
     bool ok;
 
-    if (api__refuse_when_draining(c) || !daily_begin(c, &s))
-        return;
-    if (c->ctx->store == NULL) {
-        api_answer_problemf(c, API_PROBLEM_NOT_IMPLEMENTED, "this server "
-                            "keeps no leaderboard (state_dir is off)");
-        return;
-    }
-    if (!entry_open(c, s) || !store_up(c) || !api__parse_body(c, &root))
+    if (!write_begin(c, &s) || !api__parse_body(c, &root))
         return;
     ok = entry_fields(c, root, s, &moves);
     json_decref(root);
@@ -528,14 +536,7 @@ void api__daily_start(struct api_call *c)
 {
     struct daily_state *s;
 
-    if (api__refuse_when_draining(c) || !daily_begin(c, &s))
-        return;
-    if (c->ctx->store == NULL) {
-        api_answer_problemf(c, API_PROBLEM_NOT_IMPLEMENTED, "this server "
-                            "keeps no leaderboard (state_dir is off)");
-        return;
-    }
-    if (!entry_open(c, s) || !store_up(c))
+    if (!write_begin(c, &s))
         return;
     s->start = true;
     c->state = s;

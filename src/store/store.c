@@ -413,42 +413,31 @@ static puz_err invalidf(char *msg, const char *fmt, int a, int b)
     return invalid(msg, why);
 }
 
-puz_err store__limited(char *msg, bool net)
+puz_err store__limited(char *msg, bool start, bool net)
 {
+    static const int max[2][2] = {
+        { STORE_RATE_MAX, STORE_RATE_NET_MAX },
+        { STORE_START_RATE_MAX, STORE_START_RATE_NET_MAX },
+    };
+
     if (msg != NULL)
-        snprintf(msg, PUZ_MSG_MAX, net ? "at most %d entries a minute from "
-                 "one network (/24 or /64); try again in a minute"
-                 : "at most %d entries a minute from one address; try "
-                 "again in a minute", net ? STORE_RATE_NET_MAX
-                 : STORE_RATE_MAX);
+        snprintf(msg, PUZ_MSG_MAX, "at most %d %s a minute from one %s; try "
+                 "again in a minute", max[start][net], start ? "daily boards "
+                 "started" : "entries", net ? "network (/24 or /64)"
+                 : "address");
     return PUZ_ELIMITED;
 }
 
-puz_err store__full(char *msg)
+puz_err store__full(char *msg, bool starts)
 {
-    if (msg != NULL)
-        snprintf(msg, PUZ_MSG_MAX, "this day's board is full (%d entries) "
-                 "and this entry is not better than its last",
-                 STORE_DAY_ENTRIES_MAX);
-    return PUZ_EFULL;
-}
-
-puz_err store__start_limited(char *msg, bool net)
-{
-    if (msg != NULL)
-        snprintf(msg, PUZ_MSG_MAX, "at most %d daily boards started a "
-                 "minute from one %s; try again in a minute", net
-                 ? STORE_START_RATE_NET_MAX : STORE_START_RATE_MAX, net
-                 ? "network (/24 or /64)" : "address");
-    return PUZ_ELIMITED;
-}
-
-puz_err store__starts_full(char *msg)
-{
-    if (msg != NULL)
+    if (msg != NULL && starts)
         snprintf(msg, PUZ_MSG_MAX, "this board has been started %d times "
                  "today, as many as the server keeps; try tomorrow's",
                  STORE_DAY_STARTS_MAX);
+    else if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "this day's board is full (%d entries) "
+                 "and this entry is not better than its last",
+                 STORE_DAY_ENTRIES_MAX);
     return PUZ_EFULL;
 }
 

@@ -83,10 +83,11 @@ puz_err store__redis_new(const char *url, const char *prefix,
                          unsigned timeout_ms, void **out, char *msg);
 
 /* The refusals both backends word the same way. */
-puz_err store__limited(char *msg, bool net);
-puz_err store__full(char *msg);
-puz_err store__start_limited(char *msg, bool net);
-puz_err store__starts_full(char *msg);
+/* Too many entries (start false) or starts (true) from an address or
+ * its network (net). */
+puz_err store__limited(char *msg, bool start, bool net);
+/* A full board (starts false) or a day's tokens all handed out. */
+puz_err store__full(char *msg, bool starts);
 puz_err store__token_refused(char *msg, enum store__token_why why);
 
 #endif

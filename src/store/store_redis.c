@@ -387,9 +387,9 @@ static puz_err add_refused(long long code, char *msg)
     switch (code) {
     case -1:
     case -2:
-        return store__limited(msg, code == -2);
+        return store__limited(msg, false, code == -2);
     case -3:
-        return store__full(msg);
+        return store__full(msg, false);
     case -4:
         return store__token_refused(msg, STORE__TOKEN_UNKNOWN);
     case -5:
@@ -516,9 +516,9 @@ static puz_err redis_start(void *be, const struct store__start *a,
     got = r->integer;
     freeReplyObject(r);
     if (got == -1 || got == -2)
-        return store__start_limited(msg, got == -2);
+        return store__limited(msg, true, got == -2);
     if (got == -3)
-        return store__starts_full(msg);
+        return store__full(msg, true);
     if (got != 1 && msg != NULL)
         snprintf(msg, PUZ_MSG_MAX, "redis: a fresh start token was there "
                  "already");

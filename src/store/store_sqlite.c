@@ -246,28 +246,36 @@ static int query_int(struct sqlite_be *b, const char *sql,
     return rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* The limits: entries in the last window from the address and from its
- * network. 0 within them, 1 limited (msg set), -1 failed. */
-static int limited(struct sqlite_be *b, const struct store__add *a,
-                   puz_err *rc, char *msg)
+/* The rate limits of table (its column `at` a time, `client` and `net`
+ * the client's address and network): rows since `since` from the
+ * address and from the network, at most STORE_(START_)RATE(_NET)_MAX.
+ * 0 within them, 1 limited (*rc and msg set), -1 failed. */
+static int limited(struct sqlite_be *b, bool start, const char *client,
+                   const char *net, int64_t since, puz_err *rc, char *msg)
 {
-    const char *t[1] = { a->e->client };
-    int64_t n[1] = { a->now_ms / 1000 - STORE_RATE_WINDOW_S }, got;
+    static const char *const sql[2][2] = {
+        { "SELECT count(*) FROM daily_entries WHERE client = ?1 AND "
+          "created_at > ?2", "SELECT count(*) FROM daily_entries WHERE net "
+          "= ?1 AND created_at > ?2" },
+        { "SELECT count(*) FROM daily_tokens WHERE client = ?1 AND "
+          "started_ms > ?2", "SELECT count(*) FROM daily_tokens WHERE net = "
+          "?1 AND started_ms > ?2" },
+    };
+    static const int64_t max[2][2] = {
+        { STORE_RATE_MAX, STORE_RATE_NET_MAX },
+        { STORE_START_RATE_MAX, STORE_START_RATE_NET_MAX },
+    };
+    const char *who[2] = { client, net };
 
-    if (query_int(b, "SELECT count(*) FROM daily_entries WHERE client = ?1 "
-                  "AND created_at > ?2", "ti", t, n, &got))
-        return -1;
-    if (got >= STORE_RATE_MAX) {
-        *rc = store__limited(msg, false);
-        return 1;
-    }
-    t[0] = a->net;
-    if (query_int(b, "SELECT count(*) FROM daily_entries WHERE net = ?1 "
-                  "AND created_at > ?2", "ti", t, n, &got))
-        return -1;
-    if (got >= STORE_RATE_NET_MAX) {
-        *rc = store__limited(msg, true);
-        return 1;
+    for (int i = 0; i < 2; i++) {
+        int64_t got;
+
+        if (query_int(b, sql[start][i], "ti", &who[i], &since, &got))
+            return -1;
+        if (got >= max[start][i]) {
+            *rc = store__limited(msg, start, i == 1);
+            return 1;
+        }
     }
     return 0;
 }
@@ -357,7 +365,7 @@ static int make_room(struct sqlite_be *b, const struct store__add *a,
     if (r < 0)
         return -1;
     if (r == 0 || !better(mine, &worst)) {
-        store__full(msg);
+        store__full(msg, false);
         return 1;
     }
     return exec_id(b, "DELETE FROM daily_entries WHERE id = ?1", worst.id);
@@ -495,6 +503,22 @@ static int place(struct sqlite_be *b, const struct store__add *a,
     return rank_of(b, e, &mine, &out->best);
 }
 
+/* Ends a write's transaction: committed when r is 0 (and then the file
+ * must still be the one opened, so that the answer is worth something),
+ * else rolled back: r < 0 (or a failed COMMIT) is PUZ_EIO, r > 0 the
+ * refusal rc. */
+static puz_err end_write(struct sqlite_be *b, int r, puz_err rc, char *msg)
+{
+    if (r == 0 && sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL))
+        r = -1;
+    if (r == 0)
+        return same_file(b, msg);
+    if (r < 0)
+        say(msg, "the store failed", b->db);
+    sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
+    return r < 0 ? PUZ_EIO : rc;
+}
+
 /* In one transaction: limits, the token spent, the entry placed. */
 static puz_err sqlite_add(void *be, const struct store__add *a,
                           struct store_placed *out, char *msg)
@@ -502,30 +526,19 @@ static puz_err sqlite_add(void *be, const struct store__add *a,
     struct sqlite_be *b = be;
     int64_t started = 0;
     puz_err rc = PUZ_OK;
-    int r;
+    int r = sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ? -1
+            : 0;
 
-    if (sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
-        goto out_failed;
-    r = limited(b, a, &rc, msg);
+    if (r == 0)
+        r = limited(b, false, a->e->client, a->net, a->now_ms / 1000
+                    - STORE_RATE_WINDOW_S, &rc, msg);
     if (r == 0)
         r = token_take(b, a, &started, &rc, msg);
     if (r == 0) {
         out->time_ms = store__run_ms(a->now_ms, started);
         r = place(b, a, out, &rc, msg);
     }
-    if (r == 0 && sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL))
-        r = -1;
-    if (r != 0) {
-        sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
-        if (r < 0)
-            goto out_failed;
-        return rc;
-    }
-    /* The file still the one we opened, so the 201 is worth something. */
-    return same_file(b, msg);
-out_failed:
-    say(msg, "the store failed", b->db);
-    return PUZ_EIO;
+    return end_write(b, r, rc, msg);
 }
 
 /* The start limits: tokens in the last window from the address and its
@@ -533,31 +546,18 @@ out_failed:
 static int start_limited(struct sqlite_be *b, const struct store__start *a,
                          puz_err *rc, char *msg)
 {
-    const char *t[1] = { a->client };
-    int64_t n[1] = { a->now_ms - STORE_RATE_WINDOW_S * 1000 }, got;
+    const char *t[1] = { a->day };
+    int64_t n[1] = { a->size }, got;
+    int r = limited(b, true, a->client, a->net, a->now_ms
+                    - STORE_RATE_WINDOW_S * 1000, rc, msg);
 
-    if (query_int(b, "SELECT count(*) FROM daily_tokens WHERE client = ?1 "
-                  "AND started_ms > ?2", "ti", t, n, &got))
-        return -1;
-    if (got >= STORE_START_RATE_MAX) {
-        *rc = store__start_limited(msg, false);
-        return 1;
-    }
-    t[0] = a->net;
-    if (query_int(b, "SELECT count(*) FROM daily_tokens WHERE net = ?1 "
-                  "AND started_ms > ?2", "ti", t, n, &got))
-        return -1;
-    if (got >= STORE_START_RATE_NET_MAX) {
-        *rc = store__start_limited(msg, true);
-        return 1;
-    }
-    t[0] = a->day;
-    n[0] = a->size;
+    if (r != 0)
+        return r;
     if (query_int(b, "SELECT count(*) FROM daily_tokens WHERE day = ?1 "
                   "AND size = ?2", "ti", t, n, &got))
         return -1;
     if (got >= STORE_DAY_STARTS_MAX) {
-        *rc = store__starts_full(msg);
+        *rc = store__full(msg, true);
         return 1;
     }
     return 0;
@@ -591,27 +591,17 @@ static puz_err sqlite_start(void *be, const struct store__start *a,
 {
     struct sqlite_be *b = be;
     puz_err rc = PUZ_OK;
-    int r;
+    int r = sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ? -1
+            : 0;
 
-    if (sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
-        goto out_failed;
-    r = exec_id(b, "DELETE FROM daily_tokens WHERE expires_ms <= ?1",
-                a->now_ms);
+    if (r == 0)
+        r = exec_id(b, "DELETE FROM daily_tokens WHERE expires_ms <= ?1",
+                    a->now_ms);
     if (r == 0)
         r = start_limited(b, a, &rc, msg);
-    if (r == 0 && (token_insert(b, a) != 0
-                   || sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL)))
+    if (r == 0 && token_insert(b, a) != 0)
         r = -1;
-    if (r != 0) {
-        sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
-        if (r < 0)
-            goto out_failed;
-        return rc;
-    }
-    return same_file(b, msg);
-out_failed:
-    say(msg, "the store failed", b->db);
-    return PUZ_EIO;
+    return end_write(b, r, rc, msg);
 }
 
 static puz_err sqlite_top(void *be, const char *day, unsigned size,

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
 import { lowContrast, lowContrastPage } from './contrast.mjs';
+import { closestPieces } from './pieces.mjs';
 import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
@@ -300,67 +301,9 @@ test('defect 9: a reload keeps the time played since the last move', async () =>
     assert.ok(time >= '0:02', `time after reload ${time}`);
 });
 
-/* Each piece of a picture cut n×n, as the mean colour of 6×6 patches:
-   what the eye compares when two pieces look alike. The smallest RMS
-   difference between two pieces of each built-in picture at 5×5 and
-   6×6 (0 to 255). */
-async function closestPieces(p = page)
-{
-    return p.evaluate(async () => {
-        const { BUILT_IN, pictureUrl } = await import('/js/pictures.js');
-        const out = {};
-        for (const picture of BUILT_IN) {
-            const img = new Image();
-            img.src = pictureUrl(picture.id);
-            await img.decode();
-            const px = img.naturalWidth;
-            const canvas = document.createElement('canvas');
-            canvas.width = canvas.height = px;
-            const ctx = canvas.getContext('2d');
-            ctx.drawImage(img, 0, 0);
-            const data = ctx.getImageData(0, 0, px, px).data;
-            const mean = (x0, y0, w) => {
-                const sum = [0, 0, 0];
-                let count = 0;
-                for (let y = Math.floor(y0); y < Math.floor(y0 + w); y += 2) {
-                    for (let x = Math.floor(x0); x < Math.floor(x0 + w); x += 2) {
-                        const i = (y * px + x) * 4;
-                        sum[0] += data[i];
-                        sum[1] += data[i + 1];
-                        sum[2] += data[i + 2];
-                        count++;
-                    }
-                }
-                return sum.map((v) => v / count);
-            };
-            for (const n of [5, 6]) {
-                const piece = px / n;
-                const pieces = [];
-                for (let i = 0; i < n * n; i++) {
-                    const sig = [];
-                    for (let k = 0; k < 36; k++)
-                        sig.push(...mean((i % n) * piece + (k % 6) * piece / 6,
-                            Math.floor(i / n) * piece + Math.floor(k / 6) * piece / 6, piece / 6));
-                    pieces.push(sig);
-                }
-                let min = Infinity;
-                for (let a = 0; a < pieces.length; a++) {
-                    for (let b = a + 1; b < pieces.length; b++) {
-                        const d = Math.sqrt(pieces[a].reduce((acc, v, z) =>
-                            acc + (v - pieces[b][z]) ** 2, 0) / pieces[a].length);
-                        min = Math.min(min, d);
-                    }
-                }
-                out[`${picture.id} ${n}×${n}`] = Math.round(min * 10) / 10;
-            }
-        }
-        return out;
-    });
-}
-
 test('defect 9: no two pieces of a picture look alike at 5×5 and 6×6', async () => {
     await freshPage();
-    const closest = await closestPieces();
+    const closest = await closestPieces(page, [5, 6]);
     /* Before: the dusk sky 6.1, the planet's sky 3.3, the balloons'
        hill 2.6; a piece apart is at least 8.5 now. */
     const alike = Object.entries(closest).filter(([, d]) => d < 8.5);
