@@ -132,9 +132,9 @@ static puz_err enter(store *s, char *msg)
     return PUZ_OK;
 }
 
-/* After a backend call (lock held): its time counted; an I/O failure
- * takes the backend down. */
-static void leave(store *s, puz_err rc, uint64_t t0, char *msg)
+/* After a backend call (lock held) that returned rc: its time counted;
+ * an I/O failure takes the backend down. Returns rc. */
+static puz_err leave(store *s, puz_err rc, uint64_t t0, char *msg)
 {
     uint64_t us = now_us() - t0;
 
@@ -155,6 +155,7 @@ static void leave(store *s, puz_err rc, uint64_t t0, char *msg)
                      why);
     }
     pthread_mutex_unlock(&s->lock);
+    return rc;
 }
 
 void store_get_stats(store *s, struct store_stats *out)
@@ -545,9 +546,7 @@ puz_err store_daily_add(store *s, const struct store_submission *e,
     if (rc != PUZ_OK)
         return rc;
     t0 = now_us();
-    rc = s->ops->add(s->be, &a, out, msg);
-    leave(s, rc, t0, msg);
-    return rc;
+    return leave(s, s->ops->add(s->be, &a, out, msg), t0, msg);
 }
 
 /* 128 bits from the kernel's generator, as hex. */
@@ -587,8 +586,7 @@ puz_err store_daily_start(store *s, const char *day, unsigned size,
     if (rc != PUZ_OK)
         return rc;
     t0 = now_us();
-    rc = s->ops->start(s->be, &a, msg);
-    leave(s, rc, t0, msg);
+    rc = leave(s, s->ops->start(s->be, &a, msg), t0, msg);
     if (rc != PUZ_OK)
         token[0] = '\0';
     return rc;
@@ -613,15 +611,13 @@ puz_err store_daily_top(store *s, const char *day, unsigned size,
                                   unsigned *count, char *msg)
 {
     uint64_t t0;
-    puz_err rc;
+    puz_err rc = begin_day(s, day, &t0, msg);
 
     *count = 0;
-    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    rc = s->ops->top(s->be, day, size, out, max, count, msg);
-    leave(s, rc, t0, msg);
-    return rc;
+    return leave(s, s->ops->top(s->be, day, size, out, max, count, msg),
+                 t0, msg);
 }
 
 puz_err store_daily_count(store *s, const char *day,
@@ -629,15 +625,12 @@ puz_err store_daily_count(store *s, const char *day,
                                     char *msg)
 {
     uint64_t t0;
-    puz_err rc;
+    puz_err rc = begin_day(s, day, &t0, msg);
 
     *count = 0;
-    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    rc = s->ops->count(s->be, day, size, count, msg);
-    leave(s, rc, t0, msg);
-    return rc;
+    return leave(s, s->ops->count(s->be, day, size, count, msg), t0, msg);
 }
 
 puz_err store_daily_par_get(store *s, const char *day,
@@ -645,15 +638,13 @@ puz_err store_daily_par_get(store *s, const char *day,
                                       bool *optimal, bool *found, char *msg)
 {
     uint64_t t0;
-    puz_err rc;
+    puz_err rc = begin_day(s, day, &t0, msg);
 
     *found = false;
-    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    rc = s->ops->par_get(s->be, day, size, par, optimal, found, msg);
-    leave(s, rc, t0, msg);
-    return rc;
+    return leave(s, s->ops->par_get(s->be, day, size, par, optimal,
+                                    found, msg), t0, msg);
 }
 
 puz_err store_daily_par_put(store *s, const char *day,
@@ -661,12 +652,10 @@ puz_err store_daily_par_put(store *s, const char *day,
                                       bool *optimal, char *msg)
 {
     uint64_t t0;
-    puz_err rc;
+    puz_err rc = begin_day(s, day, &t0, msg);
 
-    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    rc = s->ops->par_put(s->be, day, size, par, optimal, msg);
-    leave(s, rc, t0, msg);
-    return rc;
+    return leave(s, s->ops->par_put(s->be, day, size, par, optimal, msg),
+                 t0, msg);
 }

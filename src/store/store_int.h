@@ -72,6 +72,19 @@ struct store__ops {
     void (*destroy)(void *be);
 };
 
+/* A backend's table from its functions, named <prefix>_connect,
+ * _disconnect, _check, _start, _add, _top, _count, _par_get, _par_put,
+ * _schema_version and _destroy: a function's name says which call it
+ * serves, and a backend that lacks one does not build. */
+#define STORE__OPS(prefix, label) {                                       \
+    .name = (label), .connect = prefix##_connect,                         \
+    .disconnect = prefix##_disconnect, .check = prefix##_check,           \
+    .start = prefix##_start, .add = prefix##_add, .top = prefix##_top,    \
+    .count = prefix##_count, .par_get = prefix##_par_get,                 \
+    .par_put = prefix##_par_put,                                          \
+    .schema_version = prefix##_schema_version,                            \
+    .destroy = prefix##_destroy }
+
 extern const struct store__ops store__sqlite_ops;
 extern const struct store__ops store__redis_ops;
 

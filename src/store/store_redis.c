@@ -646,17 +646,4 @@ static int redis_schema_version(void *be)
     return -1;
 }
 
-const struct store__ops store__redis_ops = {
-    .name = "shared",
-    .connect = redis_connect,
-    .disconnect = redis_disconnect,
-    .check = redis_check,
-    .start = redis_start,
-    .add = redis_add,
-    .top = redis_top,
-    .count = redis_count,
-    .par_get = redis_par_get,
-    .par_put = redis_par_put,
-    .schema_version = redis_schema_version,
-    .destroy = redis_destroy,
-};
+const struct store__ops store__redis_ops = STORE__OPS(redis, "shared");

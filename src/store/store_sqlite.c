@@ -92,7 +92,7 @@ static void say(char *msg, const char *what, sqlite3 *db)
                  db ? sqlite3_errmsg(db) : "out of memory");
 }
 
-static int schema_version(void *be)
+static int sqlite_schema_version(void *be)
 {
     struct sqlite_be *b = be;
     sqlite3_stmt *st;
@@ -108,7 +108,7 @@ static int schema_version(void *be)
 
 static int migrate(struct sqlite_be *b, char *msg)
 {
-    int v = schema_version(b);
+    int v = sqlite_schema_version(b);
     char sql[64];
 
     if (v < 0) {
@@ -157,7 +157,7 @@ void *store__sqlite_new(const char *dir)
 }
 
 /* The file is the one opened: there, same inode. */
-static puz_err same_file(void *be, char *msg)
+static puz_err sqlite_check(void *be, char *msg)
 {
     struct sqlite_be *b = be;
     struct stat st;
@@ -512,7 +512,7 @@ static puz_err end_write(struct sqlite_be *b, int r, puz_err rc, char *msg)
     if (r == 0 && sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL))
         r = -1;
     if (r == 0)
-        return same_file(b, msg);
+        return sqlite_check(b, msg);
     if (r < 0)
         say(msg, "the store failed", b->db);
     sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
@@ -721,17 +721,4 @@ static puz_err sqlite_par_put(void *be, const char *day, unsigned size,
     return PUZ_OK;
 }
 
-const struct store__ops store__sqlite_ops = {
-    .name = "embedded",
-    .connect = sqlite_connect,
-    .disconnect = sqlite_disconnect,
-    .check = same_file,
-    .start = sqlite_start,
-    .add = sqlite_add,
-    .top = sqlite_top,
-    .count = sqlite_count,
-    .par_get = sqlite_par_get,
-    .par_put = sqlite_par_put,
-    .schema_version = schema_version,
-    .destroy = sqlite_destroy,
-};
+const struct store__ops store__sqlite_ops = STORE__OPS(sqlite, "embedded");
