@@ -36,6 +36,10 @@
 struct api_call;
 struct jobs;
 struct jobs_job;
+struct jobs_view;
+struct jobq;
+struct jobq_run;
+struct jobs_outcome;
 
 /* What every call may read; built once at server start, read-only
  * afterwards (the counter excepted, which is atomic). */
@@ -47,6 +51,8 @@ struct api_ctx {
                                      * (store.h serialises its calls) */
     const atomic_int *draining;     /* nonzero: refuse new searches */
     struct jobs *jobs;              /* what the /v1/jobs routes use */
+    struct jobq *jobq;              /* ... or, when set, the jobs shared
+                                     * through Redis (jobq.h) */
     struct api_keys *keys;          /* API keys; NULL = none configured */
     bool jobs_list_anonymous;       /* GET /v1/jobs without a key lists
                                      * the anonymous jobs (else 401/403) */
@@ -208,6 +214,19 @@ struct jobs_job *api_jobs_find(struct api_call *c);
 bool api_jobs_event(const struct api_ctx *ctx, struct jobs_job *job,
                     bool final, char **buf, size_t *len,
                     uint64_t *version);
+/* The same from a view of the job (the shared jobs' events). */
+bool api_jobs_view_event(const struct jobs_view *v, bool final,
+                         char **buf, size_t *len);
+
+/* The shared jobs' api_jobs_find: true when the call's "{id}" names a
+ * job the caller may see (its id copied to id, JOBS_ID_LEN + 1 bytes);
+ * else false with the 404 (or the 503: Redis is down) answered. */
+bool api_jobq_find(struct api_call *c, char *id);
+
+/* What a shared job runs (a jobq_run_fn, user = the api_ctx): its
+ * request decoded as POST /v1/jobs decodes it, then the same work. */
+void api_jobq_run(void *user, const char *body, size_t len,
+                  const struct jobq_run *run, struct jobs_outcome *out);
 
 /*
  * Answers. They never fail: when memory runs out the answer becomes a

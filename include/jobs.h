@@ -147,6 +147,9 @@ struct jobs_view {
     char owner[JOBS_OWNER_MAX + 1];
     enum jobs_state state;
     uint64_t version;           /* grows with every change of the job */
+    unsigned attempts;          /* runs started (shared jobs, jobq.h);
+                                 * 0 here: the embedded ones never
+                                 * start twice */
     int64_t created_ms, started_ms, finished_ms;   /* wall; 0 = not yet */
     uint64_t elapsed_us;        /* of the run: so far, or in all */
     struct puz_progress progress;

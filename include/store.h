@@ -112,6 +112,15 @@ bool store_ready(store *s, char *why);
 /* "embedded" or "shared". */
 const char *store_backend(const store *s);
 
+/* The shared backend only (NULL otherwise): a new connection of its
+ * own to the same Redis (URL, credentials, database, timeouts), for a
+ * module that keeps its own keys there (the jobs, jobq.h); the caller
+ * redisFree()s it. NULL with why in msg when it cannot connect. */
+struct redisContext;
+struct redisContext *store_redis_connect(store *s, char *msg);
+/* The shared backend's key prefix ("puzzled:"); "" for the embedded. */
+const char *store_redis_prefix(const store *s);
+
 struct store_stats {
     uint64_t calls;             /* round trips to the backend */
     uint64_t errors;            /* of them failed (the store went down) */

@@ -42,13 +42,12 @@ static void job_progress(const struct puz_progress *p, void *user)
 
 /* The route a job's call runs under: /v1/solve's work, then the check
  * that the answer fits what finished jobs may hold. */
-static void job_work(struct api_call *c)
+void api__jobs_work(struct api_call *c, const struct api_solve_request *q)
 {
-    const struct job_solve *js = c->state;
     const struct api_limits *lim = c->ctx->lim;
     struct api_problem p;
 
-    api__solve_run(c, &js->q);
+    api__solve_run(c, q);
     if (c->answer.status == 200 && c->answer.len > lim->job_results_max_bytes) {
         api_problem_set(&p, API_PROBLEM_ANSWER_TOO_LARGE, "the answer "
                          "(%zu bytes) is larger than all finished jobs may "
@@ -57,6 +56,13 @@ static void job_work(struct api_call *c)
                          lim->job_results_max_bytes);
         api_answer_problem(c, &p);
     }
+}
+
+static void job_work(struct api_call *c)
+{
+    const struct job_solve *js = c->state;
+
+    api__jobs_work(c, &js->q);
 }
 
 static const struct api_route job_route = {
@@ -77,12 +83,12 @@ static char *copy_bytes(const char *buf, size_t len)
     return out;
 }
 
-static void job_run(void *arg, const struct jobs_run *run,
-                    struct jobs_outcome *out)
+void api__jobs_run(const struct api_ctx *ctx, const struct api_route *rt,
+                   const struct api_request *rq, void *state,
+                   const atomic_int *cancel, puz_progress_fn progress,
+                   void *progress_user, struct jobs_outcome *out)
 {
-    struct job_solve *js = arg;
-    const struct api_request rq = { .path = "/v1/jobs", .id = "-" };
-    puz_arena *a = puz_arena_create(js->ctx->lim->arena_chunk_bytes);
+    puz_arena *a = puz_arena_create(ctx->lim->arena_chunk_bytes);
     struct api_call c;
 
     out->state = JOBS_FAILED;
@@ -91,21 +97,31 @@ static void job_run(void *arg, const struct jobs_run *run,
         out->len = out->body != NULL ? sizeof(job_oom) - 1 : 0;
         return;
     }
-    api_call_init(&c, js->ctx, &rq, a);
-    c.cancel = run->cancel;
-    c.progress = job_progress;
-    c.progress_user = (void *)run;
-    c.state = js;
-    api_work(&job_route, &c);
+    api_call_init(&c, ctx, rq, a);
+    c.cancel = cancel;
+    c.progress = progress;
+    c.progress_user = progress_user;
+    c.state = state;
+    api_work(rt, &c);
     if (c.answer.status == 200)
         out->state = JOBS_DONE;
-    else if (atomic_load(run->cancel))
+    else if (atomic_load(cancel))
         out->state = JOBS_CANCELLED;
     if (out->state != JOBS_CANCELLED) {
         out->body = copy_bytes(c.answer.body, c.answer.len);
         out->len = out->body != NULL ? c.answer.len : 0;
     }
     puz_arena_destroy(a);
+}
+
+static void job_run(void *arg, const struct jobs_run *run,
+                    struct jobs_outcome *out)
+{
+    struct job_solve *js = arg;
+    const struct api_request rq = { .path = "/v1/jobs", .id = "-" };
+
+    api__jobs_run(js->ctx, &job_route, &rq, js, run->cancel, job_progress,
+                  (void *)run, out);
 }
 
 /* --- a job as JSON -------------------------------------------------------- */
@@ -148,7 +164,7 @@ static json_t *progress_json(const struct jobs_view *v)
 }
 
 /* The job's fields but its answer. */
-static json_t *job_json(const struct jobs_view *v)
+json_t *api__job_json(const struct jobs_view *v)
 {
     json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
                           "id", v->id, "state", jobs_state_name(v->state),
@@ -159,6 +175,8 @@ static json_t *job_json(const struct jobs_view *v)
 
     if (o != NULL && v->state == JOBS_CANCELLED)
         json_object_set_new(o, "reason", json_string(v->reason));
+    if (o != NULL && v->attempts != 0)      /* shared jobs only (jobq.h) */
+        json_object_set_new(o, "attempts", json_integer(v->attempts));
     return o;
 }
 
@@ -192,16 +210,13 @@ static bool encode(const json_t *o, const struct jobs_view *v, puz_arena *a,
     return true;
 }
 
-bool api_jobs_event(const struct api_ctx *ctx, jobs_job *job, bool final,
-                    char **buf, size_t *len, uint64_t *version)
+bool api_jobs_view_event(const struct jobs_view *view, bool final,
+                         char **buf, size_t *len)
 {
-    struct jobs_view v;
-    json_t *o;
+    struct jobs_view v = *view;
+    json_t *o = final ? api__job_json(&v) : progress_json(&v);
     bool ok;
 
-    jobs_view_get(ctx->jobs, job, &v);
-    *version = v.version;
-    o = final ? job_json(&v) : progress_json(&v);
     if (o != NULL && !final) {
         json_object_set_new(o, "id", json_string(v.id));
         json_object_set_new(o, "state", json_string(
@@ -214,10 +229,20 @@ bool api_jobs_event(const struct api_ctx *ctx, jobs_job *job, bool final,
     return ok;
 }
 
+bool api_jobs_event(const struct api_ctx *ctx, jobs_job *job, bool final,
+                    char **buf, size_t *len, uint64_t *version)
+{
+    struct jobs_view v;
+
+    jobs_view_get(ctx->jobs, job, &v);
+    *version = v.version;
+    return api_jobs_view_event(&v, final, buf, len);
+}
+
 /* The job as it is now (v NULL) or as v shows it, with Location on a
  * 202. */
-static void answer_job(struct api_call *c, unsigned status, jobs_job *job,
-                       const struct jobs_view *v)
+void api__jobs_answer(struct api_call *c, unsigned status, jobs_job *job,
+                      const struct jobs_view *v)
 {
     struct jobs_view now;
     struct api_problem p;
@@ -229,7 +254,7 @@ static void answer_job(struct api_call *c, unsigned status, jobs_job *job,
         jobs_view_get(c->ctx->jobs, job, &now);
         v = &now;
     }
-    o = job_json(v);
+    o = api__job_json(v);
     if (!encode(o, v, c->arena, &buf, &len)) {
         json_decref(o);
         api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
@@ -252,7 +277,7 @@ static void answer_job(struct api_call *c, unsigned status, jobs_job *job,
 /* The body of POST /v1/solve, decoded against the job caps (a job may
  * ask for up to job_timeout_ms and job_max_nodes) and checked as
  * /v1/solve checks it. */
-static bool decode_job(struct api_call *c, struct api_solve_request *q)
+bool api__jobs_decode(struct api_call *c, struct api_solve_request *q)
 {
     struct api_solve_caps caps = api_limits_solve_caps(c->ctx->lim, true);
     struct api_problem p;
@@ -271,13 +296,19 @@ static bool decode_job(struct api_call *c, struct api_solve_request *q)
 void api__jobs_submit(struct api_call *c)
 {
     const struct api_limits *lim = c->ctx->lim;
-    struct job_solve *js = calloc(1, sizeof(*js));
-    struct jobs_task task = { job_run, free, js, "" };
+    struct job_solve *js;
+    struct jobs_task task = { job_run, free, NULL, "" };
     const struct api_key *key = c->key;
     struct jobs_view v;
     jobs_job *job = NULL;
     puz_err rc;
 
+    if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
+        api__jobq_submit(c);
+        return;
+    }
+    js = calloc(1, sizeof(*js));
+    task.arg = js;
     if (js == NULL) {
         api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
         return;
@@ -285,7 +316,7 @@ void api__jobs_submit(struct api_call *c)
     js->ctx = c->ctx;
     if (key != NULL)
         snprintf(task.owner, sizeof(task.owner), "%s", key->name);
-    if (api__refuse_when_draining(c) || !decode_job(c, &js->q)) {
+    if (api__refuse_when_draining(c) || !api__jobs_decode(c, &js->q)) {
         free(js);
         return;
     }
@@ -321,7 +352,7 @@ void api__jobs_submit(struct api_call *c)
         v.body = NULL;
         v.len = 0;
     }
-    answer_job(c, 202, job, &v);
+    api__jobs_answer(c, 202, job, &v);
     jobs_release(c->ctx->jobs, job);
 }
 
@@ -336,7 +367,7 @@ static const char *query_value(const struct api_call *c, const char *key)
 }
 
 /* ?state= and ?limit= of the list; false with the 400 answered. */
-static bool list_query(struct api_call *c, int *state, unsigned *limit)
+bool api__jobs_list_query(struct api_call *c, int *state, unsigned *limit)
 {
     const char *s = query_value(c, "state"), *l = query_value(c, "limit");
     char *end;
@@ -367,7 +398,7 @@ static bool list_query(struct api_call *c, int *state, unsigned *limit)
 /* Whose jobs the caller lists: an operator everyone's, a key its own,
  * anyone the anonymous jobs when jobs_list_anonymous is on. False with
  * the 401 (keys exist: use one) or 403 answered. */
-static bool list_owner(struct api_call *c, const char **owner)
+bool api__jobs_list_owner(struct api_call *c, const char **owner)
 {
     *owner = c->key == NULL ? "" : c->key->operator ? NULL : c->key->name;
     if (c->key != NULL || c->ctx->jobs_list_anonymous)
@@ -397,7 +428,12 @@ void api__jobs_list(struct api_call *c)
     int state;
     unsigned limit;
 
-    if (!list_query(c, &state, &limit) || !list_owner(c, &owner))
+    if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
+        api__jobq_list(c);
+        return;
+    }
+    if (!api__jobs_list_query(c, &state, &limit)
+        || !api__jobs_list_owner(c, &owner))
         return;
     v = puz_arena_alloc(c->arena, limit * sizeof(*v));
     list = json_array();
@@ -408,7 +444,7 @@ void api__jobs_list(struct api_call *c)
     }
     n = jobs_list(c->ctx->jobs, state, owner, v, limit);
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(list, job_json(&v[i]));
+        json_array_append_new(list, api__job_json(&v[i]));
     api_answer_json(c, 200, json_pack("{s:o, s:I, s:I}", "jobs", list,
                                       "count", (json_int_t)n, "limit",
                                       (json_int_t)limit));
@@ -416,10 +452,8 @@ void api__jobs_list(struct api_call *c)
 
 /* Whether the caller may read, stream or cancel job: an anonymous job
  * anyone who has its id, a key's job that key or an operator. */
-static bool may_see(const struct api_call *c, const jobs_job *job)
+bool api__jobs_may_see(const struct api_call *c, const char *owner)
 {
-    const char *owner = jobs_owner(job);   /* fixed: no lock, no copy */
-
     return owner[0] == '\0'
            || (c->key != NULL && (c->key->operator
                                   || strcmp(owner, c->key->name) == 0));
@@ -434,7 +468,8 @@ jobs_job *api_jobs_find(struct api_call *c)
         id = "";        /* too long to be an id: unknown, nothing more */
     if (id[0] != '\0' && c->ctx->jobs != NULL)
         job = jobs_find(c->ctx->jobs, id);
-    if (job != NULL && !may_see(c, job)) {
+    /* The owner is fixed for the job's life: no lock, no copy. */
+    if (job != NULL && !api__jobs_may_see(c, jobs_owner(job))) {
         jobs_release(c->ctx->jobs, job);
         job = NULL;         /* another key's: as if it did not exist */
     }
@@ -448,18 +483,28 @@ jobs_job *api_jobs_find(struct api_call *c)
 
 void api__jobs_get(struct api_call *c)
 {
-    jobs_job *job = api_jobs_find(c);
+    jobs_job *job;
 
+    if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
+        api__jobq_get(c);
+        return;
+    }
+    job = api_jobs_find(c);
     if (job != NULL)
-        answer_job(c, 200, job, NULL);
+        api__jobs_answer(c, 200, job, NULL);
     jobs_release(c->ctx->jobs, job);
 }
 
 void api__jobs_delete(struct api_call *c)
 {
-    jobs_job *job = api_jobs_find(c);
+    jobs_job *job;
     puz_err rc;
 
+    if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
+        api__jobq_delete(c);
+        return;
+    }
+    job = api_jobs_find(c);
     if (job == NULL)
         return;
     rc = jobs_cancel(c->ctx->jobs, job, "cancelled by the client",
@@ -468,7 +513,7 @@ void api__jobs_delete(struct api_call *c)
         jobs_forget(c->ctx->jobs, job);
         api_answer_bytes(c, 204, NULL, NULL, 0);
     } else {
-        answer_job(c, 200, job, NULL);
+        api__jobs_answer(c, 200, job, NULL);
     }
     jobs_release(c->ctx->jobs, job);
 }

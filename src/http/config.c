@@ -155,6 +155,14 @@ static const struct key keys[] = {
     { "redis_timeout_ms", K_UINT, OFF(redis_timeout_ms), 0, 10, 60000,
       "Redis connect and command timeout; past it the call fails and the "
       "store reconnects with backoff" },
+    { "job_lease_ms", K_UINT, OFF(job_lease_ms), 0, 300, 600000,
+      "with redis_url: an instance running a job renews its lease every "
+      "100 ms; a job whose lease is this old (its instance died) is run "
+      "again by another instance" },
+    { "job_events_max", K_UINT, OFF(job_events_max), 0, 16, 100000,
+      "with redis_url: progress events kept per job in Redis (a stream "
+      "trimmed to about this many); a client reconnecting later than "
+      "that misses the oldest" },
     { "trusted_proxies", STR(trusted_proxies), "comma-separated CIDRs "
       "(10.0.0.0/8, ::1/128) whose X-Forwarded-For is believed: the "
       "client is the last address in it not of a trusted proxy; empty = "
@@ -197,6 +205,8 @@ void http_config_defaults(struct http_config *c)
     strcpy(c->state_dir, "state");
     strcpy(c->redis_prefix, "puzzled:");
     c->redis_timeout_ms = 1000;
+    c->job_lease_ms = 10000;
+    c->job_events_max = 1000;
     c->worker_nice = 5;
     c->max_streams = 256;
     c->max_streams_per_job = 32;

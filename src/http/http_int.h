@@ -26,6 +26,7 @@
 #include "http_server.h"
 #include "http_static.h"
 #include "http_jobs.h"
+#include "http_jobq.h"
 #include "http_pdb_bg.h"
 #include "jobs.h"
 #include "pool.h"
@@ -64,6 +65,9 @@ struct http_server {
     http_metrics *metrics;
     jobs_t *jobs;                   /* /v1/jobs and their workers */
     http_streams *streams;          /* their event streams */
+    jobq_t *jobq;                   /* shared jobs (redis_url); NULL = the
+                                     * embedded ones above */
+    http_jstreams *jstreams;        /* their event streams */
     struct http_streams_limits streams_limits;  /* as in force */
     int log_fd;                     /* access log, -1 = off */
     bool log_close;                 /* we opened log_fd */
@@ -261,6 +265,29 @@ void *http__uri_check(void *cls, const char *uri, struct MHD_Connection *c);
  * true the caller must not touch r again: its answer is queued when MHD
  * calls back. False: r is answered already (out of memory). */
 bool http__submit(struct http_req *r);
+
+/* streams.c: what both kinds of job event streams share. A stream's
+ * bytes not yet sent, [off, len) of buf (heap, cap bytes). */
+struct http__pending {
+    char *buf;
+    size_t cap, len, off;
+};
+/* Room for n more bytes (emptied first when all was sent); false on
+ * ENOMEM. */
+bool http__pending_reserve(struct http__pending *p, size_t n);
+/* The streams open now: in all, on this job, from this client, of this
+ * key. */
+struct http__streams_tally {
+    unsigned all, on_job, from_client, of_key;
+};
+/* Whether one more stream fits lim (and key_cap, 0 = none): PUZ_OK, or
+ * PUZ_EFULL / PUZ_ELIMITED with *limit naming the limit. */
+puz_err http__streams_admit(const struct http_streams_limits *lim,
+                            const struct http__streams_tally *t,
+                            unsigned key_cap,
+                            struct http_streams_refusal *limit);
+/* Content-Type, Cache-Control and X-Accel-Buffering of a stream. */
+void http__sse_headers(struct MHD_Response *resp);
 
 /* jobs_events.c: GET /v1/jobs/{id}/events. */
 bool http__handle_jobs_events(struct http_req *r);

@@ -32,26 +32,46 @@ static void refuse(struct http_req *r, puz_err rc,
     http__reply_answer(r);
 }
 
+/* The job the call names, found (embedded: *job, a reference the
+ * stream takes; shared: its id in id), or false with the 401, 404 or
+ * 503 answered. */
+static bool find(struct http_req *r, jobs_job **job, char *id)
+{
+    *job = NULL;
+    if (!api_call_authorize(&r->call))
+        return false;
+    if (r->srv->jobq != NULL)       /* shared jobs: any instance has it */
+        return api_jobq_find(&r->call, id);
+    *job = api_jobs_find(&r->call);
+    return *job != NULL;
+}
+
 bool http__handle_jobs_events(struct http_req *r)
 {
-    jobs_job *job = api_call_authorize(&r->call) ? api_jobs_find(&r->call)
-                                                 : NULL;
-    const struct api_key *key = r->call.key;
+    const struct api_key *key;
     struct http_streams_refusal limit;
-    puz_err rc;
     struct MHD_Response *resp;
-    const char *last;
+    char id[JOBS_ID_LEN + 1];
+    const char *last, *name;
+    unsigned cap;
+    jobs_job *job;
+    puz_err rc;
 
-    if (job == NULL) {
-        http__reply_answer(r);      /* the 404 */
+    if (!find(r, &job, id)) {
+        http__reply_answer(r);
         return false;
     }
+    key = r->call.key;
+    name = key != NULL ? key->name : "";
+    cap = key != NULL ? key->streams : 0;
     last = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                        "Last-Event-ID");
-    /* The stream takes our reference. */
-    resp = http_streams_open(r->srv->streams, r->conn, job, last, r->remote,
-                             key != NULL ? key->name : "",
-                             key != NULL ? key->streams : 0, &rc, &limit);
+    /* The embedded stream takes our reference. */
+    resp = job != NULL
+           ? http_streams_open(r->srv->streams, r->conn, job, last,
+                               r->remote, name, cap, &rc, &limit)
+           : http_jstreams_open(r->srv->jstreams, r->conn, id, last,
+                                r->remote, name, cap, &rc, &limit);
     if (resp != NULL)
         http__reply(r, 200, resp);
     else

@@ -11,7 +11,7 @@
  * suspended; the ticker calls MHD_resume_connection after letting go.
  * Order: streams lock, then the jobs registry's lock inside it.
  */
-#include "http_jobs.h"
+#include "http_int.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -51,8 +51,7 @@ struct stream {
     uint64_t seq;                   /* last event id sent */
     uint64_t version;               /* job version last sent */
     uint64_t last_event_us, last_write_us;
-    char *buf;                      /* pending bytes [off, len) */
-    size_t cap, len, off;
+    struct http__pending out;      /* bytes not yet sent */
     struct shared *tail;            /* then these, from tail_off */
     size_t tail_off;
 };
@@ -72,24 +71,10 @@ struct http_streams {
     bool ticker_started;
 };
 
-/* Room for n more pending bytes (lock held). */
+/* Room for n more pending bytes. */
 static bool reserve(struct stream *st, size_t n)
 {
-    size_t want = st->cap ? st->cap : 4096;
-    char *grown;
-
-    if (st->off == st->len)
-        st->off = st->len = 0;
-    if (st->len + n <= st->cap)
-        return true;
-    while (want < st->len + n)
-        want *= 2;
-    grown = realloc(st->buf, want);
-    if (grown == NULL)
-        return false;
-    st->buf = grown;
-    st->cap = want;
-    return true;
+    return http__pending_reserve(&st->out, n);
 }
 
 /* Queue one progress event: the job's numbers, as the API encodes
@@ -108,7 +93,7 @@ static bool queue_progress(struct stream *st)
         data = text;
     }
     ok = ok && reserve(st, n + 96)
-         && http_sse_event(st->buf, st->cap, &st->len, ++st->seq,
+         && http_sse_event(st->out.buf, st->out.cap, &st->out.len, ++st->seq,
                            "progress", data) == 0;
     free(data);
     return ok;
@@ -196,8 +181,8 @@ static bool queue_final(struct stream *st, const char *type)
     st->tail = final_event(st->owner, st->job, type, &st->version);
     if (st->tail == NULL)
         return false;
-    memcpy(st->buf + st->len, num, (size_t)n);
-    st->len += (size_t)n;
+    memcpy(st->out.buf + st->out.len, num, (size_t)n);
+    st->out.len += (size_t)n;
     st->tail_off = 0;
     return true;
 }
@@ -222,14 +207,14 @@ static bool fill(struct stream *st, uint64_t now)
     if (!st->started) {
         st->started = true;
         ok = reserve(st, 32)
-             && http_sse_retry(st->buf, st->cap, &st->len,
+             && http_sse_retry(st->out.buf, st->out.cap, &st->out.len,
                                HTTP_JOBS_RETRY_MS) == 0;
     } else if (!jobs_state_final(snap.state) && past_lifetime(st, now)) {
         /* The client's EventSource reconnects after the retry delay and
          * continues from its Last-Event-ID: nothing is lost. */
         st->ended = true;
         return reserve(st, 80)
-               && http_sse_comment(st->buf, st->cap, &st->len, "stream "
+               && http_sse_comment(st->out.buf, st->out.cap, &st->out.len, "stream "
                                    "lifetime over (stream_max_s): "
                                    "reconnect with Last-Event-ID") == 0;
     } else if (!jobs_state_final(snap.state)
@@ -239,7 +224,7 @@ static bool fill(struct stream *st, uint64_t now)
         if (now - st->last_write_us < HTTP_JOBS_HEARTBEAT_MS * 1000u)
             return false;
         ok = reserve(st, 32)
-             && http_sse_comment(st->buf, st->cap, &st->len,
+             && http_sse_comment(st->out.buf, st->out.cap, &st->out.len,
                                  "heartbeat") == 0;
         st->last_write_us = now;
         return ok;
@@ -257,19 +242,19 @@ static bool fill(struct stream *st, uint64_t now)
 /* Bytes waiting to go out: the buffer's, then the shared tail's. */
 static size_t pending(const struct stream *st)
 {
-    return st->len - st->off
+    return st->out.len - st->out.off
            + (st->tail != NULL ? st->tail->len - st->tail_off : 0);
 }
 
 static ssize_t copy_out(struct stream *st, char *buf, size_t max)
 {
-    size_t n = st->len - st->off, m;
+    size_t n = st->out.len - st->out.off, m;
 
     if (n > max)
         n = max;
-    memcpy(buf, st->buf + st->off, n);
-    st->off += n;
-    if (st->off == st->len && st->tail != NULL && n < max) {
+    memcpy(buf, st->out.buf + st->out.off, n);
+    st->out.off += n;
+    if (st->out.off == st->out.len && st->tail != NULL && n < max) {
         m = st->tail->len - st->tail_off;
         m = m > max - n ? max - n : m;
         memcpy(buf + n, st->tail->bytes + st->tail_off, m);
@@ -327,7 +312,7 @@ static void stream_free(void *cls)
     shared_release(s, st->tail);
     pthread_mutex_unlock(&s->lock);
     jobs_release(s->jobs, st->job);
-    free(st->buf);
+    free(st->out.buf);
     free(st);
 }
 
@@ -428,33 +413,14 @@ static uint64_t parse_last_id(const char *v)
 static puz_err admit(const http_streams *s, const struct stream *new,
                      unsigned key_cap, struct http_streams_refusal *limit)
 {
-    unsigned on_job = 0, from_client = 0, of_key = 0;
+    struct http__streams_tally t = { s->count, 0, 0, 0 };
 
-    if (s->lim.max != 0 && s->count >= s->lim.max) {
-        *limit = (struct http_streams_refusal){ "max_streams", s->lim.max };
-        return PUZ_EFULL;
-    }
     for (const struct stream *st = s->head; st != NULL; st = st->next) {
-        on_job += st->job == new->job;
-        from_client += strcmp(st->client, new->client) == 0;
-        of_key += new->key[0] != '\0' && strcmp(st->key, new->key) == 0;
+        t.on_job += st->job == new->job;
+        t.from_client += strcmp(st->client, new->client) == 0;
+        t.of_key += new->key[0] != '\0' && strcmp(st->key, new->key) == 0;
     }
-    if (key_cap != 0 && of_key >= key_cap) {
-        *limit = (struct http_streams_refusal){ "the key's streams",
-                                                key_cap };
-        return PUZ_ELIMITED;
-    }
-    if (s->lim.per_job != 0 && on_job >= s->lim.per_job) {
-        *limit = (struct http_streams_refusal){ "max_streams_per_job",
-                                                s->lim.per_job };
-        return PUZ_EFULL;
-    }
-    if (s->lim.per_client != 0 && from_client >= s->lim.per_client) {
-        *limit = (struct http_streams_refusal){ "max_streams_per_client",
-                                                s->lim.per_client };
-        return PUZ_ELIMITED;
-    }
-    return PUZ_OK;
+    return http__streams_admit(&s->lim, &t, key_cap, limit);
 }
 
 struct MHD_Response *http_streams_open(http_streams *s,
@@ -502,9 +468,7 @@ struct MHD_Response *http_streams_open(http_streams *s,
         jobs_release(s->jobs, job);
         return NULL;
     }
-    MHD_add_response_header(resp, "Content-Type", "text/event-stream");
-    MHD_add_response_header(resp, "Cache-Control", "no-cache");
-    MHD_add_response_header(resp, "X-Accel-Buffering", "no");
+    http__sse_headers(resp);
     return resp;
 }
 

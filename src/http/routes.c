@@ -100,6 +100,7 @@ void http__api_init(struct http_server *s)
     s->api.store = s->store;
     s->api.draining = &s->draining;
     s->api.jobs = s->jobs;
+    s->api.jobq = s->jobq;
     s->api.keys = s->keys;
     s->api.jobs_list_anonymous = s->cfg.jobs_list_anonymous != 0;
     s->api.salt = s->id_salt;
@@ -246,8 +247,8 @@ static bool handle_metrics(struct http_req *r)
     struct http_metrics_gauges g = { 0 };
     struct http__conn_stats cs;
     struct pool_stats st;
-    size_t len = 0, jlen = 0, slen = 0;
-    char *text, *jtext, *stext, *both;
+    size_t len = 0, jlen = 0, slen = 0, qlen = 0;
+    char *text, *jtext, *stext, *qtext, *both;
 
     pool_get_stats(s->pool, &st);
     g.queue_depth = st.queued;
@@ -271,18 +272,22 @@ static bool handle_metrics(struct http_req *r)
                                      http_streams_finals_encoded(s->streams),
                                      &jlen);
     stext = http__store_metrics_render(s->store, &slen);
-    both = text != NULL && jtext != NULL && stext != NULL
-           ? malloc(len + jlen + slen) : NULL;
+    qtext = http_jobq_metrics_render(s->jobq, http_jstreams_count(
+                                         s->jstreams), &qlen);
+    both = text != NULL && jtext != NULL && stext != NULL && qtext != NULL
+           ? malloc(len + jlen + slen + qlen) : NULL;
     if (both == NULL) {
         http__reply(r, 500, NULL);
     } else {
         memcpy(both, text, len);
         memcpy(both + len, jtext, jlen);
         memcpy(both + len + jlen, stext, slen);
+        memcpy(both + len + jlen + slen, qtext, qlen);
         http__reply_copy(r, 200, "text/plain; version=0.0.4; "
-                         "charset=utf-8", both, len + jlen + slen);
+                         "charset=utf-8", both, len + jlen + slen + qlen);
     }
     free(both);
+    free(qtext);
     free(stext);
     free(jtext);
     free(text);

@@ -390,6 +390,35 @@ static puz_err start_jobs(struct http_server *s, char *msg)
     return PUZ_ENOMEM;
 }
 
+/* With a shared store the jobs are shared too (jobq.h): their workers
+ * run what any instance queued, so they start only once the API they
+ * run through is set up (http__api_init). */
+static puz_err start_jobq(struct http_server *s, char *msg)
+{
+    struct jobq_config qc = {
+        .store = s->store, .workers = s->cfg.api.job_workers,
+        .queue = s->cfg.api.job_queue, .max = s->cfg.api.job_max,
+        .ttl_s = s->cfg.api.job_ttl_s, .lease_ms = s->cfg.job_lease_ms,
+        .timeout_ms = s->cfg.redis_timeout_ms,
+        .events_max = s->cfg.job_events_max,
+        .nice = (int)s->cfg.worker_nice,
+        .run = api_jobq_run, .user = &s->api,
+    };
+
+    if (s->store == NULL || strcmp(store_backend(s->store), "shared") != 0)
+        return PUZ_OK;
+    if (jobq_create(&qc, &s->jobq) == PUZ_OK) {
+        s->jstreams = http_jstreams_create(s->jobq, &s->streams_limits);
+        if (s->jstreams != NULL) {
+            s->api.jobq = s->jobq;
+            return PUZ_OK;
+        }
+    }
+    snprintf(msg, HTTP_SERVER_MSG, "cannot start %u shared job threads",
+             s->cfg.api.job_workers);
+    return PUZ_ENOMEM;
+}
+
 static struct http_server *server_new(const struct http_config *cfg)
 {
     struct http_server *s = calloc(1, sizeof(*s));
@@ -450,6 +479,9 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
                        s->workers + s->cfg.queue);
     if (rc == PUZ_OK) {
         http__api_init(s);
+        rc = start_jobq(s, msg);
+    }
+    if (rc == PUZ_OK) {
         load_openapi(s);
         open_static(s);
         rc = start_daemon(s, msg);
@@ -518,6 +550,11 @@ void http_server_shutdown(http_server *s)
     if (s->jobs != NULL)
         jobs_shutdown(s->jobs, "the server is shutting down");
     http_streams_shutdown(s->streams, 2000);
+    /* Shared jobs running here give their lease back: another instance
+     * runs them again; their streams end and their clients reconnect
+     * there. */
+    jobq_shutdown(s->jobq);
+    http_jstreams_shutdown(s->jstreams, 2000);
     if (s->pool != NULL)
         drain_pool(s);
     /* Every job ran its done(), so no connection is suspended now. */
@@ -534,6 +571,8 @@ void http_server_shutdown(http_server *s)
     s->pool = NULL;
     http_streams_destroy(s->streams);
     s->streams = NULL;
+    http_jstreams_destroy(s->jstreams);
+    s->jstreams = NULL;
 }
 
 void http_server_destroy(http_server *s)
@@ -549,6 +588,7 @@ void http_server_destroy(http_server *s)
         close(s->log_fd);
     http__conns_destroy(s);
     jobs_destroy(s->jobs);
+    jobq_destroy(s->jobq);
     http_metrics_destroy(s->metrics);
     http_static_close(s->www);
     free(s->openapi);

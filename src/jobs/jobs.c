@@ -502,6 +502,7 @@ static void view_locked(const jobs_job *job, struct jobs_view *v)
     memcpy(v->owner, job->task.owner, sizeof(v->owner));
     v->state = job->state;
     v->version = job->version;
+    v->attempts = 0;
     v->created_ms = job->created_ms;
     v->started_ms = job->started_ms;
     v->finished_ms = job->finished_ms;

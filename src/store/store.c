@@ -106,6 +106,20 @@ const char *store_backend(const store *s)
     return s->ops->name;
 }
 
+struct redisContext *store_redis_connect(store *s, char *msg)
+{
+    if (s->ops != &store__redis_ops) {
+        snprintf(msg, PUZ_MSG_MAX, "the store is not shared (no redis_url)");
+        return NULL;
+    }
+    return store__redis_connect_new(s->be, msg);
+}
+
+const char *store_redis_prefix(const store *s)
+{
+    return s->ops == &store__redis_ops ? store__redis_prefix(s->be) : "";
+}
+
 /* The lock, waiting at most lock_ms: a stuck backend call elsewhere
  * holds it no longer than its own timeout, and nobody waits past it. */
 static puz_err enter(store *s, char *msg)

@@ -95,6 +95,11 @@ void *store__sqlite_new(const char *dir);
 puz_err store__redis_new(const char *url, const char *prefix,
                          unsigned timeout_ms, void **out, char *msg);
 
+/* A new connection of the shared backend be, or NULL + msg; its key
+ * prefix. */
+struct redisContext *store__redis_connect_new(void *be, char *msg);
+const char *store__redis_prefix(const void *be);
+
 /* The refusals both backends word the same way. */
 /* Too many entries (start false) or starts (true) from an address or
  * its network (net). */

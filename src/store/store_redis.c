@@ -364,6 +364,23 @@ static puz_err redis_connect(void *be, char *msg)
     return PUZ_OK;
 }
 
+/* Another connection like be's (the jobs keep their own, jobq.c): a copy
+ * of its settings connected as redis_connect does. */
+redisContext *store__redis_connect_new(void *be, char *msg)
+{
+    struct redis_be tmp = *(struct redis_be *)be;
+
+    tmp.c = NULL;
+    if (redis_connect(&tmp, msg) != PUZ_OK)
+        return NULL;
+    return tmp.c;
+}
+
+const char *store__redis_prefix(const void *be)
+{
+    return ((const struct redis_be *)be)->prefix;
+}
+
 static puz_err redis_check(void *be, char *msg)
 {
     struct redis_be *b = be;

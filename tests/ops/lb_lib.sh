@@ -10,6 +10,10 @@
 #   lb_stop_puzzled PID    SIGTERM, wait
 #   lb_forget PID          an instance that exited by other means
 #   lb_fail MESSAGE        print "NAME: MESSAGE" and the logs, exit 1
+#   lb_start_redis SOCK    a redis-server of the test's own on that unix
+#                          socket (AOF, appendfsync always, in $lb_tmp);
+#                          sets lb_redis_pid
+#   lb_wait_ready URL WHY  /readyz 200 within 10 s, or lb_fail "URL WHY"
 #
 # The upstream is deploy/nginx/puzzled-http.conf with its server lines
 # replaced by the given ports (their parameters kept), and the server
@@ -92,6 +96,28 @@ lb_start_puzzled() {
         sleep 0.05
     done
     lb_fail "$name: no 'listening on' line from $PUZZLED"
+}
+
+lb_start_redis() {
+    redis-server --port 0 --unixsocket "$1" --unixsocketperm 700 \
+        --save "" --appendonly yes --appendfsync always --dir "$lb_tmp" \
+        --logfile "$lb_tmp/redis.log" &
+    lb_redis_pid=$!
+    lb_pids="$lb_pids $lb_redis_pid"
+    for _ in $(seq 100); do
+        [ -S "$1" ] && return 0
+        sleep 0.05
+    done
+    lb_fail "redis-server did not start: $(tail -n 5 "$lb_tmp/redis.log")"
+}
+
+lb_wait_ready() {
+    for _ in $(seq 200); do
+        [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 200 ] &&
+            return 0
+        sleep 0.05
+    done
+    lb_fail "$1 $2"
 }
 
 lb_stop_puzzled() {

@@ -35,20 +35,8 @@ fi
 [ -x "$PUZZLED" ] || { echo "shared_store: $PUZZLED not built" >&2; exit 1; }
 lb_init shared_store
 
-redis_pid=""
 sock=$lb_tmp/redis.sock
-start_redis() {
-    redis-server --port 0 --unixsocket "$sock" --unixsocketperm 700 \
-        --save "" --appendonly yes --appendfsync always --dir "$lb_tmp" \
-        --logfile "$lb_tmp/redis.log" &
-    redis_pid=$!
-    lb_pids="$lb_pids $redis_pid"
-    for _ in $(seq 100); do
-        [ -S "$sock" ] && return 0
-        sleep 0.05
-    done
-    lb_fail "redis-server did not start: $(tail -n 5 "$lb_tmp/redis.log")"
-}
+start_redis() { lb_start_redis "$sock"; redis_pid=$lb_redis_pid; }
 start_redis
 
 common="--redis-url unix://$sock --redis-timeout-ms 300 --state-dir off"
@@ -204,13 +192,7 @@ done
 # 5. Redis back (its AOF replayed): no restart of puzzled.
 start_redis
 for u in "$a_url" "$b_url"; do
-    ok=0
-    for _ in $(seq 200); do
-        code=$(curl -s -o /dev/null -w '%{http_code}' "$u/readyz")
-        if [ "$code" = 200 ]; then ok=1; break; fi
-        sleep 0.05
-    done
-    [ $ok = 1 ] || lb_fail "$u not ready 10 s after Redis came back"
+    lb_wait_ready "$u" "not ready 10 s after Redis came back"
 done
 curl -s "$a_url/metrics" | awk '$1 == "puzzled_store_reconnects_total" &&
     $2 >= 1 { ok = 1 } END { exit !ok }' ||

@@ -1,0 +1,163 @@
+/*
+ * jobq.h - jobs shared by every instance naming the same Redis (the
+ * shared mode of /v1/jobs, redis_url set): the job records, the queue,
+ * the leases, the cancel requests and the progress events live in
+ * Redis; this module is an instance's share of the work. The embedded
+ * registry (jobs.h) stays the default and knows nothing of this.
+ *
+ * Keys (P = redis_prefix):
+ *   P job:ID          hash: body (the request's bytes, until it ends),
+ *                     owner, state, created_ms, started_ms, finished_ms,
+ *                     attempts, version, reason, cancel, the progress
+ *                     numbers, result (the answer's bytes, or the
+ *                     problem of a failed job); EXPIRE job_ttl_s once
+ *                     finished
+ *   P job:ID:lease    the runner's token, PX job_lease_ms, renewed
+ *   P job:ID:events   stream of the job's events (MAXLEN ~ cap), the
+ *                     SSE ids of GET /v1/jobs/{id}/events
+ *   P jobs:queue      stream + consumer group "workers": one entry a
+ *                     job, XACKed and XDELed when it ends
+ *   P jobs:all        zset id -> created_ms (job_max, the list)
+ *   P jobs:finished   zset id -> finished_ms (expiry, the oldest first)
+ *   P jobs:queued     set of ids waiting (job_queue)
+ *   P jobs:active     hash owner -> jobs queued or running (key caps)
+ * Every change of state is one Lua script, atomic across instances.
+ *
+ * Running: job_workers threads each with their own connection read the
+ * queue (XREADGROUP) and, idle, claim entries pending longer than a
+ * lease (XAUTOCLAIM); a job is run only after SET NX PX of its lease.
+ * One keeper thread renews the leases of the jobs running here every
+ * 100 ms, posts their progress as events (at most 4 a second) and
+ * turns a cancel request into the search's cancel flag. The finishing
+ * write checks the lease is still this runner's, so a job whose lease
+ * was lost (its runner stalled past the lease, another took it over)
+ * never ends twice. A job runs at least once while any instance lives;
+ * its final state and result are written exactly once.
+ *
+ * Routes call jobq on their own thread through a small pool of
+ * connections; every command has redis_timeout_ms. While the store is
+ * down (store_ready false) every call fails at once with PUZ_EIO.
+ */
+#ifndef JOBQ_H
+#define JOBQ_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jobs.h"
+#include "puz_err.h"
+#include "store.h"
+
+typedef struct jobq jobq_t;
+
+/* What a running job sees: its cancel flag, and its slot for
+ * jobq_run_progress. */
+struct jobq_run {
+    const atomic_int *cancel;
+    struct jobq_slot *slot;
+};
+
+/* A job's work: decode body (len bytes, the request as submitted) and
+ * run it, filling *out as a jobs_task's run does (jobs.h). */
+typedef void (*jobq_run_fn)(void *user, const char *body, size_t len,
+                            const struct jobq_run *run,
+                            struct jobs_outcome *out);
+
+struct jobq_config {
+    store *store;           /* the shared store: connections, prefix */
+    unsigned workers;       /* job threads of this instance, >= 1 */
+    unsigned queue;         /* jobs waiting, cluster-wide */
+    unsigned max;           /* jobs held, cluster-wide */
+    unsigned ttl_s;         /* finished jobs are kept this long */
+    unsigned lease_ms;      /* a runner not heard of this long is dead */
+    unsigned timeout_ms;    /* of every command (redis_timeout_ms) */
+    unsigned events_max;    /* events kept per job (MAXLEN ~) */
+    int nice;               /* the workers' niceness (pool.h) */
+    jobq_run_fn run;
+    void *user;
+};
+
+/* Start the workers and the keeper (they connect by themselves, now or
+ * when Redis is back). PUZ_EINVAL without a shared store, PUZ_ENOMEM. */
+puz_err jobq_create(const struct jobq_config *cfg, jobq_t **out);
+
+/* Stop taking jobs; running ones stop and give their lease back, so
+ * another instance takes them over. Joins the threads. Idempotent. */
+void jobq_shutdown(jobq_t *q);
+/* jobq_shutdown, then free. NULL is a no-op. */
+void jobq_destroy(jobq_t *q);
+
+/* Called by a running job: its search's progress. */
+void jobq_run_progress(const struct jobq_run *run,
+                       const struct puz_progress *p);
+
+/*
+ * Store a job (len bytes of its request body, owner "" = nobody) and
+ * queue it; its id in id (JOBS_ID_LEN + 1). PUZ_EFULL (job_queue
+ * waiting, or job_max held and none finished to forget), PUZ_ELIMITED
+ * (owner has owner_cap jobs queued or running; 0 = no cap), PUZ_EIO
+ * (Redis: msg says why), PUZ_ENOMEM.
+ */
+puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
+                    const char *owner, unsigned owner_cap, char *id,
+                    char *msg);
+
+/*
+ * The job id as it is now into *v (body NULL); *found false when there
+ * is none. With result not NULL, a finished job's answer (done) or
+ * problem (failed) is copied to *result (malloc, the caller frees; NULL
+ * when none) and v->body/len point at it.
+ */
+puz_err jobq_find(jobq_t *q, const char *id, struct jobs_view *v,
+                  char **result, bool *found, char *msg);
+
+/* Up to max views (newest first, no answers) of jobs in state (< 0:
+ * all) of owner (NULL: anyone's); *n of them. */
+puz_err jobq_list(jobq_t *q, int state, const char *owner,
+                  struct jobs_view *out, size_t max, size_t *n, char *msg);
+
+/*
+ * DELETE: a queued job (or one whose runner is gone) ends cancelled at
+ * once; a running one is asked to stop and waited for at most wait_ms.
+ * *what: 0 no such job, 1 cancelled or asked to, 2 it had finished and
+ * is forgotten now.
+ */
+puz_err jobq_cancel(jobq_t *q, const char *id, const char *reason,
+                    unsigned wait_ms, int *what, char *msg);
+
+/* One event of a job's stream: its stream id (the SSE id), its type
+ * ("progress" or the final state's name) and the job as it showed. */
+#define JOBQ_EVENT_ID_MAX 48
+struct jobq_event {
+    char id[JOBQ_EVENT_ID_MAX];
+    char type[16];
+    struct jobs_view v;
+};
+
+/* Whether s can be an event id (digits '-' digits), for Last-Event-ID. */
+bool jobq_event_id_ok(const char *s);
+
+/*
+ * The events of job after the event `after` (NULL: only its latest
+ * one), at most max, oldest first; *n of them. *gone when the job no
+ * longer exists (and no event is left).
+ */
+puz_err jobq_events(jobq_t *q, const char *job, const char *after,
+                    struct jobq_event *out, size_t max, size_t *n,
+                    bool *gone, char *msg);
+
+/* Jobs waiting in the queue, cluster-wide; 0 when Redis is down. */
+unsigned jobq_queued(jobq_t *q);
+
+/* This instance's share, for /metrics. */
+struct jobq_stats {
+    unsigned running;       /* jobs running here now */
+    uint64_t taken;         /* runs started here */
+    uint64_t retaken;       /* of them a job's second or later attempt */
+    uint64_t finished;      /* final states written by this instance */
+    uint64_t lost;          /* runs that lost their lease (not written) */
+};
+void jobq_get_stats(jobq_t *q, struct jobq_stats *out);
+
+#endif

@@ -1,0 +1,223 @@
+#!/bin/sh
+# shared_jobs.sh - jobs across instances (redis_url, issue 28): a
+# redis-server of its own (unix socket in a temporary directory, AOF,
+# never a system service), puzzled instances a and b naming it (job
+# leases of 2 s, so a takeover fits the test's time), and the shipped
+# nginx round-robin in front of them when nginx is installed:
+#  1. a 4x4 job submitted through a is read, streamed and listed through
+#     b (and through nginx, whichever instance answers); its result is
+#     byte for byte /v1/solve's answer (but the measured time_us);
+#  2. DELETE through the instance that does not run a long job stops it
+#     on the one that does: measured, at most 1 s (the real figure is
+#     printed);
+#  3. kill -9 of the instance running a long 5x5 job: the other runs it
+#     again (attempts 2) and finishes it; an event stream read through
+#     the dying instance and resumed through the survivor with
+#     Last-Event-ID gets every later event of the job's stream once, in
+#     order, and ends with `done`;
+#  4. Redis killed: job routes answer 503 problem+json with Retry-After,
+#     /v1/solve is unaffected, /readyz is not ready; Redis back on the
+#     same socket: jobs work again without restarting puzzled.
+# Skipped (77) only when redis-server is not installed.
+cd "$(dirname "$0")/../.." || exit 1
+lb_root=$(pwd)
+. tests/ops/lb_lib.sh
+
+for t in curl python3 redis-server redis-cli; do
+    command -v $t >/dev/null 2>&1 || { echo "shared_jobs: skipped: no $t" \
+        "(scripts/deps.sh --test installs it)" >&2; exit 77; }
+done
+[ -x "$PUZZLED" ] || { echo "shared_jobs: $PUZZLED not built" >&2; exit 1; }
+lb_init shared_jobs
+
+sock=$lb_tmp/redis.sock
+start_redis() { lb_start_redis "$sock"; redis_pid=$lb_redis_pid; }
+rcli() { redis-cli -s "$sock" "$@"; }
+start_redis
+
+common="--redis-url unix://$sock --redis-timeout-ms 300 --state-dir off
+        --job-workers 1 --workers 1 --job-lease-ms 2000"
+# start NAME: an instance; its url in NAME_url, its pid in NAME_pid
+start() {
+    # shellcheck disable=SC2086
+    lb_start_puzzled "$1" $common
+    eval "$1_url=\$lb_url $1_pid=\$lb_pid $1_port=\$lb_port"
+}
+start a
+start b
+echo "shared_jobs: redis $sock; a $a_url, b $b_url"
+
+json() { # json FILE PYTHON-EXPR-ON-j
+    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+submit() { # submit URL BODY: the job's id; its answer in $lb_tmp/sub
+    code=$(curl -s -o "$lb_tmp/sub" -D "$lb_tmp/subh" -w '%{http_code}' \
+           -H 'Content-Type: application/json' --data-binary "$2" "$1/v1/jobs")
+    [ "$code" = 202 ] || lb_fail "POST /v1/jobs through $1: $code $(cat "$lb_tmp/sub")"
+    json "$lb_tmp/sub" 'j["id"]'
+}
+state() { # state URL ID: the job's state ("-" when not 200)
+    code=$(curl -s -o "$lb_tmp/st" -w '%{http_code}' "$1/v1/jobs/$2")
+    if [ "$code" = 200 ]; then json "$lb_tmp/st" 'j["state"]'; else echo -; fi
+}
+wait_state() { # wait_state URL ID STATE SECONDS
+    n=$(( $4 * 20 ))
+    for _ in $(seq "$n"); do
+        [ "$(state "$1" "$2")" = "$3" ] && return 0
+        sleep 0.05
+    done
+    lb_fail "job $2 not $3 through $1 after $4 s: $(cat "$lb_tmp/st")"
+}
+# runner ID: which instance (a or b) runs the job now, "" if none.
+runner() {
+    for n in a b; do
+        eval "u=\$${n}_url"
+        [ -n "$u" ] || continue
+        [ "$(lb_metric "$u" puzzled_shared_jobs_running)" = 1 ] && {
+            echo $n; return; }
+    done
+}
+
+# --- 1. a 4x4 job through a, read through b and nginx -------------------
+board4=$("$PUZZLED" random --size 4 --moves 60 --seed 7 | head -1)
+body4="{\"board\": \"$board4\"}"
+id=$(submit "$a_url" "$body4")
+grep -qi "^location: /v1/jobs/$id" "$lb_tmp/subh" || lb_fail "no Location"
+wait_state "$b_url" "$id" done 20
+curl -s -H 'Content-Type: application/json' --data-binary "$body4" \
+    "$a_url/v1/solve" >"$lb_tmp/solve4"
+# The result's bytes as GET /v1/jobs/{id} spliced them in, against
+# /v1/solve's answer; only the measured time may differ.
+python3 - "$lb_tmp/st" "$lb_tmp/solve4" <<'EOF' || lb_fail "the 4x4 job's result is not /v1/solve's answer"
+import re, sys
+job = open(sys.argv[1], 'rb').read()
+solve = open(sys.argv[2], 'rb').read()
+res = job[job.index(b',"result":') + 10:-1]
+norm = lambda b: re.sub(rb'"time_us":\d+', b'"time_us":0', b)
+sys.exit(0 if norm(res) == norm(solve) else 1)
+EOF
+[ "$(json "$lb_tmp/st" 'j.get("attempts")')" = 1 ] ||
+    lb_fail "a job run once shows attempts $(json "$lb_tmp/st" 'j.get("attempts")')"
+curl -s -N --max-time 5 "$b_url/v1/jobs/$id/events" >"$lb_tmp/sse4"
+grep -q '^event: done$' "$lb_tmp/sse4" || lb_fail "events through b: $(cat "$lb_tmp/sse4")"
+if lb_find_nginx; then
+    lb_start_nginx "$a_port" "$b_port"
+    id2=$(submit "$lb_nginx_url" "$body4")
+    for _ in 1 2 3 4; do    # round-robin: both instances answer
+        wait_state "$lb_nginx_url" "$id2" done 20
+    done
+else
+    echo "shared_jobs: nginx not installed: the nginx part is skipped" >&2
+fi
+echo "shared_jobs: 1. 4x4 job through a, done through b: result = /v1/solve's"
+
+# --- 2. DELETE through the other instance --------------------------------
+long5='{"board": "10 6 18 12 15 3 5 4 14 19 7 11 20 9 8 16 17 2 1 24 21 13 22 23 0", "algorithm": "idastar", "limits": {"timeout_ms": 30000}}'
+id=$(submit "$b_url" "$long5")
+wait_state "$a_url" "$id" running 10
+sleep 0.3
+run=$(runner)
+[ -n "$run" ] || lb_fail "no instance says it runs job $id"
+other=a; [ "$run" = a ] && other=b
+eval "run_url=\$${run}_url other_url=\$${other}_url"
+t0=$(date +%s%N)
+code=$(curl -s -o "$lb_tmp/del" -w '%{http_code}' -X DELETE "$other_url/v1/jobs/$id")
+t1=$(date +%s%N)
+[ "$code" = 200 ] || lb_fail "DELETE through $other: $code $(cat "$lb_tmp/del")"
+st=$(json "$lb_tmp/del" 'j["state"]')
+[ "$st" = cancelled ] || lb_fail "DELETE answered state $st: $(cat "$lb_tmp/del")"
+ms=$(( (t1 - t0) / 1000000 ))
+[ "$ms" -le 1000 ] || lb_fail "the cancel took $ms ms"
+[ "$(lb_metric "$run_url" puzzled_shared_jobs_running)" = 0 ] ||
+    lb_fail "$run still runs the cancelled job"
+echo "shared_jobs: 2. DELETE through $other stopped the search on $run in $ms ms"
+
+# --- 3. kill -9 of the instance running a long job -----------------------
+longer='{"board": "10 6 18 12 15 3 5 4 14 19 7 11 20 9 8 16 17 2 1 24 21 13 22 23 0", "algorithm": "idastar", "limits": {"timeout_ms": 6000}}'
+id=$(submit "$a_url" "$longer")
+wait_state "$b_url" "$id" running 10
+run=$(runner)
+[ -n "$run" ] || lb_fail "no instance says it runs job $id"
+surv=a; [ "$run" = a ] && surv=b
+eval "run_url=\$${run}_url surv_url=\$${surv}_url run_pid=\$${run}_pid"
+# The stream through the runner for a second, then it dies under it.
+curl -s -N --max-time 1.2 "$run_url/v1/jobs/$id/events" >"$lb_tmp/sse1"
+kill -9 "$run_pid"
+wait "$run_pid" 2>/dev/null
+lb_forget "$run_pid"
+eval "${run}_url="
+grep -q '^event: progress$' "$lb_tmp/sse1" && ! grep -q '^event: done$' \
+    "$lb_tmp/sse1" || lb_fail "not a stream of a running job: $(cat "$lb_tmp/sse1")"
+last=$(sed -n 's/^id: //p' "$lb_tmp/sse1" | tail -n 1)
+[ -n "$last" ] || lb_fail "no event through $run: $(cat "$lb_tmp/sse1")"
+curl -s -N --max-time 25 -H "Last-Event-ID: $last" \
+    "$surv_url/v1/jobs/$id/events" >"$lb_tmp/sse2"
+grep -q '^event: done$' "$lb_tmp/sse2" ||
+    lb_fail "the resumed stream did not end with done: $(tail -c 400 "$lb_tmp/sse2")"
+rcli XRANGE "puzzled:job:$id:events" - + | grep -E '^[0-9]+-[0-9]+$' \
+    >"$lb_tmp/all_ids"
+python3 - "$lb_tmp/sse1" "$lb_tmp/sse2" "$lb_tmp/all_ids" "$last" <<'EOF' ||
+import sys
+ids = lambda f: [l[4:].strip() for l in open(f) if l.startswith('id: ')]
+first, second = ids(sys.argv[1]), ids(sys.argv[2])
+stream = [l.strip() for l in open(sys.argv[3])]
+later = stream[stream.index(sys.argv[4]) + 1:]
+if second != later:
+    print("resumed ids", second, "\nthe job's later events", later)
+    sys.exit(1)
+if set(first) & set(second):
+    print("seen twice:", set(first) & set(second))
+    sys.exit(1)
+EOF
+    lb_fail "the resumed stream is not the job's later events, once each"
+curl -s "$surv_url/v1/jobs/$id" >"$lb_tmp/st"
+[ "$(json "$lb_tmp/st" 'j["state"], j.get("attempts")')" = "done 2" ] ||
+    lb_fail "after the takeover: $(head -c 400 "$lb_tmp/st")"
+grep -q '"attempts":2' "$lb_tmp/sse2" || lb_fail "the final event lacks attempts 2"
+echo "shared_jobs: 3. $run killed mid-job: $surv ran it again (attempts 2)," \
+    "the resumed stream had the $(wc -l <"$lb_tmp/all_ids") events' later ones once"
+start "$run"
+eval "run_url=\$${run}_url"
+
+# --- 4. Redis down, then back --------------------------------------------
+id=$(submit "$surv_url" "$body4")
+wait_state "$run_url" "$id" done 20
+kill -9 "$redis_pid"
+wait "$redis_pid" 2>/dev/null
+lb_forget "$redis_pid"
+for _ in $(seq 60); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$a_url/readyz")" = 503 ] &&
+        break
+    sleep 0.05
+done
+curl -s "$a_url/readyz" | grep -q '"store":false' ||
+    lb_fail "/readyz with Redis gone: $(curl -s "$a_url/readyz")"
+for u in "$a_url" "$b_url"; do
+    for req in "POST /v1/jobs" "GET /v1/jobs/$id" "DELETE /v1/jobs/$id" \
+               "GET /v1/jobs/$id/events"; do
+        m=${req%% *} path=${req#* }
+        if [ "$m" = POST ]; then
+            set -- -H 'Content-Type: application/json' --data-binary "$body4"
+        else
+            set -- -X "$m"
+        fi
+        code=$(curl -s -D "$lb_tmp/h" -o "$lb_tmp/body" -w '%{http_code}' \
+               "$@" "$u$path")
+        [ "$code" = 503 ] || lb_fail "$req with Redis gone: $code $(cat "$lb_tmp/body")"
+        grep -qi '^content-type: application/problem+json' "$lb_tmp/h" ||
+            lb_fail "$req: the 503 is not problem+json"
+        grep -qi '^retry-after:' "$lb_tmp/h" || lb_fail "$req: 503 without Retry-After"
+    done
+    code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+           --data-binary "$body4" "$u/v1/solve")
+    [ "$code" = 200 ] || lb_fail "a solve with Redis gone: $code"
+done
+start_redis
+for u in "$a_url" "$b_url"; do
+    lb_wait_ready "$u" "not ready 10 s after Redis came back"
+done
+[ "$(state "$b_url" "$id")" = done ] || lb_fail "the job before the crash is gone"
+id=$(submit "$a_url" "$body4")
+wait_state "$b_url" "$id" done 20
+echo "shared_jobs: 4. Redis down: 503 + Retry-After, solves 200; back: jobs run again"
+echo "shared_jobs: ok"

@@ -1,0 +1,300 @@
+/*
+ * test_jobq.c - the shared jobs (jobq.h) against a redis-server of the
+ * test's own (tredis.h), with a task of the test's own in place of the
+ * solve: a job runs, its answer and events come back through another
+ * instance; a DELETE through another instance stops it; a run whose
+ * lease is gone writes nothing and another instance runs the job again;
+ * the caps hold; Redis down fails at once, Redis back works again.
+ * Two jobq values on one store stand for two instances.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <hiredis/hiredis.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobq.h"
+#include "store.h"
+#include "support/tredis.h"
+
+static char redis_url[160], prefix[32];
+static unsigned prefixes;
+
+/* The task: "echo:TEXT" answers TEXT; "wait" runs until cancelled. */
+static atomic_int runs;
+
+static void task(void *user, const char *body, size_t len,
+                 const struct jobq_run *run, struct jobs_outcome *out)
+{
+    struct puz_progress p = { .expanded = 1 };
+
+    (void)user;
+    atomic_fetch_add(&runs, 1);
+    out->state = JOBS_DONE;
+    if (len > 5 && memcmp(body, "echo:", 5) == 0) {
+        out->body = malloc(len - 5);
+        memcpy(out->body, body + 5, len - 5);
+        out->len = len - 5;
+        return;
+    }
+    while (!atomic_load(run->cancel)) {
+        jobq_run_progress(run, &p);
+        p.expanded++;
+        usleep(10000);
+    }
+    out->state = JOBS_CANCELLED;
+}
+
+struct fix {
+    store *st;
+    jobq_t *a, *b;
+};
+
+static jobq_t *instance(store *st, unsigned queue, unsigned max)
+{
+    struct jobq_config c = {
+        .store = st, .workers = 1, .queue = queue, .max = max,
+        .ttl_s = 60, .lease_ms = 400, .timeout_ms = 300, .events_max = 100,
+        .run = task,
+    };
+    jobq_t *q = NULL;
+
+    assert_int_equal(jobq_create(&c, &q), PUZ_OK);
+    return q;
+}
+
+static int setup(void **state)
+{
+    struct fix *f = calloc(1, sizeof(*f));
+    char msg[PUZ_MSG_MAX] = "";
+    struct store_options o = { .redis_url = redis_url,
+                               .redis_prefix = prefix, .timeout_ms = 300 };
+
+    snprintf(prefix, sizeof(prefix), "jq%u:", ++prefixes);
+    if (store_start(&o, &f->st, msg) != PUZ_OK || !store_ready(f->st, msg))
+        fail_msg("store_start: %s", msg);
+    f->a = instance(f->st, 4, 8);
+    f->b = instance(f->st, 4, 8);
+    atomic_store(&runs, 0);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fix *f = *state;
+
+    jobq_destroy(f->a);
+    jobq_destroy(f->b);
+    store_close(f->st);
+    free(f);
+    return 0;
+}
+
+/* Waits up to ms for job id to be in state s (through q). */
+static bool wait_state(jobq_t *q, const char *id, enum jobs_state s,
+                       unsigned ms, struct jobs_view *v)
+{
+    char msg[PUZ_MSG_MAX];
+    bool found;
+
+    for (unsigned t = 0; t < ms; t += 10) {
+        if (jobq_find(q, id, v, NULL, &found, msg) == PUZ_OK && found
+            && v->state == s)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+static void test_runs_and_reads_through_another(void **state)
+{
+    struct fix *f = *state;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], *result = NULL;
+    struct jobq_event ev[8];
+    struct jobs_view v;
+    size_t n;
+    bool found, gone;
+
+    assert_int_equal(jobq_submit(f->a, "echo:{\"x\":1}", 12, "", 0, id,
+                                 msg), PUZ_OK);
+    assert_true(wait_state(f->b, id, JOBS_DONE, 3000, &v));
+    assert_int_equal(jobq_find(f->b, id, &v, &result, &found, msg), PUZ_OK);
+    assert_true(found);
+    assert_int_equal(v.len, 7);
+    assert_memory_equal(v.body, "{\"x\":1}", 7);
+    assert_int_equal(v.attempts, 1);
+    free(result);
+    /* Its events: queued, running, done; the latest alone without an
+     * id to start after, the rest after the first. */
+    assert_int_equal(jobq_events(f->b, id, NULL, ev, 8, &n, &gone, msg),
+                     PUZ_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(ev[0].type, "done");
+    assert_true(jobq_event_id_ok(ev[0].id));
+    assert_int_equal(jobq_events(f->a, id, "0-0", ev, 8, &n, &gone, msg),
+                     PUZ_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(ev[0].v.state, JOBS_QUEUED);
+    assert_int_equal(ev[1].v.state, JOBS_RUNNING);
+    assert_string_equal(ev[2].type, "done");
+    assert_int_equal(jobq_events(f->a, id, ev[1].id, ev, 8, &n, &gone, msg),
+                     PUZ_OK);
+    assert_int_equal(n, 1);
+    assert_false(gone);
+}
+
+static void test_delete_through_another_stops_it(void **state)
+{
+    struct fix *f = *state;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX];
+    struct jobs_view v;
+    int what;
+
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id, msg), PUZ_OK);
+    assert_true(wait_state(f->a, id, JOBS_RUNNING, 3000, &v));
+    assert_int_equal(jobq_cancel(f->b, id, "cancelled by the client", 1000,
+                                 &what, msg), PUZ_OK);
+    assert_int_equal(what, 1);
+    assert_true(wait_state(f->b, id, JOBS_CANCELLED, 10, &v));
+    assert_string_equal(v.reason, "cancelled by the client");
+    /* A finished job's DELETE forgets it. */
+    assert_int_equal(jobq_cancel(f->a, id, "x", 0, &what, msg), PUZ_OK);
+    assert_int_equal(what, 2);
+    assert_int_equal(jobq_cancel(f->a, id, "x", 0, &what, msg), PUZ_OK);
+    assert_int_equal(what, 0);
+}
+
+static void test_lost_lease_runs_again_written_once(void **state)
+{
+    struct fix *f = *state;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], key[128];
+    struct jobs_view v;
+    redisContext *c = store_redis_connect(f->st, msg);
+    redisReply *r;
+    int what;
+
+    assert_non_null(c);
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id, msg), PUZ_OK);
+    assert_true(wait_state(f->a, id, JOBS_RUNNING, 3000, &v));
+    /* The runner's lease vanishes (as when it stalled past it): its
+     * keeper stops the run and writes nothing; an instance runs it
+     * again. */
+    snprintf(key, sizeof(key), "%sjob:%s:lease", prefix, id);
+    r = redisCommand(c, "DEL %s", key);
+    freeReplyObject(r);
+    for (int t = 0; t < 300 && v.attempts < 2; t++) {
+        usleep(10000);
+        wait_state(f->b, id, JOBS_RUNNING, 10, &v);
+    }
+    assert_int_equal(v.attempts, 2);
+    assert_int_equal(v.state, JOBS_RUNNING);
+    assert_int_equal(jobq_cancel(f->b, id, "enough", 1000, &what, msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->a, id, JOBS_CANCELLED, 10, &v));
+    assert_int_equal(atomic_load(&runs), 2);
+    redisFree(c);
+}
+
+static void test_caps_hold(void **state)
+{
+    struct fix *f = *state;
+    char id[4][JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX];
+    struct jobs_view v;
+    int what;
+
+    /* An owner's cap: its second active job is refused. */
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "k", 1, id[0], msg),
+                     PUZ_OK);
+    assert_int_equal(jobq_submit(f->b, "wait", 4, "k", 1, id[1], msg),
+                     PUZ_ELIMITED);
+    assert_int_equal(jobq_submit(f->b, "wait", 4, "", 0, id[1], msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->a, id[0], JOBS_RUNNING, 3000, &v));
+    assert_true(wait_state(f->a, id[1], JOBS_RUNNING, 3000, &v));
+    /* Both workers busy: 4 may wait, across the instances. */
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(jobq_submit(f->a, "echo:1", 6, "", 0, id[2], msg),
+                         PUZ_OK);
+    assert_int_equal(jobq_queued(f->b), 4);
+    assert_int_equal(jobq_submit(f->b, "echo:1", 6, "", 0, id[3], msg),
+                     PUZ_EFULL);
+    assert_int_equal(jobq_cancel(f->a, id[0], "x", 1000, &what, msg),
+                     PUZ_OK);
+    assert_int_equal(jobq_cancel(f->a, id[1], "x", 1000, &what, msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->a, id[2], JOBS_DONE, 3000, &v));
+}
+
+static void test_redis_down_and_back(void **state)
+{
+    struct fix *f = *state;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX] = "";
+    struct jobs_view v;
+    bool found;
+    puz_err rc = PUZ_EIO;
+
+    assert_int_equal(tredis_pause(1), 0);       /* a Redis that hangs */
+    for (int t = 0; t < 300 && store_ready(f->st, NULL); t++)
+        usleep(10000);
+    assert_int_equal(jobq_submit(f->a, "echo:1", 6, "", 0, id, msg),
+                     PUZ_EIO);
+    assert_non_null(strstr(msg, "unavailable"));
+    assert_int_equal(jobq_find(f->b, id, &v, NULL, &found, msg), PUZ_EIO);
+    assert_int_equal(tredis_pause(0), 0);
+    for (int t = 0; t < 1000 && !store_ready(f->st, NULL); t++)
+        usleep(10000);
+    assert_int_equal(jobq_submit(f->a, "echo:2", 6, "", 0, id, msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->b, id, JOBS_DONE, 5000, &v));
+    /* Restarted (empty: no persistence here): the connections made
+     * before are replaced; the first call may still meet one. */
+    assert_int_equal(tredis_restart(), 0);
+    for (int t = 0; t < 500 && rc != PUZ_OK; t++) {
+        rc = jobq_submit(f->a, "echo:3", 6, "", 0, id, msg);
+        usleep(10000);
+    }
+    assert_int_equal(rc, PUZ_OK);
+    assert_true(wait_state(f->b, id, JOBS_DONE, 5000, &v));
+}
+
+static int redis_up(void **state)
+{
+    (void)state;
+    if (tredis_start(redis_url, sizeof(redis_url)) != 0) {
+        fprintf(stderr, "test_jobq: redis-server cannot be started "
+                "(apt-get install redis-server; make test does)\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int redis_down(void **state)
+{
+    (void)state;
+    tredis_stop();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_runs_and_reads_through_another,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_delete_through_another_stops_it,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_lost_lease_runs_again_written_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_caps_hold, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_redis_down_and_back, setup,
+                                        teardown),
+    };
+
+    return cmocka_run_group_tests(tests, redis_up, redis_down);
+}
