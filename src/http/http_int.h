@@ -275,17 +275,59 @@ struct http__pending {
 /* Room for n more bytes (emptied first when all was sent); false on
  * ENOMEM. */
 bool http__pending_reserve(struct http__pending *p, size_t n);
-/* The streams open now: in all, on this job, from this client, of this
- * key. */
-struct http__streams_tally {
-    unsigned all, on_job, from_client, of_key;
+/* What every stream starts with: its place in its set's list and what
+ * the caps count it by. */
+struct http__stream {
+    struct http__stream *prev, *next;
+    bool linked;                    /* admitted: in the set's list */
+    char client[64];                /* for the per-client cap */
+    char key[JOBS_OWNER_MAX + 1];   /* for the key's cap; "" = none */
 };
-/* Whether one more stream fits lim (and key_cap, 0 = none): PUZ_OK, or
- * PUZ_EFULL / PUZ_ELIMITED with *limit naming the limit. */
-puz_err http__streams_admit(const struct http_streams_limits *lim,
-                            const struct http__streams_tally *t,
-                            unsigned key_cap,
-                            struct http_streams_refusal *limit);
+/* A set of streams (the embedded jobs' or the shared jobs'): one lock
+ * for its list and every field of its streams, their caps, and the
+ * thread that feeds and resumes them. */
+struct http__stream_set {
+    pthread_mutex_t lock;
+    struct http__stream *head;
+    unsigned count;
+    struct http_streams_limits lim;
+    bool closing;                   /* shutdown: end every stream */
+    bool stop;                      /* the thread should exit */
+    pthread_t thread;
+    bool thread_started;
+};
+/* The lock and the limits, then the thread fn(arg): false when no
+ * thread could be started (http__set_destroy then still works). */
+bool http__set_init(struct http__stream_set *set,
+                    const struct http_streams_limits *lim,
+                    void *(*fn)(void *), void *arg);
+/* The thread's question after each round: should it exit? */
+bool http__set_stopping(struct http__stream_set *set);
+/* Admits st (client and key filled) if one more stream fits the caps
+ * (and key_cap, 0 = none) and links it: PUZ_OK, or PUZ_EFULL /
+ * PUZ_ELIMITED with *limit naming the limit. same_job says whether two
+ * streams watch one job. Takes the lock. */
+puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
+                        bool (*same_job)(const struct http__stream *a,
+                                         const struct http__stream *b),
+                        unsigned key_cap, struct http_streams_refusal *limit);
+/* Out of the list if it was admitted (lock held). */
+void http__set_unlink(struct http__stream_set *set, struct http__stream *st);
+/* Streams open now (takes the lock). */
+unsigned http__set_count(struct http__stream_set *set);
+/* From now on every stream ends; then wait at most wait_ms for them
+ * to go, calling kick(arg) (may be NULL) every 5 ms to wake them. */
+void http__set_shutdown(struct http__stream_set *set, unsigned wait_ms,
+                        void (*kick)(void *arg), void *arg);
+/* A content reader with nothing to send, the set's lock held: lets go
+ * of the lock and ends the stream (end) or suspends its connection
+ * until the set's thread resumes it (*suspended says so). Returns what
+ * the reader returns. */
+ssize_t http__set_idle(struct http__stream_set *set,
+                       struct MHD_Connection *conn, bool *suspended,
+                       bool end);
+/* Stops and joins the thread, then the lock goes. */
+void http__set_destroy(struct http__stream_set *set);
 /* Content-Type, Cache-Control and X-Accel-Buffering of a stream. */
 void http__sse_headers(struct MHD_Response *resp);
 

@@ -24,27 +24,19 @@
 #define WAKE_MAX 64
 
 struct jstream {
+    struct http__stream base;       /* first: the set's list and caps */
     http_jstreams *owner;
     struct MHD_Connection *conn;
     char job[JOBS_ID_LEN + 1];
-    char client[64];
-    char key[JOBS_OWNER_MAX + 1];
     char last[JOBQ_EVENT_ID_MAX];   /* last event id sent; "" none yet */
     uint64_t opened_us, last_write_us;
-    struct jstream *prev, *next;
-    bool started, ended, suspended, linked, pumping;
+    bool started, ended, suspended, pumping;
     struct http__pending out;      /* bytes not yet sent */
 };
 
 struct http_jstreams {
+    struct http__stream_set set;    /* the streams, their lock, the pump */
     jobq_t *q;
-    struct http_streams_limits lim;
-    pthread_mutex_t lock;
-    struct jstream *head;
-    unsigned count;
-    bool closing, stop;
-    pthread_t pump;
-    bool pump_started;
 };
 
 /* Room for n more pending bytes. */
@@ -109,7 +101,7 @@ static void pump_one(http_jstreams *s, struct jstream *st, uint64_t now)
     char msg[PUZ_MSG_MAX];
     size_t n = 0;
     bool gone = false;
-    uint64_t life = (uint64_t)s->lim.lifetime_s * 1000000u;
+    uint64_t life = (uint64_t)s->set.lim.lifetime_s * 1000000u;
 
     if (jobq_events(s->q, st->job, st->last[0] ? st->last : NULL, ev,
                     EVENTS_A_ROUND, &n, &gone, msg) != PUZ_OK) {
@@ -145,29 +137,31 @@ static void pump_round(http_jstreams *s)
     uint64_t now = puz_now_us();
     bool closing;
 
-    pthread_mutex_lock(&s->lock);
-    closing = s->closing;
-    for (struct jstream *st = s->head; st != NULL && n < WAKE_MAX;
-         st = st->next)
+    pthread_mutex_lock(&s->set.lock);
+    closing = s->set.closing;
+    for (struct http__stream *b = s->set.head; b != NULL && n < WAKE_MAX;
+         b = b->next) {
+        struct jstream *st = (struct jstream *)b;
         if (st->suspended && !st->pumping) {
             st->pumping = true;
             mine[n++] = st;
         }
-    pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_unlock(&s->set.lock);
     for (unsigned i = 0; i < n; i++) {
         struct jstream *st = mine[i];
         bool wake;
 
         if (!closing)
             pump_one(s, st, now);
-        pthread_mutex_lock(&s->lock);
+        pthread_mutex_lock(&s->set.lock);
         st->pumping = false;
         wake = closing || st->ended || st->out.len != st->out.off;
         if (closing)
             st->ended = true;
         if (wake)
             st->suspended = false;
-        pthread_mutex_unlock(&s->lock);
+        pthread_mutex_unlock(&s->set.lock);
         if (wake)
             MHD_resume_connection(st->conn);
     }
@@ -176,15 +170,11 @@ static void pump_round(http_jstreams *s)
 static void *pump(void *arg)
 {
     http_jstreams *s = arg;
-    bool stop = false;
 
-    while (!stop) {
+    do {
         pump_round(s);
         usleep(HTTP_JOBQ_POLL_MS * 1000);
-        pthread_mutex_lock(&s->lock);
-        stop = s->stop;
-        pthread_mutex_unlock(&s->lock);
-    }
+    } while (!http__set_stopping(&s->set));
     return NULL;
 }
 
@@ -195,26 +185,19 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     size_t n;
 
     (void)pos;
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->set.lock);
     if (!st->started) {
         st->started = true;
         if (reserve(st, 32))
             http_sse_retry(st->out.buf, st->out.cap, &st->out.len, HTTP_JOBS_RETRY_MS);
     }
-    if (st->out.len == st->out.off) {
-        if (st->ended || s->closing) {
-            pthread_mutex_unlock(&s->lock);
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        }
-        st->suspended = true;
-        MHD_suspend_connection(st->conn);
-        pthread_mutex_unlock(&s->lock);
-        return 0;
-    }
+    if (st->out.len == st->out.off)
+        return http__set_idle(&s->set, st->conn, &st->suspended,
+                              st->ended || s->set.closing);
     n = st->out.len - st->out.off < max ? st->out.len - st->out.off : max;
     memcpy(buf, st->out.buf + st->out.off, n);
     st->out.off += n;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->set.lock);
     return (ssize_t)n;
 }
 
@@ -223,33 +206,18 @@ static void stream_free(void *cls)
     struct jstream *st = cls;
     http_jstreams *s = st->owner;
 
-    pthread_mutex_lock(&s->lock);
-    if (st->linked) {
-        if (st->prev != NULL)
-            st->prev->next = st->next;
-        else
-            s->head = st->next;
-        if (st->next != NULL)
-            st->next->prev = st->prev;
-        s->count--;
-    }
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&s->set.lock);
+    http__set_unlink(&s->set, &st->base);
+    pthread_mutex_unlock(&s->set.lock);
     free(st->out.buf);
     free(st);
 }
 
-/* The limits of http_streams_limits (lock held). */
-static puz_err admit(const http_jstreams *s, const struct jstream *new,
-                     unsigned key_cap, struct http_streams_refusal *limit)
+/* For the per-job cap: both streams watch one job. */
+static bool same_job(const struct http__stream *a, const struct http__stream *b)
 {
-    struct http__streams_tally t = { s->count, 0, 0, 0 };
-
-    for (const struct jstream *st = s->head; st != NULL; st = st->next) {
-        t.on_job += strcmp(st->job, new->job) == 0;
-        t.from_client += strcmp(st->client, new->client) == 0;
-        t.of_key += new->key[0] != '\0' && strcmp(st->key, new->key) == 0;
-    }
-    return http__streams_admit(&s->lim, &t, key_cap, limit);
+    return strcmp(((const struct jstream *)a)->job,
+                  ((const struct jstream *)b)->job) == 0;
 }
 
 struct MHD_Response *http_jstreams_open(http_jstreams *s,
@@ -268,8 +236,8 @@ struct MHD_Response *http_jstreams_open(http_jstreams *s,
     st->owner = s;
     st->conn = c;
     snprintf(st->job, sizeof(st->job), "%s", job);
-    snprintf(st->client, sizeof(st->client), "%s", client);
-    snprintf(st->key, sizeof(st->key), "%s", key);
+    snprintf(st->base.client, sizeof(st->base.client), "%s", client);
+    snprintf(st->base.key, sizeof(st->base.key), "%s", key);
     if (jobq_event_id_ok(last_id))
         snprintf(st->last, sizeof(st->last), "%s", last_id);
     st->opened_us = st->last_write_us = puz_now_us();
@@ -279,17 +247,7 @@ struct MHD_Response *http_jstreams_open(http_jstreams *s,
         free(st);
         return NULL;
     }
-    pthread_mutex_lock(&s->lock);
-    *rc = admit(s, st, key_cap, limit);
-    if (*rc == PUZ_OK) {
-        st->linked = true;
-        st->next = s->head;
-        if (s->head != NULL)
-            s->head->prev = st;
-        s->head = st;
-        s->count++;
-    }
-    pthread_mutex_unlock(&s->lock);
+    *rc = http__set_admit(&s->set, &st->base, same_job, key_cap, limit);
     if (*rc != PUZ_OK) {
         MHD_destroy_response(resp);     /* frees st through stream_free */
         return NULL;
@@ -354,51 +312,29 @@ http_jstreams *http_jstreams_create(jobq_t *q,
     if (s == NULL)
         return NULL;
     s->q = q;
-    s->lim = *lim;
-    pthread_mutex_init(&s->lock, NULL);
-    if (pthread_create(&s->pump, NULL, pump, s) != 0) {
+    if (!http__set_init(&s->set, lim, pump, s)) {
         http_jstreams_destroy(s);
         return NULL;
     }
-    s->pump_started = true;
     return s;
-}
-
-unsigned http_jstreams_count(http_jstreams *s)
-{
-    unsigned n;
-
-    if (s == NULL)
-        return 0;
-    pthread_mutex_lock(&s->lock);
-    n = s->count;
-    pthread_mutex_unlock(&s->lock);
-    return n;
-}
-
-void http_jstreams_shutdown(http_jstreams *s, unsigned wait_ms)
-{
-    if (s == NULL)
-        return;
-    pthread_mutex_lock(&s->lock);
-    s->closing = true;
-    pthread_mutex_unlock(&s->lock);
-    /* The pump resumes every suspended stream now; each ends. */
-    for (unsigned waited = 0; http_jstreams_count(s) != 0
-                              && waited < wait_ms; waited += 5)
-        usleep(5000);
 }
 
 void http_jstreams_destroy(http_jstreams *s)
 {
     if (s == NULL)
         return;
-    if (s->pump_started) {
-        pthread_mutex_lock(&s->lock);
-        s->stop = true;
-        pthread_mutex_unlock(&s->lock);
-        pthread_join(s->pump, NULL);
-    }
-    pthread_mutex_destroy(&s->lock);
+    http__set_destroy(&s->set);
     free(s);
+}
+
+void http_jstreams_shutdown(http_jstreams *s, unsigned wait_ms)
+{
+    /* The pump resumes every suspended stream now; each ends. */
+    if (s != NULL)
+        http__set_shutdown(&s->set, wait_ms, NULL, NULL);
+}
+
+unsigned http_jstreams_count(http_jstreams *s)
+{
+    return s != NULL ? http__set_count(&s->set) : 0;
 }

@@ -37,17 +37,14 @@ struct shared {
 #define FINAL_KEEP_US 10000000u
 
 struct stream {
+    struct http__stream base;       /* first: the set's list and caps */
     http_streams *owner;
     struct MHD_Connection *conn;
     jobs_job *job;                  /* our reference */
-    char client[64];                /* for the per-client cap */
-    char key[JOBS_OWNER_MAX + 1];   /* for the key's cap; "" = none */
     uint64_t opened_us;             /* for the lifetime */
-    struct stream *prev, *next;
     bool started;                   /* retry hint and first state sent */
     bool ended;                     /* final event queued */
     bool suspended;
-    bool linked;                    /* in the owner's list (admitted) */
     uint64_t seq;                   /* last event id sent */
     uint64_t version;               /* job version last sent */
     uint64_t last_event_us, last_write_us;
@@ -57,18 +54,11 @@ struct stream {
 };
 
 struct http_streams {
+    struct http__stream_set set;    /* the streams, their lock, the ticker */
     const struct api_ctx *api;
     jobs_t *jobs;
-    struct http_streams_limits lim;
-    pthread_mutex_t lock;
-    struct stream *head;
     struct shared *finals;          /* final events sent or kept */
-    unsigned count;
     uint64_t finals_encoded;        /* for metrics and tests */
-    bool closing;                   /* shutdown: never suspend again */
-    bool stop;                      /* the ticker should exit */
-    pthread_t ticker;
-    bool ticker_started;
 };
 
 /* Room for n more pending bytes. */
@@ -190,7 +180,7 @@ static bool queue_final(struct stream *st, const char *type)
 /* Whether the stream has lived its stream_max_s. */
 static bool past_lifetime(const struct stream *st, uint64_t now)
 {
-    uint64_t max = (uint64_t)st->owner->lim.lifetime_s * 1000000u;
+    uint64_t max = (uint64_t)st->owner->set.lim.lifetime_s * 1000000u;
 
     return max != 0 && now - st->opened_us >= max;
 }
@@ -271,26 +261,19 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     ssize_t n;
 
     (void)pos;
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->set.lock);
     if (pending(st) == 0 && !st->ended) {
-        if (!fill(st, puz_now_us()) && pending(st) == 0) {
-            if (s->closing) {
-                /* Shutting down and the job is not final: cannot be
-                 * after jobs_shutdown, but never hang on it. */
-                pthread_mutex_unlock(&s->lock);
-                return MHD_CONTENT_READER_END_OF_STREAM;
-            }
-            st->suspended = true;
-            MHD_suspend_connection(st->conn);
-            pthread_mutex_unlock(&s->lock);
-            return 0;
-        }
+        /* Closing while the job is not final cannot be after
+         * jobs_shutdown, but never hang on it: end. */
+        if (!fill(st, puz_now_us()) && pending(st) == 0)
+            return http__set_idle(&s->set, st->conn, &st->suspended,
+                                  s->set.closing);
     }
     if (pending(st) > 0)
         n = copy_out(st, buf, max);
     else
         n = MHD_CONTENT_READER_END_OF_STREAM;   /* ended, all sent */
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->set.lock);
     return n;
 }
 
@@ -299,18 +282,10 @@ static void stream_free(void *cls)
     struct stream *st = cls;
     http_streams *s = st->owner;
 
-    pthread_mutex_lock(&s->lock);
-    if (st->linked) {
-        if (st->prev != NULL)
-            st->prev->next = st->next;
-        else
-            s->head = st->next;
-        if (st->next != NULL)
-            st->next->prev = st->prev;
-        s->count--;
-    }
+    pthread_mutex_lock(&s->set.lock);
+    http__set_unlink(&s->set, &st->base);
     shared_release(s, st->tail);
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->set.lock);
     jobs_release(s->jobs, st->job);
     free(st->out.buf);
     free(st);
@@ -322,7 +297,7 @@ static bool due(struct stream *st, uint64_t now)
     struct jobs_snap snap;
     uint64_t since = now - st->last_event_us;
 
-    if (st->owner->closing)
+    if (st->owner->set.closing)
         return true;
     jobs_snapshot(st->owner->jobs, st->job, &snap);
     return jobs_state_final(snap.state) || past_lifetime(st, now)
@@ -341,15 +316,16 @@ static void wake_due(http_streams *s)
 
     do {
         n = 0;
-        pthread_mutex_lock(&s->lock);
-        for (struct stream *st = s->head; st != NULL && n < 64;
-             st = st->next) {
+        pthread_mutex_lock(&s->set.lock);
+        for (struct http__stream *b = s->set.head; b != NULL && n < 64;
+             b = b->next) {
+            struct stream *st = (struct stream *)b;
             if (st->suspended && due(st, now)) {
                 st->suspended = false;
                 wake[n++] = st->conn;
             }
         }
-        pthread_mutex_unlock(&s->lock);
+        pthread_mutex_unlock(&s->set.lock);
         /* Still suspended until MHD processes the resume: the response
          * cannot be freed before, so conn stays valid. */
         for (unsigned i = 0; i < n; i++)
@@ -361,20 +337,16 @@ static void *ticker(void *arg)
 {
     http_streams *s = arg;
     uint64_t seen = 0;
-    bool stop = false;
 
-    while (!stop) {
+    do {
         /* A change wakes at once; the timers need a look every 50 ms
          * (progress may wait for its 250 ms gap to pass). */
         jobs_wait_change(s->jobs, &seen, 50);
         wake_due(s);
-        pthread_mutex_lock(&s->lock);
+        pthread_mutex_lock(&s->set.lock);
         finals_sweep(s, puz_now_us(), false);
-        pthread_mutex_unlock(&s->lock);
-        pthread_mutex_lock(&s->lock);
-        stop = s->stop;
-        pthread_mutex_unlock(&s->lock);
-    }
+        pthread_mutex_unlock(&s->set.lock);
+    } while (!http__set_stopping(&s->set));
     return NULL;
 }
 
@@ -386,14 +358,11 @@ http_streams *http_streams_create(const struct api_ctx *api, jobs_t *j,
     if (s == NULL)
         return NULL;
     s->api = api;
-    s->lim = *lim;
     s->jobs = j;
-    pthread_mutex_init(&s->lock, NULL);
-    if (pthread_create(&s->ticker, NULL, ticker, s) != 0) {
+    if (!http__set_init(&s->set, lim, ticker, s)) {
         http_streams_destroy(s);
         return NULL;
     }
-    s->ticker_started = true;
     return s;
 }
 
@@ -408,19 +377,10 @@ static uint64_t parse_last_id(const char *v)
     return *end == '\0' && n < UINT64_MAX / 2 ? (uint64_t)n : 0;
 }
 
-/* Whether a limit keeps this stream from opening now (lock held):
- * PUZ_EFULL or PUZ_ELIMITED with *limit naming it, else PUZ_OK. */
-static puz_err admit(const http_streams *s, const struct stream *new,
-                     unsigned key_cap, struct http_streams_refusal *limit)
+/* For the per-job cap: both streams watch one job. */
+static bool same_job(const struct http__stream *a, const struct http__stream *b)
 {
-    struct http__streams_tally t = { s->count, 0, 0, 0 };
-
-    for (const struct stream *st = s->head; st != NULL; st = st->next) {
-        t.on_job += st->job == new->job;
-        t.from_client += strcmp(st->client, new->client) == 0;
-        t.of_key += new->key[0] != '\0' && strcmp(st->key, new->key) == 0;
-    }
-    return http__streams_admit(&s->lim, &t, key_cap, limit);
+    return ((const struct stream *)a)->job == ((const struct stream *)b)->job;
 }
 
 struct MHD_Response *http_streams_open(http_streams *s,
@@ -440,8 +400,8 @@ struct MHD_Response *http_streams_open(http_streams *s,
         st->job = job;
         st->seq = parse_last_id(last_id);
         st->opened_us = puz_now_us();
-        snprintf(st->client, sizeof(st->client), "%s", client);
-        snprintf(st->key, sizeof(st->key), "%s", key);
+        snprintf(st->base.client, sizeof(st->base.client), "%s", client);
+        snprintf(st->base.key, sizeof(st->base.key), "%s", key);
         resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
                                                  stream_read, st,
                                                  stream_free);
@@ -451,17 +411,7 @@ struct MHD_Response *http_streams_open(http_streams *s,
         free(st);
         return NULL;
     }
-    pthread_mutex_lock(&s->lock);
-    *rc = admit(s, st, key_cap, limit);
-    if (*rc == PUZ_OK) {
-        st->linked = true;
-        st->next = s->head;
-        if (s->head != NULL)
-            s->head->prev = st;
-        s->head = st;
-        s->count++;
-    }
-    pthread_mutex_unlock(&s->lock);
+    *rc = http__set_admit(&s->set, &st->base, same_job, key_cap, limit);
     if (*rc != PUZ_OK) {
         st->job = NULL;
         MHD_destroy_response(resp);     /* frees st through stream_free */
@@ -476,50 +426,34 @@ uint64_t http_streams_finals_encoded(http_streams *s)
 {
     uint64_t n;
 
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->set.lock);
     n = s->finals_encoded;
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->set.lock);
     return n;
 }
 
 unsigned http_streams_count(http_streams *s)
 {
-    unsigned n;
+    return s != NULL ? http__set_count(&s->set) : 0;
+}
 
-    if (s == NULL)
-        return 0;
-    pthread_mutex_lock(&s->lock);
-    n = s->count;
-    pthread_mutex_unlock(&s->lock);
-    return n;
+/* wake_due as http__set_shutdown's kick. */
+static void kick(void *arg)
+{
+    wake_due(arg);
 }
 
 void http_streams_shutdown(http_streams *s, unsigned wait_ms)
 {
-    if (s == NULL)
-        return;
-    pthread_mutex_lock(&s->lock);
-    s->closing = true;
-    pthread_mutex_unlock(&s->lock);
-    for (unsigned waited = 0;; waited += 5) {
-        wake_due(s);
-        if (http_streams_count(s) == 0 || waited >= wait_ms)
-            return;
-        usleep(5000);
-    }
+    if (s != NULL)
+        http__set_shutdown(&s->set, wait_ms, kick, s);
 }
 
 void http_streams_destroy(http_streams *s)
 {
     if (s == NULL)
         return;
-    if (s->ticker_started) {
-        pthread_mutex_lock(&s->lock);
-        s->stop = true;
-        pthread_mutex_unlock(&s->lock);
-        pthread_join(s->ticker, NULL);
-    }
+    http__set_destroy(&s->set);
     finals_sweep(s, 0, true);
-    pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -1,12 +1,14 @@
 /*
  * streams.c - what the two kinds of job event streams share (the
  * embedded jobs' jobs_stream.c and the shared jobs' jobq_stream.c): a
- * stream's pending bytes, the check of the streams' limits and the
- * response's headers.
+ * stream's pending bytes; the set of streams (its list, its lock, its
+ * caps and the thread that feeds them); the response's headers.
  */
 #include "http_int.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 bool http__pending_reserve(struct http__pending *p, size_t n)
 {
@@ -27,31 +29,146 @@ bool http__pending_reserve(struct http__pending *p, size_t n)
     return true;
 }
 
-puz_err http__streams_admit(const struct http_streams_limits *lim,
-                            const struct http__streams_tally *t,
-                            unsigned key_cap,
-                            struct http_streams_refusal *limit)
+/* Whether one more stream fits, given the streams open: in all, on
+ * its job, from its client, of its key. */
+static puz_err fits(const struct http_streams_limits *lim, unsigned all,
+                    unsigned on_job, unsigned from_client, unsigned of_key,
+                    unsigned key_cap, struct http_streams_refusal *limit)
 {
-    if (lim->max != 0 && t->all >= lim->max) {
+    if (lim->max != 0 && all >= lim->max) {
         *limit = (struct http_streams_refusal){ "max_streams", lim->max };
         return PUZ_EFULL;
     }
-    if (key_cap != 0 && t->of_key >= key_cap) {
+    if (key_cap != 0 && of_key >= key_cap) {
         *limit = (struct http_streams_refusal){ "the key's streams",
                                                 key_cap };
         return PUZ_ELIMITED;
     }
-    if (lim->per_job != 0 && t->on_job >= lim->per_job) {
+    if (lim->per_job != 0 && on_job >= lim->per_job) {
         *limit = (struct http_streams_refusal){ "max_streams_per_job",
                                                 lim->per_job };
         return PUZ_EFULL;
     }
-    if (lim->per_client != 0 && t->from_client >= lim->per_client) {
+    if (lim->per_client != 0 && from_client >= lim->per_client) {
         *limit = (struct http_streams_refusal){ "max_streams_per_client",
                                                 lim->per_client };
         return PUZ_ELIMITED;
     }
     return PUZ_OK;
+}
+
+bool http__set_init(struct http__stream_set *set,
+                    const struct http_streams_limits *lim,
+                    void *(*fn)(void *), void *arg)
+{
+    set->lim = *lim;
+    pthread_mutex_init(&set->lock, NULL);
+    set->thread_started = pthread_create(&set->thread, NULL, fn, arg) == 0;
+    return set->thread_started;
+}
+
+bool http__set_stopping(struct http__stream_set *set)
+{
+    bool stop;
+
+    pthread_mutex_lock(&set->lock);
+    stop = set->stop;
+    pthread_mutex_unlock(&set->lock);
+    return stop;
+}
+
+puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
+                        bool (*same_job)(const struct http__stream *a,
+                                         const struct http__stream *b),
+                        unsigned key_cap, struct http_streams_refusal *limit)
+{
+    unsigned on_job = 0, from_client = 0, of_key = 0;
+    puz_err rc;
+
+    pthread_mutex_lock(&set->lock);
+    for (const struct http__stream *o = set->head; o != NULL; o = o->next) {
+        on_job += same_job(o, st);
+        from_client += strcmp(o->client, st->client) == 0;
+        of_key += st->key[0] != '\0' && strcmp(o->key, st->key) == 0;
+    }
+    rc = fits(&set->lim, set->count, on_job, from_client, of_key, key_cap,
+              limit);
+    if (rc == PUZ_OK) {
+        st->linked = true;
+        st->prev = NULL;
+        st->next = set->head;
+        if (set->head != NULL)
+            set->head->prev = st;
+        set->head = st;
+        set->count++;
+    }
+    pthread_mutex_unlock(&set->lock);
+    return rc;
+}
+
+void http__set_unlink(struct http__stream_set *set, struct http__stream *st)
+{
+    if (!st->linked)
+        return;
+    if (st->prev != NULL)
+        st->prev->next = st->next;
+    else
+        set->head = st->next;
+    if (st->next != NULL)
+        st->next->prev = st->prev;
+    st->linked = false;
+    set->count--;
+}
+
+unsigned http__set_count(struct http__stream_set *set)
+{
+    unsigned n;
+
+    pthread_mutex_lock(&set->lock);
+    n = set->count;
+    pthread_mutex_unlock(&set->lock);
+    return n;
+}
+
+void http__set_shutdown(struct http__stream_set *set, unsigned wait_ms,
+                        void (*kick)(void *arg), void *arg)
+{
+    pthread_mutex_lock(&set->lock);
+    set->closing = true;
+    pthread_mutex_unlock(&set->lock);
+    for (unsigned waited = 0;; waited += 5) {
+        if (kick != NULL)
+            kick(arg);
+        if (http__set_count(set) == 0 || waited >= wait_ms)
+            return;
+        usleep(5000);
+    }
+}
+
+ssize_t http__set_idle(struct http__stream_set *set,
+                       struct MHD_Connection *conn, bool *suspended,
+                       bool end)
+{
+    /* Suspended under the lock: the set's thread, which reads
+     * *suspended under it, never resumes a connection not yet
+     * suspended. */
+    if (!end) {
+        *suspended = true;
+        MHD_suspend_connection(conn);
+    }
+    pthread_mutex_unlock(&set->lock);
+    return end ? MHD_CONTENT_READER_END_OF_STREAM : 0;
+}
+
+void http__set_destroy(struct http__stream_set *set)
+{
+    if (set->thread_started) {
+        pthread_mutex_lock(&set->lock);
+        set->stop = true;
+        pthread_mutex_unlock(&set->lock);
+        pthread_join(set->thread, NULL);
+    }
+    pthread_mutex_destroy(&set->lock);
 }
 
 void http__sse_headers(struct MHD_Response *resp)
