@@ -5,7 +5,7 @@
  *
  * Who touches a stream: the content reader (network thread) while the
  * connection runs, the pump while it is suspended. The reader suspends
- * (under `lock`) when it has nothing to send; only the pump resumes, and
+ * (under the set's lock, streams.c) when it has nothing to send; only the pump resumes, and
  * it fills a stream's buffer only while the stream is suspended, so the
  * Redis reads happen outside the lock on a stream nobody else uses.
  */

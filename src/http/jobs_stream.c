@@ -5,10 +5,12 @@
  * from the content reader, libmicrohttpd manual "Flow control") and
  * returns 0, and the ticker thread resumes it once something is due.
  *
- * Locking: `lock` guards the list and every stream's fields. The
- * content reader suspends while holding it, so the ticker (which reads
- * `suspended` under it) can never resume a connection that is not yet
- * suspended; the ticker calls MHD_resume_connection after letting go.
+ * Locking: the set's lock (struct http__stream_set in streams.c, which
+ * also keeps the list, the caps and the ticker thread) guards every
+ * stream's fields. The content reader suspends while holding it, so the
+ * ticker (which reads `suspended` under it) can never resume a
+ * connection that is not yet suspended; the ticker calls
+ * MHD_resume_connection after letting go.
  * Order: streams lock, then the jobs registry's lock inside it.
  */
 #include "http_int.h"
