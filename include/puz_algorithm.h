@@ -56,6 +56,16 @@ void puz_algorithm_sizes(enum puz_algorithm a, unsigned *min_size,
  * the optimal default. */
 enum puz_algorithm puz_algorithm_resolve(enum puz_algorithm a, unsigned n);
 
+/* The same for a board of rows x cols: on a square, the above. On a
+ * rectangle AUTO is astar up to 9 cells, idastar (linear conflict) up to
+ * 16 and wastar beyond (the tables and the anytime method are square:
+ * anytime asked for on a rectangle runs its default too). */
+enum puz_algorithm puz_algorithm_resolve_shape(enum puz_algorithm a,
+                                               unsigned rows, unsigned cols);
+
+/* Largest rectangle (in cells) AUTO solves optimally. */
+#define PUZ_RECT_OPTIMAL_CELLS 16
+
 /*
  * The one choice of heuristic: the one a solve of an n x n board with
  * algorithm a (AUTO allowed) runs when the caller asked for `asked`

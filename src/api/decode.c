@@ -662,7 +662,7 @@ static puz_err solve_options(const json_t *root,
     /* auto on 5x5 and up is the anytime search, which uses its whole
      * budget: without a timeout_ms it gets a second (docs/large.md). */
     if (json_object_get(json_object_get(root, "limits"), "timeout_ms")
-            == NULL && out->board.n >= 5 &&
+            == NULL && out->board.n >= 5 && puz_board_square(&out->board) &&
         (out->algorithm == PUZ_ALG_AUTO ||
          out->algorithm == PUZ_ALG_ANYTIME) &&
         out->timeout_ms > API_ANYTIME_DEFAULT_MS)
@@ -675,7 +675,8 @@ static puz_err solve_options(const json_t *root,
 static puz_err check_trace(const struct api_solve_request *q,
                            struct api_problem *err)
 {
-    enum puz_algorithm a = puz_algorithm_resolve(q->algorithm, q->board.n);
+    enum puz_algorithm a = puz_algorithm_resolve_shape(
+        q->algorithm, puz_board_rows(&q->board), q->board.n);
 
     if (q->trace == 0 || puz_algorithm_traces(a))
         return PUZ_OK;
@@ -683,7 +684,7 @@ static puz_err check_trace(const struct api_solve_request *q,
                      "expansions of a best-first search (astar, bnb, "
                      "greedy, wastar); %s on a %ux%u board records none "
                      "(effort still counts its work)", puz_algorithm_name(a),
-                     q->board.n, q->board.n);
+                     puz_board_rows(&q->board), q->board.n);
     api_problem_point(err, "/trace");
     return PUZ_EINVAL;
 }

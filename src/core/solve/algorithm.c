@@ -105,6 +105,23 @@ enum puz_algorithm puz_algorithm_resolve(enum puz_algorithm a, unsigned n)
     return n < lo ? puz_algorithm_resolve(PUZ_ALG_AUTO, n) : a;
 }
 
+enum puz_algorithm puz_algorithm_resolve_shape(enum puz_algorithm a,
+                                               unsigned rows, unsigned cols)
+{
+    unsigned cells = rows * cols;
+
+    if (rows == cols)
+        return puz_algorithm_resolve(a, cols);
+    if (a != PUZ_ALG_AUTO && a != PUZ_ALG_ANYTIME)
+        return a;
+    /* A 3x4 is 4x4's cousin (IDA* with linear conflict answers in
+     * milliseconds); a 4x5 is far beyond it, and weighted A* answers
+     * within 3x optimal where an optimal search would not finish. */
+    return cells <= 9 ? PUZ_ALG_ASTAR
+           : cells <= PUZ_RECT_OPTIMAL_CELLS ? PUZ_ALG_IDASTAR
+           : PUZ_ALG_WASTAR;
+}
+
 const puz_heuristic *puz_algorithm_heuristic(enum puz_algorithm a,
                                              const puz_heuristic *asked,
                                              unsigned n, bool tables_serve)
