@@ -392,7 +392,7 @@ static uint32_t *seen_slot(struct seen *t, uint64_t h)
 static unsigned drop_loops(const struct puz_board *start, uint8_t *path,
                            unsigned len, puz_arena *a)
 {
-    unsigned count = start->n * start->n, size = 4, out = 0, i = 0;
+    unsigned count = puz_board_cells(start), size = 4, out = 0, i = 0;
     struct puz_board b = *start;
     struct seen t;
     uint8_t *boards;

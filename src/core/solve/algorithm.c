@@ -108,18 +108,24 @@ enum puz_algorithm puz_algorithm_resolve(enum puz_algorithm a, unsigned n)
 enum puz_algorithm puz_algorithm_resolve_shape(enum puz_algorithm a,
                                                unsigned rows, unsigned cols)
 {
-    unsigned cells = rows * cols;
-
     if (rows == cols)
         return puz_algorithm_resolve(a, cols);
     if (a != PUZ_ALG_AUTO && a != PUZ_ALG_ANYTIME)
         return a;
-    /* A 3x4 is 4x4's cousin (IDA* with linear conflict answers in
-     * milliseconds); a 4x5 is far beyond it, and weighted A* answers
-     * within 3x optimal where an optimal search would not finish. */
-    return cells <= 9 ? PUZ_ALG_ASTAR
-           : cells <= PUZ_RECT_OPTIMAL_CELLS ? PUZ_ALG_IDASTAR
+    return puz_algorithm_rect_optimal(rows, cols)
+           ? (rows * cols <= 9 ? PUZ_ALG_ASTAR : PUZ_ALG_IDASTAR)
            : PUZ_ALG_WASTAR;
+}
+
+bool puz_algorithm_rect_optimal(unsigned rows, unsigned cols)
+{
+    unsigned cells = rows * cols, side = rows < cols ? rows : cols;
+
+    /* Measured with IDA* and linear conflict on random boards: 3x4 and
+     * 2x6 in milliseconds, 3x5 in up to a few seconds; a thin 2x7 runs
+     * 60-move paths that take 5 to over 20 s, a 4x5 far longer: weighted
+     * A* answers those within 3x optimal instead. */
+    return cells <= 12 || (side >= 3 && cells <= 15);
 }
 
 const puz_heuristic *puz_algorithm_heuristic(enum puz_algorithm a,
