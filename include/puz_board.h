@@ -99,6 +99,10 @@ puz_err puz_board_from_shape(const long long *values, size_t count,
  * ("1 2 3/4 5 0" is 2x3); without them the count must be a square.
  */
 puz_err puz_board_parse(const char *s, struct puz_board *out, char *msg);
+/* The same read in the shape rows x cols (rows = 0: as above), the
+ * values in row-major order whatever separates them. */
+puz_err puz_board_parse_shape(const char *s, unsigned rows, unsigned cols,
+                              struct puz_board *out, char *msg);
 
 /* The default goal of side n: 1..n*n-1 in order, blank last. */
 puz_err puz_board_goal(unsigned n, struct puz_board *out);
@@ -133,7 +137,9 @@ puz_err puz_board_solvable(const struct puz_board *b,
                            const struct puz_board *goal,
                            bool *solvable, char *why);
 
-/* Write "1 2 3 4 5 6 7 8 0" into buf (size >= 3 * PUZ_MAX_CELLS). */
+/* Write "1 2 3 4 5 6 7 8 0" into buf (size >= 3 * PUZ_MAX_CELLS); a
+ * rectangle with its rows marked, "1 2 3/4 5 0", as puz_board_parse
+ * reads it back. */
 void puz_board_format(const struct puz_board *b, char *buf, size_t size);
 /* Write a grid with one row per line and "." for the blank. */
 void puz_board_format_grid(const struct puz_board *b, char *buf, size_t size);

@@ -326,22 +326,6 @@ puz_err api_decode_board(const json_t *v, const char *ptr,
     return api_decode_board_shape(v, 0, 0, ptr, out, err);
 }
 
-/* A string in the shape rows x cols: its values read flat, then shaped. */
-static puz_err string_shaped(const char *s, unsigned rows, unsigned cols,
-                             struct puz_board *out, char *msg)
-{
-    long long vals[PUZ_MAX_CELLS];
-    struct puz_board flat;
-    unsigned cells;
-
-    if (puz_board_parse(s, &flat, msg) != PUZ_OK)
-        return PUZ_EINVAL;
-    cells = puz_board_cells(&flat);
-    for (unsigned i = 0; i < cells; i++)
-        vals[i] = flat.cells[i];
-    return puz_board_from_shape(vals, cells, rows, cols, out, msg);
-}
-
 puz_err api_decode_board_shape(const json_t *v, unsigned rows, unsigned cols,
                                 const char *ptr, struct puz_board *out,
                                 struct api_problem *err)
@@ -350,9 +334,8 @@ puz_err api_decode_board_shape(const json_t *v, unsigned rows, unsigned cols,
 
     memset(out, 0, sizeof(*out));
     if (json_is_string(v)) {
-        if ((rows == 0 ? puz_board_parse(json_string_value(v), out, msg)
-                       : string_shaped(json_string_value(v), rows, cols, out,
-                                       msg)) == PUZ_OK)
+        if (puz_board_parse_shape(json_string_value(v), rows, cols, out,
+                                  msg) == PUZ_OK)
             return PUZ_OK;
         api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s: %s", ptr, msg);
         api_problem_point(err, "%s", ptr);

@@ -251,6 +251,12 @@ static int only_separators(const char *p)
 
 puz_err puz_board_parse(const char *s, struct puz_board *out, char *msg)
 {
+    return puz_board_parse_shape(s, 0, 0, out, msg);
+}
+
+puz_err puz_board_parse_shape(const char *s, unsigned rows, unsigned cols,
+                              struct puz_board *out, char *msg)
+{
     long long values[PUZ_MAX_CELLS + 1];
     size_t count = 0;
     const char *p = s;
@@ -269,7 +275,7 @@ puz_err puz_board_parse(const char *s, struct puz_board *out, char *msg)
         start = p;
         while (*p != '\0' && !is_separator(*p))
             p++;
-        if (count == 0 && only_separators(p) &&
+        if (rows == 0 && count == 0 && only_separators(p) &&
             all_digits(start, (size_t)(p - start)) && (size_t)(p - start) > 2)
             return parse_compact(start, (size_t)(p - start), out, msg);
         if (count > PUZ_MAX_CELLS) {
@@ -288,6 +294,8 @@ puz_err puz_board_parse(const char *s, struct puz_board *out, char *msg)
         set_msg(msg, "the board is empty");
         return PUZ_EINVAL;
     }
+    if (rows != 0)      /* the caller's shape wins over the text's */
+        return puz_board_from_shape(values, count, rows, cols, out, msg);
     if (rs.rows >= 2 && !rs.uneven && rs.cols >= 2)
         return puz_board_from_shape(values, count, rs.rows, rs.cols, out,
                                     msg);
@@ -439,8 +447,13 @@ void puz_board_format(const struct puz_board *b, char *buf, size_t size)
     if (size == 0)
         return;
     buf[0] = '\0';
+    /* a rectangle's rows are marked, so that the text parses back */
+    bool rows = !puz_board_square(b);
+
     for (unsigned i = 0; i < puz_board_cells(b) && off < size; i++) {
-        int w = snprintf(buf + off, size - off, i ? " %u" : "%u",
+        int w = snprintf(buf + off, size - off,
+                         i == 0 ? "%u" : rows && i % b->n == 0 ? "/%u"
+                                                               : " %u",
                          b->cells[i]);
         if (w < 0)
             return;
