@@ -51,26 +51,31 @@ static int run(store *s, const char *name, unsigned n)
     double *t = calloc(n, sizeof(*t));
     struct store_entry top[10];
     char client[32], msg[PUZ_MSG_MAX];
-    unsigned rank, count;
+    struct store_placed placed;
+    unsigned count;
 
     if (t == NULL)
         return 1;
     for (unsigned i = 0; i < n; i++) {
-        struct store_submission e = { "2026-12-04", 4, "bench", 40 + i % 50,
-                                      1000 + i, client };
+        char nick[24], token[STORE_TOKEN_HEX + 1];
+        struct store_submission e = { "2026-12-04", 4, nick, 40 + i % 50,
+                                      false, token, client };
         double t0;
 
         snprintf(client, sizeof(client), "10.%u.%u.1", 100 + i / 256,
                  i % 256);
+        snprintf(nick, sizeof(nick), "bench%u", i);
         t0 = now_us();
-        if (store_daily_add(s, &e, 1000, &rank, msg) != PUZ_OK) {
+        if (store_daily_start(s, e.day, e.size, client, 1000000, token, msg)
+            != PUZ_OK || store_daily_add(s, &e, 1001000 + i, &placed, msg)
+            != PUZ_OK) {
             fprintf(stderr, "store: entry %u: %s\n", i, msg);
             free(t);
             return 1;
         }
         t[i] = now_us() - t0;
     }
-    report(name, "add", t, n);
+    report(name, "start+add", t, n);
     for (unsigned i = 0; i < n; i++) {
         double t0 = now_us();
         store_daily_top(s, "2026-12-04", 4, top, 10, &count, msg);

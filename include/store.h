@@ -40,12 +40,19 @@ typedef struct store store;
 #define STORE_RATE_WINDOW_S 60      /* submissions per client address ... */
 #define STORE_RATE_MAX 5            /* ... at most this many per window */
 #define STORE_RATE_NET_MAX 30       /* ... and from one /24 or /64 */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_TOKEN_HEX 32          /* a start token: 128 random bits */
+#define STORE_TOKEN_TTL_MS 86400000 /* a token lasts a day */
+#define STORE_START_RATE_MAX 20     /* starts per address per window ... */
+#define STORE_START_RATE_NET_MAX 60 /* ... and per /24 or /64 */
+#define STORE_DAY_STARTS_MAX 100000 /* tokens kept per day and size */
+#define STORE_SCHEMA_VERSION 4
 
 /* Calls return puz_err: PUZ_EINVAL (a field out of bounds; msg says
  * which), PUZ_ELIMITED (this client or its network submitted too
  * often), PUZ_EFULL (this day and size hold the maximum and the entry
- * is not better than the worst of them), PUZ_EIO (the store is
+ * is not better than the worst of them, or the day has handed out
+ * STORE_DAY_STARTS_MAX tokens), PUZ_EFINISHED (the start token is
+ * unknown, spent, expired or of another board), PUZ_EIO (the store is
  * unavailable or failed; msg has its words). */
 
 struct store_submission {
@@ -53,7 +60,8 @@ struct store_submission {
     unsigned size;          /* 3..5 */
     const char *nickname;   /* see store_nickname_ok */
     unsigned moves;         /* verified by replay */
-    unsigned time_ms;       /* as the player's page measured it */
+    bool help;              /* the player says hints or the solver helped */
+    const char *token;      /* from store_daily_start: times the entry */
     const char *client;     /* client address, for the rate limit */
 };
 
@@ -61,8 +69,18 @@ struct store_entry {
     unsigned rank;          /* 1-based */
     char nickname[STORE_NICK_MAX + 1];
     unsigned moves;
-    unsigned time_ms;
+    unsigned time_ms;       /* as the server measured it */
+    bool help;
     int64_t created_at;     /* unix seconds */
+};
+
+/* What store_daily_add did with an entry. */
+struct store_placed {
+    bool improved;          /* the entry stands now: its nickname's first
+                             * on this board, or better than the earlier */
+    unsigned time_ms;       /* this run's time, start token to entry */
+    struct store_entry best;/* the nickname's entry that stands (this one
+                             * when improved), with its rank */
 };
 
 /* Opens (creating if need be) dir/STORE_FILE, creating dir too. On
@@ -118,14 +136,31 @@ bool store_day_ok(const char *day);
  * not starting or ending with a space. */
 bool store_nickname_ok(const char *nick);
 
-/* Adds a verified entry at time now (unix seconds); *rank is its place
- * on the day's board (1 = best: fewest moves, then least time, then
- * earliest). A full board keeps its best STORE_DAY_ENTRIES_MAX: a
- * better entry takes the place of the worst, others are PUZ_EFULL.
- * PUZ_OK means the entry is written (in the file, or applied by Redis)
- * before the call returns. */
+/* True for STORE_TOKEN_HEX lowercase hex digits. */
+bool store_token_ok(const char *token);
+
+/* Hands out a start token for day and size at now_ms (unix ms) into
+ * token (STORE_TOKEN_HEX + 1 bytes): 128 bits from getrandom, kept with
+ * its start for STORE_TOKEN_TTL_MS. At most STORE_START_RATE_MAX a
+ * window per address (and _NET_MAX per network) and
+ * STORE_DAY_STARTS_MAX per day and size: PUZ_ELIMITED, PUZ_EFULL. */
+puz_err store_daily_start(store *s, const char *day, unsigned size,
+                          const char *client, int64_t now_ms, char *token,
+                          char *msg);
+
+/* Adds a verified entry at now_ms (unix ms), spending its start token
+ * in the same step: the time is now_ms - the token's start (at least 1
+ * ms). One entry per nickname (letters' case aside) per day and size:
+ * a later one replaces it only when better, else out->improved is false
+ * and the earlier stands. Ranks (1 = best): unassisted entries before
+ * any with help, then fewest moves, least time, earliest. A full board
+ * keeps its best STORE_DAY_ENTRIES_MAX: a better entry takes the place
+ * of the worst, others are PUZ_EFULL. Only PUZ_OK spends the token (a
+ * refusal leaves it as it was, to be spent or to expire). PUZ_OK means the entry is written (in the file, or
+ * applied by Redis) before the call returns. */
 puz_err store_daily_add(store *s, const struct store_submission *e,
-                                  int64_t now, unsigned *rank, char *msg);
+                        int64_t now_ms, struct store_placed *out,
+                        char *msg);
 
 /* The best max entries of day and size, best first; *count of them. */
 puz_err store_daily_top(store *s, const char *day, unsigned size,

@@ -6,7 +6,10 @@
  * then time, forged ones (illegal, unfinished, padded with fields the
  * server computes itself), bad nicknames, closed days and floods
  * refused with problem+json, the leaderboard kept when the store is
- * reopened, and a server without a store saying so.
+ * reopened, and a server without a store saying so. Issue 31: a start
+ * token from POST .../start times the run on the server; a time_ms
+ * sent by the client is refused and changes nothing; bad tokens are
+ * refused; one entry per nickname; help marked and ranked after.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "api.h"
@@ -109,16 +113,70 @@ static void day_board(const struct fixture *f, unsigned n,
     assert_int_equal(daily_board(f->today, n, f->t.ctx.table3, b), PUZ_OK);
 }
 
-/* POST an entry of moves (a JSON array) for today's 3x3. */
-static unsigned enter(struct fixture *f, const char *nick,
-                      const char *moves, unsigned ms, const char *client)
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A start token of today's board of size n as if handed out ago_ms
+ * before now (the store's own call: the route is tested on its own). */
+static void token_ago(struct fixture *f, unsigned n, const char *client,
+                      int64_t ago_ms, char *token)
+{
+    char msg[PUZ_MSG_MAX];
+
+    if (store_daily_start(f->t.ctx.store, f->today, n, client,
+                          wall_ms() - ago_ms, token, msg) != PUZ_OK)
+        fail_msg("store_daily_start: %s", msg);
+}
+
+/* POST a body (with "%s" where the token goes) to today's 3x3. */
+static unsigned post_entry(struct fixture *f, const char *fmt,
+                           const char *nick, const char *moves,
+                           const char *token, const char *client)
 {
     char body[4096], path[64];
 
-    snprintf(body, sizeof(body), "{\"nickname\":\"%s\",\"moves\":%s,"
-             "\"time_ms\":%u}", nick, moves, ms);
+    snprintf(body, sizeof(body), fmt, nick, moves, token);
     snprintf(path, sizeof(path), "/v1/daily/%s/3/entries", f->today);
     return run(f, "POST", path, body, client);
+}
+
+#define ENTRY "{\"nickname\":\"%s\",\"moves\":%s,\"token\":\"%s\"," \
+              "\"help\":false}"
+
+/* POST an entry of moves (a JSON array) for today's 3x3, a run of ms
+ * milliseconds: its token taken ms ago. */
+static unsigned enter(struct fixture *f, const char *nick,
+                      const char *moves, unsigned ms, const char *client)
+{
+    char token[STORE_TOKEN_HEX + 1];
+
+    token_ago(f, 3, client, ms, token);
+    return post_entry(f, ENTRY, nick, moves, token, client);
+}
+
+/* Today's 3x3 solved optimally into best, and two moves longer (up and
+ * back down at the goal) into longer (may be NULL); the optimum. */
+static unsigned routes(struct fixture *f, char *best, char *longer)
+{
+    struct puz_board b;
+    unsigned len;
+
+    day_board(f, 3, &b);
+    len = solve_astar(&b, best, 1024);
+    if (longer != NULL)
+        snprintf(longer, 1100, "%.*s,\"up\",\"down\"]",
+                 (int)strlen(best) - 1, best);
+    return len;
+}
+
+static unsigned answer_int(const struct fixture *f, const char *key)
+{
+    return (unsigned)json_integer_value(json_object_get(f->t.json, key));
 }
 
 static void test_day_board_and_exact_par(void **state)
@@ -171,8 +229,8 @@ static void test_entry_written_by_the_worker(void **state)
 
     day_board(f, 3, &b);
     solve_astar(&b, best, sizeof(best));
-    snprintf(body, sizeof(body), "{\"nickname\":\"w\",\"moves\":%s,"
-             "\"time_ms\":1}", best);
+    token_ago(f, 3, "1.1.1.1", 10, path);
+    snprintf(body, sizeof(body), ENTRY, "w", best, path);
     snprintf(path, sizeof(path), "/v1/daily/%s/3/entries", f->today);
     f->t.client = "1.1.1.1";
     rt = apitest_prepare(&f->t, "POST", path, NULL, body);
@@ -199,15 +257,9 @@ static void test_bad_days_and_sizes_not_found(void **state)
 static void test_honest_entries_ranked_by_moves_then_time(void **state)
 {
     struct fixture *f = *state;
-    struct puz_board b;
     char best[1024], longer[1100];
-    unsigned len;
+    unsigned len = routes(f, best, longer);
 
-    day_board(f, 3, &b);
-    len = solve_astar(&b, best, sizeof(best));
-    /* Two more moves at the goal (gap bottom right): up, then down. */
-    snprintf(longer, sizeof(longer), "%.*s,\"up\",\"down\"]",
-             (int)strlen(best) - 1, best);
     assert_int_equal(enter(f, "slow but short", best, 90000, "1.1.1.1"),
                      201);
     assert_int_equal(json_integer_value(json_object_get(f->t.json, "moves")),
@@ -234,7 +286,8 @@ static void test_forged_entries_refused(void **state)
 {
     struct fixture *f = *state;
     struct puz_board b;
-    char best[1024], cut[1024], body[1200], path[64];
+    char best[1024], cut[1024], body[1200], path[64],
+         tok[STORE_TOKEN_HEX + 1];
 
     day_board(f, 3, &b);
     solve_astar(&b, best, sizeof(best));
@@ -262,12 +315,11 @@ static void test_forged_entries_refused(void **state)
     assert_int_equal(enter(f, "<b>eve</b>", best, 1, "6.6.6.6"), 422);
     assert_int_equal(enter(f, " eve", best, 1, "6.6.6.6"), 422);
     assert_int_equal(enter(f, "eve", "[]", 1, "6.6.6.6"), 422);
+    token_ago(f, 3, "6.6.6.6", 10, tok);
     snprintf(body, sizeof(body), "{\"nickname\":\"eve\",\"moves\":%s,"
-             "\"time_ms\":1,\"score\":1.0,\"rank\":1}", best);
+             "\"token\":\"%s\",\"help\":false,\"score\":1.0,\"rank\":1}",
+             best, tok);
     snprintf(path, sizeof(path), "/v1/daily/%s/3/entries", f->today);
-    assert_int_equal(run(f, "POST", path, body, "6.6.6.6"), 422);
-    snprintf(body, sizeof(body), "{\"nickname\":\"eve\",\"moves\":%s,"
-             "\"time_ms\":-5}", best);
     assert_int_equal(run(f, "POST", path, body, "6.6.6.6"), 422);
     assert_int_equal(run(f, "POST", path, "{\"nickname\":", "6.6.6.6"), 400);
     assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "1.1.1.1"),
@@ -284,8 +336,12 @@ static void test_flood_from_one_address_limited(void **state)
 
     day_board(f, 3, &b);
     solve_astar(&b, best, sizeof(best));
-    for (int i = 0; i < STORE_RATE_MAX; i++)
-        assert_int_equal(enter(f, "bot", best, 1, "9.9.9.9"), 201);
+    for (int i = 0; i < STORE_RATE_MAX; i++) {
+        char nick[8];
+
+        snprintf(nick, sizeof(nick), "bot%d", i);
+        assert_int_equal(enter(f, nick, best, 1, "9.9.9.9"), 201);
+    }
     assert_int_equal(enter(f, "bot", best, 1, "9.9.9.9"), 429);
     assert_non_null(strstr(problem_type(f), "/rate-limited"));
     assert_string_equal(f->t.call.answer.headers[0].name, "Retry-After");
@@ -300,8 +356,11 @@ static void test_old_day_closed(void **state)
                          "1.1.1.1"), 200);
     assert_int_equal(run(f, "POST", "/v1/daily/2001-01-01/3/entries",
                          "{\"nickname\":\"late\",\"moves\":[\"up\"],"
-                         "\"time_ms\":1}", "1.1.1.1"), 409);
+                         "\"token\":\"0123456789abcdef0123456789abcdef\","
+                         "\"help\":false}", "1.1.1.1"), 409);
     assert_non_null(strstr(problem_type(f), "/conflict"));
+    assert_int_equal(run(f, "POST", "/v1/daily/2001-01-01/3/start", NULL,
+                         "1.1.1.1"), 409);
 }
 
 /* A restart: the store closed and opened again keeps the board. */
@@ -331,8 +390,146 @@ static void test_without_store(void **state)
     assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "1.1.1.1"),
                      200);
     assert_true(json_is_false(json_object_get(f->t.json, "leaderboard")));
-    assert_int_equal(enter(f, "nobody", "[\"up\"]", 1, "1.1.1.1"), 501);
+    assert_int_equal(post_entry(f, ENTRY, "nobody", "[\"up\"]",
+                                "0123456789abcdef0123456789abcdef",
+                                "1.1.1.1"), 501);
+    assert_int_equal(run(f, "POST", "/v1/daily/today/3/start", NULL,
+                         "1.1.1.1"), 501);
     f->t.ctx.store = s;
+}
+
+/* Issue 31 defect 4: POST .../start hands out a token; the entry that
+ * spends it is timed by the server, start to arrival. */
+static void test_start_then_entry_timed_by_the_server(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], token[STORE_TOKEN_HEX + 1];
+    unsigned ms;
+
+    routes(f, best, NULL);
+    assert_int_equal(run(f, "POST", "/v1/daily/today/3/start", NULL,
+                         "2.2.2.2"), 201);
+    snprintf(token, sizeof(token), "%s", apitest_str(f->t.json, "token"));
+    assert_true(store_token_ok(token));
+    assert_int_equal(answer_int(f, "expires_in_ms"), STORE_TOKEN_TTL_MS);
+    assert_int_equal(run(f, "POST", "/v1/daily/today/3/start", NULL,
+                         "2.2.2.2"), 201);
+    assert_string_not_equal(apitest_str(f->t.json, "token"), token);
+    usleep(300 * 1000);
+    assert_int_equal(post_entry(f, ENTRY, "timed", best, token, "2.2.2.2"),
+                     201);
+    ms = answer_int(f, "time_ms");
+    assert_in_range(ms, 300, 300 + 2000);
+    assert_true(json_is_true(json_object_get(f->t.json, "improved")));
+    assert_false(json_is_true(json_object_get(f->t.json, "help")));
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "2.2.2.2"),
+                     200);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(
+        json_object_get(f->t.json, "entries"), 0), "time_ms")), ms);
+}
+
+/* A time_ms of the client's is refused by name and spends nothing; the
+ * same run entered without it gets the server's time, not the forged
+ * one. */
+static void test_forged_time_ms_does_not_count(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], token[STORE_TOKEN_HEX + 1];
+
+    routes(f, best, NULL);
+    token_ago(f, 3, "3.3.3.3", 60000, token);
+    assert_int_equal(post_entry(f, "{\"nickname\":\"%s\",\"moves\":%s,"
+                                "\"token\":\"%s\",\"help\":false,"
+                                "\"time_ms\":1}", "forger", best, token,
+                                "3.3.3.3"), 422);
+    assert_string_equal(apitest_str(f->t.json, "pointer"), "/time_ms");
+    assert_int_equal(post_entry(f, ENTRY, "forger", best, token, "3.3.3.3"),
+                     201);
+    assert_in_range(answer_int(f, "time_ms"), 60000, 60000 + 2000);
+}
+
+/* Missing, malformed, unknown, spent, expired and other-board tokens:
+ * 422 for the shape, 409 for the rest, each pointing at /token. */
+static void test_bad_tokens_refused(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], token[STORE_TOKEN_HEX + 1];
+    static const struct { const char *token; unsigned status; } shape[] = {
+        { "", 422 }, { "abc", 422 },
+        { "0123456789ABCDEF0123456789ABCDEF", 422 },
+        { "0123456789abcdef0123456789abcdef", 409 },
+    };
+
+    routes(f, best, NULL);
+    assert_int_equal(post_entry(f, "{\"nickname\":\"%s\",\"moves\":%s,"
+                                "\"help\":false}%s", "t", best, "",
+                                "4.4.4.4"), 422);
+    assert_string_equal(apitest_str(f->t.json, "pointer"), "/token");
+    for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++) {
+        assert_int_equal(post_entry(f, ENTRY, "t", best, shape[i].token,
+                                    "4.4.4.4"), shape[i].status);
+        assert_string_equal(apitest_str(f->t.json, "pointer"), "/token");
+    }
+    token_ago(f, 3, "4.4.4.4", 10, token);
+    assert_int_equal(post_entry(f, ENTRY, "t", best, token, "4.4.4.4"), 201);
+    assert_int_equal(post_entry(f, ENTRY, "t", best, token, "4.4.4.4"), 409);
+    assert_non_null(strstr(apitest_str(f->t.json, "detail"), "spent"));
+    token_ago(f, 3, "4.4.4.4", STORE_TOKEN_TTL_MS + 1000, token);
+    assert_int_equal(post_entry(f, ENTRY, "u", best, token, "4.4.4.4"), 409);
+    assert_non_null(strstr(apitest_str(f->t.json, "detail"), "expired"));
+    token_ago(f, 4, "4.4.4.4", 10, token);
+    assert_int_equal(post_entry(f, ENTRY, "u", best, token, "4.4.4.4"), 409);
+    assert_non_null(strstr(apitest_str(f->t.json, "detail"), "another"));
+}
+
+/* One entry per nickname: a worse second run is answered 200 with
+ * improved false and the standing entry; a better one replaces it. */
+static void test_duplicate_nickname_keeps_the_best(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], longer[1100];
+    unsigned len = routes(f, best, longer);
+
+    assert_int_equal(enter(f, "Twice", longer, 5000, "5.5.5.5"), 201);
+    assert_int_equal(enter(f, "twice", best, 9000, "5.5.5.5"), 201);
+    assert_int_equal(answer_int(f, "rank"), 1);
+    assert_int_equal(enter(f, "twice", longer, 100, "5.5.5.5"), 200);
+    assert_true(json_is_false(json_object_get(f->t.json, "improved")));
+    assert_int_equal(answer_int(f, "moves"), len + 2);
+    assert_int_equal(answer_int(f, "rank"), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(
+        f->t.json, "best"), "moves")), len);
+    assert_int_equal(answer_int(f, "total_entries"), 1);
+}
+
+/* help: required, kept, shown, and ranked after every unassisted run. */
+static void test_help_marked_and_ranked_after(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], longer[1100], token[STORE_TOKEN_HEX + 1];
+    json_t *entries;
+
+    routes(f, best, longer);
+    token_ago(f, 3, "7.7.7.7", 10, token);
+    assert_int_equal(post_entry(f, "{\"nickname\":\"%s\",\"moves\":%s,"
+                                "\"token\":\"%s\"}", "helped", best, token,
+                                "7.7.7.7"), 422);
+    assert_string_equal(apitest_str(f->t.json, "pointer"), "/help");
+    assert_int_equal(post_entry(f, "{\"nickname\":\"%s\",\"moves\":%s,"
+                                "\"token\":\"%s\",\"help\":true}", "helped",
+                                best, token, "7.7.7.7"), 201);
+    assert_true(json_is_true(json_object_get(f->t.json, "help")));
+    assert_int_equal(enter(f, "alone", longer, 99000, "7.7.7.8"), 201);
+    assert_int_equal(answer_int(f, "rank"), 1);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "7.7.7.7"),
+                     200);
+    entries = json_object_get(f->t.json, "entries");
+    assert_string_equal(apitest_str(json_array_get(entries, 0), "nickname"),
+                        "alone");
+    assert_true(json_is_false(json_object_get(json_array_get(entries, 0),
+                                              "help")));
+    assert_true(json_is_true(json_object_get(json_array_get(entries, 1),
+                                             "help")));
 }
 
 int main(void)
@@ -349,6 +546,11 @@ int main(void)
         T(test_old_day_closed),
         T(test_leaderboard_kept_on_reopen),
         T(test_without_store),
+        T(test_start_then_entry_timed_by_the_server),
+        T(test_forged_time_ms_does_not_count),
+        T(test_bad_tokens_refused),
+        T(test_duplicate_nickname_keeps_the_best),
+        T(test_help_marked_and_ranked_after),
     };
     return cmocka_run_group_tests(tests, test_tables3_setup,
                                   test_tables3_teardown);

@@ -7,7 +7,9 @@
  * state directory, and a store that cannot be used (a directory that
  * cannot be made, a garbage file, the file deleted while running) never
  * stopping the service: /readyz says why, the daily routes answer 503
- * and solves go on (issue 29 item 8). Responses are recorded for the
+ * and solves go on (issue 29 item 8). Issue 31: entries carry a start
+ * token from POST .../start; the same nickname again is a 200 with
+ * improved false, a spent token a 409. Responses are recorded for the
  * OpenAPI check.
  */
 #include <setjmp.h>
@@ -25,6 +27,7 @@
 
 #define DAY_ROUTE "/v1/daily/{date}/{size}"
 #define ENTRY_ROUTE "/v1/daily/{date}/{size}/entries"
+#define START_ROUTE "/v1/daily/{date}/{size}/start"
 
 static char dir[64];
 
@@ -68,10 +71,30 @@ static json_t *get_day(http_server *s, const char *path)
     return j;
 }
 
+/* A start token of today's 3x3 from POST .../start (a heap string). */
+static char *start_token(http_server *s)
+{
+    struct htest_req rq = { .method = "POST", .route = START_ROUTE,
+                            .path = "/v1/daily/today/3/start" };
+    struct htest_resp r;
+    json_t *j;
+    char *tok;
+
+    assert_int_equal(htest_do(s, &rq, &r), 0);
+    assert_int_equal(r.status, 201);
+    j = htest_json(&r);
+    tok = strdup(json_string_value(json_object_get(j, "token")));
+    assert_int_equal(strlen(tok), STORE_TOKEN_HEX);
+    json_decref(j);
+    htest_resp_free(&r);
+    return tok;
+}
+
 /* The day's 3x3 board solved by the server's own solver; the entry body
- * for nick with those moves (a heap string). */
+ * for nick with those moves and a fresh start token (a heap string). */
 static char *honest_entry(http_server *s, const char *nick)
 {
+    char *tok = start_token(s);
     json_t *day = get_day(s, "/v1/daily/today/3"), *sol, *body;
     char *req, *out;
     struct htest_resp r;
@@ -84,8 +107,10 @@ static char *honest_entry(http_server *s, const char *nick)
     htest_resp_free(&r);
     json_decref(body);
     free(req);
-    body = json_pack("{s:s, s:O, s:i}", "nickname", nick, "moves",
-                     json_object_get(sol, "moves"), "time_ms", 31337);
+    body = json_pack("{s:s, s:O, s:s, s:b}", "nickname", nick, "moves",
+                     json_object_get(sol, "moves"), "token", tok, "help",
+                     0);
+    free(tok);
     out = json_dumps(body, 0);
     json_decref(body);
     json_decref(sol);
@@ -106,7 +131,7 @@ static long post_entry(http_server *s, const char *body,
 
 static void test_entry_then_flood_from_this_address(void **state)
 {
-    char *body = honest_entry(*state, "ada");
+    char *body = honest_entry(*state, "ada"), nick[16];
     struct htest_resp r;
     char retry[16];
     json_t *j;
@@ -116,10 +141,15 @@ static void test_entry_then_flood_from_this_address(void **state)
     assert_int_equal(json_integer_value(json_object_get(j, "rank")), 1);
     json_decref(j);
     htest_resp_free(&r);
+    free(body);
     for (int i = 1; i < STORE_RATE_MAX; i++) {
+        snprintf(nick, sizeof(nick), "ada%d", i);
+        body = honest_entry(*state, nick);
         assert_int_equal(post_entry(*state, body, &r), 201);
         htest_resp_free(&r);
+        free(body);
     }
+    body = honest_entry(*state, "one too many");
     assert_int_equal(post_entry(*state, body, &r), 429);
     json_decref(htest_problem(&r, 429, "rate-limited"));
     assert_non_null(htest_header(&r, "Retry-After", retry, sizeof(retry)));
@@ -134,9 +164,45 @@ static void test_forged_entry_is_a_problem(void **state)
 
     assert_int_equal(post_entry(*state, "{\"nickname\":\"eve\",\"moves\":"
                                 "[\"up\",\"up\",\"up\",\"up\"],"
-                                "\"time_ms\":1}", &r), 422);
+                                "\"token\":\"0123456789abcdef0123456789abcdef\","
+                                "\"help\":false}", &r), 422);
     json_decref(htest_problem(&r, 422, "invalid-solution"));
     htest_resp_free(&r);
+}
+
+/* Issue 31 defect 4 over HTTP: the same nickname again with a run no
+ * better is a 200 (improved: false); a spent token a 409. */
+static void test_same_nickname_and_spent_token(void **state)
+{
+    char *body = honest_entry(*state, "bea"), *again;
+    struct htest_resp r;
+    json_t *j;
+
+    assert_int_equal(post_entry(*state, body, &r), 201);
+    htest_resp_free(&r);
+    assert_int_equal(post_entry(*state, body, &r), 409);
+    j = htest_problem(&r, 409, "conflict");
+    assert_string_equal(json_string_value(json_object_get(j, "pointer")),
+                        "/token");
+    json_decref(j);
+    htest_resp_free(&r);
+    /* Two moves longer (up and back down at the goal): no better. */
+    again = honest_entry(*state, "BEA");
+    j = json_loads(again, 0, NULL);
+    json_array_append_new(json_object_get(j, "moves"), json_string("up"));
+    json_array_append_new(json_object_get(j, "moves"), json_string("down"));
+    free(again);
+    again = json_dumps(j, 0);
+    json_decref(j);
+    assert_int_equal(post_entry(*state, again, &r), 200);
+    j = htest_json(&r);
+    assert_true(json_is_false(json_object_get(j, "improved")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(
+        j, "best"), "nickname")), "bea");
+    json_decref(j);
+    htest_resp_free(&r);
+    free(again);
+    free(body);
 }
 
 /* The other refusals, recorded for the OpenAPI check. */
@@ -149,7 +215,9 @@ static void test_refusals_are_problems(void **state)
                      closed = { .method = "POST", .route = ENTRY_ROUTE,
                                 .path = "/v1/daily/2001-01-01/3/entries",
                                 .body = "{\"nickname\":\"x\",\"moves\":"
-                                        "[\"up\"],\"time_ms\":1}" };
+                                        "[\"up\"],\"token\":\"0123456789ab"
+                                        "cdef0123456789abcdef\",\"help\":"
+                                        "false}" };
     struct htest_resp r;
     json_t *j;
 
@@ -164,7 +232,7 @@ static void test_refusals_are_problems(void **state)
     htest_resp_free(&r);
     assert_int_equal(post_entry(*state, "{\"nickname\":", &r), 400);
     htest_resp_free(&r);
-    /* 0 ms is no time (issue 29 item 6): refused, and said where. */
+    /* The client's time is no longer taken (issue 31): said where. */
     assert_int_equal(post_entry(*state, "{\"nickname\":\"x\",\"moves\":"
                                 "[\"up\"],\"time_ms\":0}", &r), 422);
     j = htest_problem(&r, 422, "invalid-request");
@@ -189,7 +257,9 @@ static void test_server_without_store(void **state)
     assert_true(json_is_false(json_object_get(day, "leaderboard")));
     json_decref(day);
     assert_int_equal(post_entry(s, "{\"nickname\":\"x\",\"moves\":"
-                                "[\"up\"],\"time_ms\":1}", &r), 501);
+                                "[\"up\"],\"token\":\"0123456789abcdef01"
+                                "23456789abcdef\",\"help\":false}", &r),
+                     501);
     json_decref(htest_problem(&r, 501, "not-implemented"));
     htest_resp_free(&r);
     http_server_destroy(s);
@@ -256,7 +326,9 @@ static void assert_store_down(http_server *s, const char *why)
     assert_non_null(htest_header(&r, "Retry-After", retry, sizeof(retry)));
     htest_resp_free(&r);
     assert_int_equal(post_entry(s, "{\"nickname\":\"x\",\"moves\":"
-                                "[\"up\"],\"time_ms\":1}", &r), 503);
+                                "[\"up\"],\"token\":\"0123456789abcdef01"
+                                "23456789abcdef\",\"help\":false}", &r),
+                     503);
     htest_resp_free(&r);
     assert_int_equal(htest_post(s, "/v1/solve", "{\"board\":"
                                 "\"1 2 3 4 5 6 7 0 8\"}", &r), 0);
@@ -324,7 +396,8 @@ static void test_garbage_store_file_serves_the_rest(void **state)
  * new file is made. */
 static void test_deleted_store_file_not_acknowledged(void **state)
 {
-    char *body = honest_entry(*state, "before");
+    char *body = honest_entry(*state, "before"),
+         *during = honest_entry(*state, "during"), *after;
     char cmd[200];
     struct htest_resp r;
 
@@ -332,12 +405,16 @@ static void test_deleted_store_file_not_acknowledged(void **state)
     htest_resp_free(&r);
     snprintf(cmd, sizeof(cmd), "rm -f '%s/state/%s'*", dir, STORE_FILE);
     assert_int_equal(system(cmd), 0);
-    assert_int_equal(post_entry(*state, body, &r), 503);
+    assert_int_equal(post_entry(*state, during, &r), 503);
     json_decref(htest_problem(&r, 503, "unavailable"));
     htest_resp_free(&r);
     wait_ready(*state);
-    assert_int_equal(post_entry(*state, body, &r), 201);
+    /* The new file knows no token of the old one: a fresh start. */
+    after = honest_entry(*state, "after");
+    assert_int_equal(post_entry(*state, after, &r), 201);
     htest_resp_free(&r);
+    free(after);
+    free(during);
     free(body);
 }
 
@@ -347,6 +424,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_entry_then_flood_from_this_address),
         T(test_forged_entry_is_a_problem),
+        T(test_same_nickname_and_spent_token),
         T(test_refusals_are_problems),
         T(test_methods_and_head),
         T(test_restart_keeps_the_leaderboard),

@@ -9,7 +9,12 @@
  * refused; a schema-1 file is migrated with its entries, and the first
  * par stored for a day stands. The flood of issue 29 item 6: limits per
  * /24 and /64 as well as per address, a full board that keeps its best
- * (not its first) entries, a time of 0 ms refused. Redis that hangs,
+ * (not its first) entries. Issue 31: the time is the store's, from a
+ * start token to the entry; a token is spent once (unknown, spent,
+ * expired and other-board ones refused), starts are rate limited; one
+ * entry per nickname, replaced only by a better one; entries with help
+ * rank after unassisted ones; a schema-3 file keeps the best of its
+ * duplicate nicknames. Redis that hangs,
  * stops and comes back: calls fail within the timeout, the store says
  * it is not ready and reconnects by itself.
  */
@@ -122,14 +127,32 @@ static int fresh_prefix(void **state)
     return 0;
 }
 
+/* A run of ms milliseconds ending at now_ms: its token started ms
+ * before, then the entry spends it (out and msg may be NULL). */
+static puz_err add_run(store *s, struct store_submission *e, unsigned ms,
+                       int64_t now_ms, struct store_placed *out, char *msg)
+{
+    char token[STORE_TOKEN_HEX + 1], why[PUZ_MSG_MAX];
+    struct store_placed placed;
+    puz_err rc = store_daily_start(s, e->day, e->size, e->client,
+                                   now_ms - ms, token, why);
+
+    if (rc == PUZ_EIO)
+        return rc;
+    if (rc != PUZ_OK)
+        fail_msg("store_daily_start: %s", why);
+    e->token = token;
+    rc = store_daily_add(s, e, now_ms, out ? out : &placed, msg ? msg : why);
+    e->token = NULL;
+    return rc;
+}
+
 static puz_err add(store *s, const char *nick, unsigned moves,
                              unsigned ms, const char *client, int64_t now)
 {
-    struct store_submission e = { DAY, 3, nick, moves, ms, client };
-    unsigned rank;
-    char msg[PUZ_MSG_MAX];
+    struct store_submission e = { DAY, 3, nick, moves, false, NULL, client };
 
-    return store_daily_add(s, &e, now, &rank, msg);
+    return add_run(s, &e, ms, now * 1000, NULL, NULL);
 }
 
 static void test_fresh_store_has_schema_and_wal(void **state)
@@ -156,16 +179,19 @@ static void test_ranked_by_moves_then_time_and_kept_on_restart(void **state)
 {
     store *s = open_ok();
     struct store_entry top[10];
-    unsigned n, rank;
+    unsigned n;
     char msg[PUZ_MSG_MAX];
-    struct store_submission e = { DAY, 3, "dora", 20, 5000, "10.0.0.9" };
+    struct store_submission e = { DAY, 3, "dora", 20, false, NULL,
+                                  "10.0.0.9" };
+    struct store_placed placed;
 
     (void)state;
     assert_int_equal(add(s, "ada", 22, 9000, "10.0.0.1", 1000), PUZ_OK);
     assert_int_equal(add(s, "bob", 20, 9000, "10.0.0.2", 1000), PUZ_OK);
     assert_int_equal(add(s, "cy", 20, 7000, "10.0.0.3", 1000), PUZ_OK);
-    assert_int_equal(store_daily_add(s, &e, 1000, &rank, msg), PUZ_OK);
-    assert_int_equal(rank, 1);
+    assert_int_equal(add_run(s, &e, 5000, 1000000, &placed, msg), PUZ_OK);
+    assert_int_equal(placed.best.rank, 1);
+    assert_int_equal(placed.time_ms, 5000);
     store_close(s);                 /* a restart */
     s = open_ok();
     assert_int_equal(store_daily_top(s, DAY, 3, top, 10, &n, msg), PUZ_OK);
@@ -189,11 +215,12 @@ struct worker {
 static void *submit_many(void *arg)
 {
     struct worker *w = arg;
-    char client[32];
+    char client[32], nick[32];
 
     for (int i = 0; i < 25; i++) {
         snprintf(client, sizeof(client), "10.1.%d.%d", w->id, i);
-        w->ok += add(w->s, "racer", 10 + (unsigned)i, 1000, client, 5000)
+        snprintf(nick, sizeof(nick), "racer %d.%d", w->id, i);
+        w->ok += add(w->s, nick, 10 + (unsigned)i, 1000, client, 5000)
                  == PUZ_OK;
     }
     return NULL;
@@ -225,10 +252,13 @@ static void test_concurrent_submissions_all_kept(void **state)
 static void test_rate_limit_per_address(void **state)
 {
     store *s = open_ok();
+    char nick[16];
 
     (void)state;
-    for (int i = 0; i < STORE_RATE_MAX; i++)
-        assert_int_equal(add(s, "eve", 30, 1000, "10.9.9.9", 9000), PUZ_OK);
+    for (int i = 0; i < STORE_RATE_MAX; i++) {
+        snprintf(nick, sizeof(nick), "eve%d", i);
+        assert_int_equal(add(s, nick, 30, 1000, "10.9.9.9", 9000), PUZ_OK);
+    }
     assert_int_equal(add(s, "eve", 30, 1000, "10.9.9.9", 9001),
                      PUZ_ELIMITED);
     /* Another address is not held back; a minute later neither is eve. */
@@ -241,22 +271,34 @@ static void test_rate_limit_per_address(void **state)
 static void test_bad_input_refused(void **state)
 {
     store *s = open_ok();
-    struct store_submission e = { "2026-1-02", 3, "ok", 10, 10, "1.2.3.4" };
+    struct store_submission e = { "2026-1-02", 3, "ok", 10, false,
+                                  "0123456789abcdef0123456789abcdef",
+                                  "1.2.3.4" };
     struct store_entry top[1];
-    unsigned rank, n;
-    char msg[PUZ_MSG_MAX];
+    struct store_placed placed;
+    unsigned n;
+    char msg[PUZ_MSG_MAX], token[STORE_TOKEN_HEX + 1];
 
     (void)state;
-    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), PUZ_EINVAL);
+    assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
     e.day = DAY;
     e.size = 9;
-    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), PUZ_EINVAL);
+    assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
     e.size = 3;
     e.moves = 0;
-    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), PUZ_EINVAL);
+    assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
     e.moves = 10;
     e.nickname = "<script>alert(1)</script>";
-    assert_int_equal(store_daily_add(s, &e, 1, &rank, msg), PUZ_EINVAL);
+    assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
+    e.nickname = "ok";
+    e.token = "0123456789ABCDEF0123456789ABCDEF";
+    assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
+    assert_non_null(strstr(msg, "start token"));
+    assert_int_equal(store_daily_start(s, DAY, 9, "1.2.3.4", 1, token, msg),
+                     PUZ_EINVAL);
+    assert_string_equal(token, "");
+    assert_int_equal(store_daily_start(s, DAY, 3, "", 1, token, msg),
+                     PUZ_EINVAL);
     assert_false(store_nickname_ok(""));
     assert_false(store_nickname_ok(" lead"));
     assert_false(store_nickname_ok("a very long nickname indeed"));
@@ -318,12 +360,27 @@ static void test_par_first_one_stands(void **state)
     store_close(s);
 }
 
+/* The store opened on a file an older release wrote (sql makes it):
+ * migrated to the current schema. */
+static store *open_old(const char *sql)
+{
+    char path[128];
+    sqlite3 *db;
+    store *s;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_ok();
+    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+    return s;
+}
+
 /* A file of schema 1 (the first release) is brought up to date and
  * keeps its entries. */
 static void test_schema_1_migrated(void **state)
 {
-    char path[128];
-    sqlite3 *db;
     store *s;
     struct store_entry top[2];
     unsigned n = 0, par = 30;
@@ -331,23 +388,60 @@ static void test_schema_1_migrated(void **state)
     char msg[PUZ_MSG_MAX];
 
     (void)state;
-    snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "CREATE TABLE daily_entries (id "
+    s = open_old("CREATE TABLE daily_entries (id "
         "INTEGER PRIMARY KEY, day TEXT NOT NULL, size INTEGER NOT NULL, "
         "nickname TEXT NOT NULL, moves INTEGER NOT NULL, time_ms INTEGER "
         "NOT NULL, client TEXT NOT NULL, created_at INTEGER NOT NULL);"
         "INSERT INTO daily_entries VALUES (1, '" DAY "', 3, 'old', 24, 900, "
         "'10.0.0.1', 1);"
-        "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
-    s = open_ok();
-    assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+        "PRAGMA user_version = 1");
     assert_int_equal(store_daily_top(s, DAY, 3, top, 2, &n, msg), PUZ_OK);
     assert_int_equal(n, 1);
     assert_string_equal(top[0].nickname, "old");
     assert_int_equal(store_daily_par_put(s, DAY, 3, &par, &optimal, msg),
                      PUZ_OK);
+    store_close(s);
+}
+
+/* A file of schema 3 (before issue 31) gets tokens, help and one
+ * entry per nickname: of its duplicates (case aside) the best stays. */
+static void test_schema_3_migrated(void **state)
+{
+    char msg[PUZ_MSG_MAX];
+    store *s;
+    struct store_entry top[4];
+    unsigned n = 0;
+    struct store_submission e = { DAY, 3, "bob", 29, false, NULL,
+                                  "10.0.0.5" };
+    struct store_placed p;
+
+    (void)state;
+    s = open_old("CREATE TABLE daily_entries (id "
+        "INTEGER PRIMARY KEY, day TEXT NOT NULL, size INTEGER NOT NULL, "
+        "nickname TEXT NOT NULL, moves INTEGER NOT NULL, time_ms INTEGER "
+        "NOT NULL, client TEXT NOT NULL, created_at INTEGER NOT NULL, net "
+        "TEXT NOT NULL DEFAULT '');"
+        "CREATE INDEX daily_rank ON daily_entries (day, size, moves, "
+        "time_ms, id);"
+        "CREATE TABLE daily_par (day TEXT NOT NULL, size INTEGER NOT NULL, "
+        "par INTEGER NOT NULL, optimal INTEGER NOT NULL, PRIMARY KEY (day, "
+        "size));"
+        "CREATE TABLE store_probe (id INTEGER PRIMARY KEY, at INTEGER);"
+        "INSERT INTO daily_entries VALUES (1, '" DAY "', 3, 'Old', 24, 900, "
+        "'10.0.0.1', 1, ''), (2, '" DAY "', 3, 'old', 22, 1200, '10.0.0.1', "
+        "2, ''), (3, '" DAY "', 3, 'OLD', 22, 1200, '10.0.0.1', 3, ''), "
+        "(4, '" DAY "', 3, 'bob', 30, 5, '10.0.0.2', 4, '');"
+        "PRAGMA user_version = 3");
+    assert_int_equal(store_daily_top(s, DAY, 3, top, 4, &n, msg), PUZ_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(top[0].nickname, "old");
+    assert_int_equal(top[0].moves, 22);
+    assert_false(top[0].help);
+    assert_string_equal(top[1].nickname, "bob");
+    assert_int_equal(add_run(s, &e, 100, 900000, &p, msg), PUZ_OK);
+    assert_true(p.improved);
+    assert_int_equal(store_daily_count(s, DAY, 3, &n, msg), PUZ_OK);
+    assert_int_equal(n, 2);
     store_close(s);
 }
 
@@ -363,13 +457,177 @@ static void test_unusable_directory_refused(void **state)
     assert_non_null(strstr(msg, "state directory"));
 }
 
-static void test_zero_time_refused(void **state)
+/* Issue 31 defect 4: the time is the store's, from the token's start
+ * to the entry (a token spent within its millisecond counts 1 ms). */
+static void test_token_times_the_entry(void **state)
 {
+    store *s = open_ok();
+    struct store_submission e = { DAY, 3, "flash", 20, false, NULL,
+                                  "10.3.3.3" };
+    struct store_placed p;
+    struct store_entry top[2];
+    unsigned n;
+    char msg[PUZ_MSG_MAX];
+
+    (void)state;
+    assert_int_equal(add_run(s, &e, 0, 100000, &p, msg), PUZ_OK);
+    assert_int_equal(p.time_ms, 1);
+    e.nickname = "slow";
+    assert_int_equal(add_run(s, &e, 4321, 100000, &p, msg), PUZ_OK);
+    assert_true(p.improved);
+    assert_int_equal(p.time_ms, 4321);
+    assert_int_equal(p.best.time_ms, 4321);
+    assert_int_equal(p.best.rank, 2);
+    assert_int_equal(store_daily_top(s, DAY, 3, top, 2, &n, msg), PUZ_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(top[0].time_ms, 1);
+    assert_int_equal(top[1].time_ms, 4321);
+    store_close(s);
+}
+
+/* A token is spent once; unknown, spent, expired and other-board
+ * tokens are refused and a refusal leaves the token as it was. */
+static void test_token_spent_once(void **state)
+{
+    store *s = open_ok();
+    char tok[STORE_TOKEN_HEX + 1], other[STORE_TOKEN_HEX + 1],
+         msg[PUZ_MSG_MAX];
+    struct store_submission e = { DAY, 3, "once", 20, false, tok,
+                                  "10.4.4.4" };
+    struct store_placed p;
+
+    (void)state;
+    assert_int_equal(store_daily_start(s, DAY, 3, "10.4.4.4", 50000, tok,
+                                       msg), PUZ_OK);
+    assert_true(store_token_ok(tok));
+    assert_int_equal(store_daily_start(s, DAY, 3, "10.4.4.4", 50000, other,
+                                       msg), PUZ_OK);
+    assert_string_not_equal(tok, other);
+    /* For another size: refused, and still good for its own board. */
+    e.size = 4;
+    assert_int_equal(store_daily_add(s, &e, 51000, &p, msg), PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "another day or size"));
+    e.size = 3;
+    assert_int_equal(store_daily_add(s, &e, 51000, &p, msg), PUZ_OK);
+    assert_int_equal(p.time_ms, 1000);
+    assert_int_equal(store_daily_add(s, &e, 52000, &p, msg), PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "spent"));
+    e.token = "00000000000000000000000000000000";
+    assert_int_equal(store_daily_add(s, &e, 52000, &p, msg), PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "unknown"));
+    e.token = other;
+    assert_int_equal(store_daily_add(s, &e, 50000 + STORE_TOKEN_TTL_MS, &p,
+                                     msg), PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "expired"));
+    assert_int_equal(store_daily_add(s, &e, 50000 + STORE_TOKEN_TTL_MS - 1,
+                                     &p, msg), PUZ_OK);
+    store_close(s);
+}
+
+/* Starts are bounded: STORE_START_RATE_MAX a minute from an address. */
+static void test_starts_rate_limited(void **state)
+{
+    store *s = open_ok();
+    char tok[STORE_TOKEN_HEX + 1], msg[PUZ_MSG_MAX];
+
+    (void)state;
+    for (int i = 0; i < STORE_START_RATE_MAX; i++)
+        assert_int_equal(store_daily_start(s, DAY, 4, "10.6.6.6", 70000, tok,
+                                           msg), PUZ_OK);
+    assert_int_equal(store_daily_start(s, DAY, 4, "10.6.6.6", 70001, tok,
+                                       msg), PUZ_ELIMITED);
+    assert_non_null(strstr(msg, "started"));
+    assert_string_equal(tok, "");
+    assert_int_equal(store_daily_start(s, DAY, 4, "10.6.6.7", 70001, tok,
+                                       msg), PUZ_OK);
+    assert_int_equal(store_daily_start(s, DAY, 4, "10.6.6.6", 70000 +
+                                       STORE_RATE_WINDOW_S * 2000, tok, msg),
+                     PUZ_OK);
+    store_close(s);
+}
+
+/* One entry of a scripted sequence, and what the store must answer:
+ * whether it stands now, and the nickname's standing entry. */
+struct step {
+    const char *nick;
+    unsigned moves;
+    bool help;
+    unsigned ms;
+    bool improved;
+    unsigned rank, best_moves;
+    const char *best_nick;
+};
+
+/* Enters the steps on DAY's board of size, a second apart, checking
+ * each answer; then the board must hold entries (top) in this order. */
+static void run_steps(store *s, unsigned size, const struct step *st,
+                      size_t n, const char *const *top, unsigned ntop)
+{
+    struct store_submission e = { DAY, size, NULL, 0, false, NULL,
+                                  "10.8.8.1" };
+    struct store_placed p;
+    struct store_entry board[4];
+    unsigned count;
+    char msg[PUZ_MSG_MAX];
+
+    for (size_t i = 0; i < n; i++) {
+        e.nickname = st[i].nick;
+        e.moves = st[i].moves;
+        e.help = st[i].help;
+        if (add_run(s, &e, st[i].ms, 200000 + (int64_t)i * 1000, &p, msg)
+            != PUZ_OK)
+            fail_msg("step %zu: %s", i, msg);
+        assert_int_equal(p.time_ms, st[i].ms);
+        assert_int_equal(p.improved, st[i].improved);
+        assert_int_equal(p.best.rank, st[i].rank);
+        assert_int_equal(p.best.moves, st[i].best_moves);
+        assert_string_equal(p.best.nickname, st[i].best_nick);
+    }
+    assert_int_equal(store_daily_top(s, DAY, size, board, 4, &count, msg),
+                     PUZ_OK);
+    assert_int_equal(count, ntop);
+    for (unsigned i = 0; i < ntop; i++)
+        assert_string_equal(board[i].nickname, top[i]);
+}
+
+/* Issue 31 defect 4: one entry per nickname (case aside) per day and
+ * size; a later one replaces it only when better (as good is not). */
+static void test_one_entry_per_nickname(void **state)
+{
+    static const struct step steps[] = {
+        { "Ann", 30, false, 5000, true, 1, 30, "Ann" },
+        { "ann", 32, false, 1000, false, 1, 30, "Ann" },
+        { "ann", 30, false, 5000, false, 1, 30, "Ann" },
+        { "ANN", 28, false, 9000, true, 1, 28, "ANN" },
+    };
+    static const char *const top[] = { "ANN" };
     store *s = open_ok();
 
     (void)state;
-    assert_int_equal(add(s, "flash", 20, 0, "10.3.3.3", 100), PUZ_EINVAL);
-    assert_int_equal(add(s, "flash", 20, 1, "10.3.3.3", 100), PUZ_OK);
+    run_steps(s, 5, steps, 4, top, 1);
+    store_close(s);
+}
+
+/* Entries with help rank after every unassisted one, and an assisted
+ * run never replaces a nickname's unassisted entry. */
+static void test_help_ranked_after_unassisted(void **state)
+{
+    static const struct step steps[] = {
+        { "hal", 20, true, 1000, true, 1, 20, "hal" },
+        { "una", 40, false, 9000, true, 1, 40, "una" },
+        { "una", 20, true, 500, false, 1, 40, "una" },
+        { "hal", 50, false, 500, true, 2, 50, "hal" },
+    };
+    static const char *const top[] = { "una", "hal" };
+    store *s = open_ok();
+    struct store_entry board[2];
+    unsigned n;
+    char msg[PUZ_MSG_MAX];
+
+    (void)state;
+    run_steps(s, 4, steps, 4, top, 2);
+    assert_int_equal(store_daily_top(s, DAY, 4, board, 2, &n, msg), PUZ_OK);
+    assert_false(board[1].help);
     store_close(s);
 }
 
@@ -382,7 +640,7 @@ static void test_rate_limit_per_network(void **state)
     (void)state;
     for (int i = 0; i < STORE_RATE_NET_MAX; i++) {
         snprintf(client, sizeof(client), "10.7.7.%d", i + 1);
-        assert_int_equal(add(s, "bot", 30, 1000, client, 7000), PUZ_OK);
+        assert_int_equal(add(s, client, 30, 1000, client, 7000), PUZ_OK);
     }
     assert_int_equal(add(s, "bot", 30, 1000, "10.7.7.200", 7000),
                      PUZ_ELIMITED);
@@ -391,8 +649,11 @@ static void test_rate_limit_per_network(void **state)
                      PUZ_ELIMITED);
     assert_int_equal(add(s, "human", 30, 1000, "10.7.8.1", 7000), PUZ_OK);
     for (int i = 0; i < STORE_RATE_NET_MAX; i++) {
+        char nick[16];
+
         snprintf(client, sizeof(client), "2001:db8:1:2::%x", i + 1);
-        assert_int_equal(add(s, "bot6", 30, 1000, client, 7000), PUZ_OK);
+        snprintf(nick, sizeof(nick), "bot6.%d", i);
+        assert_int_equal(add(s, nick, 30, 1000, client, 7000), PUZ_OK);
     }
     assert_int_equal(add(s, "bot6", 30, 1000, "2001:db8:1:2:ffff::1", 7000),
                      PUZ_ELIMITED);
@@ -409,30 +670,35 @@ static void test_rate_limit_per_network(void **state)
 static void test_full_board_keeps_the_best(void **state)
 {
     store *s = open_ok();
-    struct store_submission e = { "2026-12-03", 4, "flood", 40, 9000, "" };
+    struct store_submission e = { "2026-12-03", 4, "", 40, false, NULL,
+                                  "" };
     struct store_entry top[2];
-    unsigned rank = 0, n = 0;
-    char client[64], msg[PUZ_MSG_MAX];
+    struct store_placed p;
+    unsigned n = 0;
+    char client[64], nick[32], msg[PUZ_MSG_MAX];
 
     (void)state;
     e.client = client;
+    e.nickname = nick;
     for (int i = 0; i < STORE_DAY_ENTRIES_MAX; i++) {
         snprintf(client, sizeof(client), "10.%d.%d.1", 100 + (i >> 8),
                  i & 255);
-        if (store_daily_add(s, &e, 5000, &rank, msg) != PUZ_OK)
+        snprintf(nick, sizeof(nick), "flood%d", i);
+        if (add_run(s, &e, 9000, 5000000, &p, msg) != PUZ_OK)
             fail_msg("entry %d: %s", i, msg);
     }
     snprintf(client, sizeof(client), "192.0.2.1");
-    assert_int_equal(store_daily_add(s, &e, 5000, &rank, msg), PUZ_EFULL);
-    e.nickname = "player";
+    snprintf(nick, sizeof(nick), "late");
+    assert_int_equal(add_run(s, &e, 9000, 5000000, &p, msg), PUZ_EFULL);
+    snprintf(nick, sizeof(nick), "player");
     e.moves = 30;
-    assert_int_equal(store_daily_add(s, &e, 5000, &rank, msg), PUZ_OK);
-    assert_int_equal(rank, 1);
+    assert_int_equal(add_run(s, &e, 9000, 5000000, &p, msg), PUZ_OK);
+    assert_int_equal(p.best.rank, 1);
     e.moves = 40;
-    e.time_ms = 8999;
     snprintf(client, sizeof(client), "192.0.2.2");
-    assert_int_equal(store_daily_add(s, &e, 5000, &rank, msg), PUZ_OK);
-    assert_int_equal(rank, 2);
+    snprintf(nick, sizeof(nick), "second");
+    assert_int_equal(add_run(s, &e, 8999, 5000000, &p, msg), PUZ_OK);
+    assert_int_equal(p.best.rank, 2);
     assert_int_equal(store_daily_count(s, "2026-12-03", 4, &n, msg), PUZ_OK);
     assert_int_equal(n, STORE_DAY_ENTRIES_MAX);
     assert_int_equal(store_daily_top(s, "2026-12-03", 4, top, 2, &n, msg),
@@ -535,8 +801,18 @@ int main(void)
                                         fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_schema_1_migrated, fresh_dir,
                                         fresh_dir_done),
-        cmocka_unit_test_setup_teardown(test_zero_time_refused, fresh_dir,
+        cmocka_unit_test_setup_teardown(test_schema_3_migrated, fresh_dir,
                                         fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_token_times_the_entry,
+                                        fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_token_spent_once, fresh_dir,
+                                        fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_starts_rate_limited, fresh_dir,
+                                        fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_one_entry_per_nickname,
+                                        fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_help_ranked_after_unassisted,
+                                        fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_rate_limit_per_network,
                                         fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,
@@ -550,7 +826,16 @@ int main(void)
         cmocka_unit_test(test_bad_input_refused),
         cmocka_unit_test_setup_teardown(test_par_first_one_stands,
                                         fresh_prefix, NULL),
-        cmocka_unit_test(test_zero_time_refused),
+        cmocka_unit_test_setup_teardown(test_token_times_the_entry,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_token_spent_once, fresh_prefix,
+                                        NULL),
+        cmocka_unit_test_setup_teardown(test_starts_rate_limited,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_one_entry_per_nickname,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_help_ranked_after_unassisted,
+                                        fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_rate_limit_per_network,
                                         fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,

@@ -1,12 +1,17 @@
 /*
  * api_daily.c - the daily puzzle: GET /v1/daily/{date}/{size} (the day's
- * board, its par and the top of its leaderboard) and POST
- * /v1/daily/{date}/{size}/entries (a player's nickname and moves).
+ * board, its par and the top of its leaderboard), POST
+ * /v1/daily/{date}/{size}/start (a start token: the server's clock
+ * starts) and POST /v1/daily/{date}/{size}/entries (a player's
+ * nickname, moves, token and whether they had help).
  *
  * The server never takes a player's word for a score: it rebuilds the
  * day's board from the date, replays the moves on it (daily_verify) and
- * counts them itself; only the time is the page's own measure, and it
- * only breaks ties. The par is the 3x3 table's exact distance, or on
+ * counts them itself, and times the run itself, from the token's start
+ * to the entry's arrival (a time_ms in the entry is refused, so no page
+ * thinks it sets one). What it cannot prove is who played: a program
+ * can take a token and send a solver's moves at once, and "help" is the
+ * page's word. The par is the 3x3 table's exact distance, or on
  * bigger boards the best route a bounded search finds on a worker; the
  * store keeps the first one worked out, so a score never changes under
  * a player while the day lasts.
@@ -33,9 +38,12 @@ struct daily_state {
     unsigned size;
     struct puz_board board;
     bool entry;             /* POST: an entry to add once par is known */
+    bool start;             /* POST .../start: a token to hand out */
     unsigned top;           /* GET: entries to show */
     char nickname[STORE_NICK_MAX + 1];
-    unsigned moves, time_ms;
+    char token[STORE_TOKEN_HEX + 1];
+    unsigned moves;
+    bool help;
     unsigned par;
     bool par_optimal, par_known;
     bool par_checked;       /* par_known ran (else the worker runs it) */
@@ -45,6 +53,17 @@ struct daily_state {
 static int64_t now_s(void)
 {
     return (int64_t)time(NULL);
+}
+
+/* The wall clock in ms: a token's start and an entry's arrival may be
+ * read by two instances, so it is the clock they share (NTP), not each
+ * one's monotonic clock. */
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* "today" or a date no later than today (UTC); else the 404 answered. */
@@ -148,6 +167,16 @@ static void par_known(struct api_call *c, struct daily_state *s)
     }
 }
 
+/* One entry of the board as the API shows it. */
+static json_t *entry_json(const struct store_entry *e)
+{
+    return json_pack("{s:I, s:s, s:I, s:I, s:b, s:I}", "rank",
+                     (json_int_t)e->rank, "nickname", e->nickname, "moves",
+                     (json_int_t)e->moves, "time_ms", (json_int_t)e->time_ms,
+                     "help", e->help, "created_at",
+                     (json_int_t)e->created_at);
+}
+
 /* The entries of the day, best first, as JSON. */
 static json_t *top_json(struct api_call *c, const struct daily_state *s,
                         unsigned *total)
@@ -170,11 +199,7 @@ static json_t *top_json(struct api_call *c, const struct daily_state *s,
         return NULL;
     }
     for (unsigned i = 0; i < n; i++)
-        json_array_append_new(list, json_pack("{s:I, s:s, s:I, s:I, s:I}",
-            "rank", (json_int_t)e[i].rank, "nickname", e[i].nickname,
-            "moves", (json_int_t)e[i].moves, "time_ms",
-            (json_int_t)e[i].time_ms, "created_at",
-            (json_int_t)e[i].created_at));
+        json_array_append_new(list, entry_json(&e[i]));
     return list;
 }
 
@@ -203,11 +228,16 @@ static void answer_refusal(struct api_call *c, puz_err rc,
     struct api_problem p;
     char secs[16];
 
-    /* A full day is no overload of the server: 409, not 503; a store
-     * that cannot be reached is 503 with Retry-After (api.c adds it). */
-    api_problem_set(&p, rc == PUZ_EFULL ? API_PROBLEM_CONFLICT
-                     : rc == PUZ_EIO ? API_PROBLEM_UNAVAILABLE
-                     : api_problem_kind_of(rc), "%s", msg);
+    /* A full day is no overload of the server: 409, not 503; nor is a
+     * start token unknown, spent or expired (409, pointing at it); a
+     * store that cannot be reached is 503 with Retry-After (api.c adds
+     * it). */
+    api_problem_set(&p, rc == PUZ_EFULL || rc == PUZ_EFINISHED
+                     ? API_PROBLEM_CONFLICT : rc == PUZ_EIO
+                     ? API_PROBLEM_UNAVAILABLE : api_problem_kind_of(rc),
+                     "%s", msg);
+    if (rc == PUZ_EFINISHED)
+        api_problem_point(&p, "/token");
     api_answer_problem(c, &p);
     if (rc == PUZ_ELIMITED && c->answer.status == 429) {
         snprintf(secs, sizeof(secs), "%d", STORE_RATE_WINDOW_S);
@@ -215,13 +245,16 @@ static void answer_refusal(struct api_call *c, puz_err rc,
     }
 }
 
-/* Stores the verified entry and answers 201, or the store's refusal. */
+/* Stores the verified entry and answers 201 (it stands now) or 200
+ * (the nickname's earlier entry was as good: it stays), or the store's
+ * refusal. */
 static void answer_entry(struct api_call *c, const struct daily_state *s)
 {
     struct store_submission e = { s->day, s->size, s->nickname, s->moves,
-                                  s->time_ms, c->rq.client ? c->rq.client
-                                  : "-" };
-    unsigned rank = 0, total = 0;
+                                  s->help, s->token, c->rq.client
+                                  ? c->rq.client : "-" };
+    struct store_placed placed;
+    unsigned total = 0;
     puz_err rc;
     double score = s->par >= s->moves ? 1.0 : (double)s->par / s->moves;
     char msg[PUZ_MSG_MAX] = "";
@@ -234,24 +267,46 @@ static void answer_entry(struct api_call *c, const struct daily_state *s)
         api_answer_problem(c, &p);
         return;
     }
-    rc = store_daily_add(c->ctx->store, &e, now_s(), &rank, msg);
+    rc = store_daily_add(c->ctx->store, &e, now_ms(), &placed, msg);
     if (rc == PUZ_OK)
         rc = store_daily_count(c->ctx->store, s->day, s->size, &total, msg);
     if (rc != PUZ_OK) {
         answer_refusal(c, rc, msg);
         return;
     }
-    api_answer_json(c, 201, json_pack("{s:s, s:I, s:s, s:I, s:I, s:I, s:b, "
-        "s:f, s:I, s:I}", "date", s->day, "size", (json_int_t)s->size,
-        "nickname", s->nickname, "moves", (json_int_t)s->moves, "time_ms",
-        (json_int_t)s->time_ms, "par", (json_int_t)s->par, "par_optimal",
-        s->par_optimal, "score", score, "rank", (json_int_t)rank,
-        "total_entries", (json_int_t)total));
+    api_answer_json(c, placed.improved ? 201 : 200, json_pack("{s:s, s:I, "
+        "s:s, s:I, s:I, s:b, s:I, s:b, s:f, s:b, s:I, s:o, s:I}", "date",
+        s->day, "size", (json_int_t)s->size, "nickname", s->nickname,
+        "moves", (json_int_t)s->moves, "time_ms",
+        (json_int_t)placed.time_ms, "help", s->help, "par",
+        (json_int_t)s->par, "par_optimal", s->par_optimal, "score", score,
+        "improved", placed.improved, "rank", (json_int_t)placed.best.rank,
+        "best", entry_json(&placed.best), "total_entries",
+        (json_int_t)total));
 }
 
-static void finish(struct api_call *c, const struct daily_state *s)
+/* Hands out a start token: 201 with it, or the store's refusal. */
+static void answer_start(struct api_call *c, struct daily_state *s)
 {
-    if (s->entry)
+    char msg[PUZ_MSG_MAX] = "";
+    puz_err rc = store_daily_start(c->ctx->store, s->day, s->size,
+                                   c->rq.client ? c->rq.client : "-",
+                                   now_ms(), s->token, msg);
+
+    if (rc != PUZ_OK) {
+        answer_refusal(c, rc, msg);
+        return;
+    }
+    api_answer_json(c, 201, json_pack("{s:s, s:s, s:I, s:I}", "token",
+        s->token, "date", s->day, "size", (json_int_t)s->size,
+        "expires_in_ms", (json_int_t)STORE_TOKEN_TTL_MS));
+}
+
+static void finish(struct api_call *c, struct daily_state *s)
+{
+    if (s->start)
+        answer_start(c, s);
+    else if (s->entry)
         answer_entry(c, s);
     else
         answer_day(c, s);
@@ -374,34 +429,58 @@ static bool entry_moves(struct api_call *c, const json_t *v, uint8_t **out,
     return true;
 }
 
-/* nickname, moves and time_ms; nothing else. */
+/* The start token and the help flag (both required). */
+static bool entry_token_help(struct api_call *c, const json_t *root,
+                             struct daily_state *s)
+{
+    const json_t *tok = json_object_get(root, "token"),
+                 *help = json_object_get(root, "help");
+
+    if (!json_is_string(tok) || !store_token_ok(json_string_value(tok)))
+        return bad_entryf(c, "/token", "the start token POST "
+                          "/v1/daily/{date}/{size}/start handed out (%lu "
+                          "hex digits): the server times the run from it",
+                          (unsigned long)STORE_TOKEN_HEX);
+    snprintf(s->token, sizeof(s->token), "%s", json_string_value(tok));
+    if (!json_is_boolean(help))
+        return bad_entry(c, "/help", "true when hints, the solver or a "
+                         "replay of its moves helped this run, else false");
+    s->help = json_is_true(help);
+    return true;
+}
+
+/* nickname, moves, token and help; nothing else. A time_ms (the page's
+ * own clock, before issue 31) is refused by name: the server times the
+ * run itself, and a client that sends one should hear it is not used. */
 static bool entry_fields(struct api_call *c, const json_t *root,
                          struct daily_state *s, uint8_t **moves)
 {
-    const json_t *nick = json_object_get(root, "nickname"),
-                 *ms = json_object_get(root, "time_ms");
+    static const char *const keys[] = { "nickname", "moves", "token",
+                                        "help" };
+    const json_t *nick = json_object_get(root, "nickname");
     const char *key;
     json_t *v;
 
     json_object_foreach((json_t *)root, key, v) {
-        if (strcmp(key, "nickname") && strcmp(key, "moves")
-            && strcmp(key, "time_ms"))
-            return bad_entry(c, "/", "an entry has only nickname, moves "
-                             "and time_ms");
+        size_t i = 0;
+
+        while (i < 4 && strcmp(key, keys[i]) != 0)
+            i++;
+        if (strcmp(key, "time_ms") == 0)
+            return bad_entry(c, "/time_ms", "the server times a run itself, "
+                             "from its start token to the entry: send no "
+                             "time_ms");
+        if (i == 4)
+            return bad_entry(c, "/", "an entry has only nickname, moves, "
+                             "token and help");
     }
     if (!json_is_string(nick) || !store_nickname_ok(json_string_value(nick)))
         return bad_entryf(c, "/nickname", "a nickname is 1 to %lu letters, "
                           "digits, spaces, '_', '-' or '.', not starting or "
                           "ending with a space", (unsigned long)STORE_NICK_MAX);
     snprintf(s->nickname, sizeof(s->nickname), "%s", json_string_value(nick));
-    /* 0 ms is no time a player took (it would win every tie): refused,
-     * not floored, so the page that sent it hears so. */
-    if (!json_is_integer(ms) || json_integer_value(ms) < 1
-        || json_integer_value(ms) > STORE_TIME_MAX_MS)
-        return bad_entryf(c, "/time_ms", "the time taken, a whole number "
-                          "of milliseconds from 1 to %lu",
-                          (unsigned long)STORE_TIME_MAX_MS);
-    s->time_ms = (unsigned)json_integer_value(ms);
+    if (!entry_token_help(c, root, s))
+        return false;
     return entry_moves(c, json_object_get(root, "moves"), moves, &s->moves);
 }
 
@@ -419,6 +498,21 @@ static bool entry_verified(struct api_call *c, struct daily_state *s,
     return false;
 }
 
+/* The opening of both writes (a start, an entry): not draining, the
+ * day's board, a store that is up, the board open; false when
+ * answered. */
+static bool write_begin(struct api_call *c, struct daily_state **s)
+{
+    if (api__refuse_when_draining(c) || !daily_begin(c, s))
+        return false;
+    if (c->ctx->store == NULL) {
+        api_answer_problemf(c, API_PROBLEM_NOT_IMPLEMENTED, "this server "
+                            "keeps no leaderboard (state_dir is off)");
+        return false;
+    }
+    return entry_open(c, *s) && store_up(c);
+}
+
 void api__daily_entry(struct api_call *c)
 {
     struct daily_state *s;
@@ -426,14 +520,7 @@ void api__daily_entry(struct api_call *c)
     json_t *root;
     bool ok;
 
-    if (api__refuse_when_draining(c) || !daily_begin(c, &s))
-        return;
-    if (c->ctx->store == NULL) {
-        api_answer_problemf(c, API_PROBLEM_NOT_IMPLEMENTED, "this server "
-                            "keeps no leaderboard (state_dir is off)");
-        return;
-    }
-    if (!entry_open(c, s) || !store_up(c) || !api__parse_body(c, &root))
+    if (!write_begin(c, &s) || !api__parse_body(c, &root))
         return;
     ok = entry_fields(c, root, s, &moves);
     json_decref(root);
@@ -441,6 +528,18 @@ void api__daily_entry(struct api_call *c)
         return;
     s->entry = true;
     finish_or_search(c, s);
+}
+
+/* POST .../start: a token for the day's board while it takes entries;
+ * the store's write is made on a worker (api__daily_work). */
+void api__daily_start(struct api_call *c)
+{
+    struct daily_state *s;
+
+    if (!write_begin(c, &s))
+        return;
+    s->start = true;
+    c->state = s;
 }
 
 /* The worker's half: a bigger board's par when none is stored (the best
@@ -458,6 +557,10 @@ void api__daily_work(struct api_call *c)
     char msg[PUZ_MSG_MAX];
     puz_err rc;
 
+    if (s->start) {
+        finish(c, s);
+        return;
+    }
     if (!s->par_checked)
         par_known(c, s);
     if (s->par_known) {

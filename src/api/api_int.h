@@ -33,6 +33,7 @@ void api__jobs_delete(struct api_call *c);
 /* api_daily.c */
 void api__daily(struct api_call *c);
 void api__daily_entry(struct api_call *c);
+void api__daily_start(struct api_call *c);
 void api__daily_work(struct api_call *c);
 
 /* api_random.c */

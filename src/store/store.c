@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
 #include "pool.h"
@@ -131,9 +132,9 @@ static puz_err enter(store *s, char *msg)
     return PUZ_OK;
 }
 
-/* After a backend call (lock held): its time counted; an I/O failure
- * takes the backend down. */
-static void leave(store *s, puz_err rc, uint64_t t0, char *msg)
+/* After a backend call (lock held) that returned rc: its time counted;
+ * an I/O failure takes the backend down. Returns rc. */
+static puz_err leave(store *s, puz_err rc, uint64_t t0, char *msg)
 {
     uint64_t us = now_us() - t0;
 
@@ -154,6 +155,7 @@ static void leave(store *s, puz_err rc, uint64_t t0, char *msg)
                      why);
     }
     pthread_mutex_unlock(&s->lock);
+    return rc;
 }
 
 void store_get_stats(store *s, struct store_stats *out)
@@ -412,45 +414,95 @@ static puz_err invalidf(char *msg, const char *fmt, int a, int b)
     return invalid(msg, why);
 }
 
-puz_err store__limited(char *msg, bool net)
+puz_err store__limited(char *msg, bool start, bool net)
 {
+    static const int max[2][2] = {
+        { STORE_RATE_MAX, STORE_RATE_NET_MAX },
+        { STORE_START_RATE_MAX, STORE_START_RATE_NET_MAX },
+    };
+
     if (msg != NULL)
-        snprintf(msg, PUZ_MSG_MAX, net ? "at most %d entries a minute from "
-                 "one network (/24 or /64); try again in a minute"
-                 : "at most %d entries a minute from one address; try "
-                 "again in a minute", net ? STORE_RATE_NET_MAX
-                 : STORE_RATE_MAX);
+        snprintf(msg, PUZ_MSG_MAX, "at most %d %s a minute from one %s; try "
+                 "again in a minute", max[start][net], start ? "daily boards "
+                 "started" : "entries", net ? "network (/24 or /64)"
+                 : "address");
     return PUZ_ELIMITED;
 }
 
-puz_err store__full(char *msg)
+puz_err store__full(char *msg, bool starts)
 {
-    if (msg != NULL)
+    if (msg != NULL && starts)
+        snprintf(msg, PUZ_MSG_MAX, "this board has been started %d times "
+                 "today, as many as the server keeps; try tomorrow's",
+                 STORE_DAY_STARTS_MAX);
+    else if (msg != NULL)
         snprintf(msg, PUZ_MSG_MAX, "this day's board is full (%d entries) "
                  "and this entry is not better than its last",
                  STORE_DAY_ENTRIES_MAX);
     return PUZ_EFULL;
 }
 
-static puz_err check_entry(const struct store_submission *e, char *msg)
+puz_err store__token_refused(char *msg, enum store__token_why why)
 {
-    if (!store_day_ok(e->day))
+    static const char *const words[] = {
+        [STORE__TOKEN_UNKNOWN] = "this start token is unknown to the "
+            "server (never handed out, or expired and forgotten)",
+        [STORE__TOKEN_SPENT] = "this start token has been spent on an "
+            "entry already: each run starts with a token of its own",
+        [STORE__TOKEN_EXPIRED] = "this start token has expired (a token "
+            "lasts a day)",
+        [STORE__TOKEN_OTHER_BOARD] = "this start token is for another "
+            "day or size",
+    };
+
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "%s; start the board again (POST "
+                 "/v1/daily/{date}/{size}/start)", words[why]);
+    return PUZ_EFINISHED;
+}
+
+bool store_token_ok(const char *token)
+{
+    if (token == NULL || strlen(token) != STORE_TOKEN_HEX)
+        return false;
+    for (int i = 0; i < STORE_TOKEN_HEX; i++)
+        if (!((token[i] >= '0' && token[i] <= '9')
+              || (token[i] >= 'a' && token[i] <= 'f')))
+            return false;
+    return true;
+}
+
+static bool client_ok(const char *client)
+{
+    return client != NULL && client[0] != '\0' && strlen(client) <= 64
+           && strchr(client, ' ') == NULL;
+}
+
+static puz_err check_board(const char *day, unsigned size, char *msg)
+{
+    if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
-    if (e->size < STORE_SIZE_MIN || e->size > STORE_SIZE_MAX)
+    if (size < STORE_SIZE_MIN || size > STORE_SIZE_MAX)
         return invalidf(msg, "the size must be %d to %d", STORE_SIZE_MIN,
                         STORE_SIZE_MAX);
+    return PUZ_OK;
+}
+
+static puz_err check_entry(const struct store_submission *e, char *msg)
+{
+    puz_err rc = check_board(e->day, e->size, msg);
+
+    if (rc != PUZ_OK)
+        return rc;
     if (!store_nickname_ok(e->nickname))
         return invalidf(msg, "a nickname is 1 to %d letters, digits, "
                         "spaces, '_', '-' or '.'", STORE_NICK_MAX, 0);
     if (e->moves == 0 || e->moves > STORE_MOVES_MAX)
         return invalidf(msg, "moves must be 1 to %d", STORE_MOVES_MAX, 0);
-    /* 0 ms is no time a player took: it would win every tie. */
-    if (e->time_ms == 0)
-        return invalid(msg, "the time must be at least 1 ms");
-    if (e->time_ms > STORE_TIME_MAX_MS)
-        return invalid(msg, "the time must be at most a day");
-    if (e->client == NULL || e->client[0] == '\0' || strlen(e->client) > 64
-        || strchr(e->client, ' ') != NULL)
+    if (!store_token_ok(e->token))
+        return invalidf(msg, "a start token is %d hex digits",
+                        STORE_TOKEN_HEX, 0);
+    if (!client_ok(e->client))
         return invalid(msg, "no client address");
     return PUZ_OK;
 }
@@ -478,14 +530,15 @@ static void net_of(const char *client, char *out, size_t size)
 }
 
 puz_err store_daily_add(store *s, const struct store_submission *e,
-                                  int64_t now, unsigned *rank, char *msg)
+                        int64_t now_ms, struct store_placed *out,
+                        char *msg)
 {
     char net[80];
-    struct store__add a = { e, net, now };
+    struct store__add a = { e, net, now_ms };
     puz_err rc = check_entry(e, msg);
     uint64_t t0;
 
-    *rank = 0;
+    memset(out, 0, sizeof(*out));
     if (rc != PUZ_OK)
         return rc;
     net_of(e->client, net, sizeof(net));
@@ -493,8 +546,49 @@ puz_err store_daily_add(store *s, const struct store_submission *e,
     if (rc != PUZ_OK)
         return rc;
     t0 = now_us();
-    rc = s->ops->add(s->be, &a, rank, msg);
-    leave(s, rc, t0, msg);
+    return leave(s, s->ops->add(s->be, &a, out, msg), t0, msg);
+}
+
+/* 128 bits from the kernel's generator, as hex. */
+static puz_err new_token(char *token, char *msg)
+{
+    unsigned char r[STORE_TOKEN_HEX / 2];
+
+    if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+        if (msg != NULL)
+            snprintf(msg, PUZ_MSG_MAX, "no random bytes for a start "
+                     "token: %s", strerror(errno));
+        return PUZ_EIO;
+    }
+    for (size_t i = 0; i < sizeof(r); i++)
+        snprintf(token + 2 * i, 3, "%02x", r[i]);
+    return PUZ_OK;
+}
+
+puz_err store_daily_start(store *s, const char *day, unsigned size,
+                          const char *client, int64_t now_ms, char *token,
+                          char *msg)
+{
+    char net[80];
+    struct store__start a = { day, size, client, net, token, now_ms };
+    puz_err rc = check_board(day, size, msg);
+    uint64_t t0;
+
+    token[0] = '\0';
+    if (rc == PUZ_OK && !client_ok(client))
+        rc = invalid(msg, "no client address");
+    if (rc == PUZ_OK)
+        rc = new_token(token, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    net_of(client, net, sizeof(net));
+    rc = enter(s, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    t0 = now_us();
+    rc = leave(s, s->ops->start(s->be, &a, msg), t0, msg);
+    if (rc != PUZ_OK)
+        token[0] = '\0';
     return rc;
 }
 
@@ -517,15 +611,13 @@ puz_err store_daily_top(store *s, const char *day, unsigned size,
                                   unsigned *count, char *msg)
 {
     uint64_t t0;
-    puz_err rc;
+    puz_err rc = begin_day(s, day, &t0, msg);
 
     *count = 0;
-    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    rc = s->ops->top(s->be, day, size, out, max, count, msg);
-    leave(s, rc, t0, msg);
-    return rc;
+    return leave(s, s->ops->top(s->be, day, size, out, max, count, msg),
+                 t0, msg);
 }
 
 puz_err store_daily_count(store *s, const char *day,
@@ -533,15 +625,12 @@ puz_err store_daily_count(store *s, const char *day,
                                     char *msg)
 {
     uint64_t t0;
-    puz_err rc;
+    puz_err rc = begin_day(s, day, &t0, msg);
 
     *count = 0;
-    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    rc = s->ops->count(s->be, day, size, count, msg);
-    leave(s, rc, t0, msg);
-    return rc;
+    return leave(s, s->ops->count(s->be, day, size, count, msg), t0, msg);
 }
 
 puz_err store_daily_par_get(store *s, const char *day,
@@ -549,15 +638,13 @@ puz_err store_daily_par_get(store *s, const char *day,
                                       bool *optimal, bool *found, char *msg)
 {
     uint64_t t0;
-    puz_err rc;
+    puz_err rc = begin_day(s, day, &t0, msg);
 
     *found = false;
-    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    rc = s->ops->par_get(s->be, day, size, par, optimal, found, msg);
-    leave(s, rc, t0, msg);
-    return rc;
+    return leave(s, s->ops->par_get(s->be, day, size, par, optimal,
+                                    found, msg), t0, msg);
 }
 
 puz_err store_daily_par_put(store *s, const char *day,
@@ -565,12 +652,10 @@ puz_err store_daily_par_put(store *s, const char *day,
                                       bool *optimal, char *msg)
 {
     uint64_t t0;
-    puz_err rc;
+    puz_err rc = begin_day(s, day, &t0, msg);
 
-    rc = begin_day(s, day, &t0, msg);
     if (rc != PUZ_OK)
         return rc;
-    rc = s->ops->par_put(s->be, day, size, par, optimal, msg);
-    leave(s, rc, t0, msg);
-    return rc;
+    return leave(s, s->ops->par_put(s->be, day, size, par, optimal, msg),
+                 t0, msg);
 }

@@ -19,8 +19,34 @@
 struct store__add {
     const struct store_submission *e;
     const char *net;        /* the client's /24 or /64 ("10.1.2.0/24") */
-    int64_t now;
+    int64_t now_ms;
 };
+
+/* A start token to keep: checked, made, with its limits' keys. */
+struct store__start {
+    const char *day;
+    unsigned size;
+    const char *client, *net;
+    const char *token;
+    int64_t now_ms;
+};
+
+/* Why a start token is refused (store__token_refused words it). */
+enum store__token_why {
+    STORE__TOKEN_UNKNOWN,
+    STORE__TOKEN_SPENT,
+    STORE__TOKEN_EXPIRED,
+    STORE__TOKEN_OTHER_BOARD,
+};
+
+/* The token's part of an entry: the run's time, at least 1 ms. */
+static inline unsigned store__run_ms(int64_t now_ms, int64_t started_ms)
+{
+    int64_t ms = now_ms - started_ms;
+
+    return ms < 1 ? 1u : ms > STORE_TIME_MAX_MS ? STORE_TIME_MAX_MS
+           : (unsigned)ms;
+}
 
 struct store__ops {
     const char *name;       /* "embedded" or "shared" */
@@ -29,8 +55,9 @@ struct store__ops {
     void (*disconnect)(void *be);
     /* Still the store it was (the file still there, Redis answering). */
     puz_err (*check)(void *be, char *msg);
-    puz_err (*add)(void *be, const struct store__add *a, unsigned *rank,
-                   char *msg);
+    puz_err (*start)(void *be, const struct store__start *a, char *msg);
+    puz_err (*add)(void *be, const struct store__add *a,
+                   struct store_placed *out, char *msg);
     puz_err (*top)(void *be, const char *day, unsigned size,
                    struct store_entry *out, unsigned max, unsigned *count,
                    char *msg);
@@ -45,6 +72,19 @@ struct store__ops {
     void (*destroy)(void *be);
 };
 
+/* A backend's table from its functions, named <prefix>_connect,
+ * _disconnect, _check, _start, _add, _top, _count, _par_get, _par_put,
+ * _schema_version and _destroy: a function's name says which call it
+ * serves, and a backend that lacks one does not build. */
+#define STORE__OPS(prefix, label) {                                       \
+    .name = (label), .connect = prefix##_connect,                         \
+    .disconnect = prefix##_disconnect, .check = prefix##_check,           \
+    .start = prefix##_start, .add = prefix##_add, .top = prefix##_top,    \
+    .count = prefix##_count, .par_get = prefix##_par_get,                 \
+    .par_put = prefix##_par_put,                                          \
+    .schema_version = prefix##_schema_version,                            \
+    .destroy = prefix##_destroy }
+
 extern const struct store__ops store__sqlite_ops;
 extern const struct store__ops store__redis_ops;
 
@@ -56,7 +96,11 @@ puz_err store__redis_new(const char *url, const char *prefix,
                          unsigned timeout_ms, void **out, char *msg);
 
 /* The refusals both backends word the same way. */
-puz_err store__limited(char *msg, bool net);
-puz_err store__full(char *msg);
+/* Too many entries (start false) or starts (true) from an address or
+ * its network (net). */
+puz_err store__limited(char *msg, bool start, bool net);
+/* A full board (starts false) or a day's tokens all handed out. */
+puz_err store__full(char *msg, bool starts);
+puz_err store__token_refused(char *msg, enum store__token_why why);
 
 #endif

@@ -5,20 +5,29 @@
  *
  * Keys (P = redis_prefix, "puzzled:" by default):
  *   P daily:DAY:SIZE:board  sorted set, one member an entry:
- *                           score = moves * 2^27 + time_ms (time_ms <
- *                           2^27, so moves rank first, then time), member
- *                           "SEQ:CREATED:NICKNAME" with SEQ 16 hex
+ *                           score = help * 2^40 + moves * 2^27 + time_ms
+ *                           (time_ms < 2^27, moves < 2^13: unassisted
+ *                           entries rank first, then fewer moves, then
+ *                           less time; under 2^53, exact as a double),
+ *                           member "SEQ:CREATED:NICKNAME" with SEQ 16 hex
  *                           digits of P daily:seq, so equal scores rank
  *                           by arrival (members of one score sort
  *                           bytewise). At most STORE_DAY_ENTRIES_MAX:
  *                           a better entry takes the worst one's place.
+ *   P daily:DAY:SIZE:nicks  hash, lowercased nickname -> its member (one
+ *                           entry per nickname: a better one replaces it)
  *   P daily:DAY:SIZE:par    "PAR OPTIMAL", written once (SET NX)
+ *   P daily:DAY:SIZE:starts tokens handed out (expires after two days)
+ *   P daily:token:TOKEN     "DAY SIZE STARTED_MS EXPIRES_MS", or "spent"
+ *                           once an entry used it; PX a day
  *   P daily:seq             the arrival counter
  *   P rate:a:CLIENT:MINUTE, P rate:n:NET:MINUTE
  *                           entries from an address and its /24 or /64
  *                           in that minute (now / 60), expiring after two
- * An entry is one Lua script (checks, room, ZADD, counters, rank), so
- * it is atomic across instances and one round trip. A command returns
+ *   P rate:s:CLIENT:MINUTE, P rate:sn:NET:MINUTE   the same for starts
+ * An entry is one Lua script (checks, the token spent, the nickname's
+ * earlier entry, room, ZADD, counters, rank), so it is atomic across
+ * instances and one round trip; a start is another. A command returns
  * once Redis has applied it; what reaches disk depends on Redis's
  * appendfsync (docs/operations.md).
  *
@@ -34,6 +43,7 @@
 #include <sys/time.h>
 
 #define SCORE_TIME_BITS 27      /* STORE_TIME_MAX_MS < 2^27 */
+#define SCORE_HELP_BIT 40       /* above moves (STORE_MOVES_MAX < 2^13) */
 
 struct redis_be {
     char host[256];
@@ -46,26 +56,70 @@ struct redis_be {
     redisContext *c;
 };
 
+/* KEYS: board, seq, rate a, rate n, token, nicks. ARGV: moves, created
+ * (s), nickname, address max, network max, rate ttl, board cap, day,
+ * size, now (ms), help, time cap. Answers {code, ms, member, score}:
+ * code 1 placed, 0 kept the earlier, < 0 refused (the token as it was). */
 static const char add_script[] =
     "local a = tonumber(redis.call('GET', KEYS[3]) or '0')\n"
-    "if a >= tonumber(ARGV[4]) then return {-1, 0} end\n"
+    "if a >= tonumber(ARGV[4]) then return {-1} end\n"
     "local n = tonumber(redis.call('GET', KEYS[4]) or '0')\n"
-    "if n >= tonumber(ARGV[5]) then return {-2, 0} end\n"
-    "local score = tonumber(ARGV[1])\n"
-    "if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[7]) then\n"
-    "  local w = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')\n"
-    "  if score >= tonumber(w[2]) then return {-3, 0} end\n"
-    "  redis.call('ZREM', KEYS[1], w[1])\n"
+    "if n >= tonumber(ARGV[5]) then return {-2} end\n"
+    "local t = redis.call('GET', KEYS[5])\n"
+    "if not t then return {-4} end\n"
+    "if t == 'spent' then return {-5} end\n"
+    "local d, z, st, ex = string.match(t, '^(%S+) (%d+) (%d+) (%d+)$')\n"
+    "if d ~= ARGV[8] or z ~= ARGV[9] then return {-6} end\n"
+    "local now = tonumber(ARGV[10])\n"
+    "if now >= tonumber(ex) then return {-7} end\n"
+    "local ms = math.min(math.max(now - tonumber(st), 1), tonumber(ARGV[12]))\n"
+    "local score = tonumber(ARGV[11]) * 2^40 + tonumber(ARGV[1]) * 2^27 + ms\n"
+    "local lower = string.lower(ARGV[3])\n"
+    "local old = redis.call('HGET', KEYS[6], lower)\n"
+    "local os = old and redis.call('ZSCORE', KEYS[1], old)\n"
+    "if os and tonumber(os) <= score then\n"
+    "  redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
+    "  return {0, ms, old, os}\n"
     "end\n"
+    "if os then\n"
+    "  redis.call('ZREM', KEYS[1], old)\n"
+    "elseif redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[7]) then\n"
+    "  local w = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')\n"
+    "  if score >= tonumber(w[2]) then return {-3} end\n"
+    "  redis.call('ZREM', KEYS[1], w[1])\n"
+    "  local wn = string.match(w[1], '^[^:]*:[^:]*:(.*)$') or ''\n"
+    "  redis.call('HDEL', KEYS[6], string.lower(wn))\n"
+    "end\n"
+    "redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
     "local seq = redis.call('INCR', KEYS[2])\n"
     "local m = string.format('%016x', seq) .. ':' .. ARGV[2] .. ':' ..\n"
     "          ARGV[3]\n"
     "redis.call('ZADD', KEYS[1], score, m)\n"
+    "redis.call('HSET', KEYS[6], lower, m)\n"
     "redis.call('INCR', KEYS[3])\n"
     "redis.call('EXPIRE', KEYS[3], ARGV[6])\n"
     "redis.call('INCR', KEYS[4])\n"
     "redis.call('EXPIRE', KEYS[4], ARGV[6])\n"
-    "return {redis.call('ZRANK', KEYS[1], m) + 1, 0}\n";
+    "return {1, ms, m, redis.call('ZSCORE', KEYS[1], m)}\n";
+
+/* KEYS: token, rate s, rate sn, starts. ARGV: value, ttl (ms), address
+ * max, network max, rate ttl, day cap. Answers 1, or < 0 refused. */
+static const char start_script[] =
+    "if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[3])\n"
+    "then return -1 end\n"
+    "if tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[4])\n"
+    "then return -2 end\n"
+    "if tonumber(redis.call('GET', KEYS[4]) or '0') >= tonumber(ARGV[6])\n"
+    "then return -3 end\n"
+    "if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')\n"
+    "then return -4 end\n"
+    "for i = 2, 3 do\n"
+    "  redis.call('INCR', KEYS[i])\n"
+    "  redis.call('EXPIRE', KEYS[i], ARGV[5])\n"
+    "end\n"
+    "redis.call('INCR', KEYS[4])\n"
+    "redis.call('EXPIRE', KEYS[4], 172800)\n"
+    "return 1\n";
 
 /* %XX decoded in place (a password may hold '@' or ':'). */
 static void unescape(char *s)
@@ -234,7 +288,7 @@ static puz_err failed(struct redis_be *b, redisReply *r, char *msg)
                      ? b->path : b->host, b->c->errstr);
         else
             snprintf(msg, PUZ_MSG_MAX, "redis: an answer of an unexpected "
-                     "kind");
+                     "kind (%d)", r != NULL ? r->type : -1);
     }
     if (r != NULL)
         freeReplyObject(r);
@@ -327,46 +381,148 @@ static void key_of(const struct redis_be *b, char *out, size_t size,
     snprintf(out, size, "%sdaily:%s:%u:%s", b->prefix, day, sz, what);
 }
 
+/* The add script's refusal codes as the store's answers. */
+static puz_err add_refused(long long code, char *msg)
+{
+    switch (code) {
+    case -1:
+    case -2:
+        return store__limited(msg, false, code == -2);
+    case -3:
+        return store__full(msg, false);
+    case -4:
+        return store__token_refused(msg, STORE__TOKEN_UNKNOWN);
+    case -5:
+        return store__token_refused(msg, STORE__TOKEN_SPENT);
+    case -6:
+        return store__token_refused(msg, STORE__TOKEN_OTHER_BOARD);
+    default:
+        return store__token_refused(msg, STORE__TOKEN_EXPIRED);
+    }
+}
+
+static void entry_of(const redisReply *m, const redisReply *sc,
+                     struct store_entry *e);
+
+/* The nickname's standing entry (its member and score in r) and rank. */
+static puz_err placed_of(struct redis_be *b, const char *board,
+                         redisReply *r, struct store_placed *out,
+                         char *msg)
+{
+    const char *argv[] = { "ZRANK", board, r->element[2]->str };
+    redisReply *k;
+
+    out->improved = r->element[0]->integer == 1;
+    out->time_ms = (unsigned)r->element[1]->integer;
+    entry_of(r->element[2], r->element[3], &out->best);
+    k = command(b, 3, argv, msg);
+    freeReplyObject(r);     /* argv[2] was its */
+    if (k == NULL)
+        return PUZ_EIO;
+    if (k->type != REDIS_REPLY_INTEGER)
+        return failed(b, k, msg);
+    out->best.rank = (unsigned)k->integer + 1;
+    freeReplyObject(k);
+    return PUZ_OK;
+}
+
+static bool add_answer_ok(const redisReply *r)
+{
+    if (r->type != REDIS_REPLY_ARRAY || r->elements < 1
+        || r->element[0]->type != REDIS_REPLY_INTEGER)
+        return false;
+    return r->element[0]->integer < 0 || (r->elements == 4
+        && r->element[1]->type == REDIS_REPLY_INTEGER
+        && r->element[2]->type == REDIS_REPLY_STRING
+        && r->element[3]->type == REDIS_REPLY_STRING);
+}
+
 static puz_err redis_add(void *be, const struct store__add *a,
-                         unsigned *rank, char *msg)
+                         struct store_placed *out, char *msg)
 {
     struct redis_be *b = be;
     const struct store_submission *e = a->e;
-    char board[256], seq[160], ra[256], rn[256], score[32], created[24],
-         amax[16], nmax[16], ttl[16], cap[16];
-    long long minute = (long long)(a->now / STORE_RATE_WINDOW_S);
-    const char *argv[] = { "EVAL", add_script, "4", board, seq, ra, rn,
-                           score, created, e->nickname, amax, nmax, ttl,
-                           cap };
+    char board[256], seq[160], ra[256], rn[256], tok[200], nicks[256],
+         moves[16], created[24], amax[16], nmax[16], ttl[16], cap[16],
+         size[4], now[24], tmax[16];
+    long long minute = (long long)(a->now_ms / 1000 / STORE_RATE_WINDOW_S);
+    const char *argv[] = { "EVAL", add_script, "6", board, seq, ra, rn, tok,
+                           nicks, moves, created, e->nickname, amax, nmax,
+                           ttl, cap, e->day, size, now, e->help ? "1" : "0",
+                           tmax };
     redisReply *r;
-    long long got;
 
     key_of(b, board, sizeof(board), e->day, e->size, "board");
+    key_of(b, nicks, sizeof(nicks), e->day, e->size, "nicks");
     snprintf(seq, sizeof(seq), "%sdaily:seq", b->prefix);
+    snprintf(tok, sizeof(tok), "%sdaily:token:%s", b->prefix, e->token);
     snprintf(ra, sizeof(ra), "%srate:a:%s:%lld", b->prefix, e->client,
              minute);
     snprintf(rn, sizeof(rn), "%srate:n:%s:%lld", b->prefix, a->net, minute);
-    snprintf(score, sizeof(score), "%llu", ((unsigned long long)e->moves
-             << SCORE_TIME_BITS) + e->time_ms);
-    snprintf(created, sizeof(created), "%lld", (long long)a->now);
+    snprintf(moves, sizeof(moves), "%u", e->moves);
+    snprintf(created, sizeof(created), "%lld", (long long)(a->now_ms / 1000));
     snprintf(amax, sizeof(amax), "%d", STORE_RATE_MAX);
     snprintf(nmax, sizeof(nmax), "%d", STORE_RATE_NET_MAX);
     snprintf(ttl, sizeof(ttl), "%d", 2 * STORE_RATE_WINDOW_S);
     snprintf(cap, sizeof(cap), "%d", STORE_DAY_ENTRIES_MAX);
+    snprintf(size, sizeof(size), "%u", e->size);
+    snprintf(now, sizeof(now), "%lld", (long long)a->now_ms);
+    snprintf(tmax, sizeof(tmax), "%u", STORE_TIME_MAX_MS);
     r = command(b, (int)(sizeof(argv) / sizeof(argv[0])), argv, msg);
     if (r == NULL)
         return PUZ_EIO;
-    if (r->type != REDIS_REPLY_ARRAY || r->elements < 1
-        || r->element[0]->type != REDIS_REPLY_INTEGER)
+    if (!add_answer_ok(r))
         return failed(b, r, msg);
-    got = r->element[0]->integer;
+    if (r->element[0]->integer < 0) {
+        long long code = r->element[0]->integer;
+
+        freeReplyObject(r);
+        return add_refused(code, msg);
+    }
+    return placed_of(b, board, r, out, msg);
+}
+
+static puz_err redis_start(void *be, const struct store__start *a,
+                           char *msg)
+{
+    struct redis_be *b = be;
+    char tok[200], rs[256], rsn[256], starts[256], val[64], ttl[16],
+         amax[16], nmax[16], rttl[16], cap[16];
+    long long minute = (long long)(a->now_ms / 1000 / STORE_RATE_WINDOW_S);
+    const char *argv[] = { "EVAL", start_script, "4", tok, rs, rsn, starts,
+                           val, ttl, amax, nmax, rttl, cap };
+    redisReply *r;
+    long long got;
+
+    snprintf(tok, sizeof(tok), "%sdaily:token:%s", b->prefix, a->token);
+    snprintf(rs, sizeof(rs), "%srate:s:%s:%lld", b->prefix, a->client,
+             minute);
+    snprintf(rsn, sizeof(rsn), "%srate:sn:%s:%lld", b->prefix, a->net,
+             minute);
+    key_of(b, starts, sizeof(starts), a->day, a->size, "starts");
+    snprintf(val, sizeof(val), "%s %u %lld %lld", a->day, a->size,
+             (long long)a->now_ms, (long long)(a->now_ms
+             + STORE_TOKEN_TTL_MS));
+    snprintf(ttl, sizeof(ttl), "%d", STORE_TOKEN_TTL_MS);
+    snprintf(amax, sizeof(amax), "%d", STORE_START_RATE_MAX);
+    snprintf(nmax, sizeof(nmax), "%d", STORE_START_RATE_NET_MAX);
+    snprintf(rttl, sizeof(rttl), "%d", 2 * STORE_RATE_WINDOW_S);
+    snprintf(cap, sizeof(cap), "%d", STORE_DAY_STARTS_MAX);
+    r = command(b, (int)(sizeof(argv) / sizeof(argv[0])), argv, msg);
+    if (r == NULL)
+        return PUZ_EIO;
+    if (r->type != REDIS_REPLY_INTEGER)
+        return failed(b, r, msg);
+    got = r->integer;
     freeReplyObject(r);
     if (got == -1 || got == -2)
-        return store__limited(msg, got == -2);
+        return store__limited(msg, true, got == -2);
     if (got == -3)
-        return store__full(msg);
-    *rank = (unsigned)got;
-    return PUZ_OK;
+        return store__full(msg, true);
+    if (got != 1 && msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "redis: a fresh start token was there "
+                 "already");
+    return got == 1 ? PUZ_OK : PUZ_EIO;
 }
 
 /* "SEQ:CREATED:NICK" and its score into e. */
@@ -377,7 +533,9 @@ static void entry_of(const redisReply *m, const redisReply *sc,
     unsigned long long score = strtoull(sc->str, NULL, 10);
 
     memset(e, 0, sizeof(*e));
-    e->moves = (unsigned)(score >> SCORE_TIME_BITS);
+    e->help = (score >> SCORE_HELP_BIT) != 0;
+    e->moves = (unsigned)((score >> SCORE_TIME_BITS)
+                          & ((1ull << (SCORE_HELP_BIT - SCORE_TIME_BITS)) - 1));
     e->time_ms = (unsigned)(score & ((1ull << SCORE_TIME_BITS) - 1));
     if (p == NULL)
         return;
@@ -488,16 +646,4 @@ static int redis_schema_version(void *be)
     return -1;
 }
 
-const struct store__ops store__redis_ops = {
-    .name = "shared",
-    .connect = redis_connect,
-    .disconnect = redis_disconnect,
-    .check = redis_check,
-    .add = redis_add,
-    .top = redis_top,
-    .count = redis_count,
-    .par_get = redis_par_get,
-    .par_put = redis_par_put,
-    .schema_version = redis_schema_version,
-    .destroy = redis_destroy,
-};
+const struct store__ops store__redis_ops = STORE__OPS(redis, "shared");

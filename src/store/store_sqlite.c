@@ -54,6 +54,34 @@ static const char *const migrations[] = {
     "ALTER TABLE daily_entries ADD COLUMN net TEXT NOT NULL DEFAULT '';"
     "CREATE INDEX daily_net ON daily_entries (net, created_at);"
     "CREATE TABLE store_probe (id INTEGER PRIMARY KEY, at INTEGER);",
+    /* 4: start tokens (the server times a run); the help an entry had,
+     * ranked after every unassisted entry; one entry per nickname (case
+     * aside) per day and size: of the earlier duplicates the best
+     * stays. */
+    "CREATE TABLE daily_tokens ("
+    "  token TEXT PRIMARY KEY,"
+    "  day TEXT NOT NULL,"
+    "  size INTEGER NOT NULL,"
+    "  started_ms INTEGER NOT NULL,"
+    "  expires_ms INTEGER NOT NULL,"
+    "  spent INTEGER NOT NULL DEFAULT 0,"
+    "  client TEXT NOT NULL,"
+    "  net TEXT NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX daily_tokens_day ON daily_tokens (day, size);"
+    "CREATE INDEX daily_tokens_client ON daily_tokens (client, started_ms);"
+    "CREATE INDEX daily_tokens_net ON daily_tokens (net, started_ms);"
+    "CREATE INDEX daily_tokens_expiry ON daily_tokens (expires_ms);"
+    "ALTER TABLE daily_entries ADD COLUMN help INTEGER NOT NULL DEFAULT 0;"
+    "DELETE FROM daily_entries AS a WHERE EXISTS (SELECT 1 FROM "
+    "  daily_entries AS b WHERE b.day = a.day AND b.size = a.size AND "
+    "  lower(b.nickname) = lower(a.nickname) AND (b.moves < a.moves OR "
+    "  (b.moves = a.moves AND (b.time_ms < a.time_ms OR (b.time_ms = "
+    "  a.time_ms AND b.id < a.id)))));"
+    "CREATE UNIQUE INDEX daily_nick ON daily_entries "
+    "  (day, size, nickname COLLATE NOCASE);"
+    "DROP INDEX IF EXISTS daily_rank;"
+    "CREATE INDEX daily_rank ON daily_entries "
+    "  (day, size, help, moves, time_ms, id);",
 };
 #define MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 
@@ -64,7 +92,7 @@ static void say(char *msg, const char *what, sqlite3 *db)
                  db ? sqlite3_errmsg(db) : "out of memory");
 }
 
-static int schema_version(void *be)
+static int sqlite_schema_version(void *be)
 {
     struct sqlite_be *b = be;
     sqlite3_stmt *st;
@@ -80,7 +108,7 @@ static int schema_version(void *be)
 
 static int migrate(struct sqlite_be *b, char *msg)
 {
-    int v = schema_version(b);
+    int v = sqlite_schema_version(b);
     char sql[64];
 
     if (v < 0) {
@@ -129,7 +157,7 @@ void *store__sqlite_new(const char *dir)
 }
 
 /* The file is the one opened: there, same inode. */
-static puz_err same_file(void *be, char *msg)
+static puz_err sqlite_check(void *be, char *msg)
 {
     struct sqlite_be *b = be;
     struct stat st;
@@ -218,28 +246,36 @@ static int query_int(struct sqlite_be *b, const char *sql,
     return rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* The limits: entries in the last window from the address and from its
- * network. 0 within them, 1 limited (msg set), -1 failed. */
-static int limited(struct sqlite_be *b, const struct store__add *a,
-                   puz_err *rc, char *msg)
+/* The rate limits of table (its column `at` a time, `client` and `net`
+ * the client's address and network): rows since `since` from the
+ * address and from the network, at most STORE_(START_)RATE(_NET)_MAX.
+ * 0 within them, 1 limited (*rc and msg set), -1 failed. */
+static int limited(struct sqlite_be *b, bool start, const char *client,
+                   const char *net, int64_t since, puz_err *rc, char *msg)
 {
-    const char *t[1] = { a->e->client };
-    int64_t n[1] = { a->now - STORE_RATE_WINDOW_S }, got;
+    static const char *const sql[2][2] = {
+        { "SELECT count(*) FROM daily_entries WHERE client = ?1 AND "
+          "created_at > ?2", "SELECT count(*) FROM daily_entries WHERE net "
+          "= ?1 AND created_at > ?2" },
+        { "SELECT count(*) FROM daily_tokens WHERE client = ?1 AND "
+          "started_ms > ?2", "SELECT count(*) FROM daily_tokens WHERE net = "
+          "?1 AND started_ms > ?2" },
+    };
+    static const int64_t max[2][2] = {
+        { STORE_RATE_MAX, STORE_RATE_NET_MAX },
+        { STORE_START_RATE_MAX, STORE_START_RATE_NET_MAX },
+    };
+    const char *who[2] = { client, net };
 
-    if (query_int(b, "SELECT count(*) FROM daily_entries WHERE client = ?1 "
-                  "AND created_at > ?2", "ti", t, n, &got))
-        return -1;
-    if (got >= STORE_RATE_MAX) {
-        *rc = store__limited(msg, false);
-        return 1;
-    }
-    t[0] = a->net;
-    if (query_int(b, "SELECT count(*) FROM daily_entries WHERE net = ?1 "
-                  "AND created_at > ?2", "ti", t, n, &got))
-        return -1;
-    if (got >= STORE_RATE_NET_MAX) {
-        *rc = store__limited(msg, true);
-        return 1;
+    for (int i = 0; i < 2; i++) {
+        int64_t got;
+
+        if (query_int(b, sql[start][i], "ti", &who[i], &since, &got))
+            return -1;
+        if (got >= max[start][i]) {
+            *rc = store__limited(msg, start, i == 1);
+            return 1;
+        }
     }
     return 0;
 }
@@ -258,33 +294,85 @@ static int exec_id(struct sqlite_be *b, const char *sql, int64_t id)
     return rc;
 }
 
+/* One entry's row: what ranks it and what the board shows. */
+struct row {
+    int64_t id, moves, time_ms, created_at;
+    int help;
+    char nickname[STORE_NICK_MAX + 1];
+};
+
+/* x ranks before y: no help first, then fewer moves, then less time. */
+static bool better(const struct row *x, const struct row *y)
+{
+    if (x->help != y->help)
+        return x->help < y->help;
+    if (x->moves != y->moves)
+        return x->moves < y->moves;
+    return x->time_ms < y->time_ms;
+}
+
+#define ROW_COLUMNS "id, help, moves, time_ms, created_at, nickname"
+
+/* The first row of sql (ROW_COLUMNS; day, size and nick bound, nick
+ * may be NULL): 1 found, 0 none, -1 failed. */
+static int entry_row(struct sqlite_be *b, const char *sql, const char *day,
+                     unsigned size, const char *nick, struct row *r)
+{
+    sqlite3_stmt *st;
+    int step;
+
+    if (sqlite3_prepare_v2(b->db, sql, -1, &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, (int)size);
+    if (nick != NULL)
+        sqlite3_bind_text(st, 3, nick, -1, SQLITE_STATIC);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        const unsigned char *n = sqlite3_column_text(st, 5);
+
+        r->id = sqlite3_column_int64(st, 0);
+        r->help = sqlite3_column_int(st, 1) != 0;
+        r->moves = sqlite3_column_int64(st, 2);
+        r->time_ms = sqlite3_column_int64(st, 3);
+        r->created_at = sqlite3_column_int64(st, 4);
+        snprintf(r->nickname, sizeof(r->nickname), "%s",
+                 n ? (const char *)n : "");
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+}
+
 /* A full board keeps its best: the worst goes if the entry beats it
  * (ties go to the earlier). 0 room made, 1 full (msg set), -1 failed. */
 static int make_room(struct sqlite_be *b, const struct store__add *a,
-                     char *msg)
+                     const struct row *mine, char *msg)
 {
     const char *t[1] = { a->e->day };
-    int64_t n[3] = { a->e->size, a->e->moves, a->e->time_ms }, got;
+    int64_t n[1] = { a->e->size }, got;
+    struct row worst;
+    int r;
 
     if (query_int(b, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
                   "AND size = ?2", "ti", t, n, &got))
         return -1;
     if (got < STORE_DAY_ENTRIES_MAX)
         return 0;
-    /* The worst, if it is worse than this entry (none: a full board). */
-    if (query_int(b, "SELECT coalesce(max(id), 0) FROM (SELECT id FROM "
-                  "daily_entries WHERE day = ?1 AND size = ?2 AND (moves > "
-                  "?3 OR (moves = ?3 AND time_ms > ?4)) ORDER BY moves DESC, "
-                  "time_ms DESC, id DESC LIMIT 1)", "tiii", t, n, &got))
+    r = entry_row(b, "SELECT " ROW_COLUMNS " FROM daily_entries WHERE day "
+                  "= ?1 AND size = ?2 ORDER BY help DESC, moves DESC, "
+                  "time_ms DESC, id DESC LIMIT 1", a->e->day, a->e->size,
+                  NULL, &worst);
+    if (r < 0)
         return -1;
-    if (got == 0) {
-        store__full(msg);
+    if (r == 0 || !better(mine, &worst)) {
+        store__full(msg, false);
         return 1;
     }
-    return exec_id(b, "DELETE FROM daily_entries WHERE id = ?1", got);
+    return exec_id(b, "DELETE FROM daily_entries WHERE id = ?1", worst.id);
 }
 
-static int insert(struct sqlite_be *b, const struct store__add *a)
+static int insert(struct sqlite_be *b, const struct store__add *a,
+                  const struct row *r)
 {
     const struct store_submission *e = a->e;
     sqlite3_stmt *st;
@@ -292,63 +380,228 @@ static int insert(struct sqlite_be *b, const struct store__add *a)
 
     if (sqlite3_prepare_v2(b->db, "INSERT INTO daily_entries (day, size, "
                            "nickname, moves, time_ms, client, created_at, "
-                           "net) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                           -1, &st, NULL))
+                           "net, help) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+                           "?8, ?9)", -1, &st, NULL))
         return -1;
     sqlite3_bind_text(st, 1, e->day, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, (int)e->size);
     sqlite3_bind_text(st, 3, e->nickname, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, e->moves);
-    sqlite3_bind_int64(st, 5, e->time_ms);
+    sqlite3_bind_int64(st, 4, r->moves);
+    sqlite3_bind_int64(st, 5, r->time_ms);
     sqlite3_bind_text(st, 6, e->client, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 7, a->now);
+    sqlite3_bind_int64(st, 7, r->created_at);
     sqlite3_bind_text(st, 8, a->net, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 9, r->help);
     rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
     return rc;
 }
 
-/* In one transaction: limits, room, insert; then the rank. */
+/* The start token's row: 1 found, 0 none, -1 failed. */
+static int token_row(struct sqlite_be *b, const char *token, char *day,
+                     int64_t *size, int64_t *started, int64_t *expires,
+                     int *spent)
+{
+    sqlite3_stmt *st;
+    int step;
+
+    if (sqlite3_prepare_v2(b->db, "SELECT day, size, started_ms, "
+                           "expires_ms, spent FROM daily_tokens WHERE token "
+                           "= ?1", -1, &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        const unsigned char *d = sqlite3_column_text(st, 0);
+
+        snprintf(day, 11, "%s", d ? (const char *)d : "");
+        *size = sqlite3_column_int64(st, 1);
+        *started = sqlite3_column_int64(st, 2);
+        *expires = sqlite3_column_int64(st, 3);
+        *spent = sqlite3_column_int(st, 4);
+    }
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+}
+
+/* Spends the entry's token: 0 (its start in *started), 1 refused (*rc
+ * and msg set), -1 failed. */
+static int token_take(struct sqlite_be *b, const struct store__add *a,
+                      int64_t *started, puz_err *rc, char *msg)
+{
+    const struct store_submission *e = a->e;
+    char day[11];
+    int64_t size = 0, expires = 0;
+    int spent = 0, r = token_row(b, e->token, day, &size, started,
+                                 &expires, &spent);
+    const char *t[1] = { e->token };
+
+    if (r < 0)
+        return -1;
+    if (r == 0)
+        *rc = store__token_refused(msg, STORE__TOKEN_UNKNOWN);
+    else if (spent)
+        *rc = store__token_refused(msg, STORE__TOKEN_SPENT);
+    else if (strcmp(day, e->day) != 0 || size != e->size)
+        *rc = store__token_refused(msg, STORE__TOKEN_OTHER_BOARD);
+    else if (a->now_ms >= expires)
+        *rc = store__token_refused(msg, STORE__TOKEN_EXPIRED);
+    else
+        return query_int(b, "UPDATE daily_tokens SET spent = 1 WHERE "
+                         "token = ?1 RETURNING spent", "t", t, NULL,
+                         &size) ? -1 : 0;
+    return 1;
+}
+
+/* Place of r on its board: entries that rank before it, plus one. */
+static int rank_of(struct sqlite_be *b, const struct store_submission *e,
+                   const struct row *r, struct store_entry *out)
+{
+    const char *t[1] = { e->day };
+    int64_t n[5] = { e->size, r->help, r->moves, r->time_ms, r->id }, got;
+
+    if (query_int(b, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
+                  "AND size = ?2 AND (help < ?3 OR (help = ?3 AND (moves < "
+                  "?4 OR (moves = ?4 AND (time_ms < ?5 OR (time_ms = ?5 AND "
+                  "id < ?6))))))", "tiiiii", t, n, &got))
+        return -1;
+    out->rank = (unsigned)got + 1;
+    snprintf(out->nickname, sizeof(out->nickname), "%s", r->nickname);
+    out->moves = (unsigned)r->moves;
+    out->time_ms = (unsigned)r->time_ms;
+    out->help = r->help != 0;
+    out->created_at = r->created_at;
+    return 0;
+}
+
+/* The entry against its nickname's earlier one: kept (not better),
+ * replacing it, or new (room made on a full board). 0 placed (out
+ * set), 1 refused (*rc, msg), -1 failed. */
+static int place(struct sqlite_be *b, const struct store__add *a,
+                 struct store_placed *out, puz_err *rc, char *msg)
+{
+    const struct store_submission *e = a->e;
+    struct row mine = { 0, e->moves, out->time_ms, a->now_ms / 1000,
+                        e->help ? 1 : 0, "" }, old;
+    int r = entry_row(b, "SELECT " ROW_COLUMNS " FROM daily_entries WHERE "
+                      "day = ?1 AND size = ?2 AND nickname = ?3 COLLATE "
+                      "NOCASE", e->day, e->size, e->nickname, &old);
+
+    if (r < 0)
+        return -1;
+    if (r == 1 && !better(&mine, &old))
+        return rank_of(b, e, &old, &out->best);
+    if (r == 1)
+        r = exec_id(b, "DELETE FROM daily_entries WHERE id = ?1", old.id);
+    else if ((r = make_room(b, a, &mine, msg)) == 1)
+        *rc = PUZ_EFULL;
+    if (r != 0 || insert(b, a, &mine) != 0)
+        return r != 0 ? r : -1;
+    mine.id = sqlite3_last_insert_rowid(b->db);
+    snprintf(mine.nickname, sizeof(mine.nickname), "%s", e->nickname);
+    out->improved = true;
+    return rank_of(b, e, &mine, &out->best);
+}
+
+/* Ends a write's transaction: committed when r is 0 (and then the file
+ * must still be the one opened, so that the answer is worth something),
+ * else rolled back: r < 0 (or a failed COMMIT) is PUZ_EIO, r > 0 the
+ * refusal rc. */
+static puz_err end_write(struct sqlite_be *b, int r, puz_err rc, char *msg)
+{
+    if (r == 0 && sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL))
+        r = -1;
+    if (r == 0)
+        return sqlite_check(b, msg);
+    if (r < 0)
+        say(msg, "the store failed", b->db);
+    sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
+    return r < 0 ? PUZ_EIO : rc;
+}
+
+/* In one transaction: limits, the token spent, the entry placed. */
 static puz_err sqlite_add(void *be, const struct store__add *a,
-                          unsigned *rank, char *msg)
+                          struct store_placed *out, char *msg)
 {
     struct sqlite_be *b = be;
-    const char *t[1] = { a->e->day };
-    int64_t got;
+    int64_t started = 0;
     puz_err rc = PUZ_OK;
-    int r;
+    int r = sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ? -1
+            : 0;
 
-    if (sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
-        goto out_failed;
-    r = limited(b, a, &rc, msg);
     if (r == 0)
-        r = make_room(b, a, msg);
-    if (r == 1 && rc == PUZ_OK)
-        rc = PUZ_EFULL;
-    if (r != 0) {
-        sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
-        if (r < 0)
-            goto out_failed;
-        return rc;
+        r = limited(b, false, a->e->client, a->net, a->now_ms / 1000
+                    - STORE_RATE_WINDOW_S, &rc, msg);
+    if (r == 0)
+        r = token_take(b, a, &started, &rc, msg);
+    if (r == 0) {
+        out->time_ms = store__run_ms(a->now_ms, started);
+        r = place(b, a, out, &rc, msg);
     }
-    if (insert(b, a) != 0
-        /* Place: entries strictly better, plus one. */
-        || query_int(b, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
-                     "AND size = ?2 AND (moves < ?3 OR (moves = ?3 AND "
-                     "time_ms < ?4) OR (moves = ?3 AND time_ms = ?4 AND id < "
-                     "last_insert_rowid()))", "tiii", t,
-                     (int64_t[]){ a->e->size, a->e->moves, a->e->time_ms },
-                     &got)
-        || sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL)) {
-        sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
-        goto out_failed;
+    return end_write(b, r, rc, msg);
+}
+
+/* The start limits: tokens in the last window from the address and its
+ * network, and of the day and size. 0 within, 1 refused, -1 failed. */
+static int start_limited(struct sqlite_be *b, const struct store__start *a,
+                         puz_err *rc, char *msg)
+{
+    const char *t[1] = { a->day };
+    int64_t n[1] = { a->size }, got;
+    int r = limited(b, true, a->client, a->net, a->now_ms
+                    - STORE_RATE_WINDOW_S * 1000, rc, msg);
+
+    if (r != 0)
+        return r;
+    if (query_int(b, "SELECT count(*) FROM daily_tokens WHERE day = ?1 "
+                  "AND size = ?2", "ti", t, n, &got))
+        return -1;
+    if (got >= STORE_DAY_STARTS_MAX) {
+        *rc = store__full(msg, true);
+        return 1;
     }
-    *rank = (unsigned)got + 1;
-    /* The file still the one we opened, so the 201 is worth something. */
-    return same_file(b, msg);
-out_failed:
-    say(msg, "the store failed", b->db);
-    return PUZ_EIO;
+    return 0;
+}
+
+static int token_insert(struct sqlite_be *b, const struct store__start *a)
+{
+    sqlite3_stmt *st;
+    int rc;
+
+    if (sqlite3_prepare_v2(b->db, "INSERT INTO daily_tokens (token, day, "
+                           "size, started_ms, expires_ms, client, net) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st,
+                           NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, a->token, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, a->day, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, (int)a->size);
+    sqlite3_bind_int64(st, 4, a->now_ms);
+    sqlite3_bind_int64(st, 5, a->now_ms + STORE_TOKEN_TTL_MS);
+    sqlite3_bind_text(st, 6, a->client, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, a->net, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* In one transaction: expired tokens forgotten, limits, the token. */
+static puz_err sqlite_start(void *be, const struct store__start *a,
+                            char *msg)
+{
+    struct sqlite_be *b = be;
+    puz_err rc = PUZ_OK;
+    int r = sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ? -1
+            : 0;
+
+    if (r == 0)
+        r = exec_id(b, "DELETE FROM daily_tokens WHERE expires_ms <= ?1",
+                    a->now_ms);
+    if (r == 0)
+        r = start_limited(b, a, &rc, msg);
+    if (r == 0 && token_insert(b, a) != 0)
+        r = -1;
+    return end_write(b, r, rc, msg);
 }
 
 static puz_err sqlite_top(void *be, const char *day, unsigned size,
@@ -360,8 +613,9 @@ static puz_err sqlite_top(void *be, const char *day, unsigned size,
     int step;
 
     if (sqlite3_prepare_v2(b->db, "SELECT nickname, moves, time_ms, "
-                           "created_at FROM daily_entries WHERE day = ?1 AND "
-                           "size = ?2 ORDER BY moves, time_ms, id LIMIT ?3",
+                           "created_at, help FROM daily_entries WHERE day = "
+                           "?1 AND size = ?2 ORDER BY help, moves, time_ms, "
+                           "id LIMIT ?3",
                            -1, &st, NULL)) {
         say(msg, "the store failed", b->db);
         return PUZ_EIO;
@@ -378,6 +632,7 @@ static puz_err sqlite_top(void *be, const char *day, unsigned size,
         e->moves = (unsigned)sqlite3_column_int64(st, 1);
         e->time_ms = (unsigned)sqlite3_column_int64(st, 2);
         e->created_at = sqlite3_column_int64(st, 3);
+        e->help = sqlite3_column_int(st, 4) != 0;
     }
     sqlite3_finalize(st);
     if (step != SQLITE_DONE && step != SQLITE_ROW) {
@@ -466,16 +721,4 @@ static puz_err sqlite_par_put(void *be, const char *day, unsigned size,
     return PUZ_OK;
 }
 
-const struct store__ops store__sqlite_ops = {
-    .name = "embedded",
-    .connect = sqlite_connect,
-    .disconnect = sqlite_disconnect,
-    .check = same_file,
-    .add = sqlite_add,
-    .top = sqlite_top,
-    .count = sqlite_count,
-    .par_get = sqlite_par_get,
-    .par_put = sqlite_par_put,
-    .schema_version = schema_version,
-    .destroy = sqlite_destroy,
-};
+const struct store__ops store__sqlite_ops = STORE__OPS(sqlite, "embedded");

@@ -6,6 +6,10 @@
  * changed on the way to the server) is refused with the server's words
  * and listed nowhere; a restarted server still has the leaderboard; and
  * the view at desktop and phone size (screenshots in test-output/e2e/).
+ * Issue 31 defect 4: the player's own row is highlighted; a time_ms
+ * forged by fetch from the page changes nothing (the server times the
+ * run from its start token); the same nickname again keeps the better
+ * entry and says so.
  *
  * Run: tests/scripts/e2e.sh.
  */
@@ -44,8 +48,9 @@ async function openPage()
 }
 
 /* Plays the day's 3×3 by keys along the API's optimal route, up to the
-   score card; returns the day and the route. */
-async function playDaily()
+   score card (pausing pauseMs before the last move); returns the day
+   and the route. */
+async function playDaily(pauseMs = 0)
 {
     const day = (await api('/v1/daily/today/3')).json;
     await page.click('#daily-play');
@@ -53,8 +58,10 @@ async function playDaily()
         document.getElementById('board').dataset.phase === 'playing', fromApi(day.board).join(' '));
     const moves = (await api('/v1/solve', { board: toRows(fromApi(day.board)) })).json.moves;
     let tiles = await board();
-    for (const move of moves) {
+    for (const [i, move] of moves.entries()) {
         tiles = applyMove(tiles, move);
+        if (i === moves.length - 1 && pauseMs > 0)
+            await page.waitForTimeout(pauseMs);
         await page.keyboard.press(KEY[opposite(move)]);
         await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: 5000 });
     }
@@ -154,6 +161,9 @@ test('daily: an honest entry is accepted and on the leaderboard after a reload',
     await openPage();
     assert.deepEqual(await leaders(), [{ rank: 1, nick: 'Ada e2e', html: 'Ada e2e' }]);
     assert.match(await page.textContent('#daily-leaders li'), new RegExp(`${moves.length} moves`));
+    /* Issue 31: the player's own row stands out, and says so. */
+    assert.equal(await page.getAttribute('#daily-leaders li.daily-mine', 'aria-current'), 'true');
+    assert.equal(await page.textContent('#daily-leaders li.daily-mine .daily-you'), 'you');
     assert.equal(await page.inputValue('#daily-nick'), 'Ada e2e', 'the nickname is remembered');
     await axeCheck('daily section with a leaderboard');
     await page.emulateMedia({ colorScheme: 'light' });
@@ -164,12 +174,59 @@ test('daily: an honest entry is accepted and on the leaderboard after a reload',
     await page.screenshot({ path: path.join(SHOTS, 'daily-desktop.png') });
 });
 
+test('daily: a time_ms forged by fetch from the page does not matter', async () => {
+    await openPage();
+    const day = (await api('/v1/daily/today/3')).json;
+    const moves = (await api('/v1/solve', { board: toRows(fromApi(day.board)) })).json.moves;
+    const got = await page.evaluate(async ({ date, moves }) => {
+        const post = (path, body) => fetch(`/v1/daily/${date}/3/${path}`, {
+            method: 'POST', headers: { 'Content-Type': 'application/json' },
+            body: body ? JSON.stringify(body) : undefined,
+        }).then(async (r) => ({ status: r.status, json: await r.json() }));
+        const start = await post('start');
+        await new Promise((done) => setTimeout(done, 1500));
+        const entry = { nickname: 'Clock e2e', moves, token: start.json.token, help: false };
+        const forged = await post('entries', { ...entry, time_ms: 1 });
+        const honest = await post('entries', entry);
+        return { start: start.status, forged, honest };
+    }, { date: day.date, moves });
+    assert.equal(got.start, 201);
+    assert.equal(got.forged.status, 422, JSON.stringify(got.forged.json));
+    assert.equal(got.forged.json.pointer, '/time_ms');
+    assert.equal(got.honest.status, 201, JSON.stringify(got.honest.json));
+    assert.ok(got.honest.json.time_ms >= 1500 && got.honest.json.time_ms < 15000,
+        `the server's time: ${got.honest.json.time_ms} ms`);
+    const listed = (await api('/v1/daily/today/3')).json.entries.find((e) => e.nickname === 'Clock e2e');
+    assert.equal(listed.time_ms, got.honest.json.time_ms);
+});
+
+test('daily: the same nickname again keeps the better entry and says so', async () => {
+    await openPage();
+    await playDaily();
+    await page.fill('#daily-nick', 'Dup e2e');
+    await page.click('#daily-submit');
+    await page.waitForFunction(() => /You are number/.test(
+        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+    await page.click('#score-next');
+    /* The same moves, slower: no better, so the first stays. */
+    await playDaily(2500);
+    await page.fill('#daily-nick', 'dup E2E');
+    await page.click('#daily-submit');
+    await page.waitForFunction(() => /earlier entry as Dup e2e .* stays/.test(
+        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+    await page.click('#score-next');
+    const day = (await api('/v1/daily/today/3?limit=100')).json;
+    assert.deepEqual(day.entries.filter((e) => /^dup e2e$/i.test(e.nickname)).map((e) => e.nickname),
+        ['Dup e2e']);
+    assert.equal(await page.textContent('#daily-leaders li.daily-mine .daily-nick'), 'Dup e2e');
+});
+
 test('daily: a restarted server keeps the leaderboard', async () => {
     await server.stop();
     server = await startServer({ stateDir });
     api = apiClient(server.base);
     await openPage();
-    assert.deepEqual((await leaders()).map((e) => e.nick), ['Ada e2e']);
+    assert.deepEqual((await leaders()).map((e) => e.nick).sort(), ['Ada e2e', 'Clock e2e', 'Dup e2e']);
 });
 
 test('daily: phone size, and the page made no errors', async () => {

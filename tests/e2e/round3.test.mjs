@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
 import { lowContrast, lowContrastPage } from './contrast.mjs';
+import { closestPieces } from './pieces.mjs';
 import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
@@ -300,6 +301,18 @@ test('defect 9: a reload keeps the time played since the last move', async () =>
     assert.ok(time >= '0:02', `time after reload ${time}`);
 });
 
+test('defect 9: no two pieces of a picture look alike at 5×5 and 6×6', async () => {
+    await freshPage();
+    const closest = await closestPieces(page, [5, 6]);
+    /* Before: the dusk sky 6.1, the planet's sky 3.3, the balloons'
+       hill 2.6; a piece apart is at least 8.5 now. */
+    const alike = Object.entries(closest).filter(([, d]) => d < 8.5);
+    assert.deepEqual(alike, [], JSON.stringify(closest));
+    await page.click('#picture-choice label:has(input[value="dusk"])');
+    await shot('round3-dusk-pieces');
+    await page.click('#picture-choice label:has(input[value="numbers"])');
+});
+
 test('defect 9: on a phone, par stays inside its card and the section links are not clipped', async () => {
     const phone = await browser.context.newPage();
     await phone.setViewportSize({ width: 390, height: 844 });
@@ -446,7 +459,7 @@ test('the level map shows the locked levels and the stars still to win', async (
     await page.click('#level-map-close');
 });
 
-test('defect 4 (page): after S and Replay, the daily offers no clean entry; "You beat the solver\u2019s route!"', async () => {
+test('defect 4 (page): after S and Replay, the daily entry goes in marked assisted; "You beat the solver\u2019s route!"', async () => {
     await freshPage();
     await page.waitForSelector('#daily-play:not([disabled])');
     await page.click('#daily-play');
@@ -467,9 +480,25 @@ test('defect 4 (page): after S and Replay, the daily offers no clean entry; "You
     await playKeys(solved);
     await page.waitForSelector('#score-card[open]', { timeout: 20000 });
     const entry = await page.textContent('#daily-entry-message');
-    assert.doesNotMatch(entry, /Enter your/, entry);
-    assert.match(entry, /watched the solver/);
-    assert.equal(await page.isDisabled('#daily-submit'), true);
+    assert.match(entry, /marked assisted \(you watched the solver/, entry);
+    assert.equal(await page.isDisabled('#daily-submit'), false);
+    await page.fill('#daily-nick', 'Watcher');
+    await page.click('#daily-submit');
+    await page.waitForFunction(() => /You are number/.test(
+        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+    const listed = (await api('/v1/daily/today/3')).json.entries;
+    assert.deepEqual(listed.map((e) => [e.nickname, e.help]), [['Watcher', true]]);
+    assert.equal(await page.textContent('#daily-leaders li.daily-mine .daily-help'), 'assisted');
+    await page.click('#score-replay');
+
+    /* "Play today's" afresh on this device: still assisted. */
+    await page.waitForFunction(() => !document.getElementById('score-card').open);
+    await page.click('#daily-play');
+    await waitForPlaying();
+    await page.focus('#board');
+    await playKeys(solved);
+    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    assert.match(await page.textContent('#daily-entry-message'), /marked assisted \(you had help/);
     await page.click('#score-replay');
 
     /* Under a par that is only a bound: the player beat the solver. */

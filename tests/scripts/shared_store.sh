@@ -5,7 +5,9 @@
 # b (both trusting loopback's X-Forwarded-For) and c (trusting nobody),
 # all naming it, with the shipped nginx configuration in front of a and
 # b when nginx is installed:
-#  1. an entry made through a is ranked through b;
+#  1. a start token taken through a is spent by an entry through b
+#     (timed by the store: at least the second slept between them), and
+#     ranked through b; the token spent through a again is refused (409);
 #  2. the per-client rate limit counts across a and b;
 #  3. X-Forwarded-For is honoured only from a trusted proxy: c counts
 #     every forged address as the socket's; behind nginx a client's
@@ -71,54 +73,92 @@ curl -sf -H 'Content-Type: application/json' --data-binary @"$lb_tmp/solve.json"
 moves=$(python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["moves"]))' \
         <"$lb_tmp/solved.json")
 
-# enter URL NICK [CURL ARGS...]: the status of one entry; body in $lb_tmp/e
-enter() {
+# start URL [CURL ARGS...]: a start token of today's 3x3 into $token
+# (a well-formed one nobody handed out when the start is refused, so the
+# entry shows how the server answers then).
+start() {
+    u=$1; shift
+    token=$(curl -s -X POST "$@" "$u/v1/daily/today/3/start" |
+            python3 -c 'import json,sys
+try: print(json.load(sys.stdin)["token"])
+except Exception: print("0" * 32)')
+}
+# post URL NICK [CURL ARGS...]: the status of an entry spending $token;
+# body in $lb_tmp/e
+post() {
     u=$1 n=$2; shift 2
     curl -s -o "$lb_tmp/e" -D "$lb_tmp/eh" -w '%{http_code}' \
         -H 'Content-Type: application/json' "$@" --data-binary \
-        "{\"nickname\":\"$n\",\"moves\":$moves,\"time_ms\":4321}" \
+        "{\"nickname\":\"$n\",\"moves\":$moves,\"token\":\"$token\",\"help\":false}" \
         "$u/v1/daily/today/3/entries"
+}
+# enter URL NICK [CURL ARGS...]: start and post through URL.
+enter() {
+    u=$1 n=$2; shift 2
+    start "$u" "$@"
+    post "$u" "$n" "$@"
+}
+# The shared rate limits count per clock minute: a group of entries that
+# must fall in one minute starts early in one (the first second of a
+# minute, if less than 25 s of this one are left).
+same_minute() {
+    sec=$(date +%S)
+    sec=${sec#0}
+    [ "$sec" -lt 35 ] || sleep $((61 - sec))
 }
 expect() { # expect GOT WANT WHAT
     [ "$1" = "$2" ] || lb_fail "$3: $1, wanted $2: $(cat "$lb_tmp/e")"
 }
 acked=""
 
-# 1. Through a, ranked through b.
-expect "$(enter "$a_url" alice -H 'X-Forwarded-For: 198.51.100.1')" 201 \
-    "entry through a"
+# 1. Started through a, entered through b, timed by the store, ranked
+# through b; the token is spent for a too.
+start "$a_url" -H 'X-Forwarded-For: 198.51.100.1'
+sleep 1
+expect "$(post "$b_url" alice -H 'X-Forwarded-For: 198.51.100.1')" 201 \
+    "entry through b of a run started through a"
 acked="$acked alice"
+python3 -c 'import json,sys; t = json.load(sys.stdin)["time_ms"]
+sys.exit(0 if 1000 <= t < 30000 else "time_ms %d" % t)' <"$lb_tmp/e" ||
+    lb_fail "the store's time of alice's run: $(cat "$lb_tmp/e")"
 curl -sf "$b_url/v1/daily/today/3?limit=100" | grep -q '"nickname":"alice"' ||
-    lb_fail "alice's entry through a is not on b's leaderboard"
+    lb_fail "alice's entry through b is not on b's leaderboard"
+expect "$(post "$a_url" alice2 -H 'X-Forwarded-For: 198.51.100.1')" 409 \
+    "the spent token again, through a"
 
 # 2. One client, five entries alternating a and b; the sixth is refused.
+same_minute
+i=0
 for u in "$a_url" "$b_url" "$a_url" "$b_url" "$a_url"; do
-    expect "$(enter "$u" bob -H 'X-Forwarded-For: 198.51.100.2')" 201 \
+    i=$((i + 1))
+    expect "$(enter "$u" "bob$i" -H 'X-Forwarded-For: 198.51.100.2')" 201 \
         "bob's entry"
 done
-acked="$acked bob"
-expect "$(enter "$b_url" bob -H 'X-Forwarded-For: 198.51.100.2')" 429 \
+acked="$acked bob1 bob5"
+expect "$(enter "$b_url" bob6 -H 'X-Forwarded-For: 198.51.100.2')" 429 \
     "bob's sixth entry across a and b"
 grep -qi '^retry-after:' "$lb_tmp/eh" || lb_fail "429 without Retry-After"
 
 # 3a. c trusts no proxy: forged addresses are all the socket's one.
+same_minute
 for i in 1 2 3 4 5; do
-    expect "$(enter "$c_url" mallory -H "X-Forwarded-For: 203.0.113.$i")" 201 \
-        "mallory's entry $i through c"
+    expect "$(enter "$c_url" "mallory$i" -H "X-Forwarded-For: 203.0.113.$i")" \
+        201 "mallory's entry $i through c"
 done
-expect "$(enter "$c_url" mallory -H 'X-Forwarded-For: 203.0.113.6')" 429 \
+expect "$(enter "$c_url" mallory6 -H 'X-Forwarded-For: 203.0.113.6')" 429 \
     "a forged X-Forwarded-For from an untrusted peer was believed"
 
 # 3b. Behind the shipped nginx (which appends the client's address):
 # the client's own header is not believed, its real address is.
 if lb_find_nginx; then
     lb_start_nginx "$a_port" "$b_port"
+    same_minute
     for i in 1 2 3 4 5; do
-        expect "$(enter "$lb_nginx_url" carol --interface 127.0.0.5 \
+        expect "$(enter "$lb_nginx_url" "carol$i" --interface 127.0.0.5 \
                   -H "X-Forwarded-For: 192.0.2.$i")" 201 "carol via nginx"
     done
-    acked="$acked carol"
-    expect "$(enter "$lb_nginx_url" carol --interface 127.0.0.5 \
+    acked="$acked carol1 carol5"
+    expect "$(enter "$lb_nginx_url" carol6 --interface 127.0.0.5 \
               -H 'X-Forwarded-For: 192.0.2.9')" 429 \
         "nginx: a forged X-Forwarded-For escaped the rate limit"
     expect "$(enter "$lb_nginx_url" dave --interface 127.0.0.6)" 201 \

@@ -138,13 +138,24 @@ export function daily(date, size, options = {})
     return request(`/v1/daily/${encodeURIComponent(date)}/${size}`, options);
 }
 
-/* POST /v1/daily/{date}/{size}/entries: the server replays the moves
-   and places the entry; a refusal is an ApiError with the reason. */
-export function dailyEntry(date, size, { nickname, moves, timeMs }, options = {})
+/* POST /v1/daily/{date}/{size}/start: a start token; the server's
+   clock for this run starts now. */
+export function dailyStart(date, size, options = {})
+{
+    return request(`/v1/daily/${encodeURIComponent(date)}/${size}/start`, {
+        method: 'POST',
+        ...options,
+    });
+}
+
+/* POST /v1/daily/{date}/{size}/entries: the server replays the moves,
+   times the run from its token and places the entry (or keeps the
+   nickname's better one: improved false); a refusal is an ApiError. */
+export function dailyEntry(date, size, { nickname, moves, token, help }, options = {})
 {
     return request(`/v1/daily/${encodeURIComponent(date)}/${size}/entries`, {
         method: 'POST',
-        body: { nickname, moves, time_ms: Math.max(0, Math.round(timeMs)) },
+        body: { nickname, moves, token, help: Boolean(help) },
         ...options,
     });
 }

@@ -41,9 +41,19 @@ let ownUrl = storedPhoto();
 const game = new Game({
     view, hud, card, progress,
     assistant: new Assistant(),
-    onChange: showControls,
+    onChange: (g) => {
+        showControls();
+        /* Help on a daily board marks every later run of it (daily.js). */
+        if (g.kind === 'daily' && g.daily && (g.hints > 0 || g.watched))
+            daily.markHelped(g.daily);
+    },
     hooks: {
-        onMove: () => sound.move(),
+        onMove: (g, { bySolver }) => {
+            sound.move();
+            /* The first move of a daily run starts the server's clock. */
+            if (g.kind === 'daily' && g.daily && !bySolver && g.moves.length === 1)
+                daily.startRun(g.daily);
+        },
         onFinish: () => sound.win(),
         onSave: (snapshot) => (snapshot ? saveGame(snapshot) : clearGame()),
         onSwitchSize: (size) => changeSize(size),
@@ -421,8 +431,11 @@ function resumeSaved()
     settings.showSize(size);
     settings.setGoalSize(size, saved.goal);
     usePicture(progress.picture);
-    if (game.resume(saved))
+    if (game.resume(saved)) {
+        if (game.kind === 'daily' && game.daily)
+            daily.resumeRun(game.daily);
         return true;
+    }
     clearGame();
     settings.showSize(progress.size);
     settings.setGoalSize(progress.size);

@@ -4,6 +4,7 @@
  */
 
 import { seeded } from './random.js';
+import { patches } from './variety.js';
 
 function sky(ctx, s)
 {
@@ -38,6 +39,25 @@ function cloud(ctx, x, y, w, rand)
         ctx.fill();
     }
     ctx.restore();
+}
+
+/* Small clouds on a grid finer than a 6×6 cut, so no two pieces of sky
+   match (issue 31 defect 9). */
+function wisps(ctx, s)
+{
+    const rand = seeded(53);
+    for (let row = 0; row < 8; row++) {
+        for (let col = 0; col < 8; col++) {
+            if (rand() < 0.2)
+                continue;
+            const x = s * (col + rand()) / 8;
+            const y = s * 0.68 * (row + rand()) / 8;
+            ctx.save();
+            ctx.globalAlpha = rand.between(0.35, 0.8);
+            cloud(ctx, x, y, s * rand.between(0.05, 0.11), rand);
+            ctx.restore();
+        }
+    }
 }
 
 /* The skyline of one hill as a function of x. */
@@ -142,6 +162,7 @@ export function drawBalloons(ctx, s)
 {
     const rand = seeded(29);
     sky(ctx, s);
+    wisps(ctx, s);
     cloud(ctx, s * 0.22, s * 0.2, s * 0.3, rand);
     cloud(ctx, s * 0.7, s * 0.42, s * 0.24, rand);
     cloud(ctx, s * 0.15, s * 0.55, s * 0.18, rand);
@@ -153,6 +174,13 @@ export function drawBalloons(ctx, s)
     hill(ctx, s, mid, '#7dbb63', '#4f8f45');
     trees(ctx, s, mid, rand, 9, s * 0.016);
     hill(ctx, s, near, '#5da548', '#356e31');
+    /* Fields and hazy light: no two pieces of hill or sky alike at 6×6
+       (issue 31 defect 9). */
+    patches(ctx, s, {
+        seed: 47, box: [0, 0.72, 1, 1], cells: [8, 4],
+        colors: ['240, 220, 90', '40, 100, 30', '160, 210, 80', '210, 150, 70', '20, 70, 40'],
+        alpha: [0.45, 0.7], radius: [0.06, 0.11], flat: 0.3,
+    });
     balloon(ctx, s * 0.83, s * 0.62, s * 0.09, ['#f7d774', '#5b8def'], 0.8);
     balloon(ctx, s * 0.1, s * 0.4, s * 0.11, ['#ffffff', '#7d5ba6'], 0.85);
     balloon(ctx, s * 0.63, s * 0.24, s * 0.19, ['#2ec4b6', '#ffbf69', '#ff6b6b'], 1);

@@ -4,6 +4,7 @@
  */
 
 import { seeded } from './random.js';
+import { patches } from './variety.js';
 
 /* Midpoint displacement: a jagged ridge line of 2^depth + 1 heights. */
 function ridge(rand, depth, roughness)
@@ -42,6 +43,17 @@ function sky(ctx, s, horizon)
     east.addColorStop(1, 'rgba(10, 30, 90, 0.45)');
     ctx.fillStyle = east;
     ctx.fillRect(0, 0, s, horizon);
+}
+
+/* Sunset clouds: long, soft, lit from below, so that no two pieces of
+   the sky match (issue 31 defect 9). */
+function clouds(ctx, s, horizon)
+{
+    patches(ctx, s, {
+        seed: 17, box: [0, 0, 1, (horizon / s) * 0.95], cells: [9, 8],
+        colors: ['255, 170, 120', '214, 84, 150', '126, 62, 178', '255, 222, 160', '70, 40, 120'],
+        alpha: [0.3, 0.55], radius: [0.08, 0.15], flat: 0.4,
+    });
 }
 
 function stars(ctx, s, horizon, rand)
@@ -156,6 +168,12 @@ function lake(ctx, s, horizon, sunX)
     ranges(ctx, s, horizon);
     ctx.restore();
 
+    /* The clouds' light on the water, broken by the wind. */
+    patches(ctx, s, {
+        seed: 29, box: [0, horizon / s, 1, 1], cells: [7, 5],
+        colors: ['255, 170, 120', '214, 84, 150', '126, 62, 178', '60, 110, 170'],
+        alpha: [0.3, 0.55], radius: [0.07, 0.13], flat: 0.35,
+    });
     const rand = seeded(5);
     for (let i = 0; i < 46; i++) {
         const t = i / 46;
@@ -166,38 +184,55 @@ function lake(ctx, s, horizon, sunX)
     }
 }
 
-function pine(ctx, x, base, height)
+/* Adds a pine's outline (four tiers and a trunk) to path. */
+function pine(path, x, base, height)
 {
     const w = height * 0.38;
-    ctx.beginPath();
     for (let tier = 0; tier < 4; tier++) {
         const top = base - height + tier * height * 0.2;
         const bottom = top + height * 0.42;
         const half = w * (0.45 + tier * 0.18);
-        ctx.moveTo(x, top);
-        ctx.lineTo(x + half, bottom);
-        ctx.lineTo(x - half, bottom);
-        ctx.closePath();
+        path.moveTo(x, top);
+        path.lineTo(x + half, bottom);
+        path.lineTo(x - half, bottom);
+        path.closePath();
     }
-    ctx.rect(x - height * 0.03, base - height * 0.12, height * 0.06, height * 0.12);
-    ctx.fill();
+    path.rect(x - height * 0.03, base - height * 0.12, height * 0.06, height * 0.12);
 }
 
-function shore(ctx, s)
+/* The near shore and its pines, as one outline. */
+function shoreline(s)
 {
-    ctx.fillStyle = '#120822';
-    ctx.beginPath();
-    ctx.moveTo(0, s * 0.78);
-    ctx.bezierCurveTo(s * 0.18, s * 0.76, s * 0.3, s * 0.86, s * 0.42, s);
-    ctx.lineTo(0, s);
-    ctx.closePath();
-    ctx.fill();
+    const path = new Path2D();
+    path.moveTo(0, s * 0.78);
+    path.bezierCurveTo(s * 0.18, s * 0.76, s * 0.3, s * 0.86, s * 0.42, s);
+    path.lineTo(0, s);
+    path.closePath();
     const rand = seeded(99);
     for (let i = 0; i < 9; i++) {
         const x = s * (0.02 + i * 0.035) + rand.between(-4, 4);
         const base = s * (0.8 + i * 0.012);
-        pine(ctx, x, base, s * rand.between(0.1, 0.19) * (1 - i * 0.05));
+        pine(path, x, base, s * rand.between(0.1, 0.19) * (1 - i * 0.05));
     }
+    return path;
+}
+
+/* Dark against the sunset, but lit unevenly by it (warm on the lake
+   side, moss and heather in the shadow): black trees made pieces that
+   only their outline told apart (issue 31 defect 9). */
+function shore(ctx, s)
+{
+    const path = shoreline(s);
+    const g = ctx.createLinearGradient(0, s * 0.62, s * 0.42, s);
+    g.addColorStop(0, '#1d0c33');
+    g.addColorStop(1, '#3a1838');
+    ctx.fillStyle = g;
+    ctx.fill(path);
+    patches(ctx, s, {
+        seed: 71, box: [0, 0.6, 0.44, 1], cells: [6, 6], clip: path,
+        colors: ['150, 60, 70', '70, 40, 110', '30, 70, 60', '120, 50, 100', '170, 90, 60'],
+        alpha: [0.45, 0.75], radius: [0.05, 0.1], flat: 0.7,
+    });
 }
 
 export function drawDusk(ctx, s)
@@ -205,6 +240,7 @@ export function drawDusk(ctx, s)
     const horizon = s * 0.68;
     const sunX = s * 0.64;
     sky(ctx, s, horizon);
+    clouds(ctx, s, horizon);
     stars(ctx, s, horizon, seeded(3));
     sun(ctx, sunX, s * 0.4, s * 0.07);
     ranges(ctx, s, horizon);

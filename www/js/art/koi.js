@@ -4,6 +4,7 @@
  */
 
 import { seeded } from './random.js';
+import { patches } from './variety.js';
 
 function water(ctx, s)
 {
@@ -181,6 +182,13 @@ export function drawKoi(ctx, s)
 {
     const rand = seeded(17);
     water(ctx, s);
+    /* Weed and sunlit sand on the pond floor: no two pieces of open
+       water alike at 6×6 (issue 31 defect 9). */
+    patches(ctx, s, {
+        seed: 19, cells: [8, 8],
+        colors: ['90, 200, 150', '20, 60, 90', '200, 230, 160', '40, 120, 70'],
+        alpha: [0.2, 0.4], radius: [0.06, 0.11], flat: 0.7,
+    });
     caustics(ctx, s, rand);
     koi(ctx, s * 0.3, s * 0.3, 0.5, s * 0.42,
         { body: '#ff7a2f', spot: '#fff4ea', fin: 'rgba(255, 170, 110, 0.8)' }, rand);

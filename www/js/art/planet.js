@@ -4,6 +4,7 @@
  */
 
 import { seeded } from './random.js';
+import { patches } from './variety.js';
 
 function nebula(ctx, s, rand)
 {
@@ -34,6 +35,13 @@ function nebula(ctx, s, rand)
         ctx.fillRect(x - r, y - r, r * 2, r * 2);
     }
     ctx.restore();
+    /* Wisps on a grid finer than a 6×6 cut: pieces of the sky that the
+       clouds above left alike differ now (issue 31 defect 9). */
+    patches(ctx, s, {
+        seed: 83, cells: [8, 8], mode: 'lighter',
+        colors: ['150, 70, 220', '40, 170, 200', '220, 60, 150', '70, 100, 240', '230, 150, 60'],
+        alpha: [0.2, 0.4], radius: [0.06, 0.12], flat: 0.6,
+    });
 }
 
 function stars(ctx, s, rand)
