@@ -136,6 +136,17 @@ static void test_score_and_random(void **state)
 
 static void test_problems_name_the_field(void **state)
 {
+    /* each body's problem names its field (pointer) or says the shapes */
+    static const struct { const char *body, *pointer, *words; } bad[] = {
+        { "{\"board\": [[1, 2, 3], [4, 0]]}", "/board/1", NULL },
+        { "{\"board\": [1, 2, 3, 4, 5, 0], \"rows\": 2}", "/cols", NULL },
+        { "{\"board\": [1, 2, 3, 4, 5, 0], \"rows\": 3, \"cols\": 3}",
+          NULL, "3x3" },
+        { "{\"board\": [1, 2, 3, 4, 5, 0], \"rows\": 1, \"cols\": 6}",
+          "/rows", NULL },
+        { "{\"board\": \"1 2 3/4 5 0\", \"goal\": \"1 2/3 4/5 0\"}", NULL,
+          "3x2" },
+    };
     struct apitest *t = *state;
     json_t *p;
 
@@ -144,26 +155,14 @@ static void test_problems_name_the_field(void **state)
     p = apitest_problem(t, 422, "unsolvable");
     assert_non_null(strstr(apitest_str(p, "detail"),
                            "odd number of columns"));
-    apitest_call(t, "POST", "/v1/solve", NULL,
-                 "{\"board\": [[1, 2, 3], [4, 0]]}");
-    p = apitest_problem(t, 422, "invalid-board");
-    assert_string_equal(apitest_str(p, "pointer"), "/board/1");
-    apitest_call(t, "POST", "/v1/solve", NULL,
-                 "{\"board\": [1, 2, 3, 4, 5, 0], \"rows\": 2}");
-    p = apitest_problem(t, 422, "invalid-board");
-    assert_string_equal(apitest_str(p, "pointer"), "/cols");
-    apitest_call(t, "POST", "/v1/solve", NULL,
-                 "{\"board\": [1, 2, 3, 4, 5, 0], \"rows\": 3, \"cols\": 3}");
-    p = apitest_problem(t, 422, "invalid-board");
-    assert_non_null(strstr(apitest_str(p, "detail"), "3x3"));
-    apitest_call(t, "POST", "/v1/solve", NULL,
-                 "{\"board\": [1, 2, 3, 4, 5, 0], \"rows\": 1, \"cols\": 6}");
-    p = apitest_problem(t, 422, "invalid-board");
-    assert_string_equal(apitest_str(p, "pointer"), "/rows");
-    apitest_call(t, "POST", "/v1/solve", NULL,
-                 "{\"board\": \"1 2 3/4 5 0\", \"goal\": \"1 2/3 4/5 0\"}");
-    p = apitest_problem(t, 422, "invalid-board");
-    assert_non_null(strstr(apitest_str(p, "detail"), "3x2"));
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        apitest_call(t, "POST", "/v1/solve", NULL, bad[i].body);
+        p = apitest_problem(t, 422, "invalid-board");
+        if (bad[i].pointer != NULL)
+            assert_string_equal(apitest_str(p, "pointer"), bad[i].pointer);
+        else
+            assert_non_null(strstr(apitest_str(p, "detail"), bad[i].words));
+    }
 }
 
 static void test_catalog_shapes(void **state)

@@ -276,33 +276,34 @@ static unsigned ref_solve(const struct puz_board *start)
     }
 }
 
-static void test_random_3x4_against_ida(void **state)
+/* count boards of rows x cols and cols x rows in turn, uniform (walk = 0)
+ * or walk moves from the goal, solved by alg as the reference says. */
+static void against_ida(uint64_t seed, unsigned rows, unsigned cols,
+                        unsigned count, unsigned walk, enum puz_algorithm alg)
 {
     struct puz_rng rng;
     struct puz_board b;
 
-    (void)state;
-    puz_rng_seed(&rng, 34);
-    for (unsigned i = 0; i < 6; i++) {
-        unsigned rows = i % 2 ? 4 : 3, cols = 7 - rows;
-        assert_int_equal(puz_random_solvable(rows, cols, &rng, &b), PUZ_OK);
-        expect_optimal(&b, PUZ_ALG_AUTO, ref_solve(&b));
+    puz_rng_seed(&rng, seed);
+    for (unsigned i = 0; i < count; i++) {
+        unsigned r = i % 2 ? cols : rows, c = i % 2 ? rows : cols;
+        assert_int_equal(walk == 0 ? puz_random_solvable(r, c, &rng, &b)
+                         : puz_random_board_shape(r, c, walk, NULL, NULL,
+                                                  &rng, &b), PUZ_OK);
+        expect_optimal(&b, alg, ref_solve(&b));
     }
+}
+
+static void test_random_3x4_against_ida(void **state)
+{
+    (void)state;
+    against_ida(34, 3, 4, 6, 0, PUZ_ALG_AUTO);
 }
 
 static void test_walks_4x5_against_ida(void **state)
 {
-    struct puz_rng rng;
-    struct puz_board b;
-
     (void)state;
-    puz_rng_seed(&rng, 45);
-    for (unsigned i = 0; i < 4; i++) {
-        unsigned rows = i % 2 ? 5 : 4, cols = 9 - rows;
-        assert_int_equal(puz_random_board_shape(rows, cols, 36, NULL, NULL,
-                                                &rng, &b), PUZ_OK);
-        expect_optimal(&b, PUZ_ALG_IDASTAR, ref_solve(&b));
-    }
+    against_ida(45, 4, 5, 4, 36, PUZ_ALG_IDASTAR);
 }
 
 /* --- every shape: the non-optimal methods reach the goal ------------- */
