@@ -2,9 +2,10 @@
  * test_api_rect.c - rectangular boards through the API, with no socket:
  * every accepted form of a 2x3 board (rows, a flat array with rows and
  * cols, a string with '/' rows, a flat string with rows and cols) comes
- * back solved with a path the test replays itself; a batch and a score
- * of rectangles; the catalog's shapes; an unsolvable rectangle explained
- * by its column parity; and the 4xx problems that name the field.
+ * back solved with a path the test replays itself; an A* trace, a batch
+ * and a score of rectangles; the catalog's shapes; an unsolvable
+ * rectangle explained by its column parity; and the 4xx problems that
+ * name the field.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,6 +86,23 @@ static void test_every_form_of_2x3(void **state)
         assert_int_equal(json_array_size(first), 2);
         assert_int_equal(json_array_size(json_array_get(first, 0)), 3);
     }
+}
+
+/* A* traced on a 2x3: the trace's boards are 2 rows of 3. */
+static void test_trace(void **state)
+{
+    struct apitest *t = *state;
+    const json_t *trace, *board;
+
+    assert_int_equal(apitest_call(t, "POST", "/v1/solve", NULL,
+                                  "{\"board\": \"4 1 2/5 0 3\", \"algorithm\": "
+                                  "\"astar\", \"trace\": 3}")->status, 200);
+    trace = json_object_get(apitest_json(t), "trace");
+    assert_int_equal(json_array_size(trace), 3);
+    board = json_object_get(json_array_get(trace, 0), "board");
+    assert_int_equal(json_array_size(board), 2);
+    assert_int_equal(json_integer_value(json_array_get(
+                         json_array_get(board, 1), 1)), 0);
 }
 
 static void test_tall_board_and_batch(void **state)
@@ -200,6 +218,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_every_form_of_2x3,
                                         apitest_setup, apitest_teardown),
+        cmocka_unit_test_setup_teardown(test_trace, apitest_setup,
+                                        apitest_teardown),
         cmocka_unit_test_setup_teardown(test_tall_board_and_batch,
                                         apitest_setup, apitest_teardown),
         cmocka_unit_test_setup_teardown(test_score_and_random,
