@@ -87,6 +87,12 @@ puz_err api_decode_json(const char *buf, size_t len, unsigned max_depth,
  */
 puz_err api_decode_board(const json_t *v, const char *ptr,
                           struct puz_board *out, struct api_problem *err);
+/* The same with the body's "rows" and "cols" (0 and 0: none): a flat
+ * array or a string is read in that shape (an array of rows carries its
+ * own). */
+puz_err api_decode_board_shape(const json_t *v, unsigned rows, unsigned cols,
+                                const char *ptr, struct puz_board *out,
+                                struct api_problem *err);
 
 /* Whether board can reach goal (NULL = default goal); PUZ_EUNSOLVABLE
  * with the parity explanation, PUZ_EINVAL when the sizes differ. */

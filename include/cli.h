@@ -26,5 +26,9 @@ int cli_join_args(int argc, char **argv, int first, char *buf, size_t size);
 /* A board argument (`what` names it: "board", "goal"): 0 when text
  * parses into *out, else CLI_EXIT_USAGE after saying why on stderr. */
 int cli_board_arg(const char *what, const char *text, struct puz_board *out);
+/* The same in the shape rows x cols (--rows/--cols; 0 and 0: the text's
+ * own, as above). */
+int cli_board_arg_shape(const char *what, const char *text, unsigned rows,
+                        unsigned cols, struct puz_board *out);
 
 #endif

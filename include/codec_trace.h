@@ -10,8 +10,9 @@
 #include "puz_trace.h"
 
 /* [{board, g, h, f, open, children: [{board, g, h, f}]}] for boards of
- * side n; a new reference, NULL when jansson runs out of memory. */
-json_t *codec_trace_json(const puz_trace *t, unsigned n);
+ * shape's rows and columns (its cells are not read); a new reference,
+ * NULL when jansson runs out of memory. */
+json_t *codec_trace_json(const puz_trace *t, const struct puz_board *shape);
 
 /* [{f, expanded}] in increasing f (IDA*: its iteration bounds); [] when
  * t is NULL. A new reference, NULL when out of memory. */

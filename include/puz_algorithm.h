@@ -56,6 +56,17 @@ void puz_algorithm_sizes(enum puz_algorithm a, unsigned *min_size,
  * the optimal default. */
 enum puz_algorithm puz_algorithm_resolve(enum puz_algorithm a, unsigned n);
 
+/* The same for a board of rows x cols: on a square, the above. On a
+ * rectangle AUTO is optimal where puz_algorithm_rect_optimal says so
+ * (astar up to 9 cells, idastar with linear conflict beyond) and wastar
+ * elsewhere (the tables and the anytime method are square: anytime asked
+ * for on a rectangle runs its default too). */
+enum puz_algorithm puz_algorithm_resolve_shape(enum puz_algorithm a,
+                                               unsigned rows, unsigned cols);
+/* Whether AUTO solves a rows x cols rectangle optimally: up to 12 cells
+ * (2x6, 3x4), and 3x5 / 5x3. */
+bool puz_algorithm_rect_optimal(unsigned rows, unsigned cols);
+
 /*
  * The one choice of heuristic: the one a solve of an n x n board with
  * algorithm a (AUTO allowed) runs when the caller asked for `asked`

@@ -1,9 +1,10 @@
 /*
- * puz_board.h - N x N sliding-tile boards: parsing, validation, moves,
- * formatting and solvability.
+ * puz_board.h - sliding-tile boards of R rows x C columns (2..8 each,
+ * squares the common case): parsing, validation, moves, formatting and
+ * solvability.
  *
  * A board is plain data: cells[] in row-major order, tile numbers
- * 1..N*N-1 and 0 for the blank. Moves are named by the direction the
+ * 1..R*C-1 and 0 for the blank. Moves are named by the direction the
  * BLANK travels: "up" moves the blank one row up, i.e. the tile above the
  * blank slides down into the hole.
  */
@@ -29,11 +30,44 @@
  */
 #define PUZ_MSG_MAX 256
 
+/*
+ * n is the column count, which is the side of a square and the row
+ * stride of every board: code written for squares (i / n is a row, i % n
+ * a column) stays right on rectangles, and the square searches that
+ * read n alone keep their speed. rows says how many rows there are; 0
+ * means as many as columns, so that a board written as { .n = 3 } is
+ * the square it always was. The constructors below always set it.
+ * Read the shape through puz_board_rows() and puz_board_cells().
+ */
 struct puz_board {
-    uint8_t n;                     /* side length, 2..8 */
+    uint8_t n;                     /* columns (the side of a square), 2..8 */
     uint8_t blank;                 /* index of the 0 cell */
-    uint8_t cells[PUZ_MAX_CELLS];  /* row-major; only n*n are used */
+    uint8_t cells[PUZ_MAX_CELLS];  /* row-major; only rows*n are used */
+    uint8_t rows;                  /* rows, 2..8; 0 = n (a square) */
 };
+
+static inline unsigned puz_board_rows(const struct puz_board *b)
+{
+    return b->rows != 0 ? b->rows : b->n;
+}
+
+static inline unsigned puz_board_cells(const struct puz_board *b)
+{
+    return puz_board_rows(b) * b->n;
+}
+
+/* Whether b is N x N: what the square-only tables and searches need. */
+static inline bool puz_board_square(const struct puz_board *b)
+{
+    return puz_board_rows(b) == b->n;
+}
+
+/* Whether a and b have the same rows and columns. */
+static inline bool puz_board_same_shape(const struct puz_board *a,
+                                        const struct puz_board *b)
+{
+    return a->n == b->n && puz_board_rows(a) == puz_board_rows(b);
+}
 
 enum puz_dir { PUZ_UP = 0, PUZ_DOWN = 1, PUZ_LEFT = 2, PUZ_RIGHT = 3 };
 #define PUZ_NO_DIR 4
@@ -51,16 +85,32 @@ enum puz_dir puz_dir_opposite(enum puz_dir d);
  */
 puz_err puz_board_from_values(const long long *values, size_t count,
                               struct puz_board *out, char *msg);
+/* The same for a board of rows x cols (2..8 each; count must be
+ * rows * cols). */
+puz_err puz_board_from_shape(const long long *values, size_t count,
+                             unsigned rows, unsigned cols,
+                             struct puz_board *out, char *msg);
 
 /*
  * Parse a string: numbers separated by spaces, commas, semicolons, slashes
  * or newlines ("1 2 3 4 5 6 7 8 0", "1,2,3,...", "1 2 3 / 4 5 6 / 7 8 0"),
- * or the compact digit form "123456780" for N <= 3.
+ * or the compact digit form "123456780" for N <= 3. Rows split by '/',
+ * '|' or newlines, all of one length of 2 or more, give the shape
+ * ("1 2 3/4 5 0" is 2x3); without them the count must be a square.
  */
 puz_err puz_board_parse(const char *s, struct puz_board *out, char *msg);
+/* The same read in the shape rows x cols (rows = 0: as above), the
+ * values in row-major order whatever separates them. */
+puz_err puz_board_parse_shape(const char *s, unsigned rows, unsigned cols,
+                              struct puz_board *out, char *msg);
 
 /* The default goal of side n: 1..n*n-1 in order, blank last. */
 puz_err puz_board_goal(unsigned n, struct puz_board *out);
+/* The same for rows x cols: 1..rows*cols-1 in order, blank last. */
+puz_err puz_board_goal_shape(unsigned rows, unsigned cols,
+                             struct puz_board *out);
+/* The default goal of b's shape. */
+puz_err puz_board_goal_of(const struct puz_board *b, struct puz_board *out);
 
 bool puz_board_equal(const struct puz_board *a, const struct puz_board *b);
 
@@ -75,17 +125,21 @@ puz_err puz_board_dir_of_tile(const struct puz_board *b, unsigned tile,
                               enum puz_dir *out);
 
 /*
- * Solvability of b against goal (same side) by permutation parity: the
+ * Solvability of b against goal (same shape) by permutation parity: the
  * inversions of b with tiles relabelled by their goal position, plus for
- * even N the distance between the blank's row and the goal blank's row.
- * O(N^2 log N). why (PUZ_MSG_MAX bytes, may be NULL) gets an explanation
- * either way. Returns PUZ_EINVAL if the sizes differ.
+ * an even number of columns the distance between the blank's row and the
+ * goal blank's row (a vertical move passes the tile over cols - 1 others:
+ * an odd count changes the inversions' parity only when cols is even).
+ * O(R C log(R C)). why (PUZ_MSG_MAX bytes, may be NULL) gets an explanation
+ * either way. Returns PUZ_EINVAL if the shapes differ.
  */
 puz_err puz_board_solvable(const struct puz_board *b,
                            const struct puz_board *goal,
                            bool *solvable, char *why);
 
-/* Write "1 2 3 4 5 6 7 8 0" into buf (size >= 3 * PUZ_MAX_CELLS). */
+/* Write "1 2 3 4 5 6 7 8 0" into buf (size >= 3 * PUZ_MAX_CELLS); a
+ * rectangle with its rows marked, "1 2 3/4 5 0", as puz_board_parse
+ * reads it back. */
 void puz_board_format(const struct puz_board *b, char *buf, size_t size);
 /* Write a grid with one row per line and "." for the blank. */
 void puz_board_format_grid(const struct puz_board *b, char *buf, size_t size);

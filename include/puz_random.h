@@ -33,5 +33,16 @@ puz_err puz_random_board(unsigned n, unsigned moves,
                          const struct puz_board *goal,
                          const puz_table3 *table, struct puz_rng *r,
                          struct puz_board *out);
+/* The same for rows x cols (a square of side n when rows == cols == n;
+ * goal, when not NULL, must have this shape). */
+puz_err puz_random_board_shape(unsigned rows, unsigned cols, unsigned moves,
+                               const struct puz_board *goal,
+                               const puz_table3 *table, struct puz_rng *r,
+                               struct puz_board *out);
+/* A board drawn uniformly from all the solvable boards of rows x cols
+ * (the default goal's half of the permutations): what benchmarks and
+ * tests need, where a random walk stays near the goal. */
+puz_err puz_random_solvable(unsigned rows, unsigned cols, struct puz_rng *r,
+                            struct puz_board *out);
 
 #endif

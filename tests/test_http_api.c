@@ -364,8 +364,10 @@ static void test_invalid_boards(void **state)
     } cases[] = {
         { "{\"board\": [[1,2,3],[4,5],[6,7,0]]}", "row 1 has 2 tiles",
           "/board/1" },
-        { "{\"board\": [[1,2],[3,0],[4,5]]}", "row 0 has 2 tiles",
-          "/board/0" },
+        /* 3 rows of 2 is a 3x2 rectangle now (issue 33): a row of 9 is
+         * what is too long */
+        { "{\"board\": [[1,2,3,4,5,6,7,8,9],[0,10,11,12,13,14,15,16,17]]}",
+          "row 0 has 9 tiles", "/board/0" },
         { "{\"board\": [[1,2],3]}", "row 1 is an integer", "/board/1" },
         { "{\"board\": [1,2,3.5,0]}", "tiles are whole numbers",
           "/board/2" },

@@ -23,10 +23,17 @@ static json_t *algorithm_json(size_t i)
     enum puz_algorithm a = (enum puz_algorithm)i;
     unsigned lo, hi;
 
+    json_t *e;
+
     puz_algorithm_sizes(a, &lo, &hi);
-    return entry_json(puz_algorithm_name(a), puz_algorithm_description(a),
-                      "optimal", puz_algorithm_optimal(a), "uses_heuristic",
-                      puz_algorithm_uses_heuristic(a), lo, hi);
+    e = entry_json(puz_algorithm_name(a), puz_algorithm_description(a),
+                   "optimal", puz_algorithm_optimal(a), "uses_heuristic",
+                   puz_algorithm_uses_heuristic(a), lo, hi);
+    /* whether it runs on rectangles itself (anytime is square-only:
+     * asked for on a rectangle, the shape's default runs) */
+    json_object_set_new(e, "rectangles", json_boolean(
+        a == PUZ_ALG_AUTO || puz_algorithm_resolve_shape(a, 2, 3) == a));
+    return e;
 }
 
 static json_t *heuristic_json(size_t i)
@@ -34,10 +41,16 @@ static json_t *heuristic_json(size_t i)
     const puz_heuristic *h = puz_heuristic_at(i);
     unsigned lo, hi;
 
+    json_t *e;
+
     puz_heuristic_sizes(h, &lo, &hi);
-    return entry_json(puz_heuristic_name(h), puz_heuristic_description(h),
-                      "admissible", puz_heuristic_admissible(h),
-                      "needs_tables", puz_heuristic_needs_tables(h), lo, hi);
+    e = entry_json(puz_heuristic_name(h), puz_heuristic_description(h),
+                   "admissible", puz_heuristic_admissible(h),
+                   "needs_tables", puz_heuristic_needs_tables(h), lo, hi);
+    /* the tables are square: pdb serves no rectangle */
+    json_object_set_new(e, "rectangles",
+                        json_boolean(!puz_heuristic_needs_tables(h)));
+    return e;
 }
 
 /* The algorithms (entry = algorithm_json) or the heuristics as a list. */
@@ -88,6 +101,32 @@ static json_t *size_json(const struct api_call *c, unsigned n)
                                  : json_string("exact"));
 }
 
+/* Per rectangle (rows != cols), for its default goal: what a request
+ * naming nothing gets. No tables serve rectangles. */
+static json_t *shape_json(unsigned rows, unsigned cols)
+{
+    enum puz_algorithm a = puz_algorithm_resolve_shape(PUZ_ALG_AUTO, rows,
+                                                       cols);
+    const puz_heuristic *h = puz_algorithm_heuristic(a, NULL, cols, false);
+
+    return json_pack("{s:I, s:I, s:s, s:o, s:b, s:n}", "rows",
+                     (json_int_t)rows, "cols", (json_int_t)cols, "algorithm",
+                     puz_algorithm_name(a), "heuristic", h != NULL
+                     ? json_string(puz_heuristic_name(h)) : json_null(),
+                     "optimal", puz_algorithm_optimal(a), "tables");
+}
+
+static json_t *shapes_json(void)
+{
+    json_t *shapes = json_array();
+
+    for (unsigned r = PUZ_MIN_SIZE; shapes != NULL && r <= PUZ_MAX_SIZE; r++)
+        for (unsigned c = PUZ_MIN_SIZE; c <= PUZ_MAX_SIZE; c++)
+            if (r != c)
+                json_array_append_new(shapes, shape_json(r, c));
+    return shapes;
+}
+
 static json_t *caps_json(const struct api_limits *cfg)
 {
     return json_pack(
@@ -114,8 +153,9 @@ void api__catalog(struct api_call *c)
 
     for (unsigned n = PUZ_MIN_SIZE; sizes != NULL && n <= PUZ_MAX_SIZE; n++)
         json_array_append_new(sizes, size_json(c, n));
-    api_answer_json(c, 200, json_pack("{s:o, s:o, s:o, s:o}",
+    api_answer_json(c, 200, json_pack("{s:o, s:o, s:o, s:o, s:o}",
         "algorithms", list_json(PUZ_ALG_COUNT_, algorithm_json),
         "heuristics", list_json(puz_heuristic_count(), heuristic_json),
-        "sizes", sizes, "caps", caps_json(c->ctx->lim)));
+        "sizes", sizes, "shapes", shapes_json(),
+        "caps", caps_json(c->ctx->lim)));
 }

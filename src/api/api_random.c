@@ -17,9 +17,9 @@
 #define SEED_MAX ((UINT64_C(1) << 53) - 1)  /* exact in a JS number */
 
 struct random_query {
-    unsigned size, moves;
+    unsigned size, rows, cols, moves;  /* rows, cols: 0 = size x size */
     uint64_t seed;
-    bool has_size, has_moves, has_seed;
+    bool has_size, has_rows, has_cols, has_moves, has_seed;
     struct api_problem err;
     bool failed;
 };
@@ -32,7 +32,8 @@ static void query_fail(struct random_query *q, const char *key,
     q->failed = true;
     api_problem_set(&q->err, API_PROBLEM_INVALID_QUERY, "%.32s: %s", key,
                      why);
-    snprintf(q->err.allowed, sizeof(q->err.allowed), "size, moves, seed");
+    snprintf(q->err.allowed, sizeof(q->err.allowed),
+             "size, rows, cols, moves, seed");
 }
 
 static bool digits(const char *v, uint64_t max, uint64_t *out)
@@ -55,6 +56,10 @@ static void query_arg(struct random_query *q, const struct api_param *a)
 
     if (strcmp(a->key, "size") == 0)
         seen = &q->has_size;
+    else if (strcmp(a->key, "rows") == 0)
+        seen = &q->has_rows;
+    else if (strcmp(a->key, "cols") == 0)
+        seen = &q->has_cols;
     else if (strcmp(a->key, "moves") == 0)
         seen = &q->has_moves;
     else if (strcmp(a->key, "seed") == 0)
@@ -69,6 +74,10 @@ static void query_arg(struct random_query *q, const struct api_param *a)
                    "number from 0 to 2^53-1" : "must be a whole number");
     if (seen == &q->has_size)
         q->size = (unsigned)n;
+    else if (seen == &q->has_rows)
+        q->rows = (unsigned)n;
+    else if (seen == &q->has_cols)
+        q->cols = (unsigned)n;
     else if (seen == &q->has_moves)
         q->moves = (unsigned)n;
     else
@@ -90,12 +99,27 @@ static bool parse_query(const struct api_call *c, struct random_query *q)
                  PUZ_MIN_SIZE, PUZ_MAX_SIZE);
         query_fail(q, "size", why);
     }
-    max = q->size == 3 ? puz_table3_max_distance(c->ctx->table3)
+    if (!q->failed && q->has_rows != q->has_cols)
+        query_fail(q, q->has_rows ? "cols" : "rows", "rows and cols go "
+                   "together (a rectangle of rows x cols)");
+    if (!q->failed && q->has_rows &&
+        (q->rows < PUZ_MIN_SIZE || q->rows > PUZ_MAX_SIZE ||
+         q->cols < PUZ_MIN_SIZE || q->cols > PUZ_MAX_SIZE)) {
+        snprintf(why, sizeof(why), "boards are %d to %d tiles each way",
+                 PUZ_MIN_SIZE, PUZ_MAX_SIZE);
+        query_fail(q, q->rows < PUZ_MIN_SIZE || q->rows > PUZ_MAX_SIZE
+                      ? "rows" : "cols", why);
+    }
+    if (!q->has_rows)
+        q->rows = q->cols = q->size;
+    else if (q->rows == q->cols)
+        q->size = q->rows;
+    max = q->rows == 3 && q->cols == 3 ? puz_table3_max_distance(c->ctx->table3)
                        : c->ctx->lim->random_max_moves;
     if (!q->failed && q->moves > max) {
-        snprintf(why, sizeof(why), "at most %u for size %u%s", max, q->size,
-                 q->size == 3 ? " (no 3x3 board is farther from the goal)"
-                 : "");
+        snprintf(why, sizeof(why), "at most %u for %ux%u%s", max, q->rows,
+                 q->cols, max != c->ctx->lim->random_max_moves
+                 ? " (no 3x3 board is farther from the goal)" : "");
         query_fail(q, "moves", why);
     }
     return !q->failed;
@@ -128,18 +152,23 @@ void api__random(struct api_call *c)
     if (!q.has_seed)
         q.seed = fresh_seed(c->ctx);
     puz_rng_seed(&rng, q.seed);
-    rc = puz_random_board(q.size, q.moves, NULL,
-                          q.size == 3 ? c->ctx->table3 : NULL, &rng, &b);
+    rc = puz_random_board_shape(q.rows, q.cols, q.moves, NULL,
+                                q.rows == 3 && q.cols == 3 ? c->ctx->table3
+                                                           : NULL, &rng, &b);
     if (rc != PUZ_OK) {
         api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "no %ux%u board "
-                            "%u moves from the goal: %s", q.size, q.size,
+                            "%u moves from the goal: %s", q.rows, q.cols,
                             q.moves, puz_strerror(rc));
         return;
     }
     puz_board_format(&b, text, sizeof(text));
-    api_answer_json(c, 200, json_pack("{s:I, s:I, s:I, s:o, s:s, s:o}",
-                    "size", (json_int_t)q.size, "moves", (json_int_t)q.moves,
+    /* size stays the side of a square; a rectangle has rows and cols */
+    api_answer_json(c, 200, json_pack("{s:o, s:I, s:I, s:I, s:I, s:o, s:s, "
+                    "s:o}", "size", q.rows == q.cols
+                    ? json_integer(q.size) : json_null(),
+                    "rows", (json_int_t)q.rows, "cols", (json_int_t)q.cols,
+                    "moves", (json_int_t)q.moves,
                     "seed", (json_int_t)q.seed, "board", codec_board_rows(&b),
-                    "text", text, "optimal_moves", q.size == 3
+                    "text", text, "optimal_moves", q.rows == 3 && q.cols == 3
                     ? json_integer(q.moves) : json_null()));
 }

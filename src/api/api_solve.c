@@ -209,7 +209,7 @@ static json_t *trace_json(const struct api_solve_request *q,
 
     if (o != NULL && q->trace)
         json_object_set_new(o, "trace", t != NULL
-                            ? codec_trace_json(t, q->board.n)
+                            ? codec_trace_json(t, &q->board)
                             : json_array());
     if (o != NULL && q->effort)
         json_object_set_new(o, "effort", codec_effort_json(t));
@@ -460,7 +460,7 @@ static bool path_cannot_fit(const struct api_call *c,
 {
     size_t limit = c->ctx->lim->max_response_bytes + HEAD_ROOM;
     size_t used = s->len + later * ENTRY_ROOM;
-    size_t cells = (size_t)b->n * b->n;
+    size_t cells = puz_board_cells(b);
 
     if (!include_path || res->status != PUZ_SOLVED)
         return false;
@@ -501,7 +501,7 @@ static bool append_result(struct api_call *c, struct batch_state *s,
 static size_t path_bytes(const struct puz_board *b,
                          const struct puz_result *res)
 {
-    return ((size_t)res->length + 1) * b->n * b->n * 2;
+    return ((size_t)res->length + 1) * puz_board_cells(b) * 2;
 }
 
 static void note_path(struct batch_state *s, size_t bytes)

@@ -12,15 +12,17 @@
 /* Keys each body may carry; anything else is a typo worth reporting. */
 static const char *const solve_keys[] = {
     "board", "goal", "algorithm", "heuristic", "limits", "include_path",
-    "weight", "trace", "effort", "threads",
+    "weight", "trace", "effort", "threads", "rows", "cols",
     NULL
 };
 static const char *const batch_keys[] = {
     "boards", "goal", "algorithm", "heuristic", "limits", "include_path",
-    "weight",
+    "weight", "rows", "cols",
     NULL
 };
-static const char *const score_keys[] = { "board", "goal", "moves", NULL };
+static const char *const score_keys[] = {
+    "board", "goal", "moves", "rows", "cols", NULL
+};
 static const char *const limit_keys[] = {
     "max_nodes", "timeout_ms", "max_depth", NULL
 };
@@ -217,13 +219,17 @@ static puz_err tile_value(const json_t *v, const char *ptr,
     return PUZ_EINVAL;
 }
 
+/* rows = 0: a square of count cells. */
 static puz_err values_to_board(const long long *vals, size_t count,
+                               unsigned rows, unsigned cols,
                                const char *ptr, struct puz_board *out,
                                struct api_problem *err)
 {
     char msg[PUZ_MSG_MAX] = "";
 
-    if (puz_board_from_values(vals, count, out, msg) == PUZ_OK)
+    if ((rows == 0 ? puz_board_from_values(vals, count, out, msg)
+                   : puz_board_from_shape(vals, count, rows, cols, out,
+                                          msg)) == PUZ_OK)
         return PUZ_OK;
     api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s: %s", ptr, msg);
     api_problem_point(err, "%s", ptr);
@@ -246,8 +252,8 @@ static puz_err board_row(const json_t *row, size_t r, size_t n,
     }
     if (json_array_size(row) != n) {
         api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s: row %zu has "
-                         "%zu tiles, but the board has %zu rows; every row "
-                         "of an NxN board needs N tiles", ptr, r,
+                         "%zu tiles, but row 0 has %zu; every row of a "
+                         "board has the same length", ptr, r,
                          json_array_size(row), n);
         api_problem_point(err, "%s/%zu", ptr, r);
         return PUZ_EINVAL;
@@ -266,6 +272,7 @@ static puz_err board_rows(const json_t *v, const char *ptr,
 {
     long long vals[PUZ_MAX_CELLS];
     size_t n = json_array_size(v);
+    size_t cols = json_array_size(json_array_get(v, 0));
 
     if (n < PUZ_MIN_SIZE || n > PUZ_MAX_SIZE) {
         api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s has %zu rows; "
@@ -274,15 +281,25 @@ static puz_err board_rows(const json_t *v, const char *ptr,
         api_problem_point(err, "%s", ptr);
         return PUZ_EINVAL;
     }
+    if (cols < PUZ_MIN_SIZE || cols > PUZ_MAX_SIZE) {
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s: row 0 has %zu "
+                         "tiles; boards are %d to %d columns wide", ptr,
+                         cols, PUZ_MIN_SIZE, PUZ_MAX_SIZE);
+        api_problem_point(err, "%s/0", ptr);
+        return PUZ_EINVAL;
+    }
     for (size_t r = 0; r < n; r++) {
-        if (board_row(json_array_get(v, r), r, n, ptr, vals, err) != PUZ_OK)
+        if (board_row(json_array_get(v, r), r, cols, ptr, vals, err)
+            != PUZ_OK)
             return PUZ_EINVAL;
     }
-    return values_to_board(vals, n * n, ptr, out, err);
+    return values_to_board(vals, n * cols, (unsigned)n, (unsigned)cols, ptr,
+                           out, err);
 }
 
-static puz_err board_flat(const json_t *v, const char *ptr,
-                          struct puz_board *out, struct api_problem *err)
+static puz_err board_flat(const json_t *v, unsigned rows, unsigned cols,
+                          const char *ptr, struct puz_board *out,
+                          struct api_problem *err)
 {
     long long vals[PUZ_MAX_CELLS];
     char cell[API_PROBLEM_POINTER];
@@ -300,17 +317,25 @@ static puz_err board_flat(const json_t *v, const char *ptr,
         if (tile_value(json_array_get(v, i), cell, &vals[i], err) != PUZ_OK)
             return PUZ_EINVAL;
     }
-    return values_to_board(vals, n, ptr, out, err);
+    return values_to_board(vals, n, rows, cols, ptr, out, err);
 }
 
 puz_err api_decode_board(const json_t *v, const char *ptr,
                           struct puz_board *out, struct api_problem *err)
 {
+    return api_decode_board_shape(v, 0, 0, ptr, out, err);
+}
+
+puz_err api_decode_board_shape(const json_t *v, unsigned rows, unsigned cols,
+                                const char *ptr, struct puz_board *out,
+                                struct api_problem *err)
+{
     char msg[PUZ_MSG_MAX] = "";
 
     memset(out, 0, sizeof(*out));
     if (json_is_string(v)) {
-        if (puz_board_parse(json_string_value(v), out, msg) == PUZ_OK)
+        if (puz_board_parse_shape(json_string_value(v), rows, cols, out,
+                                  msg) == PUZ_OK)
             return PUZ_OK;
         api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s: %s", ptr, msg);
         api_problem_point(err, "%s", ptr);
@@ -319,7 +344,7 @@ puz_err api_decode_board(const json_t *v, const char *ptr,
     if (json_is_array(v) && json_array_size(v) > 0) {
         if (json_is_array(json_array_get(v, 0)))
             return board_rows(v, ptr, out, err);
-        return board_flat(v, ptr, out, err);
+        return board_flat(v, rows, cols, ptr, out, err);
     }
     api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s is %s; send an "
                      "array of rows [[1,2,3],[4,5,6],[7,8,0]], a flat array "
@@ -339,13 +364,13 @@ puz_err api_decode_solvable(const struct puz_board *board,
     bool ok = false;
 
     if (goal == NULL) {
-        puz_board_goal(board->n, &def);
+        puz_board_goal_of(board, &def);
         goal = &def;
     }
-    if (goal->n != board->n) {
+    if (!puz_board_same_shape(goal, board)) {
         api_problem_set(err, API_PROBLEM_INVALID_BOARD, "the goal is "
-                         "%ux%u but the board is %ux%u", goal->n, goal->n,
-                         board->n, board->n);
+                         "%ux%u but the board is %ux%u", puz_board_rows(goal),
+                         goal->n, puz_board_rows(board), board->n);
         api_problem_point(err, "/goal");
         return PUZ_EINVAL;
     }
@@ -489,6 +514,54 @@ static puz_err decode_heuristic(const json_t *root,
     return PUZ_EINVAL;
 }
 
+/* The body's "rows" and "cols" (both or neither; 0 and 0 when absent):
+ * the shape of its flat arrays and strings. */
+static puz_err root_shape(const json_t *root, unsigned *rows, unsigned *cols,
+                          struct api_problem *err)
+{
+    static const char *const keys[2] = { "rows", "cols" };
+    unsigned *out[2] = { rows, cols };
+    int given = 0;
+
+    *rows = *cols = 0;
+    for (unsigned i = 0; i < 2; i++) {
+        const json_t *v = json_object_get(root, keys[i]);
+        json_int_t x;
+        if (v == NULL)
+            continue;
+        x = json_is_integer(v) ? json_integer_value(v) : 0;
+        if (x < PUZ_MIN_SIZE || x > PUZ_MAX_SIZE) {
+            api_problem_set(err, API_PROBLEM_INVALID_BOARD, "%s must be an "
+                             "integer from %d to %d", keys[i], PUZ_MIN_SIZE,
+                             PUZ_MAX_SIZE);
+            api_problem_point(err, "/%s", keys[i]);
+            return PUZ_EINVAL;
+        }
+        *out[i] = (unsigned)x;
+        given++;
+    }
+    if (given == 1) {
+        api_problem_set(err, API_PROBLEM_INVALID_BOARD, "rows and cols go "
+                         "together: give both (a flat board of rows x cols "
+                         "tiles) or neither");
+        api_problem_point(err, *rows ? "/cols" : "/rows");
+        *rows = *cols = 0;
+        return PUZ_EINVAL;
+    }
+    return PUZ_OK;
+}
+
+/* The board at root's key (ptr "/key"), in the body's rows x cols. */
+static puz_err board_of(const json_t *root, const json_t *v, const char *ptr,
+                        struct puz_board *out, struct api_problem *err)
+{
+    unsigned rows, cols;
+
+    if (root_shape(root, &rows, &cols, err) != PUZ_OK)
+        return PUZ_EINVAL;
+    return api_decode_board_shape(v, rows, cols, ptr, out, err);
+}
+
 static puz_err decode_goal(const json_t *root, bool *has,
                            struct puz_board *goal, struct api_problem *err)
 {
@@ -497,7 +570,7 @@ static puz_err decode_goal(const json_t *root, bool *has,
     *has = v != NULL && !json_is_null(v);
     if (!*has)
         return PUZ_OK;
-    return api_decode_board(v, "/goal", goal, err);
+    return board_of(root, v, "/goal", goal, err);
 }
 
 /* "weight" of wastar: an integer PUZ_WASTAR_WEIGHT_MIN..MAX (f = g +
@@ -662,7 +735,7 @@ static puz_err solve_options(const json_t *root,
     /* auto on 5x5 and up is the anytime search, which uses its whole
      * budget: without a timeout_ms it gets a second (docs/large.md). */
     if (json_object_get(json_object_get(root, "limits"), "timeout_ms")
-            == NULL && out->board.n >= 5 &&
+            == NULL && out->board.n >= 5 && puz_board_square(&out->board) &&
         (out->algorithm == PUZ_ALG_AUTO ||
          out->algorithm == PUZ_ALG_ANYTIME) &&
         out->timeout_ms > API_ANYTIME_DEFAULT_MS)
@@ -675,7 +748,8 @@ static puz_err solve_options(const json_t *root,
 static puz_err check_trace(const struct api_solve_request *q,
                            struct api_problem *err)
 {
-    enum puz_algorithm a = puz_algorithm_resolve(q->algorithm, q->board.n);
+    enum puz_algorithm a = puz_algorithm_resolve_shape(
+        q->algorithm, puz_board_rows(&q->board), q->board.n);
 
     if (q->trace == 0 || puz_algorithm_traces(a))
         return PUZ_OK;
@@ -683,7 +757,7 @@ static puz_err check_trace(const struct api_solve_request *q,
                      "expansions of a best-first search (astar, bnb, "
                      "greedy, wastar); %s on a %ux%u board records none "
                      "(effort still counts its work)", puz_algorithm_name(a),
-                     q->board.n, q->board.n);
+                     puz_board_rows(&q->board), q->board.n);
     api_problem_point(err, "/trace");
     return PUZ_EINVAL;
 }
@@ -696,8 +770,8 @@ puz_err api_decode_solve(const json_t *root,
     memset(out, 0, sizeof(*out));
     if (check_keys(root, solve_keys, "", err) != PUZ_OK
         || require(root, "board", err) != PUZ_OK
-        || api_decode_board(json_object_get(root, "board"), "/board",
-                             &out->board, err) != PUZ_OK)
+        || board_of(root, json_object_get(root, "board"), "/board",
+                    &out->board, err) != PUZ_OK)
         return PUZ_EINVAL;
     if (solve_options(root, caps, out, err) != PUZ_OK)
         return PUZ_EINVAL;
@@ -769,14 +843,14 @@ bool api_decode_solve_fast(const char *buf, size_t len,
 }
 
 /* One batch entry: its own board, checked against the shared goal. */
-static void batch_entry(const json_t *v, size_t i,
+static void batch_entry(const json_t *root, const json_t *v, size_t i,
                         const struct api_solve_request *opts,
                         struct api_batch_entry *e)
 {
     char ptr[API_PROBLEM_POINTER];
 
     snprintf(ptr, sizeof(ptr), "/boards/%zu", i);
-    e->ok = api_decode_board(v, ptr, &e->board, &e->problem) == PUZ_OK
+    e->ok = board_of(root, v, ptr, &e->board, &e->problem) == PUZ_OK
             && api_decode_solvable(&e->board, opts->has_goal ? &opts->goal
                                     : NULL, &e->problem) == PUZ_OK;
     if (!e->ok && e->problem.pointer[0] == '\0')
@@ -814,7 +888,7 @@ puz_err api_decode_batch(const json_t *root, const struct api_limits *cfg,
     }
     out->count = n;
     for (size_t i = 0; i < n; i++)
-        batch_entry(json_array_get(boards, i), i, &out->opts,
+        batch_entry(root, json_array_get(boards, i), i, &out->opts,
                     &out->entries[i]);
     return PUZ_OK;
 }
@@ -850,7 +924,7 @@ static puz_err decode_moves(const json_t *moves,
                             struct api_problem *err)
 {
     size_t n = json_array_size(moves);
-    unsigned max_tile = out->board.n * out->board.n - 1u;
+    unsigned max_tile = puz_board_cells(&out->board) - 1u;
 
     if (!json_is_array(moves) || n > cfg->score_max_moves) {
         api_problem_set(err, API_PROBLEM_INVALID_REQUEST, "moves must be "
@@ -880,8 +954,8 @@ puz_err api_decode_score(const json_t *root, const struct api_limits *cfg,
     if (check_keys(root, score_keys, "", err) != PUZ_OK
         || require(root, "board", err) != PUZ_OK
         || require(root, "moves", err) != PUZ_OK
-        || api_decode_board(json_object_get(root, "board"), "/board",
-                             &out->board, err) != PUZ_OK
+        || board_of(root, json_object_get(root, "board"), "/board",
+                    &out->board, err) != PUZ_OK
         || decode_goal(root, &out->has_goal, &out->goal, err) != PUZ_OK)
         return PUZ_EINVAL;
     return decode_moves(json_object_get(root, "moves"), cfg, a, out, err);

@@ -27,9 +27,15 @@ int cli_join_args(int argc, char **argv, int first, char *buf, size_t size)
 
 int cli_board_arg(const char *what, const char *text, struct puz_board *out)
 {
+    return cli_board_arg_shape(what, text, 0, 0, out);
+}
+
+int cli_board_arg_shape(const char *what, const char *text, unsigned rows,
+                        unsigned cols, struct puz_board *out)
+{
     char msg[PUZ_MSG_MAX];
 
-    if (puz_board_parse(text, out, msg) == PUZ_OK)
+    if (puz_board_parse_shape(text, rows, cols, out, msg) == PUZ_OK)
         return 0;
     fprintf(stderr, "puzzled: bad %s: %s\n", what, msg);
     return CLI_EXIT_USAGE;

@@ -290,7 +290,8 @@ puz_tables *cli_pdb_tables_for(const struct puz_board *start,
     puz_tables *t = NULL;
     puz_err rc;
 
-    if (start->n < 3 || start->n > 5
+    /* the tables are square: a rectangle reads none */
+    if (start->n < 3 || start->n > 5 || !puz_board_square(start)
         || !puz_algorithm_uses_tables(o->algorithm, o->heuristic, start->n))
         return NULL;
     if (goal == NULL && puz_board_goal(start->n, &dflt) == PUZ_OK)

@@ -14,9 +14,11 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: puzzled random [--size N] [--moves K] [--seed S] "
-        "[--goal G]\n"
+        "usage: puzzled random [--size N | --rows R --cols C] [--moves K] "
+        "[--seed S] [--goal G]\n"
         "  -s, --size N    side of the board, 2..8 (default 3)\n"
+        "  -r, --rows R    a rectangle of R rows (2..8) ...\n"
+        "  -c, --cols C    ... and C columns (2..8): \"1 2 3/4 5 0\" is 2x3\n"
         "  -k, --moves K   3x3: optimal distance exactly K (0..31 for the "
         "default goal);\n"
         "                  other sizes: a random walk of K moves "
@@ -40,7 +42,7 @@ static int number(const char *opt, const char *s, unsigned long long max,
 }
 
 struct random_args {
-    unsigned long long size, moves, seed;
+    unsigned long long size, rows, cols, moves, seed;
     struct puz_board goal;
     bool has_goal;
 };
@@ -49,6 +51,8 @@ static int parse_args(int argc, char **argv, struct random_args *ra)
 {
     static const struct option longopts[] = {
         { "size", required_argument, NULL, 's' },
+        { "rows", required_argument, NULL, 'r' },
+        { "cols", required_argument, NULL, 'c' },
         { "moves", required_argument, NULL, 'k' },
         { "seed", required_argument, NULL, 'S' },
         { "goal", required_argument, NULL, 'g' },
@@ -58,11 +62,16 @@ static int parse_args(int argc, char **argv, struct random_args *ra)
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:k:S:g:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:r:c:k:S:g:h", longopts, NULL))
+           != -1) {
         int bad = 0;
         if (c == 's')
             bad = number("--size", optarg, PUZ_MAX_SIZE, &ra->size) ||
                   ra->size < PUZ_MIN_SIZE;
+        else if (c == 'r' || c == 'c')
+            bad = number(c == 'r' ? "--rows" : "--cols", optarg, PUZ_MAX_SIZE,
+                         c == 'r' ? &ra->rows : &ra->cols) ||
+                  (c == 'r' ? ra->rows : ra->cols) < PUZ_MIN_SIZE;
         else if (c == 'k')
             bad = number("--moves", optarg, 100000, &ra->moves);
         else if (c == 'S')
@@ -76,8 +85,9 @@ static int parse_args(int argc, char **argv, struct random_args *ra)
         else
             return usage(stderr), CLI_EXIT_USAGE;
         if (bad) {
-            if (c == 's')
-                fprintf(stderr, "puzzled: --size must be %d..%d\n",
+            if (c == 's' || c == 'r' || c == 'c')
+                fprintf(stderr, "puzzled: --%s must be %d..%d\n",
+                        c == 's' ? "size" : c == 'r' ? "rows" : "cols",
                         PUZ_MIN_SIZE, PUZ_MAX_SIZE);
             return CLI_EXIT_USAGE;
         }
@@ -87,6 +97,12 @@ static int parse_args(int argc, char **argv, struct random_args *ra)
                 argv[optind]);
         return CLI_EXIT_USAGE;
     }
+    if ((ra->rows == 0) != (ra->cols == 0)) {
+        fprintf(stderr, "puzzled: --rows and --cols go together\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (ra->rows == 0)
+        ra->rows = ra->cols = ra->size;
     return 0;
 }
 
@@ -98,12 +114,13 @@ static int generate(const struct random_args *ra, struct puz_board *out)
     puz_err rc;
 
     puz_rng_seed(&rng, ra->seed);
-    if (ra->size == 3 && puz_table3_create(goal, &table) != PUZ_OK) {
+    if (ra->rows == 3 && ra->cols == 3 &&
+        puz_table3_create(goal, &table) != PUZ_OK) {
         fprintf(stderr, "puzzled: out of memory\n");
         return CLI_EXIT_LIMIT;
     }
-    rc = puz_random_board((unsigned)ra->size, (unsigned)ra->moves, goal,
-                          table, &rng, out);
+    rc = puz_random_board_shape((unsigned)ra->rows, (unsigned)ra->cols,
+                                (unsigned)ra->moves, goal, table, &rng, out);
     if (rc == PUZ_ERANGE)
         fprintf(stderr, "puzzled: no 3x3 board is %llu moves from the goal "
                 "(the farthest are %u)\n", ra->moves,
@@ -123,9 +140,11 @@ int cli_random_main(int argc, char **argv)
     rc = parse_args(argc, argv, &ra);
     if (rc != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
-    if (ra.has_goal && ra.goal.n != ra.size) {
-        fprintf(stderr, "puzzled: the goal is %ux%u but --size is %llu\n",
-                ra.goal.n, ra.goal.n, ra.size);
+    if (ra.has_goal && (ra.goal.n != ra.cols ||
+                        puz_board_rows(&ra.goal) != ra.rows)) {
+        fprintf(stderr, "puzzled: the goal is %ux%u but the board is "
+                "%llux%llu\n", puz_board_rows(&ra.goal), ra.goal.n, ra.rows,
+                ra.cols);
         return CLI_EXIT_USAGE;
     }
     rc = generate(&ra, &b);

@@ -194,7 +194,7 @@ int cli_score_main(int argc, char **argv)
     if (cli_board_arg("board", sa.board_text, &start) != 0)
         return CLI_EXIT_USAGE;
     a = puz_arena_create(1 << 20);
-    if (a == NULL || !parse_moves(sa.moves_text, start.n * start.n, a,
+    if (a == NULL || !parse_moves(sa.moves_text, puz_board_cells(&start), a,
                                   &moves, &n)) {
         puz_arena_destroy(a);
         return CLI_EXIT_USAGE;

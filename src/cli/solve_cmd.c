@@ -24,6 +24,8 @@ struct solve_args {
     bool json, path, quiet;
     int progress;       /* 1 --progress, 0 --quiet, -1 on a terminal */
     unsigned threads;   /* --threads; opts.run_user points here */
+    unsigned rows, cols;    /* --rows/--cols; 0 = the text's shape */
+    const char *goal_text;  /* --goal, read once the shape is known */
     char board_text[1024];
 };
 
@@ -66,7 +68,12 @@ static void usage(FILE *f)
         "  BOARD                 \"1 2 3 4 5 6 7 8 0\", \"1,2,3,...\", "
         "\"123456780\" (N<=3),\n"
         "                        rows as \"1 2 3/4 5 6/7 8 0\"; 0 is the "
-        "blank\n"
+        "blank;\n"
+        "                        rows of another length make a rectangle "
+        "(\"1 2 3/4 5 0\")\n"
+        "  -R, --rows R, -C, --cols C\n"
+        "                        read BOARD (and --goal) as R rows of C "
+        "tiles, 2..8 each\n"
         "  -a, --algorithm A     ");
     list_names(f, PUZ_ALG_COUNT_, algorithm_at);
     fprintf(f,
@@ -143,9 +150,17 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
         fprintf(stderr, ")\n");
         return CLI_EXIT_USAGE;
     case 'g':
-        if (cli_board_arg("goal", arg, &sa->goal) != 0)
+        sa->goal_text = arg;
+        return 0;
+    case 'R': case 'C':
+        if (parse_number(c == 'R' ? "--rows" : "--cols", arg, &v))
             return CLI_EXIT_USAGE;
-        sa->opts.goal = &sa->goal;
+        if (v < PUZ_MIN_SIZE || v > PUZ_MAX_SIZE) {
+            fprintf(stderr, "puzzled: --%s must be %d..%d\n",
+                    c == 'R' ? "rows" : "cols", PUZ_MIN_SIZE, PUZ_MAX_SIZE);
+            return CLI_EXIT_USAGE;
+        }
+        *(c == 'R' ? &sa->rows : &sa->cols) = (unsigned)v;
         return 0;
     case 'w':
         if (parse_number("--weight", arg, &v))
@@ -196,6 +211,8 @@ static int parse_args(int argc, char **argv, struct solve_args *sa)
         { "algorithm", required_argument, NULL, 'a' },
         { "heuristic", required_argument, NULL, 'H' },
         { "goal", required_argument, NULL, 'g' },
+        { "rows", required_argument, NULL, 'R' },
+        { "cols", required_argument, NULL, 'C' },
         { "max-nodes", required_argument, NULL, 'n' },
         { "timeout-ms", required_argument, NULL, 't' },
         { "max-bytes", required_argument, NULL, 'm' },
@@ -212,11 +229,21 @@ static int parse_args(int argc, char **argv, struct solve_args *sa)
     int c, rc;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "a:H:g:n:t:m:d:w:T:jpqPh", longopts,
-                            NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "a:H:g:R:C:n:t:m:d:w:T:jpqPh",
+                            longopts, NULL)) != -1) {
         rc = apply_option(sa, c, optarg);
         if (rc != 0)
             return rc;
+    }
+    if ((sa->rows == 0) != (sa->cols == 0)) {
+        fprintf(stderr, "puzzled: --rows and --cols go together\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (sa->goal_text != NULL) {
+        if (cli_board_arg_shape("goal", sa->goal_text, sa->rows, sa->cols,
+                                &sa->goal) != 0)
+            return CLI_EXIT_USAGE;
+        sa->opts.goal = &sa->goal;
     }
     if (optind >= argc) {
         fprintf(stderr, "puzzled: solve needs a BOARD (see puzzled solve "
@@ -373,7 +400,8 @@ int cli_solve_main(int argc, char **argv)
     rc = parse_args(argc, argv, &sa);
     if (rc != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
-    if (cli_board_arg("board", sa.board_text, &start) != 0)
+    if (cli_board_arg_shape("board", sa.board_text, sa.rows, sa.cols, &start)
+        != 0)
         return CLI_EXIT_USAGE;
     a = puz_arena_create(1 << 20);
     if (a == NULL) {

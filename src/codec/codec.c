@@ -8,7 +8,7 @@ json_t *codec_board_rows(const struct puz_board *b)
 {
     json_t *rows = json_array();
 
-    for (unsigned r = 0; rows != NULL && r < b->n; r++) {
+    for (unsigned r = 0; rows != NULL && r < puz_board_rows(b); r++) {
         json_t *row = json_array();
         for (unsigned c = 0; row != NULL && c < b->n; c++)
             json_array_append_new(row, json_integer(b->cells[r * b->n + c]));

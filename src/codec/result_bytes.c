@@ -136,7 +136,7 @@ static void put_real(struct out *o, double v, unsigned digits)
 static void put_rows(struct out *o, const struct puz_board *b)
 {
     PUT_LIT(o, "[");
-    for (unsigned r = 0; r < b->n; r++) {
+    for (unsigned r = 0; r < puz_board_rows(b); r++) {
         if (r > 0)
             PUT_LIT(o, ",");
         PUT_LIT(o, "[");

@@ -8,20 +8,20 @@
 #include "codec.h"
 #include "codec_trace.h"
 
-static json_t *node_json(const struct puz_trace_node *node, unsigned n)
+static json_t *node_json(const struct puz_trace_node *node,
+                         const struct puz_board *shape)
 {
-    struct puz_board b;
+    struct puz_board b = *shape;
 
-    memset(&b, 0, sizeof(b));
-    b.n = (uint8_t)n;
-    memcpy(b.cells, node->cells, (size_t)n * n);
+    memcpy(b.cells, node->cells, puz_board_cells(shape));
     return json_pack("{s:o, s:i, s:i, s:i}",
                      "board", codec_board_rows(&b),
                      "g", (int)node->g, "h", (int)node->h,
                      "f", (int)node->g + (int)node->h);
 }
 
-static json_t *step_json(const struct puz_trace_step *s, unsigned n)
+static json_t *step_json(const struct puz_trace_step *s,
+                         const struct puz_board *n)
 {
     json_t *o = node_json(&s->node, n);
     json_t *children = json_array();
@@ -38,7 +38,7 @@ static json_t *step_json(const struct puz_trace_step *s, unsigned n)
     return o;
 }
 
-json_t *codec_trace_json(const puz_trace *t, unsigned n)
+json_t *codec_trace_json(const puz_trace *t, const struct puz_board *n)
 {
     json_t *steps = json_array();
 

@@ -64,15 +64,17 @@ static unsigned side_of(size_t count)
     return 0;
 }
 
+/* n: the columns */
 static void cell_name(char *buf, size_t size, unsigned n, size_t i)
 {
     snprintf(buf, size, "cell %zu (row %zu, column %zu)", i + 1, i / n + 1,
              i % n + 1);
 }
 
-static puz_err check_tiles(const long long *values, unsigned n, char *msg)
+static puz_err check_tiles(const long long *values, unsigned rows,
+                           unsigned n, char *msg)
 {
-    size_t cells = (size_t)n * n;
+    size_t cells = (size_t)rows * n;
     int seen_at[PUZ_MAX_CELLS];
     char a[96], b[96];
 
@@ -84,7 +86,7 @@ static puz_err check_tiles(const long long *values, unsigned n, char *msg)
         if (v < 0 || (unsigned long long)v >= cells) {
             cell_name(a, sizeof(a), n, i);
             set_msg(msg, "tile %lld at %s is out of range: a %ux%u board "
-                    "holds 0 (the blank) to %zu", v, a, n, n, cells - 1);
+                    "holds 0 (the blank) to %zu", v, a, rows, n, cells - 1);
             return PUZ_EINVAL;
         }
         if (seen_at[v] >= 0) {
@@ -112,12 +114,37 @@ puz_err puz_board_from_values(const long long *values, size_t count,
         msg[0] = '\0';
     if (n == 0) {
         set_msg(msg, "a board needs N*N cells for N = %d..%d (4, 9, 16, 25, "
-                "36, 49 or 64), got %zu", PUZ_MIN_SIZE, PUZ_MAX_SIZE, count);
+                "36, 49 or 64), got %zu; a rectangle needs its rows and "
+                "columns", PUZ_MIN_SIZE, PUZ_MAX_SIZE, count);
+        memset(out, 0, sizeof(*out));
         return PUZ_EINVAL;
     }
-    if (check_tiles(values, n, msg) != PUZ_OK)
+    return puz_board_from_shape(values, count, n, n, out, msg);
+}
+
+puz_err puz_board_from_shape(const long long *values, size_t count,
+                             unsigned rows, unsigned cols,
+                             struct puz_board *out, char *msg)
+{
+    memset(out, 0, sizeof(*out));
+    if (msg != NULL)
+        msg[0] = '\0';
+    if (rows < PUZ_MIN_SIZE || rows > PUZ_MAX_SIZE || cols < PUZ_MIN_SIZE ||
+        cols > PUZ_MAX_SIZE) {
+        set_msg(msg, "a board has %d to %d rows and %d to %d columns, not "
+                "%ux%u", PUZ_MIN_SIZE, PUZ_MAX_SIZE, PUZ_MIN_SIZE,
+                PUZ_MAX_SIZE, rows, cols);
         return PUZ_EINVAL;
-    out->n = (uint8_t)n;
+    }
+    if (count != (size_t)rows * cols) {
+        set_msg(msg, "a %ux%u board has %u cells, got %zu values", rows,
+                cols, rows * cols, count);
+        return PUZ_EINVAL;
+    }
+    if (check_tiles(values, rows, cols, msg) != PUZ_OK)
+        return PUZ_EINVAL;
+    out->n = (uint8_t)cols;
+    out->rows = (uint8_t)rows;
     for (size_t i = 0; i < count; i++) {
         out->cells[i] = (uint8_t)values[i];
         if (values[i] == 0)
@@ -130,6 +157,35 @@ static int is_separator(char c)
 {
     return isspace((unsigned char)c) || c == ',' || c == ';' || c == '/' ||
            c == '|';
+}
+
+/* Separators that end a row when the text gives rows. */
+static int is_row_break(char c)
+{
+    return c == '/' || c == '|' || c == '\n';
+}
+
+/*
+ * The text's rows: value counts between row breaks (empty rows, as
+ * after a trailing newline, do not count). *rows = 0 when the text gives
+ * no usable rows: one row only, or rows of differing lengths or of one
+ * value (a flat list that happens to use '/' between numbers), which
+ * then reads as a square as it always did. *uneven says which.
+ */
+struct row_shape {
+    unsigned rows, cols, current;
+    bool uneven;
+};
+
+static void row_end(struct row_shape *rs)
+{
+    if (rs->current == 0)
+        return;
+    if (rs->rows > 0 && rs->current != rs->cols)
+        rs->uneven = true;
+    rs->cols = rs->current;
+    rs->rows++;
+    rs->current = 0;
 }
 
 /* One integer token at s (length len) into *v; message names its place. */
@@ -195,21 +251,31 @@ static int only_separators(const char *p)
 
 puz_err puz_board_parse(const char *s, struct puz_board *out, char *msg)
 {
+    return puz_board_parse_shape(s, 0, 0, out, msg);
+}
+
+puz_err puz_board_parse_shape(const char *s, unsigned rows, unsigned cols,
+                              struct puz_board *out, char *msg)
+{
     long long values[PUZ_MAX_CELLS + 1];
     size_t count = 0;
     const char *p = s;
+    struct row_shape rs = { 0 };
 
     memset(out, 0, sizeof(*out));
     while (*p != '\0') {
         const char *start;
-        while (*p != '\0' && is_separator(*p))
+        while (*p != '\0' && is_separator(*p)) {
+            if (is_row_break(*p))
+                row_end(&rs);
             p++;
+        }
         if (*p == '\0')
             break;
         start = p;
         while (*p != '\0' && !is_separator(*p))
             p++;
-        if (count == 0 && only_separators(p) &&
+        if (rows == 0 && count == 0 && only_separators(p) &&
             all_digits(start, (size_t)(p - start)) && (size_t)(p - start) > 2)
             return parse_compact(start, (size_t)(p - start), out, msg);
         if (count > PUZ_MAX_CELLS) {
@@ -221,9 +287,21 @@ puz_err puz_board_parse(const char *s, struct puz_board *out, char *msg)
                         msg) != PUZ_OK)
             return PUZ_EINVAL;
         count++;
+        rs.current++;
     }
+    row_end(&rs);
     if (count == 0) {
         set_msg(msg, "the board is empty");
+        return PUZ_EINVAL;
+    }
+    if (rows != 0)      /* the caller's shape wins over the text's */
+        return puz_board_from_shape(values, count, rows, cols, out, msg);
+    if (rs.rows >= 2 && !rs.uneven && rs.cols >= 2)
+        return puz_board_from_shape(values, count, rs.rows, rs.cols, out,
+                                    msg);
+    if (rs.uneven && side_of(count) == 0) {
+        set_msg(msg, "the rows have different lengths: every row of a "
+                "board has as many values as the first");
         return PUZ_EINVAL;
     }
     return puz_board_from_values(values, count, out, msg);
@@ -231,20 +309,33 @@ puz_err puz_board_parse(const char *s, struct puz_board *out, char *msg)
 
 puz_err puz_board_goal(unsigned n, struct puz_board *out)
 {
+    return puz_board_goal_shape(n, n, out);
+}
+
+puz_err puz_board_goal_shape(unsigned rows, unsigned cols,
+                             struct puz_board *out)
+{
     memset(out, 0, sizeof(*out));
-    if (n < PUZ_MIN_SIZE || n > PUZ_MAX_SIZE)
+    if (rows < PUZ_MIN_SIZE || rows > PUZ_MAX_SIZE || cols < PUZ_MIN_SIZE ||
+        cols > PUZ_MAX_SIZE)
         return PUZ_ERANGE;
-    out->n = (uint8_t)n;
-    for (unsigned i = 0; i + 1 < n * n; i++)
+    out->n = (uint8_t)cols;
+    out->rows = (uint8_t)rows;
+    for (unsigned i = 0; i + 1 < rows * cols; i++)
         out->cells[i] = (uint8_t)(i + 1);
-    out->blank = (uint8_t)(n * n - 1);
+    out->blank = (uint8_t)(rows * cols - 1);
     return PUZ_OK;
+}
+
+puz_err puz_board_goal_of(const struct puz_board *b, struct puz_board *out)
+{
+    return puz_board_goal_shape(puz_board_rows(b), b->n, out);
 }
 
 bool puz_board_equal(const struct puz_board *a, const struct puz_board *b)
 {
-    return a->n == b->n &&
-           memcmp(a->cells, b->cells, (size_t)a->n * a->n) == 0;
+    return puz_board_same_shape(a, b) &&
+           memcmp(a->cells, b->cells, puz_board_cells(a)) == 0;
 }
 
 bool puz_board_can_move(const struct puz_board *b, enum puz_dir d)
@@ -253,7 +344,7 @@ bool puz_board_can_move(const struct puz_board *b, enum puz_dir d)
 
     switch (d) {
     case PUZ_UP: return r > 0;
-    case PUZ_DOWN: return r + 1 < b->n;
+    case PUZ_DOWN: return r + 1 < puz_board_rows(b);
     case PUZ_LEFT: return c > 0;
     case PUZ_RIGHT: return c + 1 < b->n;
     }
@@ -308,13 +399,15 @@ puz_err puz_board_solvable(const struct puz_board *b,
                            const struct puz_board *goal,
                            bool *solvable, char *why)
 {
-    unsigned n = b->n, cells = n * n, len = 0, inv, rows = 0, sum;
+    unsigned n = b->n, cells = puz_board_cells(b), len = 0, inv, rows = 0;
+    unsigned sum;
+    bool square = puz_board_square(b);
     uint8_t goal_pos[PUZ_MAX_CELLS], seq[PUZ_MAX_CELLS];
 
     *solvable = false;
-    if (goal->n != n) {
-        set_msg(why, "the board is %ux%u but the goal is %ux%u", n, n,
-                goal->n, goal->n);
+    if (!puz_board_same_shape(b, goal)) {
+        set_msg(why, "the board is %ux%u but the goal is %ux%u",
+                puz_board_rows(b), n, puz_board_rows(goal), goal->n);
         return PUZ_EINVAL;
     }
     for (unsigned i = 0; i < cells; i++)
@@ -327,8 +420,10 @@ puz_err puz_board_solvable(const struct puz_board *b,
         *solvable = inv % 2 == 0;
         set_msg(why, "inversions: %u (%s) — %s", inv,
                 inv % 2 ? "odd" : "even", *solvable ? "solvable" :
-                "this board cannot reach the goal (on an odd-sized board "
-                "every move keeps the parity, and the goal has 0)");
+                square ? "this board cannot reach the goal (on an odd-sized "
+                "board every move keeps the parity, and the goal has 0)" :
+                "this board cannot reach the goal (with an odd number of "
+                "columns every move keeps the parity, and the goal has 0)");
         return PUZ_OK;
     }
     rows = (unsigned)abs(b->blank / (int)n - goal->blank / (int)n);
@@ -337,8 +432,11 @@ puz_err puz_board_solvable(const struct puz_board *b,
     set_msg(why, "inversions: %u, blank %u row(s) from its goal row: "
             "%u + %u = %u (%s) — %s", inv, rows, inv, rows, sum,
             sum % 2 ? "odd" : "even", *solvable ? "solvable" :
-            "this board cannot reach the goal (on an even-sized board "
-            "every move keeps this sum's parity, and the goal has 0)");
+            square ? "this board cannot reach the goal (on an even-sized "
+            "board every move keeps this sum's parity, and the goal has 0)" :
+            "this board cannot reach the goal (with an even number of "
+            "columns every move keeps this sum's parity, and the goal has "
+            "0)");
     return PUZ_OK;
 }
 
@@ -349,8 +447,13 @@ void puz_board_format(const struct puz_board *b, char *buf, size_t size)
     if (size == 0)
         return;
     buf[0] = '\0';
-    for (unsigned i = 0; i < (unsigned)b->n * b->n && off < size; i++) {
-        int w = snprintf(buf + off, size - off, i ? " %u" : "%u",
+    /* a rectangle's rows are marked, so that the text parses back */
+    bool rows = !puz_board_square(b);
+
+    for (unsigned i = 0; i < puz_board_cells(b) && off < size; i++) {
+        int w = snprintf(buf + off, size - off,
+                         i == 0 ? "%u" : rows && i % b->n == 0 ? "/%u"
+                                                               : " %u",
                          b->cells[i]);
         if (w < 0)
             return;
@@ -361,12 +464,12 @@ void puz_board_format(const struct puz_board *b, char *buf, size_t size)
 void puz_board_format_grid(const struct puz_board *b, char *buf, size_t size)
 {
     size_t off = 0;
-    int width = b->n * b->n > 10 ? 3 : 2;
+    int width = puz_board_cells(b) > 10 ? 3 : 2;
 
     if (size == 0)
         return;
     buf[0] = '\0';
-    for (unsigned i = 0; i < (unsigned)b->n * b->n && off < size; i++) {
+    for (unsigned i = 0; i < puz_board_cells(b) && off < size; i++) {
         int w;
         if (b->cells[i] == 0)
             w = snprintf(buf + off, size - off, "%*s", width, ".");

@@ -19,11 +19,16 @@ uint64_t puz_now_us(void)
 
 void puz__moves_init(struct puz__moves *m, unsigned n)
 {
+    puz__moves_init_shape(m, n, n);
+}
+
+void puz__moves_init_shape(struct puz__moves *m, unsigned rows, unsigned n)
+{
     /* rows and columns counted, not divided: every solve builds this */
-    for (unsigned r = 0, i = 0; r < n; r++) {
+    for (unsigned r = 0, i = 0; r < rows; r++) {
         for (unsigned c = 0; c < n; c++, i++) {
             m->to[i][PUZ_UP] = (uint8_t)(r > 0 ? i - n : PUZ__WALL);
-            m->to[i][PUZ_DOWN] = (uint8_t)(r + 1 < n ? i + n : PUZ__WALL);
+            m->to[i][PUZ_DOWN] = (uint8_t)(r + 1 < rows ? i + n : PUZ__WALL);
             m->to[i][PUZ_LEFT] = (uint8_t)(c > 0 ? i - 1 : PUZ__WALL);
             m->to[i][PUZ_RIGHT] = (uint8_t)(c + 1 < n ? i + 1 : PUZ__WALL);
         }

@@ -16,8 +16,9 @@
 struct puz__search {
     const struct puz_board *start;
     const struct puz_board *goal;
-    unsigned n;                       /* side */
-    unsigned cells;                   /* n * n */
+    unsigned n;                       /* columns (the side of a square) */
+    unsigned rows;                    /* rows (n on a square) */
+    unsigned cells;                   /* rows * n */
     const struct puz_heuristic *h;    /* NULL for bfs/dfs */
     void *hctx;                       /* h's prepared context */
     const struct puz_limits *limits;
@@ -85,5 +86,8 @@ struct puz__moves {
     uint8_t to[PUZ_MAX_CELLS][4];
 };
 void puz__moves_init(struct puz__moves *m, unsigned n);
+/* The same for rows x cols. */
+void puz__moves_init_shape(struct puz__moves *m, unsigned rows,
+                           unsigned cols);
 
 #endif

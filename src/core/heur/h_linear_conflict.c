@@ -28,17 +28,17 @@ unsigned puz__lc_line_cost(const uint8_t *keys, unsigned k)
     return k - lis;
 }
 
-/* Conflicts in one line: the n cells from `first` in steps of `step`;
+/* Conflicts in one line: the len cells from `first` in steps of `step`;
  * a tile takes part when line_of[tile] == line, ordered by key_of. */
-static unsigned line_conflicts(const struct puz__manhattan *m,
-                               const uint8_t *cells, unsigned first,
-                               unsigned step, const uint8_t *line_of,
+static unsigned line_conflicts(const uint8_t *cells, unsigned first,
+                               unsigned step, unsigned len,
+                               const uint8_t *line_of,
                                const uint8_t *key_of, unsigned line)
 {
     unsigned k = 0;
     uint8_t keys[PUZ_MAX_SIZE];
 
-    for (unsigned i = 0, cell = first; i < m->goal.n; i++, cell += step) {
+    for (unsigned i = 0, cell = first; i < len; i++, cell += step) {
         unsigned t = cells[cell];
         if (t != 0 && line_of[t] == line)
             keys[k++] = key_of[t];
@@ -49,15 +49,15 @@ static unsigned line_conflicts(const struct puz__manhattan *m,
 static unsigned row_cost(const struct puz__manhattan *m, const uint8_t *cells,
                          unsigned r)
 {
-    return line_conflicts(m, cells, r * m->goal.n, 1, m->goal.row,
+    return line_conflicts(cells, r * m->goal.n, 1, m->goal.n, m->goal.row,
                           m->goal.col, r);
 }
 
 static unsigned col_cost(const struct puz__manhattan *m, const uint8_t *cells,
                          unsigned c)
 {
-    return line_conflicts(m, cells, c, m->goal.n, m->goal.col, m->goal.row,
-                          c);
+    return line_conflicts(cells, c, m->goal.n, m->goal.rows, m->goal.col,
+                          m->goal.row, c);
 }
 
 /*
@@ -178,13 +178,14 @@ static puz_err prepare(const struct puz__hargs *args, void **ctx, char *msg)
     if (lc == NULL)
         return PUZ_ENOMEM;
     puz__manhattan_init(&lc->m, args->goal);
-    for (unsigned r = 0, i = 0; r < args->goal->n; r++) {
-        for (unsigned c = 0; c < args->goal->n; c++, i++) {
+    for (unsigned r = 0, i = 0; r < lc->m.goal.rows; r++) {
+        for (unsigned c = 0; c < lc->m.goal.n; c++, i++) {
             lc->row_of[i] = (uint8_t)r;
             lc->col_of[i] = (uint8_t)c;
         }
     }
-    lc->tabled = args->goal->n <= TABLE_MAX_N;
+    /* the line tables are built for squares (one line length) */
+    lc->tabled = args->goal->n <= TABLE_MAX_N && puz_board_square(args->goal);
     if (lc->tabled)
         build_tables(lc);
     *ctx = lc;
@@ -196,8 +197,10 @@ static unsigned eval(const void *ctx, const uint8_t *cells)
     const struct lc *lc = ctx;
     unsigned conflicts = 0;
 
+    for (unsigned i = 0; i < lc->m.goal.rows; i++)
+        conflicts += row_cost(&lc->m, cells, i);
     for (unsigned i = 0; i < lc->m.goal.n; i++)
-        conflicts += row_cost(&lc->m, cells, i) + col_cost(&lc->m, cells, i);
+        conflicts += col_cost(&lc->m, cells, i);
     return puz__manhattan_eval(&lc->m, cells) + 2 * conflicts;
 }
 
@@ -259,7 +262,7 @@ static unsigned direct_delta(const struct lc *lc, const uint8_t *cells,
 
     if (line != a && line != b)
         return DELTA_BIAS;
-    memcpy(prev, cells, (size_t)n * n);
+    memcpy(prev, cells, lc->m.goal.cells);
     prev[from] = (uint8_t)tile;
     prev[to] = 0;
     if (vertical) {

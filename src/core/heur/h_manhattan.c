@@ -11,12 +11,12 @@
 void puz__manhattan_init(struct puz__manhattan *m,
                          const struct puz_board *goal)
 {
-    unsigned n = goal->n, count = n * n;
+    unsigned n = goal->n, rows = puz_board_rows(goal), count = rows * n;
 
     puz__goalpos_init(&m->goal, goal);
     /* rows and columns counted, not divided: every solve builds this */
     for (unsigned t = 1; t < count; t++)
-        for (unsigned r = 0, i = 0; r < n; r++)
+        for (unsigned r = 0, i = 0; r < rows; r++)
             for (unsigned c = 0; c < n; c++, i++)
                 m->dist[t][i] = (uint8_t)(abs((int)r - m->goal.row[t]) +
                                           abs((int)c - m->goal.col[t]));
@@ -26,7 +26,7 @@ void puz__manhattan_init(struct puz__manhattan *m,
 unsigned puz__manhattan_eval(const struct puz__manhattan *m,
                              const uint8_t *cells)
 {
-    unsigned h = 0, count = m->goal.n * m->goal.n;
+    unsigned h = 0, count = m->goal.cells;
 
     for (unsigned i = 0; i < count; i++)
         h += m->dist[cells[i]][i];
@@ -36,9 +36,10 @@ unsigned puz__manhattan_eval(const struct puz__manhattan *m,
 bool puz__manhattan_tables(const struct puz__manhattan *m,
                            struct puz__htables *t)
 {
-    unsigned count = m->goal.n * m->goal.n;
+    unsigned count = m->goal.cells;
 
-    if (count > PUZ__HT_CELLS)
+    /* the tabled searches are written for squares */
+    if (count > PUZ__HT_CELLS || m->goal.rows != m->goal.n)
         return false;
     memset(t, 0, sizeof(*t));
     for (unsigned tile = 1; tile < count; tile++)

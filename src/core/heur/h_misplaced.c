@@ -17,7 +17,7 @@ static puz_err prepare(const struct puz__hargs *args, void **ctx, char *msg)
 static unsigned eval(const void *ctx, const uint8_t *cells)
 {
     const struct puz__goalpos *g = ctx;
-    unsigned h = 0, count = g->n * g->n;
+    unsigned h = 0, count = g->cells;
 
     for (unsigned i = 0; i < count; i++)
         if (cells[i] != 0 && g->pos[cells[i]] != i)
@@ -48,9 +48,10 @@ static unsigned update_packed(const void *ctx, uint64_t board,
 static bool as_tables(const void *ctx, struct puz__htables *t)
 {
     const struct puz__goalpos *g = ctx;
-    unsigned count = g->n * g->n;
+    unsigned count = g->cells;
 
-    if (count > PUZ__HT_CELLS)
+    /* the tabled searches are written for squares */
+    if (count > PUZ__HT_CELLS || g->rows != g->n)
         return false;
     memset(t, 0, sizeof(*t));
     for (unsigned tile = 1; tile < count; tile++)

@@ -76,10 +76,10 @@ puz_err puz_heuristic_eval(const puz_heuristic *h, const struct puz_board *b,
     puz_err rc;
 
     *out = 0;
-    if (b->n != goal->n) {
+    if (!puz_board_same_shape(b, goal)) {
         if (msg != NULL)
-            snprintf(msg, PUZ_MSG_MAX, "board is %ux%u, goal %ux%u", b->n,
-                     b->n, goal->n, goal->n);
+            snprintf(msg, PUZ_MSG_MAX, "board is %ux%u, goal %ux%u",
+                     puz_board_rows(b), b->n, puz_board_rows(goal), goal->n);
         return PUZ_EINVAL;
     }
     rc = h->prepare(&args, &ctx, msg);
@@ -91,11 +91,13 @@ puz_err puz_heuristic_eval(const puz_heuristic *h, const struct puz_board *b,
 
 void puz__goalpos_init(struct puz__goalpos *g, const struct puz_board *goal)
 {
-    unsigned n = goal->n;
+    unsigned n = goal->n, rows = puz_board_rows(goal);
 
     memset(g, 0, sizeof(*g));
     g->n = n;
-    for (unsigned r = 0, i = 0; r < n; r++) {     /* no division: */
+    g->rows = rows;
+    g->cells = rows * n;
+    for (unsigned r = 0, i = 0; r < rows; r++) {  /* no division: */
         for (unsigned c = 0; c < n; c++, i++) {   /* once per solve */
             unsigned t = goal->cells[i];
             g->pos[t] = (uint8_t)i;

@@ -39,7 +39,9 @@ struct puz__htables {
 
 /* Precomputed per-goal facts most heuristics need. */
 struct puz__goalpos {
-    unsigned n;
+    unsigned n;                   /* columns */
+    unsigned rows;
+    unsigned cells;               /* rows * n */
     uint8_t row[PUZ_MAX_CELLS];   /* goal row of tile t */
     uint8_t col[PUZ_MAX_CELLS];   /* goal column of tile t */
     uint8_t pos[PUZ_MAX_CELLS];   /* goal cell of tile t */

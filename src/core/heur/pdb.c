@@ -175,7 +175,7 @@ puz_err puz__frame_init(struct puz__frame *f, const struct puz_board *goal)
     unsigned n = goal->n;
 
     memset(f, 0, sizeof(*f));
-    if (n < 3 || n > 5)
+    if (n < 3 || n > 5 || !puz_board_square(goal))
         return PUZ_EINVAL;
     f->n = n;
     classify(n, goal->blank, &f->orbit, &f->sym);
@@ -451,7 +451,8 @@ puz_err puz__pdbctx_init(struct puz__pdbctx *c,
         if (msg != NULL)
             snprintf(msg, PUZ_MSG_MAX, "pdb: no pattern databases for "
                      "%ux%u boards with this goal (3x3 and 4x4 goals, 5x5 "
-                     "goals with the blank in a corner)", n, n);
+                     "goals with the blank in a corner)", puz_board_rows(goal),
+                     n);
         return PUZ_EINVAL;
     }
     c->t3 = n == 3 ? puz__tables_table3_class(tables, goal) : NULL;

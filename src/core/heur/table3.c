@@ -144,7 +144,7 @@ puz_err puz_table3_create(const struct puz_board *goal, puz_table3 **out)
     puz_table3 *t;
 
     *out = NULL;
-    if (goal != NULL && goal->n != 3)
+    if (goal != NULL && (goal->n != 3 || !puz_board_square(goal)))
         return PUZ_EINVAL;
     t = calloc(1, sizeof(*t));
     if (t == NULL)
@@ -188,7 +188,7 @@ unsigned puz_table3_distance(const puz_table3 *t, const struct puz_board *b)
     bool solvable;
 
     /* An unreachable board shares its halved rank with a reachable one. */
-    if (b->n != 3 ||
+    if (b->n != 3 || !puz_board_square(b) ||
         puz_board_solvable(b, &t->goal, &solvable, NULL) != PUZ_OK ||
         !solvable)
         return PUZ_TABLE3_UNREACHABLE;

@@ -72,7 +72,8 @@ const puz_pdb *puz_tables_pdb(const puz_tables *t,
     const puz_pdb *best = NULL;
     unsigned o;
 
-    if (t == NULL || goal->n < 4 || goal->n > 5)
+    /* the tables are square: a rectangle's goal is never served */
+    if (t == NULL || goal->n < 4 || goal->n > 5 || !puz_board_square(goal))
         return NULL;
     o = puz__orbit_of(goal);
     if (o >= PUZ__ORBITS)
@@ -92,7 +93,7 @@ const puz_table3 *puz__tables_table3_class(const puz_tables *t,
 {
     unsigned o;
 
-    if (t == NULL || goal->n != 3)
+    if (t == NULL || goal->n != 3 || !puz_board_square(goal))
         return NULL;
     o = puz__orbit_of(goal);
     return o < PUZ__ORBITS ? t->t3[o] : NULL;
@@ -112,7 +113,8 @@ puz_err puz_tables_distance3(const puz_tables *t, const struct puz_board *b,
     struct puz_board c;
 
     *out = PUZ_TABLE3_UNREACHABLE;
-    if (t3 == NULL || b->n != 3 || puz__frame_init(&f, goal) != PUZ_OK)
+    if (t3 == NULL || b->n != 3 || !puz_board_square(b) ||
+        puz__frame_init(&f, goal) != PUZ_OK)
         return PUZ_EINVAL;
     c = f.goal;
     puz__frame_map(&f, b->cells, c.cells);

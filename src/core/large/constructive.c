@@ -1,8 +1,11 @@
 /*
- * constructive.c - the method people use by hand, for any side up to 8:
- * place the top row, then the left column, and repeat on the smaller
- * square left over until a 2x2 remains, which is solved by turning its
- * three tiles round. Deterministic, always succeeds on a solvable board,
+ * constructive.c - the method people use by hand, for any shape up to
+ * 8x8: place the top row, then the left column, and repeat on the
+ * smaller region left over until a 2x2 remains, which is solved by
+ * turning its three tiles round. On a rectangle the region loses a row
+ * while it has at least as many rows as columns (and more than two),
+ * else a column: it shrinks toward a square, and a 2xC strip is solved
+ * column by column. On a square this is row r, column r, row r + 1... Deterministic, always succeeds on a solvable board,
  * a few milliseconds even on 8x8; the answer is not optimal, so loops the
  * method walks (a board seen twice) are cut out at the end.
  *
@@ -24,7 +27,7 @@
 struct cons {
     struct puz__search *s;
     struct puz__moves mv;
-    unsigned n, count;
+    unsigned n, rows, count;         /* n: columns */
     uint8_t b[PUZ_MAX_CELLS];        /* the board as it is now */
     uint8_t at[PUZ_MAX_CELLS];       /* cell of each tile */
     uint8_t want[PUZ_MAX_CELLS];     /* tile that belongs on each cell */
@@ -254,21 +257,31 @@ out_lock:
     c->locked |= bit(a) | bit(z);
 }
 
-/* Row r from column r on, then column r from row r + 1 down. */
-static void place_layer(struct cons *c, unsigned r)
+/* Row r of the region left of column `left`; the pair needs the two rows
+ * below it (the region has three or more). */
+static void place_row(struct cons *c, unsigned r, unsigned left)
 {
     unsigned n = c->n;
 
-    for (unsigned col = r; col + 2 < n && c->err == PUZ_OK; col++) {
+    for (unsigned col = left; col + 2 < n && c->err == PUZ_OK; col++) {
         place(c, c->want[cell_of(c, r, col)], cell_of(c, r, col));
         c->locked |= bit(cell_of(c, r, col));
     }
     place_pair(c, cell_of(c, r, n - 2), cell_of(c, r, n - 1), n, PUZ_DOWN);
-    for (unsigned row = r + 1; row + 2 < n && c->err == PUZ_OK; row++) {
-        place(c, c->want[cell_of(c, row, r)], cell_of(c, row, r));
-        c->locked |= bit(cell_of(c, row, r));
+}
+
+/* Column col of the region below row `top`; the pair needs the two
+ * columns right of it. */
+static void place_col(struct cons *c, unsigned col, unsigned top)
+{
+    unsigned rows = c->rows;
+
+    for (unsigned row = top; row + 2 < rows && c->err == PUZ_OK; row++) {
+        place(c, c->want[cell_of(c, row, col)], cell_of(c, row, col));
+        c->locked |= bit(cell_of(c, row, col));
     }
-    place_pair(c, cell_of(c, n - 2, r), cell_of(c, n - 1, r), 1, PUZ_RIGHT);
+    place_pair(c, cell_of(c, rows - 2, col), cell_of(c, rows - 1, col), 1,
+               PUZ_RIGHT);
 }
 
 static int square_done(const struct cons *c, const uint8_t *b,
@@ -303,10 +316,10 @@ static unsigned turns_needed(const struct cons *c, const unsigned *q,
 
 static void solve_square(struct cons *c)
 {
-    unsigned n = c->n;
+    unsigned n = c->n, m = c->rows;
     const unsigned q[4] = {     /* the 2x2, clockwise from top left */
-        cell_of(c, n - 2, n - 2), cell_of(c, n - 2, n - 1),
-        cell_of(c, n - 1, n - 1), cell_of(c, n - 1, n - 2),
+        cell_of(c, m - 2, n - 2), cell_of(c, m - 2, n - 1),
+        cell_of(c, m - 1, n - 1), cell_of(c, m - 1, n - 2),
     };
     unsigned cw = turns_needed(c, q, 1), ccw = turns_needed(c, q, 3);
     unsigned step = cw <= ccw ? 1 : 3, k = cw <= ccw ? cw : ccw, i = 0;
@@ -329,13 +342,13 @@ static unsigned corner_goal(const struct puz_board *goal, struct cons *c,
                             uint8_t *walk)
 {
     struct puz_board g = *goal;
-    unsigned n = goal->n, len = 0;
+    unsigned n = goal->n, rows = puz_board_rows(goal), len = 0;
 
     while (g.blank % n != n - 1) {
         puz_board_move(&g, PUZ_RIGHT);
         walk[len++] = PUZ_RIGHT;
     }
-    while (g.blank / n != n - 1) {
+    while (g.blank / n != rows - 1) {
         puz_board_move(&g, PUZ_DOWN);
         walk[len++] = PUZ_DOWN;
     }
@@ -379,7 +392,7 @@ static uint32_t *seen_slot(struct seen *t, uint64_t h)
 static unsigned drop_loops(const struct puz_board *start, uint8_t *path,
                            unsigned len, puz_arena *a)
 {
-    unsigned count = start->n * start->n, size = 4, out = 0, i = 0;
+    unsigned count = puz_board_cells(start), size = 4, out = 0, i = 0;
     struct puz_board b = *start;
     struct seen t;
     uint8_t *boards;
@@ -419,8 +432,9 @@ static void cons_init(struct cons *c, struct puz__search *s)
     memset(c, 0, sizeof(*c));
     c->s = s;
     c->n = s->n;
+    c->rows = s->rows;
     c->count = s->cells;
-    puz__moves_init(&c->mv, c->n);
+    puz__moves_init_shape(&c->mv, c->rows, c->n);
     memcpy(c->b, s->start->cells, c->count);
     for (unsigned i = 0; i < c->count; i++)
         c->at[c->b[i]] = (uint8_t)i;
@@ -434,9 +448,13 @@ static void cons_init(struct cons *c, struct puz__search *s)
 static void run(struct cons *c, const uint8_t *walk, unsigned walk_len)
 {
     enum puz_status st = PUZ_SOLVED;
+    unsigned top = 0, left = 0;
 
-    for (unsigned r = 0; r + 2 < c->n && c->err == PUZ_OK; r++) {
-        place_layer(c, r);
+    while ((c->rows - top > 2 || c->n - left > 2) && c->err == PUZ_OK) {
+        if (c->rows - top >= c->n - left && c->rows - top > 2)
+            place_row(c, top++, left);
+        else
+            place_col(c, left++, top);
         st = puz__check_limits(c->s);
         if (st != PUZ_SOLVED) {
             c->s->out->status = st;

@@ -302,6 +302,7 @@ static void last_square(const struct puz_board *cur,
         gcell[goal->cells[i]] = (uint8_t)i;
     gb5 = (gcell[0] / n - lo) * f + (gcell[0] % n - lo);
     b5->n = g5->n = (uint8_t)f;
+    b5->rows = g5->rows = 0;    /* a square again, whatever they held */
     for (unsigned r = 0; r < f; r++)
         for (unsigned c = 0; c < f; c++) {
             unsigned t = cur->cells[(r + lo) * n + c + lo], gi, i = r * f + c;
@@ -329,6 +330,7 @@ static puz_err first_5x5(struct puz__anytime *at, const struct puz_board *b5,
     sub.start = b5;
     sub.goal = g5;
     sub.n = b5->n;
+    sub.rows = b5->n;       /* the remainder is square */
     sub.cells = sub.n * sub.n;
     sub.out = &r5;
     rc = puz__constructive(&sub);

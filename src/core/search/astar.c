@@ -442,7 +442,7 @@ static puz_err packed_start(struct packed *pk)
     struct puz__pnode *node;
     uint32_t i, slot;
 
-    puz__moves_init(&mv, s->n);
+    puz__moves_init_shape(&mv, s->rows, s->n);
     for (unsigned c = 0; c < s->cells; c++) {
         pk->nmoves[c] = 0;
         for (unsigned d = 0; d < 4; d++) {
@@ -454,7 +454,9 @@ static puz_err packed_start(struct packed *pk)
     }
     pk->update = s->h->update;
     pk->eval = s->h->eval;
-    pk->update_packed = s->h->update_packed;
+    /* linear conflict's packed update reads its line tables, built for
+     * squares: a rectangle's child is unpacked and updated by cells */
+    pk->update_packed = s->rows == s->n ? s->h->update_packed : NULL;
     pk->hctx = s->hctx;
     pk->goal = pack16(s->goal->cells, s->cells);
     pk->open.arena = s->arena;
@@ -762,7 +764,8 @@ static bool fast_search(struct packed *pk)
     struct fast fs;
     bool lines;
 
-    if ((s->n != 3 && s->n != 4) || s->h->as_tables == NULL ||
+    if ((s->n != 3 && s->n != 4) || s->rows != s->n ||
+        s->h->as_tables == NULL ||
         !s->h->as_tables(s->hctx, &t))
         return false;
     lines = t.line_cost != NULL;
@@ -869,7 +872,7 @@ puz_err puz__astar(struct puz__search *s, int mode)
     bf.s = s;
     bf.mode = mode;
     bf.open.arena = s->arena;
-    puz__moves_init(&bf.moves, s->n);
+    puz__moves_init_shape(&bf.moves, s->rows, s->n);
     if (puz__ns_init(&bf.ns, s->arena, s->cells) != PUZ_OK ||
         (mode == PUZ__PRIO_ASTAR &&
          puz__bq_init(&bf.buckets, s->arena) != PUZ_OK) ||

@@ -66,7 +66,7 @@ puz_err puz__bfs(struct puz__search *s)
     struct puz__moves mv;
     uint32_t start, found = PUZ__NO_PARENT;
 
-    puz__moves_init(&mv, s->n);
+    puz__moves_init_shape(&mv, s->rows, s->n);
     if (puz__ns_init(&ns, s->arena, s->cells) != PUZ_OK ||
         puz__ns_add(&ns, s->start->cells,
                     puz__ns_hash(s->start->cells, s->cells), &start)) {

@@ -105,7 +105,7 @@ puz_err puz__dfs(struct puz__search *s)
                                     : PUZ_DFS_DEFAULT_DEPTH;
     if (df.limit > PUZ_DFS_MAX_DEPTH)
         df.limit = PUZ_DFS_MAX_DEPTH;
-    puz__moves_init(&df.mv, s->n);
+    puz__moves_init_shape(&df.mv, s->rows, s->n);
     df.stack = puz_arena_alloc(s->arena, (df.limit + 1) * sizeof(*df.stack));
     df.dirs = puz_arena_alloc(s->arena, df.limit + 1);
     if (df.stack == NULL || df.dirs == NULL ||

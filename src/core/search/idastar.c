@@ -89,12 +89,12 @@ puz_err puz__ida_run(struct puz__ida *ida, unsigned h0,
     }
 }
 
-static void init_moves(struct ida *ia, unsigned n)
+static void init_moves(struct ida *ia, unsigned rows, unsigned n)
 {
     struct puz__moves mv;
 
-    puz__moves_init(&mv, n);
-    for (unsigned i = 0; i < n * n; i++) {
+    puz__moves_init_shape(&mv, rows, n);
+    for (unsigned i = 0; i < rows * n; i++) {
         ia->nmoves[i] = 0;
         for (unsigned d = 0; d < 4; d++) {
             if (mv.to[i][d] == PUZ__WALL)
@@ -201,7 +201,7 @@ puz_err puz__idastar(struct puz__search *s)
         s->out->status = PUZ_LIMIT_MEMORY;
         return PUZ_OK;
     }
-    init_moves(&ia, s->n);
+    init_moves(&ia, s->rows, s->n);
     memcpy(ia.cells, s->start->cells, s->cells);
     ia.update = s->h->update;
     ia.eval = s->h->eval;
@@ -229,7 +229,8 @@ puz_err puz__idastar_tables(const struct puz_board *start,
     s.start = start;
     s.goal = goal;
     s.n = start->n;
-    s.cells = s.n * s.n;
+    s.rows = puz_board_rows(start);
+    s.cells = s.rows * s.n;
     s.h = &puz__h_pdb;
     s.limits = l;
     s.tables = t;

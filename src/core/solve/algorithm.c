@@ -105,6 +105,29 @@ enum puz_algorithm puz_algorithm_resolve(enum puz_algorithm a, unsigned n)
     return n < lo ? puz_algorithm_resolve(PUZ_ALG_AUTO, n) : a;
 }
 
+enum puz_algorithm puz_algorithm_resolve_shape(enum puz_algorithm a,
+                                               unsigned rows, unsigned cols)
+{
+    if (rows == cols)
+        return puz_algorithm_resolve(a, cols);
+    if (a != PUZ_ALG_AUTO && a != PUZ_ALG_ANYTIME)
+        return a;
+    return puz_algorithm_rect_optimal(rows, cols)
+           ? (rows * cols <= 9 ? PUZ_ALG_ASTAR : PUZ_ALG_IDASTAR)
+           : PUZ_ALG_WASTAR;
+}
+
+bool puz_algorithm_rect_optimal(unsigned rows, unsigned cols)
+{
+    unsigned cells = rows * cols, side = rows < cols ? rows : cols;
+
+    /* Measured with IDA* and linear conflict on random boards: 3x4 and
+     * 2x6 in milliseconds, 3x5 in up to a few seconds; a thin 2x7 runs
+     * 60-move paths that take 5 to over 20 s, a 4x5 far longer: weighted
+     * A* answers those within 3x optimal instead. */
+    return cells <= 12 || (side >= 3 && cells <= 15);
+}
+
 const puz_heuristic *puz_algorithm_heuristic(enum puz_algorithm a,
                                              const puz_heuristic *asked,
                                              unsigned n, bool tables_serve)

@@ -51,18 +51,26 @@ puz_err puz_random_board(unsigned n, unsigned moves,
                          const puz_table3 *table, struct puz_rng *r,
                          struct puz_board *out)
 {
+    return puz_random_board_shape(n, n, moves, goal, table, r, out);
+}
+
+puz_err puz_random_board_shape(unsigned rows, unsigned n, unsigned moves,
+                               const struct puz_board *goal,
+                               const puz_table3 *table, struct puz_rng *r,
+                               struct puz_board *out)
+{
     struct puz_board g;
     unsigned last = PUZ_NO_DIR;
 
     memset(out, 0, sizeof(*out));
     if (goal == NULL) {
-        if (puz_board_goal(n, &g) != PUZ_OK)
+        if (puz_board_goal_shape(rows, n, &g) != PUZ_OK)
             return PUZ_ERANGE;
         goal = &g;
     }
-    if (goal->n != n)
+    if (goal->n != n || puz_board_rows(goal) != rows)
         return PUZ_EINVAL;
-    if (n == 3)
+    if (n == 3 && rows == 3)
         return exact_3x3(moves, goal, table, r, out);
     *out = *goal;
     for (unsigned i = 0; i < moves; i++) {
@@ -72,6 +80,38 @@ puz_err puz_random_board(unsigned n, unsigned moves,
         while (d == (last ^ 1u) || !puz_board_can_move(out, (enum puz_dir)d));
         puz_board_move(out, (enum puz_dir)d);
         last = d;
+    }
+    return PUZ_OK;
+}
+
+puz_err puz_random_solvable(unsigned rows, unsigned cols, struct puz_rng *r,
+                            struct puz_board *out)
+{
+    struct puz_board goal;
+    unsigned cells = rows * cols;
+    bool ok;
+
+    if (puz_board_goal_shape(rows, cols, &goal) != PUZ_OK) {
+        memset(out, 0, sizeof(*out));
+        return PUZ_ERANGE;
+    }
+    *out = goal;
+    for (unsigned i = cells - 1; i > 0; i--) {     /* Fisher-Yates */
+        unsigned j = (unsigned)puz_rng_below(r, i + 1);
+        uint8_t t = out->cells[i];
+        out->cells[i] = out->cells[j];
+        out->cells[j] = t;
+    }
+    for (unsigned i = 0; i < cells; i++)
+        if (out->cells[i] == 0)
+            out->blank = (uint8_t)i;
+    if (puz_board_solvable(out, &goal, &ok, NULL) != PUZ_OK)
+        return PUZ_EINVAL;
+    if (!ok) {  /* swapping two tiles flips the parity: a bijection */
+        unsigned a = out->blank == 0 ? 1 : 0, b = out->blank <= 1 ? 2 : 1;
+        uint8_t t = out->cells[a];
+        out->cells[a] = out->cells[b];
+        out->cells[b] = t;
     }
     return PUZ_OK;
 }

@@ -65,7 +65,7 @@ bool puz_score_instant(const struct puz_board *start,
     struct puz_board dflt;
     unsigned d;
 
-    if (goal == NULL && puz_board_goal(start->n, &dflt) != PUZ_OK)
+    if (goal == NULL && puz_board_goal_of(start, &dflt) != PUZ_OK)
         return false;
     return puz_tables_distance3(tables, start, goal != NULL ? goal : &dflt,
                                 &d) == PUZ_OK
@@ -83,10 +83,10 @@ puz_err puz_score(const struct puz_board *start,
     puz_err rc;
 
     memset(out, 0, sizeof(*out));
-    if (goal == NULL && puz_board_goal(start->n, &dflt) != PUZ_OK)
+    if (goal == NULL && puz_board_goal_of(start, &dflt) != PUZ_OK)
         return PUZ_EINVAL;
     goal = goal != NULL ? goal : &dflt;
-    if (goal->n != start->n)
+    if (!puz_board_same_shape(goal, start))
         return PUZ_EINVAL;
     replay(start, goal, moves, count, out);
     if (puz_tables_distance3(opts->tables, start, goal, &d) == PUZ_OK

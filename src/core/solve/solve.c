@@ -57,13 +57,17 @@ static puz_err check_inputs(const struct puz_board *start,
                             const struct puz_board *goal, bool known,
                             struct puz_result *out, bool *solvable)
 {
-    if (start->n < PUZ_MIN_SIZE || start->n > PUZ_MAX_SIZE) {
-        snprintf(out->reason, sizeof(out->reason), "board size %u is not "
-                 "supported (%d..%d)", start->n, PUZ_MIN_SIZE, PUZ_MAX_SIZE);
+    unsigned rows = puz_board_rows(start);
+
+    if (start->n < PUZ_MIN_SIZE || start->n > PUZ_MAX_SIZE ||
+        rows < PUZ_MIN_SIZE || rows > PUZ_MAX_SIZE) {
+        snprintf(out->reason, sizeof(out->reason), "board size %ux%u is not "
+                 "supported (%d..%d each)", rows, start->n, PUZ_MIN_SIZE,
+                 PUZ_MAX_SIZE);
         return PUZ_EINVAL;
     }
     *solvable = true;
-    if (known && goal->n == start->n)
+    if (known && puz_board_same_shape(goal, start))
         return PUZ_OK;
     /* The explanation (a formatted string) only when it is shown. */
     if (puz_board_solvable(start, goal, solvable, NULL) != PUZ_OK ||
@@ -189,7 +193,7 @@ bool puz_solve_instant(const struct puz_board *start,
     const struct puz_board *goal = opts->goal;
     bool serves;
 
-    if (start->n != 3 || opts->trace != NULL ||
+    if (start->n != 3 || !puz_board_square(start) || opts->trace != NULL ||
         puz_algorithm_resolve(opts->algorithm, 3) != PUZ_ALG_ASTAR)
         return false;
     if (goal == NULL && puz_board_goal(3, &dflt) != PUZ_OK)
@@ -220,7 +224,7 @@ puz_err puz_solve(const struct puz_board *start,
 
     memset(out, 0, sizeof(*out));
     s.started_us = puz_now_us();
-    if (opts->goal == NULL && puz_board_goal(start->n, &default_goal)) {
+    if (opts->goal == NULL && puz_board_goal_of(start, &default_goal)) {
         snprintf(out->reason, sizeof(out->reason), "unsupported size");
         return PUZ_EINVAL;
     }
@@ -228,7 +232,9 @@ puz_err puz_solve(const struct puz_board *start,
     rc = check_inputs(start, s.goal, opts->solvable_known, out, &solvable);
     if (rc != PUZ_OK)
         return rc;
-    out->algorithm = puz_algorithm_resolve(opts->algorithm, start->n);
+    out->algorithm = puz_algorithm_resolve_shape(opts->algorithm,
+                                                 puz_board_rows(start),
+                                                 start->n);
     if ((unsigned)out->algorithm >= PUZ_ALG_COUNT_)
         return PUZ_EINVAL;
     if (!solvable) {
@@ -240,7 +246,8 @@ puz_err puz_solve(const struct puz_board *start,
     out->reason[0] = '\0';
     s.start = start;
     s.n = start->n;
-    s.cells = s.n * s.n;
+    s.rows = puz_board_rows(start);
+    s.cells = s.rows * s.n;
     s.limits = &opts->limits;
     s.tables = opts->tables;
     s.arena = a;
