@@ -337,7 +337,7 @@ static void test_flood_from_one_address_limited(void **state)
     day_board(f, 3, &b);
     solve_astar(&b, best, sizeof(best));
     for (int i = 0; i < STORE_RATE_MAX; i++) {
-        char nick[8];
+        char nick[16];
 
         snprintf(nick, sizeof(nick), "bot%d", i);
         assert_int_equal(enter(f, nick, best, 1, "9.9.9.9"), 201);

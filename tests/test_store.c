@@ -649,7 +649,7 @@ static void test_rate_limit_per_network(void **state)
                      PUZ_ELIMITED);
     assert_int_equal(add(s, "human", 30, 1000, "10.7.8.1", 7000), PUZ_OK);
     for (int i = 0; i < STORE_RATE_NET_MAX; i++) {
-        char nick[16];
+        char nick[24];
 
         snprintf(client, sizeof(client), "2001:db8:1:2::%x", i + 1);
         snprintf(nick, sizeof(nick), "bot6.%d", i);
