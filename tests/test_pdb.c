@@ -543,6 +543,7 @@ static void test_3x3_exact_for_every_goal_class(void **state)
                 continue;
             truth3_unrank(r, b.cells);
             b.n = 3;
+            b.rows = 0;     /* a square (the field rectangles added) */
             for (unsigned i = 0; i < 9; i++)
                 if (b.cells[i] == 0)
                     b.blank = (uint8_t)i;
