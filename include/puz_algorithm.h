@@ -58,9 +58,9 @@ enum puz_algorithm puz_algorithm_resolve(enum puz_algorithm a, unsigned n);
 
 /* The same for a board of rows x cols: on a square, the above. On a
  * rectangle AUTO is optimal where puz_algorithm_rect_optimal says so
- * (astar up to 9 cells, idastar with linear conflict beyond) and wastar
- * elsewhere (the tables and the anytime method are square: anytime asked
- * for on a rectangle runs its default too). */
+ * (astar up to 9 cells, idastar with linear conflict beyond) and
+ * anytime elsewhere; anytime asked for where AUTO is optimal runs the
+ * optimal default, as below 5x5. */
 enum puz_algorithm puz_algorithm_resolve_shape(enum puz_algorithm a,
                                                unsigned rows, unsigned cols);
 /* Whether AUTO solves a rows x cols rectangle optimally: up to 12 cells

@@ -127,6 +127,32 @@ static void test_tall_board_and_batch(void **state)
     }
 }
 
+/* A 4x5 no search solves optimally in time: auto is the anytime
+ * search, and without a timeout_ms it gets a second, not the request's
+ * whole limit; the answer says it is not proven optimal and gives the
+ * bound it proved. */
+static void test_large_rectangle_is_anytime(void **state)
+{
+    struct apitest *t = *state;
+    json_t *ans;
+    uint64_t t0 = puz_now_us(), took;
+
+    assert_int_equal(apitest_call(t, "POST", "/v1/solve", NULL,
+                                  "{\"board\": \"19 5 13 0 14/8 15 9 2 12/"
+                                  "3 17 4 1 16/6 7 11 10 18\"}")->status,
+                     200);
+    took = puz_now_us() - t0;
+    ans = apitest_json(t);
+    assert_string_equal(apitest_str(ans, "algorithm"), "anytime");
+    assert_false(json_is_true(json_object_get(ans, "optimal")));
+    assert_true(json_integer_value(json_object_get(ans, "lower_bound")) > 0);
+    assert_true(json_integer_value(json_object_get(ans, "lower_bound")) <=
+                json_integer_value(json_object_get(ans, "length")));
+    if (took > 2500000u)
+        fail_msg("a 4x5 auto solve took %llu us (its default is 1 s)",
+                 (unsigned long long)took);
+}
+
 static void test_score_and_random(void **state)
 {
     struct apitest *t = *state;
@@ -188,7 +214,7 @@ static void test_catalog_shapes(void **state)
     struct apitest *t = *state;
     const json_t *shapes, *algs;
     size_t i;
-    bool seen_3x4 = false;
+    bool seen_3x4 = false, seen_4x5 = false;
 
     assert_int_equal(apitest_call(t, "GET", "/v1/catalog", NULL, NULL)
                      ->status, 200);
@@ -202,14 +228,19 @@ static void test_catalog_shapes(void **state)
             assert_string_equal(apitest_str(s, "algorithm"), "idastar");
             assert_true(json_is_true(json_object_get(s, "optimal")));
         }
+        if (json_integer_value(json_object_get(s, "rows")) == 4 &&
+            json_integer_value(json_object_get(s, "cols")) == 5) {
+            seen_4x5 = true;
+            assert_string_equal(apitest_str(s, "algorithm"), "anytime");
+            assert_false(json_is_true(json_object_get(s, "optimal")));
+        }
     }
     assert_true(seen_3x4);
+    assert_true(seen_4x5);
     algs = json_object_get(apitest_json(t), "algorithms");
     for (i = 0; i < json_array_size(algs); i++) {
         const json_t *a = json_array_get(algs, i);
-        bool anytime = strcmp(apitest_str(a, "name"), "anytime") == 0;
-        assert_int_equal(json_is_true(json_object_get(a, "rectangles")),
-                         !anytime);
+        assert_true(json_is_true(json_object_get(a, "rectangles")));
     }
 }
 
@@ -221,6 +252,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_trace, apitest_setup,
                                         apitest_teardown),
         cmocka_unit_test_setup_teardown(test_tall_board_and_batch,
+                                        apitest_setup, apitest_teardown),
+        cmocka_unit_test_setup_teardown(test_large_rectangle_is_anytime,
                                         apitest_setup, apitest_teardown),
         cmocka_unit_test_setup_teardown(test_score_and_random,
                                         apitest_setup, apitest_teardown),

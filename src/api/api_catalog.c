@@ -29,10 +29,10 @@ static json_t *algorithm_json(size_t i)
     e = entry_json(puz_algorithm_name(a), puz_algorithm_description(a),
                    "optimal", puz_algorithm_optimal(a), "uses_heuristic",
                    puz_algorithm_uses_heuristic(a), lo, hi);
-    /* whether it runs on rectangles itself (anytime is square-only:
-     * asked for on a rectangle, the shape's default runs) */
+    /* whether it runs on rectangles itself (every one now; anytime on
+     * the shapes solved optimally runs their optimal default) */
     json_object_set_new(e, "rectangles", json_boolean(
-        a == PUZ_ALG_AUTO || puz_algorithm_resolve_shape(a, 2, 3) == a));
+        a == PUZ_ALG_AUTO || puz_algorithm_resolve_shape(a, 4, 5) == a));
     return e;
 }
 

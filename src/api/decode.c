@@ -732,12 +732,14 @@ static puz_err solve_options(const json_t *root,
 {
     if (decode_options(root, caps, out, err) != PUZ_OK)
         return PUZ_EINVAL;
-    /* auto on 5x5 and up is the anytime search, which uses its whole
+    /* auto on 5x5 and up and on the rectangles no search solves
+     * optimally in time is the anytime search, which uses its whole
      * budget: without a timeout_ms it gets a second (docs/large.md). */
     if (json_object_get(json_object_get(root, "limits"), "timeout_ms")
-            == NULL && out->board.n >= 5 && puz_board_square(&out->board) &&
-        (out->algorithm == PUZ_ALG_AUTO ||
-         out->algorithm == PUZ_ALG_ANYTIME) &&
+            == NULL &&
+        puz_algorithm_resolve_shape(out->algorithm,
+                                    puz_board_rows(&out->board),
+                                    out->board.n) == PUZ_ALG_ANYTIME &&
         out->timeout_ms > API_ANYTIME_DEFAULT_MS)
         out->timeout_ms = API_ANYTIME_DEFAULT_MS;
     return PUZ_OK;

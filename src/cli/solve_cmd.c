@@ -79,7 +79,8 @@ static void usage(FILE *f)
     fprintf(f,
         "                        (default auto: astar up to 3x3, idastar "
         "on 4x4,\n"
-        "                        anytime from 5x5)\n"
+        "                        anytime from 5x5; rectangles: optimal up\n"
+        "                        to 12 cells and on 3x5, anytime beyond)\n"
         "  -w, --weight W        wastar: f = g + W*h, %u..%u (default %u)\n"
         "  -H, --heuristic H     ", PUZ_WASTAR_WEIGHT_MIN,
         PUZ_WASTAR_WEIGHT_MAX, PUZ_WASTAR_DEFAULT_WEIGHT);

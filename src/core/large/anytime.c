@@ -189,6 +189,7 @@ static puz_err try_5x5(struct puz__anytime *at, const struct puz_board *b,
     puz_err rc;
 
     w.n = b->n;
+    w.rows = b->rows;
     w.mlc = m;
     if (pdb_ctx != NULL) {
         w.h = puz_heuristic_find("pdb");
@@ -226,7 +227,7 @@ static const void *pdb_context(struct puz__anytime *at,
     void *ctx = NULL;
     char msg[PUZ_MSG_MAX];
 
-    if (h == NULL || goal->n != 5 ||
+    if (h == NULL || goal->n != 5 || !puz_board_square(goal) ||
         !puz_tables_serves(at->s->tables, goal) ||
         h->prepare(&args, &ctx, msg) != PUZ_OK)
         return NULL;
@@ -322,7 +323,7 @@ static void improve(struct puz__anytime *at, struct puz__lpath *best)
     struct puz__lpath cand = { 0 };
     uint64_t now = puz__now(at->s->limits);
 
-    if (s->n == 5) {
+    if (s->n == 5 || s->rows != s->n) {
         puz__anytime_5x5(at, s->start, s->goal, at->deadline_us, best);
         return;
     }
@@ -357,7 +358,7 @@ puz_err puz__anytime(struct puz__search *s)
     at.top = &best;
     report(&at, &best);
     r->heuristic = puz_heuristic_find("linear-conflict");
-    if (s->n >= 5)
+    if (s->n >= 5 || s->rows != s->n)
         improve(&at, &best);
     report(&at, &best);
     sync_stats(&at);

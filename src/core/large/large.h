@@ -43,7 +43,8 @@ static inline uint64_t puz__now(const struct puz_limits *l)
 #define PUZ__NOT_CARED 255u
 
 struct puz__mlc {
-    unsigned n;
+    unsigned n;             /* columns (the row stride) */
+    unsigned rows;          /* rows (n on a square) */
     uint8_t row[256];       /* goal row of tile t; NOT_CARED if ignored */
     uint8_t col[256];
 };
@@ -99,7 +100,8 @@ static inline unsigned puz__tcost_update(const struct puz__tcost *tc,
 /* Where a search may move the blank: the square of cells with row and
  * column >= lo (0 = the whole board). */
 struct puz__wsearch {
-    unsigned n;
+    unsigned n;                 /* columns (the row stride) */
+    unsigned rows;              /* 0 = n (a square) */
     unsigned lo;
     const struct puz__mlc *mlc;
     /* optional: a registry heuristic for whole boards (the 5x5 pattern

@@ -18,9 +18,10 @@ void puz__mlc_init(struct puz__mlc *m, const struct puz_board *goal,
     unsigned n = goal->n;
 
     m->n = n;
+    m->rows = puz_board_rows(goal);
     memset(m->row, PUZ__NOT_CARED, sizeof(m->row));
     memset(m->col, PUZ__NOT_CARED, sizeof(m->col));
-    for (unsigned i = 0; i < n * n; i++) {
+    for (unsigned i = 0; i < m->rows * n; i++) {
         unsigned t = goal->cells[i], keep = care == NULL;
         for (unsigned j = 0; !keep && j < ncare; j++)
             keep = care[j] == t;
@@ -31,18 +32,18 @@ void puz__mlc_init(struct puz__mlc *m, const struct puz_board *goal,
     }
 }
 
-/* Tiles of the line of n cells from `first` in steps of `step` that must
- * step aside: those whose goal line (line_of) is this one, ordered by
- * their goal key (key_of). */
-static unsigned line_cost(const struct puz__mlc *m, const uint8_t *cells,
-                          unsigned first, unsigned step,
+/* Tiles of the line of len cells from `first` in steps of `step` that
+ * must step aside: those whose goal line (line_of) is this one, ordered
+ * by their goal key (key_of). */
+static unsigned line_cost(const uint8_t *cells, unsigned first,
+                          unsigned len, unsigned step,
                           const uint8_t *line_of, const uint8_t *key_of,
                           unsigned line)
 {
     uint8_t keys[PUZ_MAX_SIZE];
     unsigned k = 0;
 
-    for (unsigned i = 0; i < m->n; i++) {
+    for (unsigned i = 0; i < len; i++) {
         unsigned t = cells[first + i * step];
         if (line_of[t] == line)
             keys[k++] = key_of[t];
@@ -53,13 +54,13 @@ static unsigned line_cost(const struct puz__mlc *m, const uint8_t *cells,
 static unsigned row_cost(const struct puz__mlc *m, const uint8_t *cells,
                          unsigned r)
 {
-    return line_cost(m, cells, r * m->n, 1, m->row, m->col, r);
+    return line_cost(cells, r * m->n, m->n, 1, m->row, m->col, r);
 }
 
 static unsigned col_cost(const struct puz__mlc *m, const uint8_t *cells,
                          unsigned c)
 {
-    return line_cost(m, cells, c, m->n, m->col, m->row, c);
+    return line_cost(cells, c, m->rows, m->n, m->col, m->row, c);
 }
 
 static unsigned dist(unsigned a, unsigned b)
@@ -71,13 +72,15 @@ unsigned puz__mlc_eval(const struct puz__mlc *m, const uint8_t *cells)
 {
     unsigned n = m->n, h = 0;
 
-    for (unsigned i = 0; i < n * n; i++) {
+    for (unsigned i = 0; i < m->rows * n; i++) {
         unsigned t = cells[i];
         if (m->row[t] != PUZ__NOT_CARED)
             h += dist(m->row[t], i / n) + dist(m->col[t], i % n);
     }
-    for (unsigned l = 0; l < n; l++)
-        h += 2 * (row_cost(m, cells, l) + col_cost(m, cells, l));
+    for (unsigned r = 0; r < m->rows; r++)
+        h += 2 * row_cost(m, cells, r);
+    for (unsigned c = 0; c < n; c++)
+        h += 2 * col_cost(m, cells, c);
     return h;
 }
 

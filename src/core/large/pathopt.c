@@ -46,7 +46,7 @@ static uint64_t board_hash(const struct puz_board *b)
 {
     uint64_t h = 1469598103934665603ull;
 
-    for (unsigned i = 0; i < (unsigned)b->n * b->n; i++)
+    for (unsigned i = 0; i < puz_board_cells(b); i++)
         h = (h ^ b->cells[i]) * 1099511628211ull;
     return h;
 }
@@ -105,9 +105,8 @@ struct wida {
 static int probe(struct wida *w, unsigned blank, unsigned g, unsigned h,
                  unsigned back)
 {
-    unsigned n2 = (unsigned)w->goal->n * w->goal->n;
-
-    if (h == 0 && memcmp(w->cells, w->goal->cells, n2) == 0) {
+    if (h == 0 &&
+        memcmp(w->cells, w->goal->cells, puz_board_cells(w->goal)) == 0) {
         w->found = g;
         return 1;
     }
@@ -150,7 +149,7 @@ static unsigned join(struct wida *w, const struct puz_board *a,
 
     w->goal = b;
     puz__mlc_init(&w->mlc, b, NULL, 0);
-    memcpy(w->cells, a->cells, (size_t)a->n * a->n);
+    memcpy(w->cells, a->cells, puz_board_cells(a));
     h0 = puz__mlc_eval(&w->mlc, w->cells);
     for (w->bound = h0; w->bound <= max_len; w->bound = w->next_bound) {
         w->next_bound = UINT32_MAX;
@@ -248,7 +247,7 @@ unsigned puz__pathopt_windows(const struct puz_board *start,
     unsigned saved = 0;
 
     if (w != NULL && k >= 2 && k < sizeof(w->path)) {
-        puz__moves_init(&w->mv, start->n);
+        puz__moves_init_shape(&w->mv, puz_board_rows(start), start->n);
         w->deadline_us = deadline_us;
         w->limits = l;
         saved = slide(start, p, k, join_lc, w, repl, node_cap, deadline_us,
@@ -314,7 +313,8 @@ unsigned puz__pathopt_pdb(const struct puz_board *start,
     uint8_t *repl = malloc(k);
     unsigned saved = 0;
 
-    if (pw.ar != NULL && repl != NULL && start->n == 5)
+    if (pw.ar != NULL && repl != NULL && start->n == 5 &&
+        puz_board_square(start))
         saved = slide(start, p, k, join_pdb, &pw, repl, node_cap,
                       deadline_us, l, nodes, node_limit);
     free(repl);

@@ -55,6 +55,7 @@ static uint64_t hkey(const struct hentry *e)
 struct ws {
     struct puz__wsearch *w;
     unsigned k;                     /* state bytes: blank + cared tiles */
+    unsigned cells;                 /* rows x columns */
     uint8_t tile_of[PUZ_MAX_CELLS]; /* slot -> tile (slot 0 = blank) */
     uint8_t slot_of[256];           /* tile -> slot, or PUZ__NOT_CARED */
     uint8_t home[PUZ_MAX_CELLS];    /* goal cell of each slot's tile */
@@ -304,12 +305,13 @@ static void setup(struct ws *ws, const uint8_t *cells)
 {
     const struct puz__wsearch *w = ws->w;
     const struct puz__mlc *m = w->mlc;
-    unsigned n = w->n;
+    unsigned n = w->n, rows = w->rows ? w->rows : n;
     struct puz__moves mv;
 
     memset(ws->slot_of, PUZ__NOT_CARED, sizeof(ws->slot_of));
     ws->k = 1;
-    for (unsigned i = 0; i < n * n; i++) {
+    ws->cells = rows * n;
+    for (unsigned i = 0; i < ws->cells; i++) {
         unsigned t = cells[i];
         if (t == 0 || t == PUZ__DONT_CARE || m->row[t] == PUZ__NOT_CARED)
             continue;
@@ -317,21 +319,21 @@ static void setup(struct ws *ws, const uint8_t *cells)
         ws->tile_of[ws->k] = (uint8_t)t;
         ws->home[ws->k++] = (uint8_t)(m->row[t] * n + m->col[t]);
     }
-    puz__moves_init(&mv, n);
-    for (unsigned i = 0; i < n * n; i++)
+    puz__moves_init_shape(&mv, rows, n);
+    for (unsigned i = 0; i < ws->cells; i++)
         for (unsigned d = 0; d < 4; d++) {
             unsigned c = mv.to[i][d];
             ws->to[i][d] = (uint8_t)(c != PUZ__WALL && c / n >= w->lo &&
                                      c % n >= w->lo ? c : PUZ__WALL);
         }
     /* parts need every tile in the state (a whole-board search) */
-    ws->use_parts = w->h == &puz__h_pdb && ws->k == n * n &&
+    ws->use_parts = w->h == &puz__h_pdb && ws->k == ws->cells &&
                     puz__pdbparts_init(&ws->parts, w->hctx, ws->slot_of);
 }
 
 static void state_of(const struct ws *ws, const uint8_t *cells, uint8_t *st)
 {
-    for (unsigned i = 0; i < ws->w->n * ws->w->n; i++) {
+    for (unsigned i = 0; i < ws->cells; i++) {
         unsigned t = cells[i];
         if (t == 0)
             st[0] = (uint8_t)i;
@@ -342,7 +344,7 @@ static void state_of(const struct ws *ws, const uint8_t *cells, uint8_t *st)
 
 static void cells_of(const struct ws *ws, const uint8_t *st, uint8_t *cells)
 {
-    memset(cells, PUZ__DONT_CARE, ws->w->n * ws->w->n);
+    memset(cells, PUZ__DONT_CARE, ws->cells);
     cells[st[0]] = 0;
     for (unsigned s = 1; s < ws->k; s++)
         cells[st[s]] = ws->tile_of[s];

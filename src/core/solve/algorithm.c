@@ -20,7 +20,9 @@ struct algorithm {
 
 static const struct algorithm registry[PUZ_ALG_COUNT_] = {
     [PUZ_ALG_AUTO] = { "auto", "the default for the size: A* up to 3x3, "
-                       "IDA* on 4x4, anytime from 5x5", false, true, 0 },
+                       "IDA* on 4x4, anytime from 5x5 (rectangles: "
+                       "optimal up to 12 cells and on 3x5, anytime "
+                       "beyond)", false, true, 0 },
     [PUZ_ALG_ASTAR] = { "astar", "A*: best-first on moves so far plus the "
                         "heuristic; optimal", true, true, 0, true },
     [PUZ_ALG_IDASTAR] = { "idastar", "IDA*: A* as iterative deepening; "
@@ -114,7 +116,7 @@ enum puz_algorithm puz_algorithm_resolve_shape(enum puz_algorithm a,
         return a;
     return puz_algorithm_rect_optimal(rows, cols)
            ? (rows * cols <= 9 ? PUZ_ALG_ASTAR : PUZ_ALG_IDASTAR)
-           : PUZ_ALG_WASTAR;
+           : PUZ_ALG_ANYTIME;
 }
 
 bool puz_algorithm_rect_optimal(unsigned rows, unsigned cols)
@@ -123,8 +125,9 @@ bool puz_algorithm_rect_optimal(unsigned rows, unsigned cols)
 
     /* Measured with IDA* and linear conflict on random boards: 3x4 and
      * 2x6 in milliseconds, 3x5 in up to a few seconds; a thin 2x7 runs
-     * 60-move paths that take 5 to over 20 s, a 4x5 far longer: weighted
-     * A* answers those within 3x optimal instead. */
+     * 60-move paths that take 5 to over 20 s, a 4x5 far longer: the
+     * anytime search answers those near-optimally with a proven lower
+     * bound instead. */
     return cells <= 12 || (side >= 3 && cells <= 15);
 }
 
