@@ -493,7 +493,7 @@ static unsigned tiles_astar(unsigned n, unsigned lo, unsigned k,
     b.blank = (uint8_t)bl;
     puz__mlc_init(&m, &goal, t, k);
     w.n = n;
-    w.lo = lo;
+    w.top = w.left = lo;
     w.mlc = &m;
     w.weight100 = 100;
     w.max_nodes = 1u << 20;
@@ -530,7 +530,7 @@ static void test_tilecost_exact_for_one_tile(void **state)
         struct puz__tcost tc;
         uint8_t care[1] = { (uint8_t)t };
         puz_board_goal(n, &goal);
-        puz__tcost_init(&tc, &goal, lo, care, 1);
+        puz__tcost_init(&tc, &goal, lo, lo, care, 1);
         for (unsigned p = 0; p < n * n; p++) {
             unsigned best = UINT32_MAX;
             static const int dr[4] = { -1, 1, 0, 0 }, dc[4] = { 0, 0, -1, 1 };
@@ -559,7 +559,7 @@ static void test_tilecost_exact_for_one_tile(void **state)
         struct puz__tcost tc;
         uint8_t care[1] = { 13 };   /* home: cell 12, the centre */
         puz_board_goal(5, &goal);
-        puz__tcost_init(&tc, &goal, 0, care, 1);
+        puz__tcost_init(&tc, &goal, 0, 0, care, 1);
         assert_int_equal(tc.cost[13][13], 1);
         assert_int_equal(tc.cost[13][14], 6);
         assert_int_equal(tc.cost[13][6], 4);
@@ -589,9 +589,9 @@ static void test_tilecost_exact_for_pairs(void **state)
         struct puz__tcost *tc = malloc(sizeof(*tc)), single;
         assert_non_null(tc);
         puz_board_goal(n, &goal);
-        puz__tcost_init(tc, &goal, lo, care, 2);
+        puz__tcost_init(tc, &goal, lo, lo, care, 2);
         single = *tc;
-        assert_int_equal(puz__tcost_pairs(tc, &goal, lo, care, 2), PUZ_OK);
+        assert_int_equal(puz__tcost_pairs(tc, &goal, lo, lo, care, 2), PUZ_OK);
         assert_int_equal(tc->pair[care[0]], 1);
         assert_int_equal(tc->mate[care[1]], care[0]);
         assert_memory_equal(tc->cost, single.cost, sizeof(tc->cost));
@@ -629,8 +629,8 @@ static void test_tilecost_exact_for_pairs(void **state)
         uint8_t care[2] = { 4, 5 };
         assert_non_null(tc);
         puz_board_goal(5, &goal);
-        puz__tcost_init(tc, &goal, 0, care, 2);
-        assert_int_equal(puz__tcost_pairs(tc, &goal, 0, care, 2), PUZ_OK);
+        puz__tcost_init(tc, &goal, 0, 0, care, 2);
+        assert_int_equal(puz__tcost_pairs(tc, &goal, 0, 0, care, 2), PUZ_OK);
         assert_int_equal(tc->cost[4][4] + tc->cost[5][3], 2);
         assert_true(tc->pcost[0][4][3] >= 10);
         free(tc);

@@ -3,11 +3,13 @@
  * once, then shorter ones until the budget ends; the shortest wins.
  *
  *   1. constructive: the hand method, a path in microseconds;
- *   2. 5x5: weighted A* tries with falling weights (restarting weighted
- *      A*), each shortened by post-optimisation;
- *      6x6 and up: reduction - the first row and column together by a
- *      weighted A* over just those tiles, recursing down to 5x5, which
- *      step 2's 5x5 search finishes;
+ *   2. 5x5 (and rectangles below 28 cells): weighted A* tries with
+ *      falling weights (restarting weighted A*), each shortened by
+ *      post-optimisation;
+ *      6x6 and up (and larger rectangles): reduction - the first row and
+ *      column together by a weighted A* over just those tiles, recursing
+ *      down to 5x5 (a rectangle's longer side alone once the other is
+ *      5), which step 2's 5x5 search finishes;
  *   3. windows: every stretch of k moves replaced by an optimal path
  *      between its end boards, k growing while time is left.
  * docs/large.md gives the policy and the measurements behind it. The
@@ -313,9 +315,11 @@ static uint64_t budget_end(const struct puz__search *s)
 }
 
 /*
- * The policy per size (docs/large.md): 5x5 - weighted A* tries with
- * falling weights, each post-optimised; 6x6 and up - the reduction by
- * strips down to the 5x5 search, then windows over the whole path.
+ * The policy per size (docs/large.md, docs/rectangles.md): 5x5 and the
+ * rectangles under PUZ__RECT_REDUCE_CELLS (or of both sides <= 5) -
+ * weighted A* tries over the whole board with falling weights, each
+ * post-optimised; 6x6 and up and the larger rectangles - the reduction
+ * by strips down to the 5x5 search, then windows over the whole path.
  */
 static void improve(struct puz__anytime *at, struct puz__lpath *best)
 {
@@ -323,7 +327,9 @@ static void improve(struct puz__anytime *at, struct puz__lpath *best)
     struct puz__lpath cand = { 0 };
     uint64_t now = puz__now(at->s->limits);
 
-    if (s->n == 5 || s->rows != s->n) {
+    if ((s->n == 5 && s->rows == 5) ||
+        (s->rows != s->n && (s->cells < PUZ__RECT_REDUCE_CELLS ||
+                             (s->rows <= 5 && s->n <= 5)))) {
         puz__anytime_5x5(at, s->start, s->goal, at->deadline_us, best);
         return;
     }

@@ -60,15 +60,15 @@ unsigned puz__mlc_update(const struct puz__mlc *m, uint8_t *cells,
                          unsigned h_before, unsigned from, unsigned to);
 
 /* Per tile and cell: the moves bringing that tile home alone, the
- * blank starting next to it, inside the square of rows and columns >=
- * lo (tilecost.c). 0 for tiles not cared about. Not admissible.
+ * blank starting next to it, inside the region of rows >= top and
+ * columns >= left (tilecost.c). 0 for tiles not cared about. Not admissible.
  * puz__tcost_pairs adds, for the cared tiles taken two by two in order,
  * what bringing both home together costs (one blank, both moving): a
  * paired tile whose mate is in the search counts the pair's cost, once;
  * one whose mate is not counts its own. */
 #define PUZ__TC_PAIRS 8u
 struct puz__tcost {
-    unsigned n;
+    unsigned n, rows, cells;    /* columns (the stride), rows, both */
     uint8_t cost[PUZ_MAX_CELLS][PUZ_MAX_CELLS];
     uint8_t pair[256];          /* 0, or pair number + 1 */
     uint8_t mate[256];          /* the other tile of t's pair */
@@ -76,10 +76,12 @@ struct puz__tcost {
     uint8_t pcost[PUZ__TC_PAIRS][PUZ_MAX_CELLS][PUZ_MAX_CELLS];
 };
 void puz__tcost_init(struct puz__tcost *tc, const struct puz_board *goal,
-                     unsigned lo, const uint8_t *care, unsigned ncare);
+                     unsigned top, unsigned left, const uint8_t *care,
+                     unsigned ncare);
 /* PUZ_ENOMEM leaves tc without pairs (still a valid guide). */
 puz_err puz__tcost_pairs(struct puz__tcost *tc, const struct puz_board *goal,
-                         unsigned lo, const uint8_t *care, unsigned ncare);
+                         unsigned top, unsigned left, const uint8_t *care,
+                         unsigned ncare);
 /* h of the cared tiles on cells (PUZ__DONT_CARE elsewhere). */
 unsigned puz__tcost_eval(const struct puz__tcost *tc, const uint8_t *cells);
 /* h after tile t moved from `from` to `to`, its mate (if paired and in
@@ -97,12 +99,12 @@ static inline unsigned puz__tcost_update(const struct puz__tcost *tc,
     return h - tc->cost[t][from] + tc->cost[t][to];
 }
 
-/* Where a search may move the blank: the square of cells with row and
- * column >= lo (0 = the whole board). */
+/* Where a search may move the blank: the cells with row >= top and
+ * column >= left (both 0: the whole board). */
 struct puz__wsearch {
     unsigned n;                 /* columns (the row stride) */
     unsigned rows;              /* 0 = n (a square) */
-    unsigned lo;
+    unsigned top, left;
     const struct puz__mlc *mlc;
     /* optional: a registry heuristic for whole boards (the 5x5 pattern
      * databases when loaded); used instead of mlc when set */
@@ -170,8 +172,9 @@ unsigned puz__pathopt_pdb(const struct puz_board *start,
  * size, in time linear in the moves. */
 puz_err puz__constructive(struct puz__search *s);
 
-/* 6x6 and up: reduce to 5x5 by strips, solve the 5x5 with the 5x5
- * method and join. On success p holds a full path from start. */
+/* 6x6 and up (and large rectangles): reduce to at most f x f by strips,
+ * solve the remainder with the 5x5 method and join. On success p holds
+ * a full path from start. */
 struct puz__anytime;
 puz_err puz__anytime(struct puz__search *s);
 puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
@@ -213,6 +216,13 @@ void puz__store_peak(struct puz__anytime *at, size_t peak);
 #endif
 #ifndef PUZ__STRIP_STEP_LONG
 #define PUZ__STRIP_STEP_LONG 8u
+#endif
+
+/* Rectangles of this many cells and more (with a side over 5) are
+ * reduced by strips like the squares from 6x6; smaller ones get the 5x5
+ * method over the whole board (bench/rect, docs/rectangles.md). */
+#ifndef PUZ__RECT_REDUCE_CELLS
+#define PUZ__RECT_REDUCE_CELLS 28u
 #endif
 
 /* 5x5 with pattern databases: windows of PUZ__PDBWIN_K0 moves and up,

@@ -1,15 +1,18 @@
 /*
- * reduce.c - boards of 6x6 and up, reduced to 5x5: the first row and
- * column of the unsolved square are placed together by a weighted A*
- * that sees only those tiles (the others are interchangeable, so the
- * state is the blank and 2m - 1 tiles of an m x m square), and the blank
- * never leaves the square. Its guides: what each tile costs to bring
- * home alone and two by two (tilecost.c), and Manhattan + linear
- * conflict. Then the same on the square one smaller, down to 5x5, which
- * is relabelled as a 5x5 puzzle and handed to the near-optimal 5x5
- * search. With time for it, the last placement's distinct paths are all
- * kept and the 5x5 behind each is solved briefly: the shortest sum wins
- * (pick). Needs the goal's blank in the last 5x5.
+ * reduce.c - boards of 6x6 and up, and rectangles of 28 cells and more
+ * with a side over 5, reduced to at most 5x5: the first row and column
+ * of the unsolved region are placed together by a weighted A* that sees
+ * only those tiles (the others are interchangeable, so the state is the
+ * blank and the strip's tiles), and the blank never leaves the region.
+ * Its guides: what each tile costs to bring home alone and two by two
+ * (tilecost.c), and Manhattan + linear conflict. Then the same on the
+ * region one smaller; on a rectangle, once one side is down to 5, the
+ * longer side's rows (or columns) alone. The remainder (5x5 on a square,
+ * up to 5 x 5 on a rectangle) is relabelled as a puzzle of its own shape
+ * and handed to the near-optimal 5x5 search. With time for it, the last
+ * placement's distinct paths are all kept and the remainder behind each
+ * is solved briefly: the shortest sum wins (pick). Needs the goal's
+ * blank in the remainder.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +20,26 @@
 #include "large/large.h"
 #include "puz_pdb.h"
 
-/* Tiles of goal on row lo and column lo from lo on. */
-static unsigned strip_tiles(const struct puz_board *goal, unsigned lo,
+/* The unsolved part of a rows x cols board: rows >= top and columns
+ * >= left (the rest is placed and stays put). */
+struct region {
+    unsigned rows, cols, top, left;
+};
+
+/* Tiles of goal on the region's first row (with row) and first column
+ * (with col), from its corner on. */
+static unsigned strip_tiles(const struct puz_board *goal,
+                            const struct region *rg, bool row, bool col,
                             uint8_t *care)
 {
     unsigned n = goal->n, k = 0;
 
-    for (unsigned c = lo; c < n; c++)
-        care[k++] = goal->cells[lo * n + c];
-    for (unsigned r = lo + 1; r < n; r++)
-        care[k++] = goal->cells[r * n + lo];
+    if (row)
+        for (unsigned c = rg->left; c < rg->cols; c++)
+            care[k++] = goal->cells[rg->top * n + c];
+    if (col)
+        for (unsigned r = rg->top + (row ? 1u : 0u); r < rg->rows; r++)
+            care[k++] = goal->cells[r * n + rg->left];
     return k;
 }
 
@@ -71,7 +84,7 @@ static void picks_offer(struct picks *pk, const uint8_t *dirs, unsigned len)
 
     apply(&to, dirs, len);
     for (i = 0; i < pk->n; i++)
-        if (memcmp(pk->to[i].cells, to.cells, (size_t)to.n * to.n) == 0)
+        if (memcmp(pk->to[i].cells, to.cells, puz_board_cells(&to)) == 0)
             break;
     if (i < pk->n && pk->len[i] <= len)
         return;
@@ -100,7 +113,7 @@ static void picks_offer(struct picks *pk, const uint8_t *dirs, unsigned len)
  * tile costs tc when given, else by m; PUZ_OK with *dirs (malloc'd)
  * and *len. */
 static puz_err try_place(struct puz__anytime *at, const struct puz_board *cur,
-                         unsigned lo, const struct puz__mlc *m,
+                         const struct region *rg, const struct puz__mlc *m,
                          const struct puz__tcost *tc, unsigned w,
                          uint64_t deadline, uint8_t **dirs, unsigned *len)
 {
@@ -109,7 +122,9 @@ static puz_err try_place(struct puz__anytime *at, const struct puz_board *cur,
     puz_err rc;
 
     ws.n = s->n;
-    ws.lo = lo;
+    ws.rows = s->rows;
+    ws.top = rg->top;
+    ws.left = rg->left;
     ws.mlc = m;
     ws.tcost = tc;
     ws.weight100 = w;
@@ -133,7 +148,7 @@ static puz_err try_place(struct puz__anytime *at, const struct puz_board *cur,
  * left before until, the shortest path in *best (kept from earlier
  * ladders when shorter). */
 static void ladder(struct puz__anytime *at, const struct puz_board *cur,
-                   unsigned lo, const struct puz__mlc *m,
+                   const struct region *rg, const struct puz__mlc *m,
                    const struct puz__tcost *tc, const unsigned *w,
                    size_t nw, uint64_t until, uint8_t **best,
                    unsigned *best_len, struct picks *pk)
@@ -147,7 +162,7 @@ static void ladder(struct puz__anytime *at, const struct puz_board *cur,
         if (*best != NULL && now >= until)
             break;
         /* the first must answer; the later ones get 2/3 of what is left */
-        if (try_place(at, cur, lo, m, tc, w[i], *best == NULL ? until
+        if (try_place(at, cur, rg, m, tc, w[i], *best == NULL ? until
                       : now + (until - now) * 2 / 3, &dirs, &len) != PUZ_OK) {
             if (*best != NULL)
                 break;
@@ -176,7 +191,7 @@ static void ladder(struct puz__anytime *at, const struct puz_board *cur,
  * 8x8; each finds paths the others miss (docs/large.md).
  */
 static puz_err place(struct puz__anytime *at, struct puz_board *cur,
-                     unsigned lo, const uint8_t *care, unsigned j,
+                     const struct region *rg, const uint8_t *care, unsigned j,
                      const struct puz__tcost *tc,
                      const struct puz__tcost *tcp, unsigned w100,
                      uint64_t until, struct puz__lpath *p, struct picks *pk)
@@ -199,18 +214,18 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
     }
     while (nm < sizeof(by_mlc) / sizeof(by_mlc[0]) && by_mlc[nm] >= w100)
         nm++;
-    ladder(at, cur, lo, &m, tc, by_cost, nc,
+    ladder(at, cur, rg, &m, tc, by_cost, nc,
            now + (until > now ? (until - now) / (tcp != NULL ? 3 : 2) : 0),
            &best, &best_len, pk);
     if (tcp != NULL) {
         now = puz__now(at->s->limits);
-        ladder(at, cur, lo, &m, tcp, by_cost, nc,
+        ladder(at, cur, rg, &m, tcp, by_cost, nc,
                now + (until > now ? (until - now) / 2 : 0), &best, &best_len,
                pk);
     }
-    ladder(at, cur, lo, &m, NULL, by_mlc, nm, until, &best, &best_len, pk);
+    ladder(at, cur, rg, &m, NULL, by_mlc, nm, until, &best, &best_len, pk);
     for (unsigned w = 1000; best == NULL && w <= 4000; w *= 2)
-        if (try_place(at, cur, lo, &m, NULL, w, at->deadline_us, &best,
+        if (try_place(at, cur, rg, &m, NULL, w, at->deadline_us, &best,
                       &best_len) != PUZ_OK)
             best = NULL;
     if (best == NULL)
@@ -232,31 +247,35 @@ static puz_err place(struct puz__anytime *at, struct puz_board *cur,
 }
 
 /* Whether the pairs' searches (k / 2 of them over (cell, cell, blank)
- * of an m x m square, about 40 ns a state: 58 ms for the first strip of
- * 8x8 here) take at most two thirds of the strip's time to until: they
- * cannot be cut short, and a small budget must still be kept. */
-static bool pairs_fit(const struct puz__anytime *at, unsigned k, unsigned m,
-                      uint64_t until)
+ * of a region of `cells`, about 40 ns a state: 58 ms for the first
+ * strip of 8x8 here) take at most two thirds of the strip's time to
+ * until: they cannot be cut short, and a small budget must still be
+ * kept. */
+static bool pairs_fit(const struct puz__anytime *at, unsigned k,
+                      unsigned cells, uint64_t until)
 {
-    uint64_t now = puz__now(at->s->limits), sq = (uint64_t)m * m;
+    uint64_t now = puz__now(at->s->limits), sq = cells;
     uint64_t est_us = (uint64_t)(k / 2) * sq * sq * sq / 25u;
 
     return until > now && until - now >= est_us * 3 / 2;
 }
 
-/* Place strip lo of cur: its tiles a few more at a time (6 on a strip
+/* Place the region's first row, first column or both (an L on a
+ * square) of cur: its tiles a few more at a time (6 on a strip
  * of up to 11 tiles, 8 on longer ones: bench/large, docs/large.md),
  * every search keeping the ones placed before (they may move and come
  * back). The tile costs are the strip's, built once: a search sees
  * only the tiles it places, the others masked. */
 static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
-                     unsigned lo, unsigned w100, uint64_t until,
-                     struct puz__lpath *p, struct picks *pk)
+                     const struct region *rg, bool row, bool col,
+                     unsigned w100, uint64_t until, struct puz__lpath *p,
+                     struct picks *pk)
 {
     uint8_t care[2 * PUZ_MAX_SIZE] = { 0 };
-    unsigned k = strip_tiles(at->s->goal, lo, care);
+    unsigned k = strip_tiles(at->s->goal, rg, row, col, care);
     unsigned step = k <= 11 ? PUZ__STRIP_STEP : PUZ__STRIP_STEP_LONG;
-    size_t cells = (size_t)at->s->n * at->s->n;
+    unsigned side = at->s->rows < at->s->n ? at->s->rows : at->s->n;
+    size_t cells = at->s->cells;
     /* the pairs' tables, and a pair's search while it runs (1.3 MB on
      * 8x8), within the request's budget like the search stores; from
      * 7x7 up (on 6x6 the third ladder's time is better spent on the
@@ -265,13 +284,15 @@ static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
     struct puz__tcost tc, *tcp = NULL;
     puz_err rc = PUZ_OK;
 
-    puz__tcost_init(&tc, at->s->goal, lo, care, k);
-    if (at->s->n >= PUZ__PAIRS_MIN_N && puz__store_bytes(at) >= need &&
-        pairs_fit(at, k, at->s->n - lo, until) &&
+    puz__tcost_init(&tc, at->s->goal, rg->top, rg->left, care, k);
+    if (side >= PUZ__PAIRS_MIN_N && puz__store_bytes(at) >= need &&
+        pairs_fit(at, k, (rg->rows - rg->top) * (rg->cols - rg->left),
+                  until) &&
         (tcp = malloc(sizeof(*tcp))) != NULL) {
         puz__store_peak(at, need);
         *tcp = tc;
-        if (puz__tcost_pairs(tcp, at->s->goal, lo, care, k) != PUZ_OK) {
+        if (puz__tcost_pairs(tcp, at->s->goal, rg->top, rg->left, care,
+                             k) != PUZ_OK) {
             free(tcp);
             tcp = NULL;
         }
@@ -281,7 +302,7 @@ static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
         uint64_t now = puz__now(at->s->limits);
         unsigned groups = (k - j + step - 1) / step;
         j = j + step < k ? j + step : k;
-        rc = place(at, cur, lo, care, j, &tc, tcp, w100,
+        rc = place(at, cur, rg, care, j, &tc, tcp, w100,
                    now + (until > now ? (until - now) / groups : 0), p,
                    j == k ? pk : NULL);
     }
@@ -289,30 +310,33 @@ static puz_err strip(struct puz__anytime *at, struct puz_board *cur,
     return rc;
 }
 
-/* The last f x f square of cur as a puzzle b5 of side f with goal g5
- * (tiles renamed by their goal cell). */
-static void last_square(const struct puz_board *cur,
-                        const struct puz_board *goal, unsigned f,
+/* The region rg of cur (its last rows and columns) as a puzzle b5 of
+ * its own shape with goal g5 (tiles renamed by their goal cell). */
+static void last_region(const struct puz_board *cur,
+                        const struct puz_board *goal, const struct region *rg,
                         struct puz_board *b5, struct puz_board *g5)
 {
-    unsigned n = cur->n, lo = n - f, gb5 = 0;
+    unsigned n = cur->n, top = rg->top, left = rg->left, gb5 = 0;
+    unsigned fr = rg->rows - top, f = rg->cols - left;
     uint8_t gcell[PUZ_MAX_CELLS];
 
-    for (unsigned i = 0; i < n * n; i++)
+    for (unsigned i = 0; i < puz_board_cells(goal); i++)
         gcell[goal->cells[i]] = (uint8_t)i;
-    gb5 = (gcell[0] / n - lo) * f + (gcell[0] % n - lo);
+    gb5 = (gcell[0] / n - top) * f + (gcell[0] % n - left);
     b5->n = g5->n = (uint8_t)f;
-    b5->rows = g5->rows = 0;    /* a square again, whatever they held */
-    for (unsigned r = 0; r < f; r++)
+    /* a square again (rows 0) when it is one, whatever they held */
+    b5->rows = g5->rows = (uint8_t)(fr == f ? 0 : fr);
+    for (unsigned r = 0; r < fr; r++)
         for (unsigned c = 0; c < f; c++) {
-            unsigned t = cur->cells[(r + lo) * n + c + lo], gi, i = r * f + c;
+            unsigned t = cur->cells[(r + top) * n + c + left], gi;
+            unsigned i = r * f + c;
             g5->cells[i] = (uint8_t)(i == gb5 ? 0 : i < gb5 ? i + 1 : i);
             if (t == 0) {
                 b5->cells[i] = 0;
                 b5->blank = (uint8_t)i;
                 continue;
             }
-            gi = (gcell[t] / n - lo) * f + (gcell[t] % n - lo);
+            gi = (gcell[t] / n - top) * f + (gcell[t] % n - left);
             b5->cells[i] = (uint8_t)(gi < gb5 ? gi + 1 : gi);
         }
     g5->blank = (uint8_t)gb5;
@@ -330,8 +354,8 @@ static puz_err first_5x5(struct puz__anytime *at, const struct puz_board *b5,
     sub.start = b5;
     sub.goal = g5;
     sub.n = b5->n;
-    sub.rows = b5->n;       /* the remainder is square */
-    sub.cells = sub.n * sub.n;
+    sub.rows = puz_board_rows(b5);
+    sub.cells = sub.rows * sub.n;
     sub.out = &r5;
     rc = puz__constructive(&sub);
     if (rc != PUZ_OK || r5.status != PUZ_SOLVED)
@@ -366,21 +390,23 @@ static puz_err exact_4x4(struct puz__anytime *at, const struct puz_board *b4,
     return rc;
 }
 
-/* The last f x f square of cur into q: a first path when q has none,
- * then shorter ones until `until` (optimally on 4x4 with its tables,
- * else the 5x5 search). */
-static puz_err solve_square(struct puz__anytime *at,
-                            const struct puz_board *cur, unsigned f,
-                            uint64_t until, struct puz__lpath *q)
+/* The region rg of cur into q: a first path when q has none, then
+ * shorter ones until `until` (optimally on 4x4 with its tables, else
+ * the 5x5 search, which takes any shape of up to 5 x 5). */
+static puz_err solve_rest(struct puz__anytime *at,
+                          const struct puz_board *cur,
+                          const struct region *rg, uint64_t until,
+                          struct puz__lpath *q)
 {
     const struct puz__search *s = at->s;
     struct puz_board b5, g5;
     puz_err rc = PUZ_OK;
 
-    last_square(cur, s->goal, f, &b5, &g5);
+    last_region(cur, s->goal, rg, &b5, &g5);
     if (q->dirs == NULL)
         rc = first_5x5(at, &b5, &g5, q);
-    if (rc == PUZ_OK && !(f == 4 && puz_tables_serves(s->tables, &g5) &&
+    if (rc == PUZ_OK && !(puz_board_square(&g5) && g5.n == 4 &&
+                          puz_tables_serves(s->tables, &g5) &&
                           exact_4x4(at, &b5, &g5, until, q) == PUZ_OK))
         puz__anytime_5x5(at, &b5, &g5, until, q);
     return rc;
@@ -397,8 +423,9 @@ static puz_err solve_square(struct puz__anytime *at,
 #ifndef PICK_SHARE_US
 #define PICK_SHARE_US 100000u
 #endif
-static puz_err pick(struct puz__anytime *at, struct picks *pk, unsigned f,
-                    uint64_t until, struct puz_board *cur,
+static puz_err pick(struct puz__anytime *at, struct picks *pk,
+                    const struct region *rg, uint64_t until,
+                    struct puz_board *cur,
                     struct puz__lpath *p, struct puz__lpath *p5)
 {
     uint64_t now = puz__now(at->s->limits), share;
@@ -422,7 +449,7 @@ static puz_err pick(struct puz__anytime *at, struct picks *pk, unsigned f,
         unsigned i = order[k];
         struct puz__lpath q = { 0 };
         uint64_t t = puz__now(at->s->limits);
-        if (solve_square(at, &pk->to[i], f,
+        if (solve_rest(at, &pk->to[i], rg,
                          t + share < until ? t + share : until,
                          &q) != PUZ_OK) {
             free(q.dirs);
@@ -457,7 +484,10 @@ puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
                           struct puz__lpath *p)
 {
     const struct puz__search *s = at->s;
-    unsigned n = s->n, gb = 0;
+    struct region rg = { s->rows, s->n, 0, 0 };
+    unsigned fr = s->rows < f ? s->rows : f, fc = s->n < f ? s->n : f;
+    unsigned steps = s->rows - fr > s->n - fc ? s->rows - fr : s->n - fc;
+    unsigned gb = 0;
     struct puz_board cur = *s->start;
     struct puz__lpath p5 = { 0 };
     struct picks pk = { 0 };
@@ -466,22 +496,30 @@ puz_err puz__reduce_solve(struct puz__anytime *at, unsigned strip_w100,
 
     while (s->goal->cells[gb] != 0)
         gb++;
-    if (n <= f || gb / n < n - f || gb % n < n - f || start >= until)
+    if (steps == 0 || gb / s->n < s->rows - fr || gb % s->n < s->n - fc ||
+        start >= until)
         return PUZ_EINVAL;
     total = until - start;
-    /* strips: up to half the budget in all; the rest for the square */
-    for (unsigned lo = 0; lo + f < n && rc == PUZ_OK; lo++)
-        rc = strip(at, &cur, lo, strip_w100,
-                   start + total / 2 * (lo + 1) / (n - f), p,
-                   lo + f + 1 == n && f == 5 ? &pk : NULL);
+    /* strips: up to half the budget in all; the rest for the remainder.
+     * Each strip is the region's first row and first column together
+     * while both sides are longer than f (all of a square's), then the
+     * longer side's alone */
+    for (unsigned i = 0; i < steps && rc == PUZ_OK; i++) {
+        bool row = rg.rows - rg.top > fr, col = rg.cols - rg.left > fc;
+        rc = strip(at, &cur, &rg, row, col, strip_w100,
+                   start + total / 2 * (i + 1) / steps, p,
+                   i + 1 == steps && f == 5 ? &pk : NULL);
+        rg.top += row;
+        rg.left += col;
+    }
     if (rc == PUZ_OK && pk.n >= 2)
-        rc = pick(at, &pk, f, until, &cur, p, &p5);
+        rc = pick(at, &pk, &rg, until, &cur, p, &p5);
     picks_free(&pk);
     if (rc != PUZ_OK) {
         free(p5.dirs);
         return rc;
     }
-    rc = solve_square(at, &cur, f, until, &p5);
+    rc = solve_rest(at, &cur, &rg, until, &p5);
     if (rc == PUZ_OK)
         rc = puz__lpath_append(p, p5.dirs, p5.len);
     free(p5.dirs);

@@ -8,7 +8,8 @@
  * conflict, needed weights of 3-5 to finish at all and then made paths
  * 1.5-2x longer than necessary. Here each cared tile's cost from every
  * cell is exact for that tile alone: a breadth-first search over (tile
- * cell, blank cell) inside the unsolved square, from the tile at home
+ * cell, blank cell) inside the unsolved region (rows >= top, columns
+ * >= left: a square's lower right, or a rectangle's), from the tile at home
  * with the blank anywhere, taken at the best blank cell next to the
  * tile (the blank_term of wsearch.c brings the blank there).
  *
@@ -29,12 +30,18 @@
 
 #include "large/large.h"
 
-/* One tile's table: dist over (tile cell, blank cell) of the square
- * with rows and columns >= lo, then the best blank next to the tile. */
-static void one_tile(struct puz__tcost *tc, const struct puz__moves *mv,
-                     unsigned lo, unsigned t, unsigned home)
+static int in_region(unsigned c, unsigned n, unsigned top, unsigned left)
 {
-    unsigned n = tc->n, cells = n * n;
+    return c / n >= top && c % n >= left;
+}
+
+/* One tile's table: dist over (tile cell, blank cell) of the region
+ * with rows >= top and columns >= left, then the best blank next to
+ * the tile. */
+static void one_tile(struct puz__tcost *tc, const struct puz__moves *mv,
+                     unsigned top, unsigned left, unsigned t, unsigned home)
+{
+    unsigned n = tc->n, cells = tc->cells;
     static const uint16_t far = UINT16_MAX;
     uint16_t dist[PUZ_MAX_CELLS][PUZ_MAX_CELLS];
     uint16_t queue[PUZ_MAX_CELLS * PUZ_MAX_CELLS];
@@ -44,7 +51,7 @@ static void one_tile(struct puz__tcost *tc, const struct puz__moves *mv,
         for (unsigned b = 0; b < cells; b++)
             dist[a][b] = far;
     for (unsigned b = 0; b < cells; b++) {
-        if (b == home || b / n < lo || b % n < lo)
+        if (b == home || !in_region(b, n, top, left))
             continue;
         dist[home][b] = 0;
         queue[qt++] = (uint16_t)(home * PUZ_MAX_CELLS + b);
@@ -55,7 +62,7 @@ static void one_tile(struct puz__tcost *tc, const struct puz__moves *mv,
         unsigned bp = st % PUZ_MAX_CELLS, d0 = dist[tp][bp];
         for (unsigned d = 0; d < 4; d++) {
             unsigned nb = mv->to[bp][d], ntp = tp;
-            if (nb == PUZ__WALL || nb / n < lo || nb % n < lo)
+            if (nb == PUZ__WALL || !in_region(nb, n, top, left))
                 continue;
             if (nb == tp)
                 ntp = bp;       /* the blank swaps with the tile */
@@ -79,29 +86,27 @@ static void one_tile(struct puz__tcost *tc, const struct puz__moves *mv,
 }
 
 void puz__tcost_init(struct puz__tcost *tc, const struct puz_board *goal,
-                     unsigned lo, const uint8_t *care, unsigned ncare)
+                     unsigned top, unsigned left, const uint8_t *care,
+                     unsigned ncare)
 {
     unsigned n = goal->n;
     struct puz__moves mv;
 
     tc->n = n;
+    tc->rows = puz_board_rows(goal);
+    tc->cells = tc->rows * n;
     memset(tc->cost, 0, sizeof(tc->cost));
     memset(tc->pair, 0, sizeof(tc->pair));
-    puz__moves_init(&mv, n);
-    for (unsigned i = 0; i < n * n; i++)
+    puz__moves_init_shape(&mv, tc->rows, n);
+    for (unsigned i = 0; i < tc->cells; i++)
         for (unsigned j = 0; j < ncare; j++)
             if (goal->cells[i] == care[j] && care[j] != 0)
-                one_tile(tc, &mv, lo, care[j], i);
-}
-
-static int in_square(unsigned c, unsigned n, unsigned lo)
-{
-    return c / n >= lo && c % n >= lo;
+                one_tile(tc, &mv, top, left, care[j], i);
 }
 
 /*
  * One pair's table: a breadth-first search over (cell of a, cell of b,
- * blank cell) inside the square, from both at home with the blank
+ * blank cell) inside the region, from both at home with the blank
  * anywhere; then for each (a, b) the best blank next to either (the
  * blank term brings it there). dist is cells^3 bytes, queue 4 times
  * that: 256 KB and 1 MB on 8x8.
@@ -110,9 +115,10 @@ static int in_square(unsigned c, unsigned n, unsigned lo)
 #define UNSEEN 255u
 
 static puz_err one_pair(struct puz__tcost *tc, const struct puz__moves *mv,
-                        unsigned lo, unsigned ha, unsigned hb, unsigned id)
+                        unsigned top, unsigned left, unsigned ha, unsigned hb,
+                        unsigned id)
 {
-    unsigned n = tc->n, cells = n * n;
+    unsigned n = tc->n, cells = tc->cells;
     size_t ns = (size_t)cells * cells * cells, qh = 0, qt = 0;
     uint8_t *dist = malloc(ns);
     uint32_t *queue = malloc(ns * sizeof(*queue));
@@ -124,7 +130,7 @@ static puz_err one_pair(struct puz__tcost *tc, const struct puz__moves *mv,
     }
     memset(dist, UNSEEN, ns);
     for (unsigned bl = 0; bl < cells; bl++) {
-        if (bl == ha || bl == hb || !in_square(bl, n, lo))
+        if (bl == ha || bl == hb || !in_region(bl, n, top, left))
             continue;
         dist[((size_t)ha * cells + hb) * cells + bl] = 0;
         queue[qt++] = (uint32_t)((ha * cells + hb) * cells + bl);
@@ -138,7 +144,7 @@ static puz_err one_pair(struct puz__tcost *tc, const struct puz__moves *mv,
         for (unsigned d = 0; d < 4; d++) {
             unsigned nbl = mv->to[bl][d], na = a, nb = b;
             size_t ni;
-            if (nbl == PUZ__WALL || !in_square(nbl, n, lo))
+            if (nbl == PUZ__WALL || !in_region(nbl, n, top, left))
                 continue;
             if (nbl == a)
                 na = bl;        /* the blank swaps with a tile */
@@ -168,19 +174,20 @@ static puz_err one_pair(struct puz__tcost *tc, const struct puz__moves *mv,
 }
 
 puz_err puz__tcost_pairs(struct puz__tcost *tc, const struct puz_board *goal,
-                         unsigned lo, const uint8_t *care, unsigned ncare)
+                         unsigned top, unsigned left, const uint8_t *care,
+                         unsigned ncare)
 {
-    unsigned n = tc->n, home[256] = { 0 };
+    unsigned home[256] = { 0 };
     struct puz__moves mv;
 
-    puz__moves_init(&mv, n);
-    for (unsigned i = 0; i < n * n; i++)
+    puz__moves_init_shape(&mv, tc->rows, tc->n);
+    for (unsigned i = 0; i < tc->cells; i++)
         home[goal->cells[i]] = i;
     for (unsigned j = 0; j + 1 < ncare && j / 2 < PUZ__TC_PAIRS; j += 2) {
         unsigned a = care[j], b = care[j + 1], id = j / 2;
         if (a == 0 || b == 0)
             continue;
-        if (one_pair(tc, &mv, lo, home[a], home[b], id) != PUZ_OK) {
+        if (one_pair(tc, &mv, top, left, home[a], home[b], id) != PUZ_OK) {
             memset(tc->pair, 0, sizeof(tc->pair));
             return PUZ_ENOMEM;
         }
@@ -199,10 +206,10 @@ unsigned puz__tcost_eval(const struct puz__tcost *tc, const uint8_t *cells)
     unsigned h = 0;
 
     memset(pos, PUZ__NOT_CARED, sizeof(pos));
-    for (unsigned i = 0; i < tc->n * tc->n; i++)
+    for (unsigned i = 0; i < tc->cells; i++)
         if (cells[i] != 0 && cells[i] != PUZ__DONT_CARE)
             pos[cells[i]] = (uint8_t)i;
-    for (unsigned i = 0; i < tc->n * tc->n; i++) {
+    for (unsigned i = 0; i < tc->cells; i++) {
         unsigned t = cells[i], q;
         if (t == 0 || t == PUZ__DONT_CARE)
             continue;

@@ -2,8 +2,8 @@
  * wsearch.c - weighted A* (f = g + w h, ties to the deeper node) over
  * abstract boards: a state is the blank's cell and the cells of the
  * tiles one cares about, so boards that differ only in the other tiles
- * are one state. The blank stays inside the square of rows and columns
- * >= lo (the cells outside are solved and locked). A closed node is
+ * are one state. The blank stays inside the region of rows >= top and
+ * columns >= left (the cells outside are solved and locked). A closed node is
  * never reopened, which keeps the path within w times optimal for a
  * consistent h and in practice far shorter.
  *
@@ -323,8 +323,8 @@ static void setup(struct ws *ws, const uint8_t *cells)
     for (unsigned i = 0; i < ws->cells; i++)
         for (unsigned d = 0; d < 4; d++) {
             unsigned c = mv.to[i][d];
-            ws->to[i][d] = (uint8_t)(c != PUZ__WALL && c / n >= w->lo &&
-                                     c % n >= w->lo ? c : PUZ__WALL);
+            ws->to[i][d] = (uint8_t)(c != PUZ__WALL && c / n >= w->top &&
+                                     c % n >= w->left ? c : PUZ__WALL);
         }
     /* parts need every tile in the state (a whole-board search) */
     ws->use_parts = w->h == &puz__h_pdb && ws->k == ws->cells &&
