@@ -4,6 +4,11 @@
  * One JSON record under one key. If storage is unavailable (private mode,
  * quota, a blocked cookie policy) the game keeps working from memory and
  * simply forgets on reload.
+ *
+ * Progress is kept per board shape under the shape's key (shapes.js):
+ * "3", "4", "5" for the squares, as it always was, and "2x3", "3x4" ...
+ * for rectangles, each with its own levels and stars. `size` is the
+ * shape last played: a number in older saves, a key now.
  */
 
 import { maxLevel } from './levels.js';
@@ -21,9 +26,15 @@ function fresh()
     };
 }
 
+/* A shape ({ key }), a key ("3x4") or an older save's number (3). */
+function keyOf(shape)
+{
+    return shape && typeof shape === 'object' ? shape.key : String(shape);
+}
+
 function sizeRecord(progress, size)
 {
-    const key = String(size);
+    const key = keyOf(size);
     if (!progress.sizes[key])
         progress.sizes[key] = { level: 1, unlocked: 1, best: {} };
     return progress.sizes[key];
