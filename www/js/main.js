@@ -28,7 +28,7 @@ import { Think } from './think.js';
 import { Today } from './today.js';
 import { ScoreCard } from './score-card.js';
 import { SettingsPanel } from './settings-panel.js';
-import { percent } from './levels.js';
+import { maxLevel, percent } from './levels.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -342,9 +342,15 @@ function openLevelMap()
     const all = levelMap(progress, size);
     const won = all.reduce((sum, e) => sum + e.stars, 0);
     const open = all.filter((e) => !e.locked).length;
-    $('level-map-note').textContent = `${won} of ${all.length * 3} stars won on ${shapeName(size)}: ` +
-        `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open; ` +
-        'finish one to open the next.';
+    if (Number.isFinite(maxLevel(size))) {
+        $('level-map-note').textContent = `${won} of ${all.length * 3} stars won on ${shapeName(size)}: ` +
+            `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open; ` +
+            'finish one to open the next.';
+    } else {
+        $('level-map-note').textContent = `${won} of ${open * 3} stars won on ${shapeName(size)} ` +
+            `in the ${open} level${open === 1 ? '' : 's'} open; ${shapeName(size)} levels go on ` +
+            'without end: finish one to open the next.';
+    }
     $('level-map').showModal();
 }
 

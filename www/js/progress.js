@@ -111,14 +111,24 @@ export function recordFinish(progress, size, level, result)
     return improved;
 }
 
+/* Levels past the last one reached that the map shows (locked) on a
+   shape whose levels never end. */
+const MAP_AHEAD = 5;
+const MAP_MIN = 10;
+
 /* Every level of the size, for the level map: [{ level, stars, played,
-   locked }], 1..maxLevel, the ones not reached yet locked. */
+   locked }], 1..maxLevel, the ones not reached yet locked. A shape whose
+   levels never end (all but 3×3 and 2×3) shows the levels reached and a
+   few more: counting to maxLevel there was a loop without end that hung
+   the page when the map of a 4×4 or 5×5 was opened. */
 export function levelMap(progress, size)
 {
     const record = sizeRecord(progress, size);
     const unlocked = unlockedFor(progress, size);
+    const last = Number.isFinite(maxLevel(size)) ? maxLevel(size) :
+        Math.max(MAP_MIN, unlocked + MAP_AHEAD);
     const out = [];
-    for (let level = 1; level <= maxLevel(size); level++) {
+    for (let level = 1; level <= last; level++) {
         const best = record.best[String(level)];
         out.push({ level, stars: best ? best.stars || 0 : 0, played: Boolean(best),
             locked: level > unlocked });
