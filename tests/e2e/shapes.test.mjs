@@ -83,17 +83,20 @@ async function solveOn(tiles, cols, extra = {})
     return r.json;
 }
 
-/* Plays blank moves with the arrow keys on a board of `cols` columns. */
+/* Plays blank moves with the arrow keys on a board of `cols` columns:
+   all the keys, then a wait for the board they lead to (each key is
+   handled as it comes, so there is no need to wait between them). */
 async function playKeys(moves, cols, p = page)
 {
     let tiles = await board(p);
     for (const move of moves) {
         const next = applyMove(tiles, move, cols);
         assert.ok(next, `${move} is not legal on ${tiles}`);
-        await p.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
-        await waitForBoard(next, p);
         tiles = next;
     }
+    for (const move of moves)
+        await p.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
+    await waitForBoard(tiles, p);
 }
 
 /* Where the tiles are drawn: distinct rows and columns of their boxes,
@@ -447,6 +450,12 @@ test('a share link keeps the shape: a 3×4 board opens as 3 rows of 4', async ()
     assert.deepEqual(await board(), tiles);
     assert.deepEqual([(await layout()).tops, (await layout()).lefts], [3, 4]);
     assert.equal(await page.textContent('#level'), 'Shared');
+    /* Watch A* think draws squares: on a rectangle it says so and traces
+       its sample 3×3 rather than misread the 12 tiles as 4 rows of 3. */
+    await page.click('#think-load');
+    await page.waitForFunction(() => /A\* from/.test(document.getElementById('think-message').textContent),
+        null, { timeout: 15000 });
+    assert.match(await page.textContent('#think-message'), /sample 3×3 board: the board you are playing is 3×4, a rectangle/);
 });
 
 test('the tall 5×3 fits a 390×844 phone screen, and a wide 4×5 fits it and a desktop', async () => {
