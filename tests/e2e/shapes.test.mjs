@@ -276,6 +276,14 @@ test('3×4 shows 3 rows of 4 square cells; click, key, swipe, undo and hint move
     await page.waitForFunction((b) => document.getElementById('board').dataset.board !== b, before.join(' '));
     assert.equal(await distance(), k - 3);
     await shot('3x4-play');
+    /* A reload resumes the 3×4 game where it was, shape and all. */
+    const shown = await board();
+    const moves = await page.textContent('#moves');
+    await page.reload();
+    await waitForBoard(shown);
+    assert.equal(await page.textContent('#moves'), moves);
+    assert.deepEqual([(await layout()).tops, (await layout()).lefts], [3, 4]);
+    assert.equal(await page.isChecked('#size-choice input[value="3x4"]'), true);
 });
 
 test('3×4: the solver\u2019s route by hand wins 100% and three stars, and opens level 2 of 3×4 only', async () => {
