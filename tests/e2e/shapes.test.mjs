@@ -502,6 +502,24 @@ test('the tall 5×3 fits a 390×844 phone screen, and a wide 4×5 fits it and a 
     assert.ok(s.board.bottom <= 900 && Math.abs(s.board.width / s.board.height - 1.5) < 0.01);
 });
 
+test('Solve plays the solver\u2019s route on a 2×3 with the playback bar, and the card says so', async () => {
+    await pickShape('2x3', 6);
+    await page.waitForFunction(() => /^\d+$/.test(document.getElementById('par').textContent),
+        null, { timeout: 10000 });
+    const par = Number(await page.textContent('#par'));
+    const answer = await solveOn(await board(), 3);
+    assert.equal(par, answer.length, 'par on 2×3 is the optimal length');
+    await page.click('#solve');
+    await page.waitForSelector('#playback:not([hidden])', { timeout: 10000 });
+    const r = await cardResult();
+    assert.equal(r.title, 'Solved by the solver');
+    assert.equal(r.moves, String(par));
+    assert.equal(r.label, 'Optimal');
+    assert.match(r.kicker, /2×3/);
+    await closeCard('score-replay');
+    await waitForPlaying(page, 6);
+});
+
 test('the daily stays square: no shape to choose, and it plays a square after a 3×4 game', async () => {
     await pickShape('3x4', 12);
     const daily = await page.$$eval('#daily-size input', (inputs) => inputs.map((i) => i.value));
