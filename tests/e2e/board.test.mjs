@@ -10,7 +10,9 @@ import {
     applyMove, fromApi, goalBoard, isSolved, legalMoves, moveForTile, opposite,
     parseBoard, tileForMove, toRows,
 } from '../../www/js/board.js';
-import { percent, scrambleLength, starsFor } from '../../www/js/levels.js';
+import { maxLevel, percent, scrambleLength, starsFor } from '../../www/js/levels.js';
+import { nextShape, parseShape, shapeName } from '../../www/js/shapes.js';
+import { readShared, shareUrl } from '../../www/js/share.js';
 
 test('the goal has the tiles in order and the blank last', () => {
     assert.deepEqual(goalBoard(3), [1, 2, 3, 4, 5, 6, 7, 8, 0]);
@@ -57,4 +59,50 @@ test('stars: three for optimal, two from 70%, one for any finish', () => {
     assert.equal(starsFor(0.2), 1);
     assert.equal(starsFor(Number.NaN), 0);
     assert.equal(percent(10 / 13), 77);
+});
+
+test('rectangles: the goal, moves and rows of a 3×4 go by its 4 columns', () => {
+    const goal = goalBoard(3, 4);
+    assert.deepEqual(goal, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0]);
+    assert.deepEqual(toRows(goal, 4), [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 0]]);
+    assert.deepEqual(legalMoves(goal, 4).sort(), ['left', 'up']);
+    /* Up from the corner takes the tile above the gap: 8, not 9 (which a
+       square reading of 12 cells, 3 wide, would take). */
+    assert.equal(tileForMove(goal, 'up', 4), 8);
+    assert.deepEqual(applyMove(goal, 'up', 4), [1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 8]);
+    assert.equal(moveForTile(goal, 11, 4), 'left');
+    assert.equal(applyMove(goal, 'down', 4), null);
+    /* A tall 5×3: 3 columns, 5 rows. */
+    const tall = goalBoard(5, 3);
+    assert.equal(tall.length, 15);
+    assert.equal(toRows(tall, 3).length, 5);
+    assert.equal(tileForMove(tall, 'up', 3), 12);
+});
+
+test('shapes: keys, names, levels per shape', () => {
+    assert.deepEqual(parseShape(3), { rows: 3, cols: 3, key: '3' });
+    assert.deepEqual(parseShape('3x4'), { rows: 3, cols: 4, key: '3x4' });
+    assert.equal(parseShape('9x2'), null);
+    assert.equal(parseShape('3x'), null);
+    assert.equal(shapeName(parseShape('5x3')), '5×3');
+    assert.equal(maxLevel(parseShape('2x3')), 14);
+    assert.equal(maxLevel('3'), 28);
+    assert.equal(maxLevel(parseShape('3x4')), Infinity);
+    assert.equal(nextShape(parseShape('2x3')).key, '3');
+    assert.equal(nextShape(parseShape('3')).key, '4');
+    assert.ok(scrambleLength(parseShape('3x4'), 2) > scrambleLength(parseShape('3x4'), 1));
+    assert.ok(scrambleLength(parseShape('2x3'), 100) <= 30);
+    assert.ok(scrambleLength(parseShape('4x5'), 1000) <= 70);
+});
+
+test('share links keep a rectangle\u2019s shape; a square\u2019s stay as they were', () => {
+    const tiles = [1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 8];
+    const url = shareUrl('http://x/', tiles, null, 'koi', parseShape('3x4'));
+    assert.equal(url, 'http://x/?board=1,2,3,4,5,6,7,0,9,10,11,8&shape=3x4&picture=koi');
+    const back = readShared(url);
+    assert.deepEqual(back.tiles, tiles);
+    assert.equal(back.shape.key, '3x4');
+    assert.equal(shareUrl('http://x/', goalBoard(3), null, ''), 'http://x/?board=1,2,3,4,5,6,7,8,0');
+    assert.match(readShared('http://x/?board=1,2,3,4,5,0&shape=3x4').error, /does not fill its shape/);
+    assert.match(readShared('http://x/?board=1,2,0&shape=1x3').error, /shape/);
 });

@@ -10,7 +10,9 @@
  * (docs/screenshot-{desktop,phone}-{light,dark}.png, with the daily card,
  * a streak and a share line), the level map with its locked levels
  * (docs/screenshot-levels.png) and the lab's effort charts
- * (docs/screenshot-effort.png). Not a test: run it by hand after
+ * (docs/screenshot-effort.png), and for issue 33 a 3×4 board with the
+ * Koi pond cut to its 4:3 (docs/screenshot-shape-3x4.png) and the tall
+ * 5×3 on a phone (docs/screenshot-shape-phone.png). Not a test: run it by hand after
  * changing how the game looks.
  *
  *   PUZZLED=build/puzzled node tests/e2e/readme-shots.mjs
@@ -169,6 +171,29 @@ async function mapAndEffortShots(page, base, docs)
     await (await page.$('#lab-charts')).screenshot({ path: path.join(docs, 'screenshot-effort.png') });
 }
 
+/* Rectangles: a 3×4 with a picture on a desktop, the tall 5×3 on a phone. */
+async function shapeShots(page, base, docs)
+{
+    await page.goto(`${base}/`);
+    await page.waitForSelector('#board[data-phase="playing"]');
+    await page.click('#size-choice label:has(input[value="3x4"])');
+    await page.waitForFunction(() => document.getElementById('board').dataset.board.split(' ').length === 12 &&
+        document.getElementById('board').dataset.phase === 'playing');
+    await page.click('#picture-choice label:has(input[value="koi"])');
+    await page.$eval('#play', (e) => e.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: path.join(docs, 'screenshot-shape-3x4.png') });
+    await page.setViewportSize(PHONE);
+    await page.click('#size-choice label:has(input[value="5x3"])');
+    await page.waitForFunction(() => document.getElementById('board').dataset.board.split(' ').length === 15 &&
+        document.getElementById('board').dataset.phase === 'playing');
+    await page.$eval('.stage', (e) => e.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: path.join(docs, 'screenshot-shape-phone.png') });
+    await page.setViewportSize(VIEWPORT);
+}
+
 async function main()
 {
     const server = await startServer();
@@ -213,8 +238,10 @@ async function main()
         await dailyShots(page, api, server.base, docs);
         await mapAndEffortShots(page, server.base, docs);
         await themeShots(page, server.base, docs);
+        await shapeShots(page, server.base, docs);
         console.log(`wrote ${path.relative(ROOT, docs)}/screenshot-{playing,finished,think,` +
-            'daily,daily-phone,levels,effort,desktop-light,desktop-dark,phone-light,phone-dark}.png');
+            'daily,daily-phone,levels,effort,desktop-light,desktop-dark,phone-light,phone-dark,' +
+            'shape-3x4,shape-phone}.png');
     } finally {
         await browser.close();
         await server.stop();

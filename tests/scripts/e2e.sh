@@ -5,7 +5,9 @@
 # plain node (tests/e2e/board.test.mjs). Screenshots: test-output/e2e/.
 # Exits 77 (skip) when chromium or playwright-core is not installed; CI
 # installs both (apt-get install chromium; npm ci), so there it always runs.
-# Environment: PUZZLED (binary, default build/puzzled), CHROMIUM.
+# Also the rectangular boards (tests/e2e/shapes.test.mjs).
+# Environment: PUZZLED (binary, default build/puzzled), CHROMIUM,
+# E2E_FILES (which test files; default all).
 cd "$(dirname "$0")/../.." || exit 1
 
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
@@ -30,8 +32,9 @@ if [ ! -x "$PUZZLED" ]; then
 fi
 
 mkdir -p test-output/e2e
-FILES="tests/e2e/board.test.mjs tests/e2e/game.test.mjs tests/e2e/round2.test.mjs
-    tests/e2e/daily.test.mjs tests/e2e/round3.test.mjs"
+# E2E_FILES runs only those files (E2E_FILES=tests/e2e/shapes.test.mjs).
+FILES=${E2E_FILES:-"tests/e2e/board.test.mjs tests/e2e/game.test.mjs tests/e2e/round2.test.mjs
+    tests/e2e/daily.test.mjs tests/e2e/round3.test.mjs tests/e2e/shapes.test.mjs"}
 # A hang must not stall the whole test run: the suites take a few minutes
 # (more on a loaded machine), so fifteen is a generous ceiling.
 if command -v timeout >/dev/null 2>&1; then

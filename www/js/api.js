@@ -89,22 +89,32 @@ async function request(path, { method = 'GET', body, signal } = {})
     });
 }
 
-/* GET /v1/puzzles/random: a solvable board `moves` away from the goal. */
-export function randomPuzzle(size, moves, options = {})
+/* GET /v1/puzzles/random: a solvable board `moves` away from the goal.
+   `shape` is a square's side or { rows, cols } (a rectangle is asked
+   for by rows and cols, a square by its size, as before). */
+export function randomPuzzle(shape, moves, options = {})
 {
-    const query = new URLSearchParams({ size: String(size), moves: String(moves) });
+    const square = typeof shape !== 'object' || shape.rows === shape.cols;
+    const side = typeof shape === 'object' ? shape.rows : shape;
+    const query = new URLSearchParams(square ?
+        { size: String(side), moves: String(moves) } :
+        { rows: String(shape.rows), cols: String(shape.cols), moves: String(moves) });
     return request(`/v1/puzzles/random?${query}`, options);
 }
 
 /*
  * POST /v1/solve. `settings` may hold algorithm, heuristic, limits and
- * include_path; anything left out gets the server's default.
+ * include_path; anything left out gets the server's default. `cols` (the
+ * column count) says the shape of a rectangle's flat `tiles` and goal;
+ * left out, they are a square. The board goes as rows, which carry the
+ * shape to the server.
  */
 export function solve(tiles, settings = {}, options = {})
 {
-    const body = { board: toRows(tiles) };
+    const cols = settings.cols;
+    const body = { board: toRows(tiles, cols) };
     if (Array.isArray(settings.goal))
-        settings = { ...settings, goal: toRows(settings.goal) };
+        settings = { ...settings, goal: toRows(settings.goal, cols) };
     for (const key of ['goal', 'algorithm', 'heuristic', 'limits', 'include_path', 'trace', 'effort']) {
         if (settings[key] !== undefined && settings[key] !== '')
             body[key] = settings[key];
@@ -112,12 +122,13 @@ export function solve(tiles, settings = {}, options = {})
     return request('/v1/solve', { method: 'POST', body, ...options });
 }
 
-/* POST /v1/score: how the player's moves compare with the optimum. */
-export function score(tiles, moves, goal = null, options = {})
+/* POST /v1/score: how the player's moves compare with the optimum.
+   `cols` as for solve(). */
+export function score(tiles, moves, goal = null, { cols, ...options } = {})
 {
-    const body = { board: toRows(tiles), moves };
+    const body = { board: toRows(tiles, cols), moves };
     if (goal)
-        body.goal = toRows(goal);
+        body.goal = toRows(goal, cols);
     return request('/v1/score', {
         method: 'POST',
         body,

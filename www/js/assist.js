@@ -13,20 +13,24 @@
 
 import { ApiError, solve } from './api.js';
 import { applyMove, sizeOf } from './board.js';
+import { makeShape } from './shapes.js';
 
 const PLAY_LIMITS = Object.freeze({ timeout_ms: 8000 });
 const QUICK_LIMITS = Object.freeze({ timeout_ms: 3000 });
 const CACHE_LIMIT = 2000;
 
 /*
- * What to ask for, best first. Up to 4×4 the server's default search is
- * optimal; on bigger boards its default is a fast constructive one, so an
- * optimal A* gets a short try first (early levels are easy for it), and
- * greedy best-first is the last resort everywhere.
+ * What to ask for, best first. Up to 4×4, and on rectangles up to 16
+ * cells (2×3, 3×4, 5×3 ...), the server's default search is optimal
+ * (docs/rectangles.md; 2×7 and 2×8 are not, and their answers say so); on
+ * bigger boards its default is the anytime search, so an optimal A* gets
+ * a short try first (early levels are easy for it), and greedy
+ * best-first is the last resort everywhere. Every answer carries its own
+ * `optimal` flag, and that flag, not this guess, is what the game shows.
  */
-function plans(size)
+function plans(shape)
 {
-    if (size <= 4)
+    if (shape.rows * shape.cols <= 16)
         return [{ limits: PLAY_LIMITS }, { algorithm: 'greedy', limits: PLAY_LIMITS }];
     return [
         { algorithm: 'astar', limits: QUICK_LIMITS },
@@ -47,12 +51,21 @@ export class Assistant {
         /* Stats of the first answer for each start board, for the score card. */
         this.lastResult = null;
         this.goal = null;
+        this.shape = null;
     }
 
-    /* The goal every question is about (null: the usual one). */
-    setGoal(goal)
+    /* The goal every question is about (null: the usual one), and the
+       board's shape ({ rows, cols }; null: a square). */
+    setGoal(goal, shape = null)
     {
         this.goal = goal ? goal.slice() : null;
+        this.shape = shape;
+    }
+
+    shapeOf(tiles)
+    {
+        return this.shape && this.shape.rows * this.shape.cols === tiles.length ?
+            this.shape : makeShape(sizeOf(tiles));
     }
 
     forget()
@@ -67,6 +80,7 @@ export class Assistant {
         if (this.known.size > CACHE_LIMIT)
             this.known.clear();
         let board = tiles;
+        const { cols } = this.shapeOf(tiles);
         result.moves.forEach((move, i) => {
             this.known.set(board.join(','), {
                 moves: result.moves.slice(i),
@@ -74,7 +88,7 @@ export class Assistant {
                 algorithm: result.algorithm,
                 heuristic: result.heuristic,
             });
-            board = applyMove(board, move) || board;
+            board = applyMove(board, move, cols) || board;
         });
         /* Where the path ends: nothing left to do (only if it got there). */
         if (result.status === 'solved')
@@ -110,9 +124,12 @@ export class Assistant {
     async ask(tiles, signal)
     {
         let last = null;
-        for (const plan of plans(sizeOf(tiles))) {
+        const shape = this.shapeOf(tiles);
+        for (const plan of plans(shape)) {
             try {
-                const asked = this.goal ? { ...plan, goal: this.goal } : plan;
+                const asked = { ...plan, cols: shape.cols };
+                if (this.goal)
+                    asked.goal = this.goal;
                 last = await solve(tiles, asked, { signal });
                 if (last.status === 'solved')
                     return last;

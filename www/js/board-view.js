@@ -2,10 +2,14 @@
  * board-view.js - draws a board into the page and keeps it in step with
  * the game, without knowing any rules beyond "where is each tile".
  *
- * One element per tile lives for as long as the board size does; a move
+ * One element per tile lives for as long as the board shape does; a move
  * only changes two custom properties on the tile that slides, and CSS does
  * the animation (board.css). The blank has an element too, the "last
  * piece", which fades in when the board is solved so the picture is whole.
+ *
+ * The shape is R rows by C columns (setShape; a square when not told):
+ * --n is the column count (as in the C core, the row stride) and --rows
+ * the row count, on the board and on its frame, which sizes itself by them.
  */
 
 import { legalMoves, sizeOf, tileForMove, toRows } from './board.js';
@@ -14,7 +18,11 @@ export class BoardView {
     constructor(root)
     {
         this.root = root;
+        this.frame = root.parentElement;
         this.size = 0;
+        this.rows = 0;
+        this.cols = 0;
+        this.shape = null;
         this.tiles = [];
         this.elements = new Map();
         this.hinted = 0;
@@ -28,6 +36,17 @@ export class BoardView {
         if (key === (this.goal ? this.goal.join(' ') : ''))
             return;
         this.goal = goal ? goal.slice() : null;
+        this.size = 0;
+    }
+
+    /* The next boards' shape, { rows, cols }; null: squares. */
+    setShape(shape)
+    {
+        const same = this.shape && shape && this.shape.rows === shape.rows &&
+            this.shape.cols === shape.cols;
+        if (same || (!this.shape && !shape))
+            return;
+        this.shape = shape ? { rows: shape.rows, cols: shape.cols } : null;
         this.size = 0;
     }
 
@@ -52,30 +71,42 @@ export class BoardView {
 
     render(tiles, { solved = false } = {})
     {
-        if (sizeOf(tiles) !== this.size)
-            this.build(sizeOf(tiles));
+        const fits = this.shape && this.shape.rows * this.shape.cols === tiles.length;
+        const rows = fits ? this.shape.rows : sizeOf(tiles);
+        const cols = fits ? this.shape.cols : sizeOf(tiles);
+        if (this.size === 0 || rows !== this.rows || cols !== this.cols)
+            this.build(rows, cols);
         this.tiles = tiles.slice();
         tiles.forEach((tile, index) => this.place(tile, index));
         this.markMovable();
         this.root.classList.toggle('solved', solved);
         this.root.dataset.board = tiles.join(' ');
         this.root.dataset.solved = String(solved);
-        this.root.setAttribute('aria-label', describe(tiles, solved));
+        this.root.setAttribute('aria-label', describe(tiles, solved, this.cols));
     }
 
-    build(size)
+    build(rows, cols)
     {
-        this.size = size;
+        this.size = cols;
+        this.rows = rows;
+        this.cols = cols;
         this.root.replaceChildren();
         this.elements.clear();
-        this.root.style.setProperty('--n', String(size));
-        const cells = size * size;
+        for (const element of [this.root, this.frame]) {
+            if (!element)
+                continue;
+            element.style.setProperty('--n', String(cols));
+            element.style.setProperty('--rows', String(rows));
+        }
+        this.root.dataset.rows = String(rows);
+        this.root.dataset.cols = String(cols);
+        const cells = rows * cols;
         const goal = this.goal && this.goal.length === cells ? this.goal : null;
         for (let i = 1; i <= cells; i++) {
-            /* The cell that belongs to the blank is numbered n*n here. */
+            /* The cell that belongs to the blank is numbered rows*cols here. */
             const tile = i % cells;
             const home = goal ? goal.indexOf(tile) : i - 1;
-            const element = makeTile(tile, home, size);
+            const element = makeTile(tile, home, cols);
             this.elements.set(tile, element);
             this.root.append(element);
         }
@@ -84,13 +115,14 @@ export class BoardView {
     place(tile, index)
     {
         const element = this.elements.get(tile);
-        element.style.setProperty('--r', String(Math.floor(index / this.size)));
-        element.style.setProperty('--c', String(index % this.size));
+        element.style.setProperty('--r', String(Math.floor(index / this.cols)));
+        element.style.setProperty('--c', String(index % this.cols));
     }
 
     markMovable()
     {
-        const movable = new Set(legalMoves(this.tiles).map((d) => tileForMove(this.tiles, d)));
+        const movable = new Set(legalMoves(this.tiles, this.cols)
+            .map((d) => tileForMove(this.tiles, d, this.cols)));
         for (const [tile, element] of this.elements)
             element.classList.toggle('movable', movable.has(tile));
     }
@@ -146,15 +178,16 @@ export function rowHue(row)
     return ROW_HUES[row % ROW_HUES.length];
 }
 
-function makeTile(tile, goalIndex, size)
+/* `cols`: the board's column count, which places the goal cell. */
+function makeTile(tile, goalIndex, cols)
 {
     const element = document.createElement('div');
     element.className = tile === 0 ? 'tile last-piece' : 'tile';
     element.dataset.tile = String(tile);
     element.setAttribute('aria-hidden', 'true');
-    element.style.setProperty('--gr', String(Math.floor(goalIndex / size)));
-    element.style.setProperty('--gc', String(goalIndex % size));
-    element.style.setProperty('--hue', String(rowHue(Math.floor(goalIndex / size))));
+    element.style.setProperty('--gr', String(Math.floor(goalIndex / cols)));
+    element.style.setProperty('--gc', String(goalIndex % cols));
+    element.style.setProperty('--hue', String(rowHue(Math.floor(goalIndex / cols))));
     const face = document.createElement('span');
     face.className = 'face';
     if (tile !== 0) {
@@ -168,8 +201,9 @@ function makeTile(tile, goalIndex, size)
 }
 
 /* What a screen reader hears for the board: rows, "gap" for the blank. */
-function describe(tiles, solved)
+function describe(tiles, solved, cols)
 {
-    const rows = toRows(tiles).map((row) => row.map((t) => (t === 0 ? 'gap' : t)).join(' '));
-    return `${solved ? 'Solved board' : 'Puzzle board'}: ${rows.join(', ')}`;
+    const rows = toRows(tiles, cols).map((row) => row.map((t) => (t === 0 ? 'gap' : t)).join(' '));
+    const shape = rows.length === cols ? '' : ` (${rows.length} rows of ${cols})`;
+    return `${solved ? 'Solved board' : 'Puzzle board'}${shape}: ${rows.join(', ')}`;
 }

@@ -4,6 +4,11 @@
  * A board is a flat array of tile numbers read row by row, 0 for the blank.
  * Moves are named the way the API names them: the direction the BLANK moves
  * ("up" means the tile above the blank slides down into it).
+ *
+ * A flat array does not say its shape: 12 tiles may be 3×4, 4×3, 2×6 or
+ * 6×2. So every function that needs rows takes the column count `cols`
+ * (the row stride); left out, the board is read as a square, which is
+ * what every caller written before rectangles meant.
  */
 
 export const DIRECTIONS = Object.freeze({
@@ -26,11 +31,12 @@ export function opposite(direction)
     return OPPOSITE[direction];
 }
 
-/* Tiles in order with the blank last: 1 2 3 / 4 5 6 / 7 8 0. */
-export function goalBoard(size)
+/* Tiles in order with the blank last: 1 2 3 / 4 5 6 / 7 8 0; with
+   `cols`, a rectangle of `rows` rows (1 2 3 4 / 5 6 7 8 / 9 10 11 0). */
+export function goalBoard(rows, cols = rows)
 {
     const tiles = [];
-    for (let i = 1; i < size * size; i++)
+    for (let i = 1; i < rows * cols; i++)
         tiles.push(i);
     tiles.push(0);
     return tiles;
@@ -53,33 +59,32 @@ export function isSolved(tiles, goal = null)
 }
 
 /* Row and column of the cell holding `tile`. */
-export function positionOf(tiles, tile)
+export function positionOf(tiles, tile, cols = sizeOf(tiles))
 {
-    const size = sizeOf(tiles);
     const index = tiles.indexOf(tile);
-    return { row: Math.floor(index / size), col: index % size };
+    return { row: Math.floor(index / cols), col: index % cols };
 }
 
 /* Index of the cell the blank would move to, or -1 off the board. */
-function targetIndex(tiles, direction)
+function targetIndex(tiles, direction, cols)
 {
-    const size = sizeOf(tiles);
-    const { row, col } = positionOf(tiles, 0);
+    const rows = tiles.length / cols;
+    const { row, col } = positionOf(tiles, 0, cols);
     const step = DIRECTIONS[direction];
     if (!step)
         return -1;
     const r = row + step[0];
     const c = col + step[1];
-    if (r < 0 || c < 0 || r >= size || c >= size)
+    if (r < 0 || c < 0 || r >= rows || c >= cols)
         return -1;
-    return r * size + c;
+    return r * cols + c;
 }
 
 /* The new board after the blank moves, or null if the move is illegal. */
-export function applyMove(tiles, direction)
+export function applyMove(tiles, direction, cols = sizeOf(tiles))
 {
     const from = tiles.indexOf(0);
-    const to = targetIndex(tiles, direction);
+    const to = targetIndex(tiles, direction, cols);
     if (to < 0)
         return null;
     const next = tiles.slice();
@@ -89,39 +94,38 @@ export function applyMove(tiles, direction)
 }
 
 /* The tile that slides when the blank moves `direction`, or 0 if none. */
-export function tileForMove(tiles, direction)
+export function tileForMove(tiles, direction, cols = sizeOf(tiles))
 {
-    const to = targetIndex(tiles, direction);
+    const to = targetIndex(tiles, direction, cols);
     return to < 0 ? 0 : tiles[to];
 }
 
 /* The blank direction that slides `tile`, or null if it is not next to it. */
-export function moveForTile(tiles, tile)
+export function moveForTile(tiles, tile, cols = sizeOf(tiles))
 {
     for (const direction of Object.keys(DIRECTIONS)) {
-        if (tile !== 0 && tileForMove(tiles, direction) === tile)
+        if (tile !== 0 && tileForMove(tiles, direction, cols) === tile)
             return direction;
     }
     return null;
 }
 
-export function legalMoves(tiles)
+export function legalMoves(tiles, cols = sizeOf(tiles))
 {
-    return Object.keys(DIRECTIONS).filter((d) => targetIndex(tiles, d) >= 0);
+    return Object.keys(DIRECTIONS).filter((d) => targetIndex(tiles, d, cols) >= 0);
 }
 
-export function toRows(tiles)
+export function toRows(tiles, cols = sizeOf(tiles))
 {
-    const size = sizeOf(tiles);
     const rows = [];
-    for (let r = 0; r < size; r++)
-        rows.push(tiles.slice(r * size, (r + 1) * size));
+    for (let r = 0; r * cols < tiles.length; r++)
+        rows.push(tiles.slice(r * cols, (r + 1) * cols));
     return rows;
 }
 
-export function toText(tiles)
+export function toText(tiles, cols = sizeOf(tiles))
 {
-    return toRows(tiles).map((row) => row.join(' ')).join('\n');
+    return toRows(tiles, cols).map((row) => row.join(' ')).join('\n');
 }
 
 /* Any board form the API uses (string, flat array, rows) to a flat array. */

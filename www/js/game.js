@@ -8,7 +8,10 @@
  * Phases: loading -> playing <-> solving -> finished; or error if a board
  * could not be fetched.
  *
- * Kinds of board: 'level' (a numbered level of a size), 'custom' (typed in
+ * Boards have a shape, R rows by C columns (shapes.js): the squares and
+ * the rectangles of the size picker; each shape has its own levels.
+ *
+ * Kinds of board: 'level' (a numbered level of a shape), 'custom' (typed in
  * the lab), 'shared' (opened from a link) and 'daily' (the day's puzzle).
  * Only levels unlock anything or keep a best score.
  *
@@ -26,6 +29,7 @@ import {
     applyMove, fromApi, goalBoard, isSolved, moveForTile, opposite, sameBoard, sizeOf,
     tileForMove,
 } from './board.js';
+import { makeShape, nextShape, parseShape, shapeName } from './shapes.js';
 import { plural } from './catalog.js';
 import { Clock } from './clock.js';
 import { maxLevel, percent, scrambleLength, starsFor } from './levels.js';
@@ -53,12 +57,12 @@ export class Game {
         this.progress = progress;
         this.onChange = onChange;
         this.hooks = hooks;
-        this.size = progress.size || 3;
+        this.shape = parseShape(progress.size) || makeShape(3);
         this.level = 1;
         this.kind = 'level';
         this.daily = null;
         this.start = [];
-        this.goal = goalBoard(this.size);
+        this.goal = goalBoard(this.shape.rows, this.shape.cols);
         this.tiles = [];
         this.moves = [];
         this.solverMoves = 0;
@@ -80,6 +84,17 @@ export class Game {
     get custom()
     {
         return this.kind !== 'level';
+    }
+
+    /* The shape's key ("3", "3x4"): what the progress is kept under. */
+    get size()
+    {
+        return this.shape.key;
+    }
+
+    get cols()
+    {
+        return this.shape.cols;
     }
 
     get hints()
@@ -107,24 +122,25 @@ export class Game {
         this.hud.setPar(NaN);
     }
 
-    /* Fetches a board for `level` of `size` from the server and starts it. */
-    async play(size, level)
+    /* Fetches a board for `level` of `shape` (a shape, or a key such as
+       "4" or "3x4") from the server and starts it. */
+    async play(shape, level)
     {
         const token = ++this.token;
         this.stopPlayback();
-        this.size = size;
+        this.shape = typeof shape === 'object' ? shape : parseShape(shape) || makeShape(3);
         this.kind = 'level';
         this.daily = null;
-        this.level = chooseLevel(this.progress, size, level);
+        this.level = chooseLevel(this.progress, this.shape, level);
         this.phase = 'loading';
         this.clearHud();
         this.showLevel();
         this.hud.loading('Shuffling a new board…');
         this.hud.say('');
         this.changed();
-        const walk = scrambleLength(size, this.level);
+        const walk = scrambleLength(this.shape, this.level);
         try {
-            const puzzle = await api.randomPuzzle(size, walk);
+            const puzzle = await api.randomPuzzle(this.shape, walk);
             if (token === this.token) {
                 /* On 3×3 the server knows the exact distance up front; on
                    bigger boards the walk's length bounds it from above. */
@@ -152,11 +168,11 @@ export class Game {
 
     /* A board from the lab ('custom'), a link ('shared') or the day's
        puzzle ('daily'): no level, no unlocking. */
-    playBoard(tiles, { goal = null, kind = 'custom', daily = null, par = null } = {})
+    playBoard(tiles, { goal = null, kind = 'custom', daily = null, par = null, shape = null } = {})
     {
         ++this.token;
         this.stopPlayback();
-        this.size = sizeOf(tiles);
+        this.shape = shape && shape.rows * shape.cols === tiles.length ? shape : makeShape(sizeOf(tiles));
         this.kind = kind;
         this.daily = daily;
         this.showLevel();
@@ -166,10 +182,11 @@ export class Game {
     begin(tiles, goal = null, par = null)
     {
         this.start = tiles.slice();
-        this.goal = goal ? goal.slice() : goalBoard(sizeOf(tiles));
+        this.goal = goal ? goal.slice() : goalBoard(this.shape.rows, this.shape.cols);
+        this.view.setShape(this.shape);
         this.view.setGoal(this.goal);
         this.assistant.forget();
-        this.assistant.setGoal(goal);
+        this.assistant.setGoal(goal, this.shape);
         this.watched = false;
         this.hinted = new Set();
         this.par = par && Number.isFinite(par.moves) ? { ...par } : { moves: NaN, exact: false };
@@ -230,7 +247,7 @@ export class Game {
 
     showLevel()
     {
-        const unlocked = unlockedFor(this.progress, this.size);
+        const unlocked = unlockedFor(this.progress, this.shape);
         const label = { daily: 'Daily', shared: 'Shared', custom: 'Own' }[this.kind] || String(this.level);
         this.hud.setLevel(label, {
             canGoBack: !this.custom && this.level > 1,
@@ -248,13 +265,13 @@ export class Game {
     {
         if (!this.canPlay)
             return false;
-        const next = applyMove(this.tiles, direction);
+        const next = applyMove(this.tiles, direction, this.cols);
         if (!next)
             return false;
         const tookOver = !bySolver && this.phase === 'solving';
         if (tookOver)
             this.takeOver();
-        const tile = tileForMove(this.tiles, direction);
+        const tile = tileForMove(this.tiles, direction, this.cols);
         this.tiles = next;
         this.moves.push(direction);
         if (bySolver)
@@ -293,7 +310,7 @@ export class Game {
     /* A tap or click on `tile`: it slides if it is next to the gap. */
     tap(tile)
     {
-        const direction = moveForTile(this.tiles, tile);
+        const direction = moveForTile(this.tiles, tile, this.cols);
         if (!direction) {
             if (this.canPlay)
                 this.view.refuse(tile);
@@ -333,8 +350,8 @@ export class Game {
     /* A practice undo: the move leaves the list, as if never played. */
     takeBack(last)
     {
-        const tile = tileForMove(this.tiles, opposite(last));
-        this.tiles = applyMove(this.tiles, opposite(last));
+        const tile = tileForMove(this.tiles, opposite(last), this.cols);
+        this.tiles = applyMove(this.tiles, opposite(last), this.cols);
         this.moves.pop();
         if (this.solverMoves > this.moves.length)
             this.solverMoves = this.moves.length;
@@ -406,7 +423,7 @@ export class Game {
             return;
         }
         const move = path.moves[0];
-        const tile = tileForMove(this.tiles, move);
+        const tile = tileForMove(this.tiles, move, this.cols);
         const slide = opposite(move);
         this.hinted.add(this.tiles.join(','));
         this.view.showHint(tile, slide);
@@ -487,29 +504,30 @@ export class Game {
     /* A fresh board at the current level (also leaves a pasted board). */
     shuffle()
     {
-        return this.play(this.size, this.level);
+        return this.play(this.shape, this.level);
     }
 
     nextLevel()
     {
-        return this.play(this.size, this.level + 1);
+        return this.play(this.shape, this.level + 1);
     }
 
     changeLevel(delta)
     {
         if (this.custom)
-            return this.play(this.size, this.level);
+            return this.play(this.shape, this.level);
         const target = this.level + delta;
-        if (target < 1 || target > unlockedFor(this.progress, this.size))
+        if (target < 1 || target > unlockedFor(this.progress, this.shape))
             return null;
-        return this.play(this.size, target);
+        return this.play(this.shape, target);
     }
 
     /* What survives a reload: enough to put the same game back. */
     snapshot()
     {
         return {
-            kind: this.kind, size: this.size, level: this.level, daily: this.daily,
+            kind: this.kind, size: this.shape.key, rows: this.shape.rows, cols: this.shape.cols,
+            level: this.level, daily: this.daily,
             start: this.start, goal: this.goal, moves: this.moves,
             solverMoves: this.solverMoves, hinted: [...this.hinted],
             watched: this.watched, seconds: this.clock.seconds, par: this.par,
@@ -522,24 +540,29 @@ export class Game {
             this.hook('onSave', this.snapshot());
     }
 
-    /* Puts a saved game back, moves and all; false if it does not fit. */
+    /* Puts a saved game back, moves and all; false if it does not fit.
+       A save from before shapes has only `size` (a square's side). */
     resume(saved)
     {
+        const shape = parseShape(saved.size);
+        if (!shape || shape.rows * shape.cols !== saved.start.length)
+            return false;
         let tiles = saved.start;
         for (const move of saved.moves) {
-            tiles = applyMove(tiles, move);
+            tiles = applyMove(tiles, move, shape.cols);
             if (!tiles)
                 return false;
         }
         if (isSolved(tiles, saved.goal))
             return false;
         ++this.token;
-        this.size = saved.size;
+        this.shape = shape;
         this.kind = saved.kind;
         this.daily = saved.daily || null;
-        this.level = saved.kind === 'level' ? chooseLevel(this.progress, saved.size, saved.level) : 1;
+        this.level = saved.kind === 'level' ? chooseLevel(this.progress, shape, saved.level) : 1;
         this.showLevel();
-        this.begin(saved.start, sameBoard(saved.goal, goalBoard(saved.size)) ? null : saved.goal, saved.par);
+        this.begin(saved.start, sameBoard(saved.goal, goalBoard(shape.rows, shape.cols)) ? null :
+            saved.goal, saved.par);
         this.tiles = tiles;
         this.moves = saved.moves.slice();
         this.solverMoves = saved.solverMoves || 0;
@@ -563,9 +586,9 @@ export class Game {
         this.hook('onSave', null);
         this.hud.say(this.solverMoves ? 'Solved, with the solver\u2019s help.' : 'Solved! Working out your score…', 'good');
         this.changed();
-        const goal = sameBoard(this.goal, goalBoard(this.size)) ? null : this.goal;
+        const goal = sameBoard(this.goal, goalBoard(this.shape.rows, this.shape.cols)) ? null : this.goal;
         const [scored, solver] = await Promise.all([
-            api.score(this.start, this.moves, goal).catch((err) => ({ error: err })),
+            api.score(this.start, this.moves, goal, { cols: this.cols }).catch((err) => ({ error: err })),
             this.solverInfo,
             delay(FINISH_PAUSE_MS),
         ]);
@@ -588,8 +611,8 @@ export class Game {
     {
         if (this.custom)
             return this.shuffle();
-        if (this.level >= maxLevel(this.size) && this.hooks.onSwitchSize)
-            return this.hooks.onSwitchSize(this.size + 1);
+        if (this.level >= maxLevel(this.shape) && this.hooks.onSwitchSize)
+            return this.hooks.onSwitchSize(nextShape(this.shape).key);
         return this.nextLevel();
     }
 
@@ -598,7 +621,7 @@ export class Game {
         if (result.bySolver)
             return `The solver finished it: ${plural(result.moves, 'move')}. Press N for a new board.`;
         const share = Number.isFinite(result.percent) ?
-            ` · ${result.percent}% of ${result.exact ? 'the optimal route' : 'par'}` : '';
+            ` · ${result.percent}% of ${result.exact ? 'the optimal route' : 'the best route found'}` : '';
         return `Solved in ${plural(result.moves, 'move')}${share}. Press N for a new board.`;
     }
 
@@ -626,16 +649,17 @@ export class Game {
         const starred = this.kind === 'level' || this.kind === 'daily';
         let best = false;
         if (!this.custom) {
-            best = recordFinish(this.progress, this.size, this.level, {
+            best = recordFinish(this.progress, this.shape, this.level, {
                 ratio, stars, moves, seconds: this.clock.seconds, assisted: bySolver,
             });
         }
         this.showLevel();
         this.changed();
-        const last = !this.custom && this.level >= maxLevel(this.size);
+        const last = !this.custom && this.level >= maxLevel(this.shape);
+        const name = shapeName(this.shape);
         return {
-            kicker: this.custom ? `${KIND_NAME[this.kind]} · ${this.size}×${this.size}` :
-                `Level ${this.level} · ${this.size}×${this.size}`,
+            kicker: this.custom ? `${KIND_NAME[this.kind]} · ${name}` :
+                `Level ${this.level} · ${name}`,
             title: this.title(ratio, bySolver, helped, { moves, optimal, exact }),
             percent: !bySolver && Number.isFinite(ratio) ? percent(ratio) : NaN,
             sub: this.sub(bySolver, exact, optimal, solver),
@@ -650,7 +674,7 @@ export class Game {
             note: this.note(best, scored, { optimal, exact, helped }, solver),
             canGoOn: !this.custom,
             nextLabel: this.kind === 'daily' ? 'Back to the levels →' : this.custom ? 'New board →' :
-                last ? `Try ${this.size + 1}×${this.size + 1} →` : 'Next level →',
+                last ? `Try ${shapeName(nextShape(this.shape))} →` : 'Next level →',
             daily: this.kind === 'daily' ? this.daily : null,
             start: this.start,
             moveList: this.moves.slice(),
@@ -669,8 +693,10 @@ export class Game {
         }
         if (exact)
             return 'of the optimal route';
+        /* Not proven shortest: scored against the best route found,
+           and called that, never "optimal". */
         return Number.isFinite(optimal) ?
-            `of par ≤ ${optimal} (the shortest route may be shorter still)` :
+            `of the best route found, par ≤ ${optimal} (not proven shortest: the shortest may be shorter still)` :
             'no par known for this board';
     }
 
@@ -686,6 +712,8 @@ export class Game {
             return 'Solved by the solver';
         if (this.beatSolver(counts, bySolver))
             return 'You beat the solver’s route!';
+        if (ratio >= 0.999 && !counts.exact)
+            return helped ? 'As short as the best route found, with help' : 'As short as the best route found!';
         if (ratio >= 0.999)
             return helped ? 'Optimal, with help' : 'Perfect!';
         return ratio >= 0.7 ? 'Great solve!' : 'Solved!';
@@ -713,7 +741,7 @@ export class Game {
                 `${this.hints} hint${this.hints === 1 ? '' : 's'} used: the third star is for finishing unaided.`);
         }
         if (best) {
-            const record = bestFor(this.progress, this.size, this.level);
+            const record = bestFor(this.progress, this.shape, this.level);
             notes.push(record && record.stars === 3 ? 'New best: a perfect route!' : 'New best for this level!');
         }
         return notes.join(' ');

@@ -15,19 +15,20 @@ import { Hud } from './hud.js';
 import { attachKeys, attachPointer, returnFocusAfterPointer } from './input.js';
 import { Lab } from './lab.js';
 import { loadPhoto, storedPhoto } from './photo.js';
-import { NUMBERS, OWN, isBuiltIn, pictureUrl } from './pictures.js';
+import { NUMBERS, OWN, cutPhoto, isBuiltIn, pictureUrl } from './pictures.js';
 import { speedName } from './playback.js';
 import {
     bestFor, clearGame, levelFor, levelMap, loadGame, loadProgress, saveGame, saveProgress,
     totalStars,
 } from './progress.js';
 import { readShared, shareUrl } from './share.js';
+import { makeShape, parseShape, shapeName } from './shapes.js';
 import { Sound } from './sound.js';
 import { Think } from './think.js';
 import { Today } from './today.js';
 import { ScoreCard } from './score-card.js';
 import { SettingsPanel } from './settings-panel.js';
-import { percent } from './levels.js';
+import { maxLevel, percent } from './levels.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -56,14 +57,14 @@ const game = new Game({
         },
         onFinish: () => sound.win(),
         onSave: (snapshot) => (snapshot ? saveGame(snapshot) : clearGame()),
-        onSwitchSize: (size) => changeSize(size),
+        onSwitchSize: (key) => changeShape(key),
         pictureMode: () => $('board').classList.contains('pictures') &&
             !$('board').classList.contains('show-numbers'),
     },
 });
 
 const settings = new SettingsPanel({
-    onSize: (size) => changeSize(size),
+    onSize: (key) => changeShape(key),
     onPicture: (id) => usePicture(id),
     onShowNumbers: (show) => {
         progress.showNumbers = show;
@@ -78,7 +79,7 @@ new Lab({
     onWatch: (tiles, goal) => playPasted(tiles, goal, true),
 });
 
-new Think({ currentBoard: () => ({ tiles: game.start.slice(), goal: game.goal.slice() }) });
+new Think({ currentBoard: () => ({ tiles: game.start.slice(), goal: game.goal.slice(), shape: game.shape }) });
 
 const daily = new Daily({ onPlay: (tiles, info) => playDaily(tiles, info) });
 const today = new Today({
@@ -93,13 +94,28 @@ card.onShow = (result) => {
     today.record(result);
 };
 
-function usePicture(id)
+/* Puts picture `id` on the board, cut to the board's shape (its aspect
+   is columns : rows, so square cells show it unstretched). The player's
+   photo is cut asynchronously; a later choice wins over an earlier one
+   still being cut. */
+let pictureToken = 0;
+
+async function usePicture(id)
 {
+    const token = ++pictureToken;
+    const shape = settings.shape;
     let url = null;
-    if (id === OWN)
-        url = ownUrl;
-    else if (isBuiltIn(id))
-        url = pictureUrl(id);
+    if (id === OWN && ownUrl) {
+        try {
+            url = await cutPhoto(ownUrl, shape);
+        } catch {
+            url = null;
+        }
+        if (token !== pictureToken)
+            return;
+    } else if (isBuiltIn(id)) {
+        url = pictureUrl(id, undefined, shape);
+    }
     const chosen = url || id === NUMBERS ? id : NUMBERS;
     view.setPicture(url);
     settings.showPicture(chosen, url);
@@ -120,14 +136,22 @@ async function usePhotoFile(file)
     }
 }
 
-function changeSize(size)
+/* A shape from the picker (its key: "4", "3x4"), or the next one after
+   a shape's last level. */
+function changeShape(key)
 {
-    progress.size = size;
+    const shape = parseShape(key) || makeShape(3);
+    progress.size = shape.key;
     saveProgress(progress);
-    settings.showSize(size);
-    settings.setGoalSize(size);
+    settings.showSize(shape);
+    settings.setGoalSize(shape);
     usePicture(progress.picture);
-    game.play(size, levelFor(progress, size));
+    game.play(shape, levelFor(progress, shape));
+    /* On a phone the picker is under the board: bring the new board
+       back into view rather than leave it above the screen. */
+    const top = $('board').getBoundingClientRect().top;
+    if (top < 0 || top > innerHeight)
+        document.querySelector('.stage').scrollIntoView({ block: 'start' });
 }
 
 /*
@@ -135,13 +159,14 @@ function changeSize(size)
  * says so (422 with the reason) before searching, and a one-node budget
  * keeps this check from searching at all.
  */
-async function playPasted(tiles, goal, watch, kind = 'custom')
+async function playPasted(tiles, goal, watch, kind = 'custom', shape = null)
 {
-    await solve(tiles, { goal, limits: { max_nodes: 1 } });
-    settings.showSize(Math.round(Math.sqrt(tiles.length)));
-    settings.setGoalSize(Math.round(Math.sqrt(tiles.length)), goal);
+    const own = shape || makeShape(Math.round(Math.sqrt(tiles.length)));
+    await solve(tiles, { goal, cols: own.cols, limits: { max_nodes: 1 } });
+    settings.showSize(own);
+    settings.setGoalSize(own, goal);
     usePicture(progress.picture);
-    game.playBoard(tiles, { goal, kind });
+    game.playBoard(tiles, { goal, kind, shape: own });
     $('play').scrollIntoView({ block: 'start' });
     $('board').focus({ preventScroll: true });
     if (watch)
@@ -151,8 +176,8 @@ async function playPasted(tiles, goal, watch, kind = 'custom')
 /* The day's board, in the game: par from the server, no level. */
 function playDaily(tiles, { date, size, par, exact })
 {
-    settings.showSize(size);
-    settings.setGoalSize(size);
+    settings.showSize(makeShape(size));
+    settings.setGoalSize(makeShape(size));
     usePicture(progress.picture);
     game.playBoard(tiles, { kind: 'daily', daily: { date, size }, par: { moves: par, exact } });
     hud.say(`The daily ${size}×${size} of ${date}: par ${exact ? '' : '≤ '}${par}. Your move.`, 'good');
@@ -185,14 +210,14 @@ function showControls()
 function showStars()
 {
     if (game.custom) {
-        settings.showOwn(game.size, game.kind);
+        settings.showOwn(game.shape, game.kind);
         return;
     }
-    const best = bestFor(progress, game.size, game.level);
+    const best = bestFor(progress, game.shape, game.level);
     const text = best ?
         `Best here: ${percent(best.ratio)}% in ${best.moves} moves.` :
         'No best score on this level yet.';
-    settings.showStars(totalStars(progress, game.size), text, game.size);
+    settings.showStars(totalStars(progress, game.shape), text, game.shape);
 }
 
 function wireButtons()
@@ -276,8 +301,8 @@ function wireInput()
 
 function openLevelMap()
 {
-    const size = game.size;
-    $('level-map-size').textContent = `${size}×${size}`;
+    const size = game.shape;
+    $('level-map-size').textContent = shapeName(size);
     const grid = $('level-grid');
     grid.replaceChildren();
     for (const entry of levelMap(progress, size)) {
@@ -317,9 +342,15 @@ function openLevelMap()
     const all = levelMap(progress, size);
     const won = all.reduce((sum, e) => sum + e.stars, 0);
     const open = all.filter((e) => !e.locked).length;
-    $('level-map-note').textContent = `${won} of ${all.length * 3} stars won on ${size}×${size}: ` +
-        `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open; ` +
-        'finish one to open the next.';
+    if (Number.isFinite(maxLevel(size))) {
+        $('level-map-note').textContent = `${won} of ${all.length * 3} stars won on ${shapeName(size)}: ` +
+            `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open; ` +
+            'finish one to open the next.';
+    } else {
+        $('level-map-note').textContent = `${won} of ${open * 3} stars won on ${shapeName(size)} ` +
+            `in the ${open} level${open === 1 ? '' : 's'} open; ${shapeName(size)} levels go on ` +
+            'without end: finish one to open the next.';
+    }
     $('level-map').showModal();
 }
 
@@ -361,7 +392,7 @@ function setSound(on)
 
 function shareBoard()
 {
-    const url = shareUrl(location.href, game.start, game.goal, progress.picture);
+    const url = shareUrl(location.href, game.start, game.goal, progress.picture, game.shape);
     $('share-line').hidden = false;
     const field = $('share-url');
     field.value = url;
@@ -383,7 +414,7 @@ async function openShared(shared)
     if (shared.picture && (isBuiltIn(shared.picture) || shared.picture === NUMBERS))
         progress.picture = shared.picture;
     try {
-        await playPasted(shared.tiles, shared.goal, false, 'shared');
+        await playPasted(shared.tiles, shared.goal, false, 'shared', shared.shape);
         hud.say('A shared board: slide the tiles to its goal.', 'good');
         return true;
     } catch (err) {
@@ -399,8 +430,9 @@ async function startUp()
     setTheme(progress.theme || 'auto');
     setSound(Boolean(progress.sound));
     settings.setOwn(ownUrl);
-    settings.showSize(progress.size);
-    settings.setGoalSize(progress.size);
+    const shape = parseShape(progress.size) || makeShape(3);
+    settings.showSize(shape);
+    settings.setGoalSize(shape);
     view.setShowNumbers(Boolean(progress.showNumbers));
     settings.showNumbers(Boolean(progress.showNumbers));
     usePicture(progress.picture);
@@ -414,7 +446,7 @@ async function startUp()
         refused = $('status').textContent;
     }
     if (!resumeSaved())
-        await game.play(progress.size, levelFor(progress, progress.size));
+        await game.play(shape, levelFor(progress, shape));
     /* Loading the fallback board clears the status line: say why the
        link's board is not the one on screen after it. */
     if (refused)
@@ -427,18 +459,21 @@ function resumeSaved()
     const saved = loadGame();
     if (!saved)
         return false;
-    const size = saved.size;
-    settings.showSize(size);
-    settings.setGoalSize(size, saved.goal);
-    usePicture(progress.picture);
-    if (game.resume(saved)) {
-        if (game.kind === 'daily' && game.daily)
-            daily.resumeRun(game.daily);
-        return true;
+    const shape = parseShape(saved.size);
+    if (shape) {
+        settings.showSize(shape);
+        settings.setGoalSize(shape, saved.goal);
+        usePicture(progress.picture);
+        if (game.resume(saved)) {
+            if (game.kind === 'daily' && game.daily)
+                daily.resumeRun(game.daily);
+            return true;
+        }
     }
     clearGame();
-    settings.showSize(progress.size);
-    settings.setGoalSize(progress.size);
+    const own = parseShape(progress.size) || makeShape(3);
+    settings.showSize(own);
+    settings.setGoalSize(own);
     usePicture(progress.picture);
     return false;
 }

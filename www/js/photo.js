@@ -1,10 +1,13 @@
 /*
- * photo.js - turns a picture the player picks from their own device into a
- * square image the board can be cut from.
+ * photo.js - turns a picture the player picks from their own device into
+ * an image the board can be cut from.
  *
  * The file is read in the browser and never leaves it: it is decoded from
- * an object URL, centre-cropped to a square, scaled down and re-encoded as
- * a data: URL. A small copy is kept in localStorage so it survives reloads.
+ * an object URL, scaled down (its whole frame, uncropped: a square board
+ * keeps its middle square, a 3×4 board a 4:3 band, a tall 5×3 a 3:5 one,
+ * cut by pictures.js cutPhoto) and re-encoded as a data: URL. A small copy
+ * is kept in localStorage so it survives reloads. (Saves before boards
+ * had shapes held the centre square; those are cut the same way.)
  */
 
 const PHOTO_PX = 900;
@@ -28,19 +31,26 @@ function decode(file)
     });
 }
 
-function squareCrop(img, px)
+/* The whole picture, its longer side at most `px`. A panorama is first
+   trimmed to 2:1 at most, so that a square board still gets a fair part
+   of it and the stored copy no pixels it will never show. */
+function fitted(img, px)
 {
-    const side = Math.min(img.naturalWidth, img.naturalHeight);
+    let sw = img.naturalWidth;
+    let sh = img.naturalHeight;
+    sw = Math.min(sw, 2 * sh);
+    sh = Math.min(sh, 2 * sw);
+    const scale = Math.min(1, px / Math.max(sw, sh));
     const canvas = document.createElement('canvas');
-    canvas.width = px;
-    canvas.height = px;
+    canvas.width = Math.max(1, Math.round(sw * scale));
+    canvas.height = Math.max(1, Math.round(sh * scale));
     canvas.getContext('2d').drawImage(img,
-        (img.naturalWidth - side) / 2, (img.naturalHeight - side) / 2,
-        side, side, 0, 0, px, px);
+        (img.naturalWidth - sw) / 2, (img.naturalHeight - sh) / 2,
+        sw, sh, 0, 0, canvas.width, canvas.height);
     return canvas;
 }
 
-/* Resolves to a data: URL of the centre square of `file`. */
+/* Resolves to a data: URL of `file`, scaled down, aspect kept. */
 export async function loadPhoto(file)
 {
     if (!file || !/^image\//.test(file.type))
@@ -48,7 +58,7 @@ export async function loadPhoto(file)
     const img = await decode(file);
     if (!img.naturalWidth || !img.naturalHeight)
         throw new Error('That picture seems to be empty.');
-    const url = squareCrop(img, PHOTO_PX).toDataURL('image/jpeg', 0.9);
+    const url = fitted(img, PHOTO_PX).toDataURL('image/jpeg', 0.9);
     storePhoto(img);
     return url;
 }
@@ -56,7 +66,7 @@ export async function loadPhoto(file)
 function storePhoto(img)
 {
     try {
-        localStorage.setItem(KEY, squareCrop(img, STORED_PX).toDataURL('image/jpeg', 0.82));
+        localStorage.setItem(KEY, fitted(img, STORED_PX).toDataURL('image/jpeg', 0.82));
     } catch {
         /* Too big for the quota, or no storage: it just won't persist. */
     }

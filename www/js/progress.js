@@ -4,6 +4,11 @@
  * One JSON record under one key. If storage is unavailable (private mode,
  * quota, a blocked cookie policy) the game keeps working from memory and
  * simply forgets on reload.
+ *
+ * Progress is kept per board shape under the shape's key (shapes.js):
+ * "3", "4", "5" for the squares, as it always was, and "2x3", "3x4" ...
+ * for rectangles, each with its own levels and stars. `size` is the
+ * shape last played: a number in older saves, a key now.
  */
 
 import { maxLevel } from './levels.js';
@@ -21,9 +26,15 @@ function fresh()
     };
 }
 
+/* A shape ({ key }), a key ("3x4") or an older save's number (3). */
+function keyOf(shape)
+{
+    return shape && typeof shape === 'object' ? shape.key : String(shape);
+}
+
 function sizeRecord(progress, size)
 {
-    const key = String(size);
+    const key = keyOf(size);
     if (!progress.sizes[key])
         progress.sizes[key] = { level: 1, unlocked: 1, best: {} };
     return progress.sizes[key];
@@ -100,14 +111,24 @@ export function recordFinish(progress, size, level, result)
     return improved;
 }
 
+/* Levels past the last one reached that the map shows (locked) on a
+   shape whose levels never end. */
+const MAP_AHEAD = 5;
+const MAP_MIN = 10;
+
 /* Every level of the size, for the level map: [{ level, stars, played,
-   locked }], 1..maxLevel, the ones not reached yet locked. */
+   locked }], 1..maxLevel, the ones not reached yet locked. A shape whose
+   levels never end (all but 3×3 and 2×3) shows the levels reached and a
+   few more: counting to maxLevel there was a loop without end that hung
+   the page when the map of a 4×4 or 5×5 was opened. */
 export function levelMap(progress, size)
 {
     const record = sizeRecord(progress, size);
     const unlocked = unlockedFor(progress, size);
+    const last = Number.isFinite(maxLevel(size)) ? maxLevel(size) :
+        Math.max(MAP_MIN, unlocked + MAP_AHEAD);
     const out = [];
-    for (let level = 1; level <= maxLevel(size); level++) {
+    for (let level = 1; level <= last; level++) {
         const best = record.best[String(level)];
         out.push({ level, stars: best ? best.stars || 0 : 0, played: Boolean(best),
             locked: level > unlocked });

@@ -33,9 +33,15 @@ function solverLine(solver)
     const how = [algorithmName(solver.algorithm)];
     if (solver.heuristic)
         how.push(`with ${heuristicInline(solver.heuristic)}`);
+    /* Not proven optimal: its length is the best found, and the proven
+       lower bound says how far off it could be. */
+    const bound = Number.isFinite(solver.lowerBound) ?
+        ` Its ${solver.moves.length}-move route is the best it found, not proven shortest: ` +
+        `every route takes at least ${solver.lowerBound} moves.` :
+        ` Its ${solver.moves.length}-move route is the best it found, not proven shortest.`;
     return `${how.join(' ')} expanded ${formatCount(s.expanded)} boards and ` +
         `generated ${formatCount(s.generated)} in ${formatMicros(s.time_us)}` +
-        `${solver.optimal ? ', and proved its route optimal.' : '.'}`;
+        `${solver.optimal ? ', and proved its route optimal.' : `.${bound}`}`;
 }
 
 function renderStars(count, box)
@@ -80,7 +86,7 @@ export class ScoreCard {
         $('score-moves').textContent = formatCount(r.moves);
         $('score-optimal').textContent = r.exact === false && Number.isFinite(r.optimal) ?
             `≤ ${formatCount(r.optimal)}` : formatCount(r.optimal);
-        $('score-optimal-label').textContent = r.exact === false ? 'Par' : 'Optimal';
+        $('score-optimal-label').textContent = r.exact === false ? 'Best found' : 'Optimal';
         $('score-time').textContent = formatSeconds(r.seconds);
         $('score-hints').textContent = String(r.hints);
         $('solver-line').textContent = solverLine(r.solver);

@@ -1,5 +1,6 @@
 /*
- * settings-panel.js - the column beside the board: board size, which tiles
+ * settings-panel.js - the column beside the board: board shape (squares
+ * and rectangles, rows × columns), which tiles
  * (numbers, a built-in picture, or the player's own), numbers over
  * pictures, the goal preview and the star count. It reports choices through
  * callbacks and shows what it is told; it keeps no game state of its own.
@@ -8,6 +9,7 @@
 import { BUILT_IN, NUMBERS, OWN, THUMB_PX, pictureUrl } from './pictures.js';
 import { goalBoard } from './board.js';
 import { rowHue } from './board-view.js';
+import { makeShape, shapeName } from './shapes.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,20 +41,21 @@ function numbersThumb()
 {
     const thumb = document.createElement('span');
     thumb.className = 'thumb numbers-thumb';
-    thumb.append(...miniNumbers(3));
+    thumb.append(...miniNumbers(makeShape(3)));
     return thumb;
 }
 
-/* The goal in numbers mode: a tiny board, coloured like the real one. */
-function miniNumbers(size, goal = null)
+/* The goal in numbers mode: a tiny board of `shape`, coloured like the
+   real one. */
+function miniNumbers(shape, goal = null)
 {
-    return (goal || goalBoard(size)).map((tile, i) => {
+    return (goal || goalBoard(shape.rows, shape.cols)).map((tile, i) => {
         const cell = document.createElement('i');
         if (tile === 0) {
             cell.className = 'gap';
         } else {
             cell.textContent = String(tile);
-            cell.style.setProperty('--h', String(rowHue(Math.floor(i / size))));
+            cell.style.setProperty('--h', String(rowHue(Math.floor(i / shape.cols))));
         }
         return cell;
     });
@@ -68,10 +71,11 @@ function ownThumb()
 }
 
 export class SettingsPanel {
-    /* handlers: onSize(size), onPicture(id), onShowNumbers(bool), onPhotoFile(file) */
+    /* handlers: onSize(key), onPicture(id), onShowNumbers(bool), onPhotoFile(file) */
     constructor(handlers)
     {
         this.handlers = handlers;
+        this.shape = makeShape(3);
         this.choice = $('picture-choice');
         this.choice.append(option(NUMBERS, 'Numbers', numbersThumb()));
         for (const picture of BUILT_IN)
@@ -84,7 +88,7 @@ export class SettingsPanel {
     wire()
     {
         for (const input of document.querySelectorAll('input[name="size"]')) {
-            input.addEventListener('change', () => this.handlers.onSize(Number(input.value)));
+            input.addEventListener('change', () => this.handlers.onSize(input.value));
         }
         this.choice.addEventListener('change', (event) => {
             const value = event.target.value;
@@ -107,12 +111,12 @@ export class SettingsPanel {
         });
     }
 
-    /* Checks the size's button; a size the picker lacks checks none. */
-    showSize(size)
+    /* Checks the shape's button; a shape the picker lacks checks none. */
+    showSize(shape)
     {
         for (const input of document.querySelectorAll('input[name="size"]'))
-            input.checked = Number(input.value) === size;
-        $('size-name').textContent = `${size}×${size}`;
+            input.checked = input.value === shape.key;
+        $('size-name').textContent = shapeName(shape);
     }
 
     check(id)
@@ -131,14 +135,17 @@ export class SettingsPanel {
         goal.style.backgroundImage = url ? `url("${url}")` : '';
         goal.replaceChildren();
         if (!url)
-            goal.append(...miniNumbers(this.size || 3, this.goal));
-        goal.style.setProperty('--n', String(this.size || 3));
+            goal.append(...miniNumbers(this.shape, this.goal));
+        goal.style.setProperty('--n', String(this.shape.cols));
+        goal.style.setProperty('--rows', String(this.shape.rows));
     }
 
-    setGoalSize(size, goal = null)
+    /* The board's shape (and goal, null: the usual one): the goal preview
+       and the pictures are cut to it. */
+    setGoalSize(shape, goal = null)
     {
-        this.size = size;
-        this.goal = goal && goal.length === size * size ? goal.slice() : null;
+        this.shape = shape;
+        this.goal = goal && goal.length === shape.rows * shape.cols ? goal.slice() : null;
     }
 
     /* Shows the player's picture as the "Yours" thumbnail once there is one. */
@@ -156,26 +163,26 @@ export class SettingsPanel {
         $('show-numbers').checked = show;
     }
 
-    showStars(total, bestText, size)
+    showStars(total, bestText, shape)
     {
         $('stars-line').hidden = false;
         $('total-stars').textContent = String(total);
         $('stars-word').textContent = total === 1 ? 'star' : 'stars';
-        $('size-name').textContent = `${size}×${size}`;
+        $('size-name').textContent = shapeName(shape);
         $('best-line').textContent = bestText;
     }
 
     /* A board that is not a level: no stars to count. */
-    showOwn(size, kind)
+    showOwn(shape, kind)
     {
         $('stars-line').hidden = true;
         if (kind === 'daily') {
-            $('best-line').textContent = `Playing the daily ${size}×${size}: its stars go to your ` +
+            $('best-line').textContent = `Playing the daily ${shapeName(shape)}: its stars go to your ` +
                 'daily stats and share line, not to the levels.';
             return;
         }
         const what = kind === 'shared' ? 'a shared' : 'your own';
-        $('best-line').textContent = `Playing ${what} ${size}×${size} board: ` +
+        $('best-line').textContent = `Playing ${what} ${shapeName(shape)} board: ` +
             'stars are for the numbered levels and the daily.';
     }
 }

@@ -109,7 +109,7 @@ function replay(trace)
 }
 
 export class Think {
-    /* currentBoard() -> { tiles, goal } of the game in play. */
+    /* currentBoard() -> { tiles, goal, shape } of the game in play. */
     constructor({ currentBoard })
     {
         this.currentBoard = currentBoard;
@@ -149,7 +149,10 @@ export class Think {
     {
         const current = this.currentBoard() || {};
         const size = current.tiles ? sizeOf(current.tiles) : 0;
-        const own = size >= 2 && size <= TRACE_MAX_SIZE;
+        /* This view draws squares: a rectangle gets the sample, said so. */
+        const square = !current.shape || current.shape.rows === current.shape.cols;
+        const own = square && size >= 2 && size <= TRACE_MAX_SIZE;
+        const name = square ? `${size}×${size}` : `${current.shape.rows}×${current.shape.cols}`;
         const tiles = own ? current.tiles : SAMPLE.slice();
         const goal = own && current.goal ? current.goal : goalBoard(sizeOf(tiles));
         this.stop();
@@ -172,7 +175,7 @@ export class Think {
             $('think-step').disabled = false;
             for (const id of ['think-prev', 'think-next', 'think-play', 'think-goal'])
                 $(id).disabled = false;
-            $('think-message').textContent = this.intro(own, size, longest);
+            $('think-message').textContent = this.intro(own, name, longest, square);
             $('think-start').replaceChildren(mini(tiles, 'mini-large', goal));
             $('think-legend').hidden = false;
             this.go(0);
@@ -181,11 +184,12 @@ export class Think {
         }
     }
 
-    intro(own, size, longest)
+    intro(own, name, longest, square = true)
     {
-        const which = own ? `the board you are playing (${size}×${size})` :
-            `a sample 3×3 board: the board you are playing is ${size}×${size}, too big ` +
-            'to watch A* step by step';
+        const why = square ? 'too big to watch A* step by step' :
+            'a rectangle, and this view draws square boards only';
+        const which = own ? `the board you are playing (${name})` :
+            `a sample 3×3 board: the board you are playing is ${name}, ${why}`;
         return `A* from ${which}, one expansion per step, up to ${longest} steps ` +
             `(the server sends at most ${STEPS}). With the focus here, ← and → step; ` +
             '“Jump to goal” goes to the last step.';
