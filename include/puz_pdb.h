@@ -72,6 +72,10 @@ bool puz_pdb_partition_rect(enum puz_pdb_partition p);
  * blank is in a class p serves (4x4: any; 5x5: a corner). */
 bool puz_pdb_partition_serves(enum puz_pdb_partition p,
                               const struct puz_board *goal);
+/* The rectangle's partition serving goal (a shape with tables, either
+ * way round, blank in a corner): true and *out set, else false. */
+bool puz_pdb_rect_partition(const struct puz_board *goal,
+                            enum puz_pdb_partition *out);
 /* Accepts "6-6-3"/"663", "7-8"/"78", "6-6-6-6"/"6666",
  * "4x6"/"444444", and a rectangle's "RxC:groups" ("3x5:7-7") or its
  * shape alone ("3x5", "5x3"). */

@@ -159,6 +159,18 @@ bool puz_pdb_partition_serves(enum puz_pdb_partition p,
     return o < PUZ__ORBITS && (pt->orbits >> o & 1);
 }
 
+bool puz_pdb_rect_partition(const struct puz_board *goal,
+                            enum puz_pdb_partition *out)
+{
+    for (unsigned i = 0; i < PUZ_PDB_PARTITION_COUNT_; i++)
+        if (partitions[i].rows != 0 &&
+            puz_pdb_partition_serves((enum puz_pdb_partition)i, goal)) {
+            *out = (enum puz_pdb_partition)i;
+            return true;
+        }
+    return false;
+}
+
 puz_err puz_pdb_partition_parse(const char *s, enum puz_pdb_partition *out)
 {
     unsigned r = 0, c = 0;
