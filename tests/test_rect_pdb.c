@@ -8,7 +8,8 @@
  * auto with the tables (IDA* with pdb) in exactly the length an IDA*
  * with Manhattan distance written here finds. A goal with the blank off
  * the corners falls back to the search without tables; a cache file
- * round-trips; the partitions parse by shape.
+ * round-trips; the partitions parse by shape; /v1/catalog names the
+ * shapes with tables, and auto (idastar, optimal) on them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "api.h"
+#include "support/apitest.h"
 #include "heur/pdb_impl.h"
 #include "pool_pieces.h"
 #include "puz_random.h"
@@ -431,6 +434,45 @@ static void test_parse(void **state)
     assert_false(puz_pdb_partition_rect(PUZ_PDB_78));
 }
 
+/* The catalog's shapes[] name the tables and auto's optimal choice
+ * where they are loaded, and nothing where they are not. */
+static void test_catalog(void **state)
+{
+    struct apitest t;
+    const json_t *shapes;
+    unsigned with = 0;
+
+    (void)state;
+    apitest_init(&t);
+    t.ctx.tables = tables;
+    assert_int_equal(apitest_call(&t, "GET", "/v1/catalog", NULL, NULL)
+                     ->status, 200);
+    shapes = json_object_get(apitest_json(&t), "shapes");
+    for (size_t i = 0; i < json_array_size(shapes); i++) {
+        const json_t *s = json_array_get(shapes, i);
+        unsigned r = (unsigned)json_integer_value(json_object_get(s, "rows"));
+        unsigned c = (unsigned)json_integer_value(json_object_get(s, "cols"));
+        const json_t *tb = json_object_get(s, "tables");
+        unsigned lo = r < c ? r : c, hi = r < c ? c : r;
+        bool has = r * c <= 16 && r * c >= 10 && (lo == 2 || lo == 3);
+        char want[32];
+
+        if (!has) {
+            assert_true(json_is_null(tb));
+            continue;
+        }
+        with++;
+        assert_true(json_is_string(tb));
+        snprintf(want, sizeof(want), "%ux%u:", lo, hi);
+        assert_memory_equal(json_string_value(tb), want, strlen(want));
+        assert_string_equal(apitest_str(s, "algorithm"), "idastar");
+        assert_string_equal(apitest_str(s, "heuristic"), "pdb");
+        assert_true(json_is_true(json_object_get(s, "optimal")));
+    }
+    assert_int_equal(with, 12);
+    apitest_fini(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_random_boards_optimal),
         cmocka_unit_test(test_auto_choice),
         cmocka_unit_test(test_cache_round_trip),
+        cmocka_unit_test(test_catalog),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
