@@ -3,7 +3,9 @@
  * the searches consult.
  *
  * A pattern database (puz_pdb) is one disjoint partition of the tiles
- * (4x4: 6-6-3 or 7-8; 5x5: 6-6-6-6), with a table per group: for every
+ * (4x4: 6-6-3 or 7-8; 5x5: 6-6-6-6; rectangles up to 16 cells: one set
+ * per shape, e.g. 3x5:6-6-2, which also serves 5x3), with a table per
+ * group: for every
  * placement of
  * the group's tiles, the fewest moves OF THOSE TILES that bring them home,
  * found by breadth-first search backwards from the goal. Because each

@@ -47,7 +47,8 @@ static json_t *heuristic_json(size_t i)
     e = entry_json(puz_heuristic_name(h), puz_heuristic_description(h),
                    "admissible", puz_heuristic_admissible(h),
                    "needs_tables", puz_heuristic_needs_tables(h), lo, hi);
-    /* the tables are square: pdb serves no rectangle */
+    /* pdb serves only the rectangles whose tables are loaded
+     * (shapes[].tables says which), not every rectangle */
     json_object_set_new(e, "rectangles",
                         json_boolean(!puz_heuristic_needs_tables(h)));
     return e;
