@@ -48,6 +48,7 @@ struct http_config {
     char pdb[16];                        /* 4x4 tables: none, 6-6-3, 7-8 */
     char pdb_5x5[16];                    /* 5x5 tables: none, 6-6-6-6 */
     char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */
+    unsigned pdb_rect;                   /* 1: the rectangles' tables */
     unsigned pdb_background;             /* 1: pdb_5x5 built/loaded after
                                           * ready, at low priority */
     char state_dir[HTTP_CONFIG_STR];     /* the store (daily leaderboard);

@@ -63,6 +63,12 @@ enum puz_algorithm puz_algorithm_resolve(enum puz_algorithm a, unsigned n);
  * optimal default, as below 5x5. */
 enum puz_algorithm puz_algorithm_resolve_shape(enum puz_algorithm a,
                                                unsigned rows, unsigned cols);
+/* The same, knowing whether loaded tables serve the solve's goal: a
+ * rectangle of 10 to 16 cells whose pattern databases are loaded
+ * (puz_tables_serves) gets idastar (with them) for AUTO and anytime. */
+enum puz_algorithm puz_algorithm_resolve_tables(enum puz_algorithm a,
+                                                unsigned rows, unsigned cols,
+                                                bool tables_serve);
 /* Whether AUTO solves a rows x cols rectangle optimally: up to 12 cells
  * (2x6, 3x4), and 3x5 / 5x3. */
 bool puz_algorithm_rect_optimal(unsigned rows, unsigned cols);

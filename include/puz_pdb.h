@@ -3,7 +3,9 @@
  * the searches consult.
  *
  * A pattern database (puz_pdb) is one disjoint partition of the tiles
- * (4x4: 6-6-3 or 7-8; 5x5: 6-6-6-6), with a table per group: for every
+ * (4x4: 6-6-3 or 7-8; 5x5: 6-6-6-6; rectangles up to 16 cells: one set
+ * per shape, e.g. 3x5:6-6-2, which also serves 5x3), with a table per
+ * group: for every
  * placement of
  * the group's tiles, the fewest moves OF THOSE TILES that bring them home,
  * found by breadth-first search backwards from the goal. Because each
@@ -47,19 +49,38 @@ enum puz_pdb_partition {
     PUZ_PDB_78 = 1,     /* groups of 7 and 8 tiles: ~290 MB, minutes */
     PUZ_PDB_6666 = 2,   /* 5x5, four groups of 6 tiles: ~128 MB, minutes */
     PUZ_PDB_4X6 = 3,    /* 5x5, six groups of 4 tiles: 1 MB, a second */
+    /* Rectangles (docs/rectangles.md), named by their shape, rows <=
+     * columns; each also serves the transposed shape. */
+    PUZ_PDB_R2X5 = 4,   /* 2x5 (and 5x2), 8-1 */
+    PUZ_PDB_R2X6 = 5,   /* 2x6, 6-5 */
+    PUZ_PDB_R3X4 = 6,   /* 3x4, 6-5 */
+    PUZ_PDB_R2X7 = 7,   /* 2x7, 6-6-1 */
+    PUZ_PDB_R3X5 = 8,   /* 3x5, 6-6-2 */
+    PUZ_PDB_R2X8 = 9,   /* 2x8, 6-6-3 */
     PUZ_PDB_PARTITION_COUNT_
 };
 
 /* "6-6-3", "7-8", "6-6-6-6", "4x6"; "unknown" otherwise. */
 const char *puz_pdb_partition_name(enum puz_pdb_partition p);
-/* Board side the partition is for (4 or 5; 0 if unknown). */
+/* Board side the partition is for (4 or 5; a rectangle's columns; 0 if
+ * unknown). */
 unsigned puz_pdb_partition_size(enum puz_pdb_partition p);
+/* Rows of the partition's board (the side for squares; 0 if unknown). */
+unsigned puz_pdb_partition_rows(enum puz_pdb_partition p);
+/* Whether the partition is a rectangle's (it then also serves the
+ * transposed shape). */
+bool puz_pdb_partition_rect(enum puz_pdb_partition p);
 /* Whether partition p has tables for goal: goal has p's size and its
  * blank is in a class p serves (4x4: any; 5x5: a corner). */
 bool puz_pdb_partition_serves(enum puz_pdb_partition p,
                               const struct puz_board *goal);
-/* Accepts "6-6-3"/"663", "7-8"/"78", "6-6-6-6"/"6666" and
- * "4x6"/"444444". */
+/* The rectangle's partition serving goal (a shape with tables, either
+ * way round, blank in a corner): true and *out set, else false. */
+bool puz_pdb_rect_partition(const struct puz_board *goal,
+                            enum puz_pdb_partition *out);
+/* Accepts "6-6-3"/"663", "7-8"/"78", "6-6-6-6"/"6666",
+ * "4x6"/"444444", and a rectangle's "RxC:groups" ("3x5:7-7") or its
+ * shape alone ("3x5", "5x3"). */
 puz_err puz_pdb_partition_parse(const char *s, enum puz_pdb_partition *out);
 
 /* What a build or a cache lookup reports as it goes. */

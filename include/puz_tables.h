@@ -2,7 +2,8 @@
  * puz_tables.h - the bundle of shared read-only tables the searches
  * consult: what a service loads once at start-up and passes, read-only,
  * to every solve (struct puz_solve_opts.tables): 3x3 exact distance
- * tables and 4x4 and 5x5 pattern databases. Nothing in it changes after
+ * tables and 4x4, 5x5 and rectangles' pattern databases. Nothing in it
+ * changes after
  * loading, so any number of threads may share one.
  */
 #ifndef PUZ_TABLES_H

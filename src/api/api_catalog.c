@@ -47,7 +47,8 @@ static json_t *heuristic_json(size_t i)
     e = entry_json(puz_heuristic_name(h), puz_heuristic_description(h),
                    "admissible", puz_heuristic_admissible(h),
                    "needs_tables", puz_heuristic_needs_tables(h), lo, hi);
-    /* the tables are square: pdb serves no rectangle */
+    /* pdb serves only the rectangles whose tables are loaded
+     * (shapes[].tables says which), not every rectangle */
     json_object_set_new(e, "rectangles",
                         json_boolean(!puz_heuristic_needs_tables(h)));
     return e;
@@ -102,28 +103,36 @@ static json_t *size_json(const struct api_call *c, unsigned n)
 }
 
 /* Per rectangle (rows != cols), for its default goal: what a request
- * naming nothing gets. No tables serve rectangles. */
-static json_t *shape_json(unsigned rows, unsigned cols)
+ * naming nothing gets, and the loaded set of tables that serves it (a
+ * rectangle's pattern databases, pdb_rect) or null. */
+static json_t *shape_json(const puz_tables *t, unsigned rows, unsigned cols)
 {
-    enum puz_algorithm a = puz_algorithm_resolve_shape(PUZ_ALG_AUTO, rows,
-                                                       cols);
-    const puz_heuristic *h = puz_algorithm_heuristic(a, NULL, cols, false);
+    struct puz_board goal;
+    const puz_pdb *d = puz_board_goal_shape(rows, cols, &goal) == PUZ_OK
+                       ? puz_tables_pdb(t, &goal) : NULL;
+    enum puz_algorithm a = puz_algorithm_resolve_tables(PUZ_ALG_AUTO, rows,
+                                                        cols, d != NULL);
+    const puz_heuristic *h = puz_algorithm_heuristic(a, NULL, cols,
+                                                     d != NULL);
 
-    return json_pack("{s:I, s:I, s:s, s:o, s:b, s:n}", "rows",
+    return json_pack("{s:I, s:I, s:s, s:o, s:b, s:o}", "rows",
                      (json_int_t)rows, "cols", (json_int_t)cols, "algorithm",
                      puz_algorithm_name(a), "heuristic", h != NULL
                      ? json_string(puz_heuristic_name(h)) : json_null(),
-                     "optimal", puz_algorithm_optimal(a), "tables");
+                     "optimal", puz_algorithm_optimal(a), "tables",
+                     d != NULL ? json_string(puz_pdb_partition_name(
+                                     puz_pdb_partition(d)))
+                               : json_null());
 }
 
-static json_t *shapes_json(void)
+static json_t *shapes_json(const puz_tables *t)
 {
     json_t *shapes = json_array();
 
     for (unsigned r = PUZ_MIN_SIZE; shapes != NULL && r <= PUZ_MAX_SIZE; r++)
         for (unsigned c = PUZ_MIN_SIZE; c <= PUZ_MAX_SIZE; c++)
             if (r != c)
-                json_array_append_new(shapes, shape_json(r, c));
+                json_array_append_new(shapes, shape_json(t, r, c));
     return shapes;
 }
 
@@ -156,6 +165,6 @@ void api__catalog(struct api_call *c)
     api_answer_json(c, 200, json_pack("{s:o, s:o, s:o, s:o, s:o}",
         "algorithms", list_json(PUZ_ALG_COUNT_, algorithm_json),
         "heuristics", list_json(puz_heuristic_count(), heuristic_json),
-        "sizes", sizes, "shapes", shapes_json(),
+        "sizes", sizes, "shapes", shapes_json(c->ctx->tables),
         "caps", caps_json(c->ctx->lim)));
 }

@@ -36,6 +36,10 @@ static void usage(FILE *f)
         "            6-6-6-6 is the 5x5 set: minutes, ~0.75 GB, 128 MB "
         "file;\n"
         "            4x6 a weak 5x5 set built in a second)\n"
+        "  --partition RxC  a rectangle's set (2x5, 2x6, 3x4, 2x7, 3x5,\n"
+        "            2x8; or RxC:groups, e.g. 3x5:6-6-2): seconds, at most\n"
+        "            6 MB; it serves the transposed shape too, for goals\n"
+        "            with the blank in a corner\n"
         "  --goal G  goal the tables are for (default 1..N, blank last);\n"
         "            one file serves every goal whose blank is in the same\n"
         "            kind of cell: corner, edge or centre (5x5: corner "
@@ -83,8 +87,9 @@ static int build_option(struct build_args *ba, int c, const char *arg)
     case 'p':
         if (puz_pdb_partition_parse(arg, &ba->part) == PUZ_OK)
             return 0;
-        fprintf(stderr, "puzzled: --partition is 6-6-3, 7-8, 6-6-6-6 or "
-                "4x6, not '%s'\n", arg);
+        fprintf(stderr, "puzzled: --partition is 6-6-3, 7-8, 6-6-6-6, "
+                "4x6 or a rectangle's shape (2x5, 2x6, 3x4, 2x7, 3x5, 2x8 "
+                "or its transpose), not '%s'\n", arg);
         return CLI_EXIT_USAGE;
     case 'g':
         if (cli_board_arg("--goal", arg, &ba->goal) != 0)
@@ -134,7 +139,19 @@ static int build_main(int argc, char **argv)
 
     if (rc != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
-    if (ba.goalp != NULL && ba.goal.n != puz_pdb_partition_size(ba.part)) {
+    if (ba.goalp != NULL && puz_pdb_partition_rect(ba.part) &&
+        !puz_pdb_partition_serves(ba.part, ba.goalp)) {
+        fprintf(stderr, "puzzled: --goal must be a %ux%u or %ux%u board "
+                "with the blank in a corner for %s\n",
+                puz_pdb_partition_rows(ba.part),
+                puz_pdb_partition_size(ba.part),
+                puz_pdb_partition_size(ba.part),
+                puz_pdb_partition_rows(ba.part),
+                puz_pdb_partition_name(ba.part));
+        return CLI_EXIT_USAGE;
+    }
+    if (ba.goalp != NULL && !puz_pdb_partition_rect(ba.part) &&
+        ba.goal.n != puz_pdb_partition_size(ba.part)) {
         fprintf(stderr, "puzzled: --goal must be a %ux%u board for %s\n",
                 puz_pdb_partition_size(ba.part),
                 puz_pdb_partition_size(ba.part),
@@ -256,6 +273,21 @@ static puz_err open_5x5(const struct puz_board *goal, bool asked,
     return puz_pdb_open(cache_dir(), PUZ_PDB_6666, goal, &o, out, msg);
 }
 
+/* A rectangle's set: from the cache, or built into it (seconds). */
+static puz_err open_rect(enum puz_pdb_partition part,
+                         const struct puz_board *goal, puz_pdb **out,
+                         char *msg)
+{
+    double last = 0;
+    struct puz_pdb_opts o = { 0, progress, &last, pool_run_pieces, NULL };
+
+    if (!cached(part, goal))
+        fprintf(stderr, "puzzled: building %s pattern databases into %s "
+                "(seconds, once)\n", puz_pdb_partition_name(part),
+                cache_dir());
+    return puz_pdb_open(cache_dir(), part, goal, &o, out, msg);
+}
+
 /* The set for goal of start's size, built or loaded (NULL if none). */
 static puz_err open_for(const struct puz_board *start,
                         const struct puz_board *goal,
@@ -290,8 +322,32 @@ puz_tables *cli_pdb_tables_for(const struct puz_board *start,
     puz_tables *t = NULL;
     puz_err rc;
 
-    /* the tables are square: a rectangle reads none */
-    if (start->n < 3 || start->n > 5 || !puz_board_square(start)
+    enum puz_pdb_partition part;
+
+    /* a rectangle up to 16 cells reads its own tables */
+    if (!puz_board_square(start)) {
+        puz_pdb *d = NULL;
+        if (puz_board_goal_of(start, &dflt) != PUZ_OK)
+            return NULL;
+        goal = goal != NULL ? goal : &dflt;
+        if (!puz_board_same_shape(goal, start) ||
+            !puz_pdb_rect_partition(goal, &part) ||
+            !puz_algorithm_uses_tables(o->algorithm, o->heuristic,
+                                       start->n) ||
+            puz_tables_create(&t) != PUZ_OK)
+            return NULL;
+        rc = open_rect(part, goal, &d, msg);
+        if (rc == PUZ_OK)
+            rc = puz_tables_add_pdb(t, d);
+        if (rc != PUZ_OK) {
+            fprintf(stderr, "puzzled: going on without pattern databases: "
+                    "%s\n", msg[0] ? msg : puz_strerror(rc));
+            puz_tables_destroy(t);
+            return NULL;
+        }
+        return t;
+    }
+    if (start->n < 3 || start->n > 5
         || !puz_algorithm_uses_tables(o->algorithm, o->heuristic, start->n))
         return NULL;
     if (goal == NULL && puz_board_goal(start->n, &dflt) == PUZ_OK)

@@ -79,8 +79,12 @@ static void usage(FILE *f)
     fprintf(f,
         "                        (default auto: astar up to 3x3, idastar "
         "on 4x4,\n"
-        "                        anytime from 5x5; rectangles: optimal up\n"
-        "                        to 12 cells and on 3x5, anytime beyond)\n"
+        "                        anytime from 5x5; rectangles: idastar +\n"
+        "                        pdb up to 16 cells (2x5..2x8, 3x4, 3x5 and\n"
+        "                        transposes, tables cached in pdb-cache),\n"
+        "                        anytime beyond; other goals than a blank\n"
+        "                        in a corner: idastar + linear conflict up\n"
+        "                        to 12 cells and on 3x5)\n"
         "  -w, --weight W        wastar: f = g + W*h, %u..%u (default %u)\n"
         "  -H, --heuristic H     ", PUZ_WASTAR_WEIGHT_MIN,
         PUZ_WASTAR_WEIGHT_MAX, PUZ_WASTAR_DEFAULT_WEIGHT);

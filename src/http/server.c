@@ -82,6 +82,40 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
     return rc;
 }
 
+/* pdb_rect: every rectangle's set, loaded from pdb_dir or built (all
+ * of them in about 10 s on two cores, once; 13 MB). */
+static puz_err load_rect(struct http_server *s, char *msg)
+{
+    struct puz_pdb_opts po = { .progress = log_pdb_progress,
+                              .run = pool_run_pieces };
+    char why[PUZ_MSG_MAX] = "";
+    uint64_t t0 = puz_now_us();
+    size_t bytes = 0;
+    puz_err rc = PUZ_OK;
+
+    for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_ && rc == PUZ_OK;
+         p++) {
+        puz_pdb *d = NULL;
+        if (!puz_pdb_partition_rect((enum puz_pdb_partition)p))
+            continue;
+        rc = puz_pdb_open(s->cfg.pdb_dir[0] ? s->cfg.pdb_dir : NULL,
+                          (enum puz_pdb_partition)p, NULL, &po, &d, why);
+        if (rc == PUZ_OK) {
+            bytes += puz_pdb_bytes(d);
+            rc = puz_tables_add_pdb(s->tables, d);
+        }
+    }
+    if (rc != PUZ_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "cannot load the rectangles' "
+                 "pattern databases: %s", why[0] ? why : puz_strerror(rc));
+        return rc;
+    }
+    http__log_line("puzzled: pdb_rect: every rectangle's tables ready in "
+                   "%.1f s, %.1f MB", (double)(puz_now_us() - t0) / 1e6,
+                   (double)bytes / 1e6);
+    return PUZ_OK;
+}
+
 static puz_err load_tables(struct http_server *s, char *msg)
 {
     struct puz_board goal3;
@@ -98,6 +132,8 @@ static puz_err load_tables(struct http_server *s, char *msg)
     rc = load_pdb(s, s->cfg.pdb, 4, msg);
     if (rc == PUZ_OK)
         rc = load_pdb(s, s->cfg.pdb_5x5, 5, msg);
+    if (rc == PUZ_OK && s->cfg.pdb_rect)
+        rc = load_rect(s, msg);
     return rc;
 }
 

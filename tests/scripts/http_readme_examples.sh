@@ -16,6 +16,7 @@ tmp=$(mktemp -d)
 # The job list example runs as the README says: with anonymous listing on.
 "$PUZZLED" serve --config config/puzzled.conf --port 0 --access-log off \
     --state-dir "$tmp/state" --jobs-list-anonymous 1 --pdb-5x5 off \
+    --pdb-rect 0 \
     >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -35,18 +35,50 @@
  * 5x5 groups 2 and 3 are group 1 turned, so they read its table: two
  * tables are built and stored, not four.
  */
+#define NO PUZ__PDB_NONE
 static const struct puz__partition partitions[PUZ_PDB_PARTITION_COUNT_] = {
-    { "6-6-3", "663", 4, 7u,
-      { 0, 2, 2, 2, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, PUZ__PDB_NONE } },
-    { "7-8", "78", 4, 7u,
-      { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, PUZ__PDB_NONE } },
-    { "6-6-6-6", "6666", 5, 1u,
+    { "6-6-3", "663", 4, 0, NULL, 7u,
+      { 0, 2, 2, 2, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, NO } },
+    { "7-8", "78", 4, 0, NULL, 7u,
+      { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, NO } },
+    { "6-6-6-6", "6666", 5, 0, NULL, 1u,
       { 3, 3, 3, 2, 2, 3, 3, 3, 2, 2, 1, 1, 0, 2, 2, 1, 1, 0, 0, 0,
-        1, 1, 0, 0, PUZ__PDB_NONE } },
-    { "4x6", "444444", 5, 1u,
+        1, 1, 0, 0, NO } },
+    { "4x6", "444444", 5, 0, NULL, 1u,
       { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 3, 3, 4, 4, 2, 3, 3, 4, 4, 2,
-        5, 5, 5, 5, PUZ__PDB_NONE } },
+        5, 5, 5, 5, NO } },
+    /*
+     * Rectangles, rows <= columns, blank in the last cell (the corner
+     * class only); the transposed shape reads the same tables. Groups
+     * are blocks of columns of at most 6 tiles but on 2x5: each set
+     * builds in about a second (7-tile groups took 15 s for 2x7 7-6 and
+     * 45 s for 3x5 7-7 on one core; docs/rectangles.md).
+     *
+     *   2x5 8-1:  0 0 0 0 1     2x6 6-5:  0 0 0 1 1 1
+     *             0 0 0 0 .               0 0 0 1 1 .
+     *
+     *   3x4 6-5:  0 0 1 1       2x7 6-6-1:  0 0 0 1 1 1 2
+     *             0 0 1 1                   0 0 0 1 1 1 .
+     *             0 0 1 .
+     *
+     *   3x5 6-6-2:  0 0 1 1 2   2x8 6-6-3:  0 0 0 1 1 1 2 2
+     *               0 0 1 1 2               0 0 0 1 1 1 2 .
+     *               0 0 1 1 .
+     */
+    { "2x5:8-1", "2x5", 5, 2, "8-1", 1u,
+      { 0, 0, 0, 0, 1, 0, 0, 0, 0, NO } },
+    { "2x6:6-5", "2x6", 6, 2, "6-5", 1u,
+      { 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, NO } },
+    { "3x4:6-5", "3x4", 4, 3, "6-5", 1u,
+      { 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, NO } },
+    { "2x7:6-6-1", "2x7", 7, 2, "6-6-1", 1u,
+      { 0, 0, 0, 1, 1, 1, 2, 0, 0, 0, 1, 1, 1, NO } },
+    { "3x5:6-6-2", "3x5", 5, 3, "6-6-2", 1u,
+      { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 0, 0, 1, 1, NO } },
+    { "2x8:6-6-3", "2x8", 8, 2, "6-6-3", 1u,
+      { 0, 0, 0, 1, 1, 1, 2, 2, 0, 0, 0, 1, 1, 1, 2, NO } },
 };
+#undef NO
 
 #define B2(n) n, n + 1, n + 1, n + 2
 #define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
@@ -81,24 +113,84 @@ unsigned puz_pdb_partition_size(enum puz_pdb_partition p)
     return pt != NULL ? pt->n : 0;
 }
 
+unsigned puz_pdb_partition_rows(enum puz_pdb_partition p)
+{
+    const struct puz__partition *pt = puz__partition_get(p);
+
+    return pt == NULL ? 0 : pt->rows != 0 ? pt->rows : pt->n;
+}
+
+bool puz_pdb_partition_rect(enum puz_pdb_partition p)
+{
+    const struct puz__partition *pt = puz__partition_get(p);
+
+    return pt != NULL && pt->rows != 0;
+}
+
+/* Whether a rows x cols board is the rectangle pt is for, either way
+ * round. */
+static bool rect_fits(const struct puz__partition *pt, unsigned rows,
+                      unsigned cols)
+{
+    return pt->rows != 0 && ((rows == pt->rows && cols == pt->n) ||
+                             (rows == pt->n && cols == pt->rows));
+}
+
+/* Whether cell is a corner of a rows x cols board. */
+static bool corner_cell(unsigned rows, unsigned cols, unsigned cell)
+{
+    unsigned r = cell / cols, c = cell % cols;
+
+    return (r == 0 || r == rows - 1) && (c == 0 || c == cols - 1);
+}
+
 bool puz_pdb_partition_serves(enum puz_pdb_partition p,
                               const struct puz_board *goal)
 {
     const struct puz__partition *pt = puz__partition_get(p);
     unsigned o;
 
-    if (pt == NULL || goal->n != pt->n)
+    if (pt != NULL && pt->rows != 0)
+        return rect_fits(pt, puz_board_rows(goal), goal->n) &&
+               puz__orbit_of(goal) == PUZ__ORBIT_CORNER;
+    if (pt == NULL || goal->n != pt->n || !puz_board_square(goal))
         return false;
     o = puz__orbit_of(goal);
     return o < PUZ__ORBITS && (pt->orbits >> o & 1);
 }
 
+bool puz_pdb_rect_partition(const struct puz_board *goal,
+                            enum puz_pdb_partition *out)
+{
+    for (unsigned i = 0; i < PUZ_PDB_PARTITION_COUNT_; i++)
+        if (partitions[i].rows != 0 &&
+            puz_pdb_partition_serves((enum puz_pdb_partition)i, goal)) {
+            *out = (enum puz_pdb_partition)i;
+            return true;
+        }
+    return false;
+}
+
 puz_err puz_pdb_partition_parse(const char *s, enum puz_pdb_partition *out)
 {
+    unsigned r = 0, c = 0;
+    int used = 0;
+
     *out = PUZ_PDB_663;
     for (unsigned i = 0; i < PUZ_PDB_PARTITION_COUNT_; i++)
         if (strcmp(s, partitions[i].name) == 0 ||
             strcmp(s, partitions[i].alias) == 0) {
+            *out = (enum puz_pdb_partition)i;
+            return PUZ_OK;
+        }
+    /* "5x3" or "5x3:7-7": the tables of 3x5 */
+    if (sscanf(s, "%ux%u%n", &r, &c, &used) != 2 ||
+        (s[used] != '\0' && s[used] != ':'))
+        return PUZ_EINVAL;
+    for (unsigned i = 0; i < PUZ_PDB_PARTITION_COUNT_; i++)
+        if (rect_fits(&partitions[i], r, c) &&
+            (s[used] == '\0' ||
+             strcmp(s + used + 1, partitions[i].file) == 0)) {
             *out = (enum puz_pdb_partition)i;
             return PUZ_OK;
         }
@@ -147,12 +239,87 @@ static void classify(unsigned n, unsigned b, unsigned *orbit, unsigned *sym)
     *sym = 0;
 }
 
+/* Symmetry s of a rows x cols rectangle applied to cell, numbered as
+ * sym_apply: 0, 1, 6 and 7 keep the shape, 2 to 5 transpose it (the
+ * result is then a cols x rows board). */
+static unsigned sym_rect(unsigned s, unsigned rows, unsigned cols,
+                         unsigned cell)
+{
+    unsigned r = cell / cols, c = cell % cols, mr = rows - 1, mc = cols - 1;
+
+    switch (s) {
+    case 0: return r * cols + c;
+    case 1: return (mr - r) * cols + (mc - c);
+    case 2: return c * rows + r;
+    case 3: return (mc - c) * rows + (mr - r);
+    case 4: return c * rows + (mr - r);
+    case 5: return (mc - c) * rows + r;
+    case 6: return r * cols + (mc - c);
+    default: return (mr - r) * cols + c;
+    }
+}
+
+/* Rectangles with tables have at most 16 cells; their one class is the
+ * blank in a corner. */
+#define RECT_MAX_CELLS 16u
+
 unsigned puz__orbit_of(const struct puz_board *goal)
 {
     unsigned orbit, sym;
 
+    if (!puz_board_square(goal))
+        return puz_board_cells(goal) <= RECT_MAX_CELLS &&
+               corner_cell(puz_board_rows(goal), goal->n, goal->blank)
+               ? PUZ__ORBIT_CORNER : PUZ__ORBIT_NONE;
     classify(goal->n, goal->blank, &orbit, &sym);
     return orbit;
+}
+
+/* The canonical goal of a rectangle's tables: rows <= columns, tiles in
+ * row order, blank in the last cell. */
+static void rect_goal(unsigned rows, unsigned cols, struct puz_board *out)
+{
+    unsigned r0 = rows < cols ? rows : cols, c0 = rows < cols ? cols : rows;
+
+    memset(out, 0, sizeof(*out));
+    out->n = (uint8_t)c0;
+    out->rows = (uint8_t)r0;
+    out->blank = (uint8_t)(r0 * c0 - 1);
+    for (unsigned c = 0; c + 1 < r0 * c0; c++)
+        out->cells[c] = (uint8_t)(c + 1);
+}
+
+/* A rectangle's frame: the first symmetry that takes it to rows <=
+ * columns with the goal's blank in the last cell. */
+static puz_err rect_frame(struct puz__frame *f, const struct puz_board *goal)
+{
+    unsigned rows = puz_board_rows(goal), cols = goal->n;
+    unsigned cells = rows * cols, s;
+    bool turn = rows > cols;
+
+    if (cells > RECT_MAX_CELLS ||
+        puz__orbit_of(goal) != PUZ__ORBIT_CORNER)
+        return PUZ_EINVAL;
+    for (s = 0; s < 8; s++) {
+        bool swaps = s >= 2 && s <= 5;
+        if (swaps == turn && sym_rect(s, rows, cols, goal->blank) ==
+                             cells - 1)
+            break;
+    }
+    if (s == 8)
+        return PUZ_EINVAL;
+    f->n = cols;
+    f->cells = cells;
+    f->orbit = PUZ__ORBIT_CORNER;
+    f->sym = s;
+    rect_goal(rows, cols, &f->goal);
+    for (unsigned c = 0; c < cells; c++) {
+        unsigned to = sym_rect(s, rows, cols, c);
+        f->cell[c] = (uint8_t)to;
+        f->inv[to] = (uint8_t)c;
+        f->tile[goal->cells[c]] = f->goal.cells[to];
+    }
+    return PUZ_OK;
 }
 
 void puz__canonical_goal(unsigned n, unsigned orbit, struct puz_board *out)
@@ -175,9 +342,12 @@ puz_err puz__frame_init(struct puz__frame *f, const struct puz_board *goal)
     unsigned n = goal->n;
 
     memset(f, 0, sizeof(*f));
-    if (n < 3 || n > 5 || !puz_board_square(goal))
+    if (!puz_board_square(goal))
+        return rect_frame(f, goal);
+    if (n < 3 || n > 5)
         return PUZ_EINVAL;
     f->n = n;
+    f->cells = n * n;
     classify(n, goal->blank, &f->orbit, &f->sym);
     if (f->orbit == PUZ__ORBIT_NONE)
         return PUZ_EINVAL;
@@ -194,7 +364,7 @@ puz_err puz__frame_init(struct puz__frame *f, const struct puz_board *goal)
 void puz__frame_map(const struct puz__frame *f, const uint8_t *cells,
                     uint8_t *out)
 {
-    for (unsigned c = 0; c < f->n * f->n; c++)
+    for (unsigned c = 0; c < f->cells; c++)
         out[f->cell[c]] = f->tile[cells[c]];
 }
 
@@ -311,9 +481,29 @@ puz_err puz__pdb_layout(struct puz_pdb *d, enum puz_pdb_partition part,
     d->part = part;
     d->orbit = orbit;
     d->n = pt->n;
-    d->cells = pt->n * pt->n;
-    puz__canonical_goal(d->n, orbit, &d->goal);
+    d->rows = pt->rows != 0 ? pt->rows : pt->n;
+    d->rect = pt->rows != 0;
+    d->cells = d->rows * pt->n;
+    if (d->rect)
+        rect_goal(d->rows, d->n, &d->goal);
+    else
+        puz__canonical_goal(d->n, orbit, &d->goal);
     layout_groups(d, pt->by_cell);
+    /* A rectangle's groups are few and of different shapes: each reads
+     * its own table, and no transposed board goes to the same goal. */
+    if (d->rect) {
+        for (unsigned i = 0; i < d->ngroups; i++) {
+            d->g[i].entries = 1;
+            for (unsigned j = 0; j < d->g[i].k; j++)
+                d->g[i].entries *= d->cells - j;
+        }
+        d->reflect = false;
+        for (unsigned c = 0; c < d->cells; c++) {
+            d->transpose[c] = (uint8_t)c;
+            d->rtile[c] = (uint8_t)c;
+        }
+        return PUZ_OK;
+    }
     share_tables(d);
     for (unsigned i = 0; i < d->ngroups; i++) {
         d->g[i].entries = 1;
@@ -402,7 +592,10 @@ const struct puz_board *puz_pdb_goal(const puz_pdb *d)
 
 bool puz_pdb_serves(const puz_pdb *d, const struct puz_board *goal)
 {
-    return goal->n == d->n && puz__orbit_of(goal) == d->orbit;
+    if (d->rect)
+        return puz_pdb_partition_serves(d->part, goal);
+    return goal->n == d->n && puz_board_square(goal) &&
+           puz__orbit_of(goal) == d->orbit;
 }
 
 size_t puz_pdb_bytes(const puz_pdb *d)
@@ -422,7 +615,7 @@ puz_err puz_pdb_eval(const puz_pdb *d, const struct puz_board *b,
     uint8_t cells[PUZ__PDB_CELLS];
 
     *out = 0;
-    if (b->n != d->n || !puz_pdb_serves(d, goal) ||
+    if (!puz_board_same_shape(b, goal) || !puz_pdb_serves(d, goal) ||
         puz__frame_init(&f, goal) != PUZ_OK)
         return PUZ_EINVAL;
     puz__frame_map(&f, b->cells, cells);
@@ -451,9 +644,26 @@ puz_err puz__pdbctx_init(struct puz__pdbctx *c,
         if (msg != NULL)
             snprintf(msg, PUZ_MSG_MAX, "pdb: no pattern databases for "
                      "%ux%u boards with this goal (3x3 and 4x4 goals, 5x5 "
-                     "goals with the blank in a corner)", puz_board_rows(goal),
-                     n);
+                     "goals and rectangles up to 16 cells with the blank "
+                     "in a corner)", puz_board_rows(goal), n);
         return PUZ_EINVAL;
+    }
+    if (!puz_board_square(goal)) {
+        c->db = puz_tables_pdb(tables, goal);
+        if (c->db == NULL) {
+            if (msg != NULL)
+                snprintf(msg, PUZ_MSG_MAX, "pdb: no pattern database "
+                         "loaded for %ux%u boards",
+                         puz_board_rows(goal), n);
+            return PUZ_EINVAL;
+        }
+        for (unsigned t = 1; t < c->db->cells; t++)
+            for (unsigned p = 0; p < c->db->cells; p++) {
+                unsigned h = c->db->home[t], w = c->db->n;
+                c->md[t][p] = (uint8_t)(abs((int)(p / w) - (int)(h / w)) +
+                                        abs((int)(p % w) - (int)(h % w)));
+            }
+        return PUZ_OK;
     }
     c->t3 = n == 3 ? puz__tables_table3_class(tables, goal) : NULL;
     c->db = puz_tables_pdb(tables, goal);

@@ -75,17 +75,18 @@ struct place {
 #define HOT static inline __attribute__((always_inline))
 
 /* Free cell number r of the placement. */
-HOT unsigned rest_cell(const struct place *pl, unsigned r, const unsigned n)
+HOT unsigned rest_cell(const struct place *pl, unsigned r,
+                       const unsigned cells)
 {
-    if (n == 4)
+    if (cells <= 16)
         return (unsigned)(pl->rest4 >> (4 * r)) & 15;
     return (unsigned)(pl->rest5 >> (5 * r)) & 31;
 }
 
 /* The k digits of placement index p (digit i has radix cells - i). */
-HOT void digits(uint64_t p, unsigned k, unsigned *r, const unsigned n)
+HOT void digits(uint64_t p, unsigned k, unsigned *r, const unsigned cells)
 {
-    const unsigned c = n * n;
+    const unsigned c = cells;
 
     switch (k) {
     case 8: r[7] = (unsigned)(p % (c - 7)); p /= c - 7; /* fall through */
@@ -101,22 +102,23 @@ HOT void digits(uint64_t p, unsigned k, unsigned *r, const unsigned n)
 
 /* Inverse of puz__pdb_rank. The free cells are kept as a list of small
  * fields, so taking the r-th one is a shift, not a loop. */
-HOT void unrank(const struct bfs *b, struct place *pl, const unsigned n)
+HOT void unrank(const struct bfs *b, struct place *pl, const unsigned n,
+                const unsigned cells)
 {
     unsigned r[PUZ__PDB_MAX_K] = { 0 };
     uint64_t l4 = 0xfedcba9876543210ull;
     u128 l5 = 0;
 
-    digits(pl->p, b->k, r, n);
-    if (n == 5)
+    digits(pl->p, b->k, r, cells);
+    if (cells > 16)
         for (unsigned c = 25; c-- > 0;)
             l5 = (l5 << 5) | c;
-    memset(pl->slot_at, PUZ__PDB_NONE, n * n + n);
-    memset(pl->weight_at, 0, (n * n + n) * sizeof(pl->weight_at[0]));
+    memset(pl->slot_at, PUZ__PDB_NONE, cells + n);
+    memset(pl->weight_at, 0, (cells + n) * sizeof(pl->weight_at[0]));
     pl->occ = 0;
     for (unsigned i = 0; i < b->k; i++) {
         unsigned cell;
-        if (n == 4) {
+        if (cells <= 16) {
             unsigned sh = 4 * r[i];
             cell = (unsigned)(l4 >> sh) & 15;
             l4 = (l4 & ((1ull << sh) - 1)) | ((l4 >> sh >> 4) << sh);
@@ -151,13 +153,13 @@ HOT uint32_t flood(const struct bfs *b, uint32_t seed, uint32_t open,
 /* All blank cells of one region are one BFS node: mark them done at
  * once so no other cell of the region is expanded again. */
 HOT void mark_region(struct bfs *b, const struct place *pl, uint32_t region,
-                     const unsigned n)
+                     const unsigned cells)
 {
     uint64_t bits = 0, e = pl->p * b->free, w = e >> 5;
     unsigned sh = (unsigned)(e & 31) * 2;
 
     for (unsigned r = 0; r < b->free; r++) {
-        unsigned cell = rest_cell(pl, r, n);
+        unsigned cell = rest_cell(pl, r, cells);
         bits |= (uint64_t)((region >> cell) & 1) * (3ull << (2 * r));
     }
     atomic_fetch_or_explicit(&b->st[w], bits << sh, memory_order_relaxed);
@@ -182,8 +184,9 @@ static void record(struct bfs *b, struct worker *w, const struct place *pl)
         w->odd++;
         return;
     }
-    /* 15 means unset; a larger entry would stay 15, which is still a
-     * lower bound (none occurs: the largest is 9, in the 8-tile group). */
+    /* 15 means unset; a larger entry stays 15 (saturated, never
+     * wrapped), which is still a lower bound. None occurs on squares (the
+     * largest is 9, in the 8-tile group); 2-row boards have them. */
     extra = (b->depth - md) / 2;
     if (extra >= PUZ__PDB_UNSET)
         return;
@@ -230,7 +233,7 @@ HOT int64_t vertical_delta(const struct bfs *b, const struct place *pl,
  * in a table far larger than the caches, and each locked OR waits for
  * every load before it, so fetch them all before marking any. */
 HOT void children(struct bfs *b, struct worker *w, const struct place *pl,
-                  uint32_t region, const unsigned n)
+                  uint32_t region, const unsigned n, const unsigned cells)
 {
     const int step[4] = { -(int)n, (int)n, -1, 1 };
     uint32_t can[4] = {
@@ -247,7 +250,8 @@ HOT void children(struct bfs *b, struct worker *w, const struct place *pl,
             unsigned c = (unsigned)((int)a + step[dir]);
             int64_t d = dir < 2 ? vertical_delta(b, pl, a, c, n)
                                 : step[dir] * b->weight[pl->slot_at[a]];
-            unsigned below = puz__pdb_pop(pl->occ & ((1u << a) - 1), n * n);
+            unsigned below = puz__pdb_pop(pl->occ & ((1u << a) - 1),
+                                          cells);
             child[cnt] = (pl->p + (uint64_t)d) * b->free + a - below -
                          (c < a);
             __builtin_prefetch((const void *)&b->st[child[cnt] >> 5], 1);
@@ -260,25 +264,25 @@ HOT void children(struct bfs *b, struct worker *w, const struct place *pl,
 /* e < 2^32 for every group size used (16!/7! and 25!/19! placements
  * times the free cells at most), so the division is a 32-bit one. */
 HOT void expand(struct bfs *b, struct worker *w, uint64_t e,
-                const unsigned n)
+                const unsigned n, const unsigned cells)
 {
     struct place pl;
     uint32_t q = (uint32_t)e / b->free, region;
     unsigned blank;
 
     pl.p = q;
-    unrank(b, &pl, n);
-    blank = rest_cell(&pl, (uint32_t)e - q * b->free, n);
+    unrank(b, &pl, n, cells);
+    blank = rest_cell(&pl, (uint32_t)e - q * b->free, cells);
     region = flood(b, 1u << blank, ~pl.occ & b->full, n);
-    mark_region(b, &pl, region, n);
+    mark_region(b, &pl, region, cells);
     record(b, w, &pl);
-    children(b, w, &pl, region, n);
+    children(b, w, &pl, region, n, cells);
 }
 
 /* Claim chunks of the state array and expand every state of the current
  * code in them. A state may have turned done since the word was read
  * (its region was expanded through another cell), so look again. */
-HOT void scan_n(struct worker *w, const unsigned n)
+HOT void scan_n(struct worker *w, const unsigned n, const unsigned cells)
 {
     struct bfs *b = w->b;
     uint64_t ch;
@@ -299,7 +303,7 @@ HOT void scan_n(struct worker *w, const unsigned n)
                 unsigned j = (unsigned)__builtin_ctzll(m) >> 1;
                 v = atomic_load_explicit(&b->st[i], memory_order_relaxed);
                 if (((v >> (2 * j)) & 3) == b->cur)
-                    expand(b, w, i * 32 + j, n);
+                    expand(b, w, i * 32 + j, n, cells);
             }
         }
     }
@@ -309,10 +313,14 @@ static void scan(void *work, unsigned piece)
 {
     struct worker *w = (struct worker *)work + piece;
 
-    if (w->b->n == 4)
-        scan_n(w, 4);
+    /* squares get copies with the side a constant; the rectangles'
+     * tables are small enough for one copy that reads it */
+    if (w->b->cells == 16 && w->b->n == 4)
+        scan_n(w, 4, 16);
+    else if (w->b->cells == 25)
+        scan_n(w, 5, 25);
     else
-        scan_n(w, 5);
+        scan_n(w, w->b->n, w->b->cells);
 }
 
 /* One BFS level in n pieces: through the caller's run (its threads),
@@ -436,7 +444,8 @@ puz_err puz__pdb_build_group(const struct puz_pdb *d, unsigned gi,
         nt = MAX_PIECES;
     memset(&b, 0, sizeof(b));
     memset(ws, 0, sizeof(ws));
-    if (g->table != gi || d->n < 4 || d->n > 5 ||
+    if (g->table != gi || (!d->rect && (d->n < 4 || d->n > 5)) ||
+        (d->rect && d->cells > 16) ||
         g->entries * (d->cells - g->k) >= (1ull << 32)) {
         if (msg != NULL)
             snprintf(msg, PUZ_MSG_MAX, "pdb: group %u cannot be built "
@@ -499,16 +508,22 @@ puz_err puz_pdb_build(enum puz_pdb_partition part,
     puz_err rc;
 
     *out = NULL;
-    if (goal != NULL)
-        orbit = goal->n == size ? puz__orbit_of(goal) : PUZ__ORBIT_NONE;
+    if (goal != NULL && puz_pdb_partition_rect(part))
+        orbit = puz_pdb_partition_serves(part, goal) ? PUZ__ORBIT_CORNER
+                                                     : PUZ__ORBIT_NONE;
+    else if (goal != NULL)
+        orbit = goal->n == size && puz_board_square(goal)
+                ? puz__orbit_of(goal) : PUZ__ORBIT_NONE;
     d = calloc(1, sizeof(*d));
     if (d == NULL)
         return PUZ_ENOMEM;
     if (size == 0 || puz__pdb_layout(d, part, orbit) != PUZ_OK) {
         if (msg != NULL)
             snprintf(msg, PUZ_MSG_MAX, "pdb: %s tables exist for %ux%u "
-                     "goals%s only", puz_pdb_partition_name(part), size,
-                     size, size == 5 ? " with the blank in a corner" : "");
+                     "goals%s only", puz_pdb_partition_name(part),
+                     puz_pdb_partition_rows(part), size,
+                     size == 5 || puz_pdb_partition_rect(part)
+                     ? " with the blank in a corner" : "");
         free(d);
         return PUZ_EINVAL;
     }

@@ -269,7 +269,7 @@ static puz_err check_wanted(const struct puz_pdb *d, int part,
     if (goal != NULL && !puz_pdb_serves(d, goal)) {
         snprintf(why, sizeof(why), "built for goals with the blank in a "
                  "%s cell, wanted %s", puz__orbit_name(d->orbit),
-                 goal->n != d->n ? "another board size"
+                 puz__orbit_of(goal) == d->orbit ? "another board size"
                                  : puz__orbit_name(puz__orbit_of(goal)));
         return fail(msg, PUZ_EINVAL, why);
     }
@@ -355,13 +355,17 @@ out_free:
 void puz_pdb_filename(enum puz_pdb_partition part,
                       const struct puz_board *goal, char *buf, size_t size)
 {
+    const struct puz__partition *pt = puz__partition_get(part);
     unsigned n = puz_pdb_partition_size(part), orbit = 0;
 
-    if (goal != NULL && goal->n == n)
+    if (goal != NULL && goal->n == n && puz_board_square(goal))
         orbit = puz__orbit_of(goal);
-    snprintf(buf, size, "pdb-%ux%u-%s-%s-v%u.bin", n, n,
-             puz_pdb_partition_name(part), puz__orbit_name(orbit),
-             PUZ_PDB_FILE_VERSION);
+    /* a rectangle's: "pdb-3x5-7-7-corner-v2.bin" */
+    snprintf(buf, size, "pdb-%ux%u-%s-%s-v%u.bin",
+             puz_pdb_partition_rows(part), n,
+             pt != NULL && pt->file != NULL ? pt->file
+                                            : puz_pdb_partition_name(part),
+             puz__orbit_name(orbit), PUZ_PDB_FILE_VERSION);
 }
 
 static void note(const struct puz_pdb_opts *o, enum puz_pdb_partition part,
@@ -411,7 +415,9 @@ puz_err puz_pdb_open(const char *dir, enum puz_pdb_partition part,
     puz_err rc;
 
     *out = NULL;
-    if (goal != NULL && goal->n != puz_pdb_partition_size(part))
+    if (goal != NULL && (puz_pdb_partition_rect(part)
+                         ? !puz_pdb_partition_serves(part, goal)
+                         : goal->n != puz_pdb_partition_size(part)))
         return fail(msg, PUZ_EINVAL, "pdb: these tables are for another "
                     "board size");
     puz_pdb_filename(part, goal, name, sizeof(name));

@@ -43,7 +43,7 @@ puz_err puz__pdb_attach_fsm(struct puz_pdb *d)
     puz_arena *scratch;
     size_t bytes;
 
-    if (d->n != 5 || d->fsm != NULL)
+    if (d->n != 5 || d->rect || d->fsm != NULL)
         return PUZ_OK;
     scratch = puz_arena_create(1u << 20);
     if (scratch == NULL)

@@ -38,7 +38,8 @@
  * blank in the class's representative cell). Distances are unchanged.
  */
 struct puz__frame {
-    unsigned n;
+    unsigned n;                      /* the goal's columns (row stride) */
+    unsigned cells;                  /* the goal's cells */
     unsigned orbit;
     unsigned sym;                    /* which of the 8 symmetries */
     uint8_t cell[PUZ_MAX_CELLS];     /* original cell -> canonical cell */
@@ -56,7 +57,9 @@ struct puz__frame {
 struct puz__partition {
     const char *name;                /* "6-6-3" */
     const char *alias;               /* "663" */
-    unsigned n;                      /* board side */
+    unsigned n;                      /* board side; a rectangle's columns */
+    unsigned rows;                   /* 0: square; a rectangle's rows */
+    const char *file;                /* name in cache files; NULL: name */
     unsigned orbits;                 /* goal classes served, bit per class */
     uint8_t by_cell[PUZ__PDB_CELLS];
 };
@@ -84,7 +87,9 @@ struct puz__group {
 
 struct puz_pdb {
     enum puz_pdb_partition part;
-    unsigned n, cells;                   /* side, n * n */
+    unsigned n, cells;                   /* columns (row stride), cells */
+    unsigned rows;                       /* rows (n on a square) */
+    bool rect;                           /* a rectangle's tables */
     unsigned orbit;
     struct puz_board goal;               /* canonical goal */
     unsigned ngroups;
@@ -113,8 +118,9 @@ puz_err puz__pdb_fsm_build(struct puz__movefsm *fsm, puz_arena *a);
  * other sizes. */
 puz_err puz__pdb_attach_fsm(struct puz_pdb *d);
 
-/* Frames for 3x3 and 4x4 goals and 5x5 corner goals; PUZ_EINVAL for
- * the rest. */
+/* Frames for 3x3 and 4x4 goals, 5x5 corner goals and corner goals of
+ * rectangles up to 16 cells (canonical shape: rows <= columns, blank in
+ * the last cell); PUZ_EINVAL for the rest. */
 puz_err puz__frame_init(struct puz__frame *f, const struct puz_board *goal);
 /* Goal class of a goal (PUZ__ORBIT_NONE: no class with tables). */
 unsigned puz__orbit_of(const struct puz_board *goal);

@@ -72,8 +72,19 @@ const puz_pdb *puz_tables_pdb(const puz_tables *t,
     const puz_pdb *best = NULL;
     unsigned o;
 
-    /* the tables are square: a rectangle's goal is never served */
-    if (t == NULL || goal->n < 4 || goal->n > 5 || !puz_board_square(goal))
+    if (t == NULL)
+        return NULL;
+    /* a rectangle's tables serve it and its transpose, corner goals */
+    if (!puz_board_square(goal)) {
+        for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++) {
+            const puz_pdb *d = atomic_load_explicit(
+                &t->pdb[p][PUZ__ORBIT_CORNER], memory_order_acquire);
+            if (d != NULL && d->rect && puz_pdb_serves(d, goal))
+                return d;
+        }
+        return NULL;
+    }
+    if (goal->n < 4 || goal->n > 5)
         return NULL;
     o = puz__orbit_of(goal);
     if (o >= PUZ__ORBITS)
@@ -81,7 +92,7 @@ const puz_pdb *puz_tables_pdb(const puz_tables *t,
     for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++) {
         const puz_pdb *d = atomic_load_explicit(&t->pdb[p][o],
                                                 memory_order_acquire);
-        if (d != NULL && d->n == goal->n &&
+        if (d != NULL && !d->rect && d->n == goal->n &&
             (best == NULL || d->data_bytes > best->data_bytes))
             best = d;
     }

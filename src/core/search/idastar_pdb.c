@@ -1,7 +1,7 @@
 /*
- * idastar_pdb.c - the IDA* plug-in for 4x4 and 5x5 boards with the `pdb`
- * heuristic, the way Korf & Felner ran it. The board is searched in the
- * goal's canonical frame; each group's tile cells (in its table's frame)
+ * idastar_pdb.c - the IDA* plug-in for 4x4 and 5x5 boards (and rectangles
+ * up to 16 cells) with the `pdb` heuristic, the way Korf & Felner ran
+ * it. The board is searched in the goal's canonical frame; each group's tile cells (in its table's frame)
  * and table entry are kept per node, for the board and for its
  * transpose, so a move re-ranks one group of each and the Manhattan part
  * changes by one tile. h is the Manhattan distance plus twice the larger
@@ -118,7 +118,15 @@ HOT unsigned popc(uint32_t x, const unsigned n, const int hw)
 {
     if (hw)
         return (unsigned)__builtin_popcount(x);
-    return puz__pdb_pop(x, n * n);
+    return puz__pdb_pop(x, n == 0 ? 16 : n * n);
+}
+
+/* The copies of the search below take n as a constant: 4 or 5 for the
+ * squares, 0 for every rectangle (at most 16 cells, read from the
+ * tables), so the squares' copies are what they were. */
+HOT unsigned ncells(const struct ipdb *ip, const unsigned n)
+{
+    return n == 0 ? ip->d->cells : n * n;
 }
 
 /* Rank group g's cells with slot sl moved to cell p (puz__pdb_rank). */
@@ -131,7 +139,8 @@ HOT uint64_t rank_moved(const struct ipdb *ip, const uint8_t *pos,
 
     for (unsigned i = 0; i < ip->k[g]; i++) {
         unsigned c = i == sl ? p : pos[i];
-        idx = idx * (n * n - i) + c - popc(used & ((1u << c) - 1), n, hw);
+        idx = idx * (ncells(ip, n) - i) + c -
+              popc(used & ((1u << c) - 1), n, hw);
         used |= 1u << c;
     }
     return idx;
@@ -211,9 +220,14 @@ static int probe4(PROBE_ARGS);
 static int probe5(PROBE_ARGS);
 static int probe4_hw(PROBE_ARGS);
 static int probe5_hw(PROBE_ARGS);
+static int probe_rect(PROBE_ARGS);
+static int probe_rect_hw(PROBE_ARGS);
 
 HOT int probe_again(PROBE_ARGS, const unsigned n, const int hw)
 {
+    if (n == 0)
+        return hw ? probe_rect_hw(ip, blank, g, h, back, fs)
+                  : probe_rect(ip, blank, g, h, back, fs);
     if (n == 4)
         return hw ? probe4_hw(ip, blank, g, h, back, fs)
                   : probe4(ip, blank, g, h, back, fs);
@@ -336,12 +350,31 @@ __attribute__((target("popcnt"))) static int probe5_hw(PROBE_ARGS)
     return probe_n(ip, blank, g, h, back, fs, 5, 1);
 }
 
+static int probe_rect(PROBE_ARGS)
+{
+    return probe_n(ip, blank, g, h, back, fs, 0, 0);
+}
+
+__attribute__((target("popcnt"))) static int probe_rect_hw(PROBE_ARGS)
+{
+    return probe_n(ip, blank, g, h, back, fs, 0, 1);
+}
+
+/* The side the copies take: 0 for a rectangle. */
+static unsigned side_of(const struct ipdb *ip)
+{
+    return ip->d->rect ? 0 : ip->d->n;
+}
+
 static int iterate(struct puz__ida *c, void *self)
 {
     struct ipdb *ip = self;
     unsigned b = ip->start_blank, h = ip->h0;
 
     (void)c;
+    if (ip->d->rect)
+        return ip->hw ? probe_rect_hw(ip, b, 0, h, PUZ_NO_DIR, 0)
+                      : probe_rect(ip, b, 0, h, PUZ_NO_DIR, 0);
     if (ip->d->n == 4)
         return ip->hw ? probe4_hw(ip, b, 0, h, PUZ_NO_DIR, 0)
                       : probe4(ip, b, 0, h, PUZ_NO_DIR, 0);
@@ -364,7 +397,7 @@ struct cut {
 static int collect(struct ipdb *ip, unsigned blank, unsigned g, unsigned h,
                    unsigned back, uint32_t fs, struct cut *ct)
 {
-    const unsigned n = ip->d->n;
+    const unsigned n = side_of(ip);
     struct child ch[4];
     unsigned cnt;
 
@@ -419,7 +452,7 @@ static int unit(struct puz__ida *ida, const void *self, const uint8_t *moves,
                 unsigned cut)
 {
     struct ipdb w;
-    const unsigned n = ((const struct ipdb *)self)->d->n;
+    const unsigned n = side_of(self);
     unsigned blank, h, back = PUZ_NO_DIR;
     uint32_t fs = 0;
     int found;
@@ -443,7 +476,10 @@ static int unit(struct puz__ida *ida, const void *self, const uint8_t *moves,
         fs = n == 5 ? ch[i].fs : 0;
     }
     w.c.generated = 0;
-    if (n == 4)
+    if (n == 0)
+        found = w.hw ? probe_rect_hw(&w, blank, cut, h, back, fs)
+                     : probe_rect(&w, blank, cut, h, back, fs);
+    else if (n == 4)
         found = w.hw ? probe4_hw(&w, blank, cut, h, back, fs)
                      : probe4(&w, blank, cut, h, back, fs);
     else
@@ -479,7 +515,8 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     struct ipdb *ip;
 
     if (s->h != &puz__h_pdb || ctx == NULL || ctx->db == NULL ||
-        ctx->db->n != s->n)
+        ctx->db->cells != s->cells ||
+        (!ctx->db->rect && ctx->db->n != s->n))
         return PUZ_EINVAL;
     /* ~1.4 KB of per-tile tables: from the arena, not the stack. */
     ip = puz_arena_alloc(s->arena, sizeof(*ip));
@@ -491,7 +528,11 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     ip->d = ctx->db;
     ip->reflect = ip->d->reflect;
     ip->hw = __builtin_cpu_supports("popcnt");
-    puz__moves_init(&ip->mv, s->n);
+    /* moves in the tables' frame (a rectangle's may be transposed) */
+    if (ip->d->rect)
+        puz__moves_init_shape(&ip->mv, ip->d->rows, ip->d->n);
+    else
+        puz__moves_init(&ip->mv, s->n);
     puz__frame_map(&ctx->fr, s->start->cells, ip->cells);
     ip->start_blank = ctx->fr.cell[s->start->blank];
     init_tiles(ip);
@@ -499,7 +540,7 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     ip->h0 = h_of(ip->md, ip->sum, ip->rsum);
     /* without room for the automaton the search runs unpruned */
     ip->fsm = ip->d->fsm;
-    if (ip->fsm == NULL && s->n == 5 &&
+    if (ip->fsm == NULL && s->n == 5 && !ip->d->rect &&
         puz__pdb_fsm_build(&fsm, s->arena) == PUZ_OK)
         ip->fsm = fsm.next;
     return puz__ida_run(&ip->c, ip->h0, &plugin, ip);

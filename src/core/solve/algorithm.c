@@ -21,8 +21,9 @@ struct algorithm {
 static const struct algorithm registry[PUZ_ALG_COUNT_] = {
     [PUZ_ALG_AUTO] = { "auto", "the default for the size: A* up to 3x3, "
                        "IDA* on 4x4, anytime from 5x5 (rectangles: "
-                       "optimal up to 12 cells and on 3x5, anytime "
-                       "beyond)", false, true, 0 },
+                       "optimal up to 12 cells and on 3x5, and up to 16 "
+                       "cells with their pattern databases loaded; "
+                       "anytime beyond)", false, true, 0 },
     [PUZ_ALG_ASTAR] = { "astar", "A*: best-first on moves so far plus the "
                         "heuristic; optimal", true, true, 0, true },
     [PUZ_ALG_IDASTAR] = { "idastar", "IDA*: A* as iterative deepening; "
@@ -117,6 +118,18 @@ enum puz_algorithm puz_algorithm_resolve_shape(enum puz_algorithm a,
     return puz_algorithm_rect_optimal(rows, cols)
            ? (rows * cols <= 9 ? PUZ_ALG_ASTAR : PUZ_ALG_IDASTAR)
            : PUZ_ALG_ANYTIME;
+}
+
+enum puz_algorithm puz_algorithm_resolve_tables(enum puz_algorithm a,
+                                                unsigned rows, unsigned cols,
+                                                bool tables_serve)
+{
+    /* With a rectangle's pattern databases loaded (up to 16 cells),
+     * IDA* with them is optimal and fast: 2x7 and 2x8 too. */
+    if (rows != cols && tables_serve && rows * cols <= 16 &&
+        rows * cols > 9 && (a == PUZ_ALG_AUTO || a == PUZ_ALG_ANYTIME))
+        return PUZ_ALG_IDASTAR;
+    return puz_algorithm_resolve_shape(a, rows, cols);
 }
 
 bool puz_algorithm_rect_optimal(unsigned rows, unsigned cols)

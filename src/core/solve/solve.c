@@ -232,9 +232,9 @@ puz_err puz_solve(const struct puz_board *start,
     rc = check_inputs(start, s.goal, opts->solvable_known, out, &solvable);
     if (rc != PUZ_OK)
         return rc;
-    out->algorithm = puz_algorithm_resolve_shape(opts->algorithm,
-                                                 puz_board_rows(start),
-                                                 start->n);
+    out->algorithm = puz_algorithm_resolve_tables(
+        opts->algorithm, puz_board_rows(start), start->n,
+        puz_tables_serves(opts->tables, s.goal));
     if ((unsigned)out->algorithm >= PUZ_ALG_COUNT_)
         return PUZ_EINVAL;
     if (!solvable) {
