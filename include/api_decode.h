@@ -41,6 +41,9 @@ struct api_solve_request {
     const puz_heuristic *heuristic;     /* NULL = the solver's default */
     uint64_t max_nodes;         /* never above the config cap */
     unsigned timeout_ms;        /* never above the config cap */
+    bool timeout_set;           /* limits.timeout_ms was in the request
+                                 * (else the anytime search gets a second:
+                                 * api_solve.c) */
     unsigned max_depth;         /* dfs; 0 = solver default */
     unsigned weight;            /* wastar, PUZ_WASTAR_WEIGHT_MIN..MAX;
                                  * 0 = solver default */

@@ -326,6 +326,31 @@ static void solve_answer(struct api_call *c, struct puz_solve_opts *o,
     json_decref(extra);
 }
 
+/*
+ * When one solve of q must end: its timeout_ms from now, or, when the
+ * request named none and the search that will run is the anytime one
+ * (auto on 5x5 and up, and on the rectangles no table serves), which
+ * spends its whole budget shortening its path, API_ANYTIME_DEFAULT_MS
+ * (docs/large.md). The loaded tables decide which search that is: a
+ * 2x8 they serve is an optimal IDA* and keeps the whole timeout.
+ */
+static uint64_t solve_deadline(const struct api_call *c,
+                               const struct api_solve_request *q)
+{
+    unsigned ms = q->timeout_ms;
+    struct puz_board goal;
+
+    if (!q->timeout_set && ms > API_ANYTIME_DEFAULT_MS &&
+        (q->has_goal || puz_board_goal_of(&q->board, &goal) == PUZ_OK) &&
+        puz_algorithm_resolve_tables(
+            q->algorithm, puz_board_rows(&q->board), q->board.n,
+            puz_tables_serves(c->ctx->tables,
+                              q->has_goal ? &q->goal : &goal)) ==
+            PUZ_ALG_ANYTIME)
+        ms = API_ANYTIME_DEFAULT_MS;
+    return api__deadline_in(ms);
+}
+
 void api__solve(struct api_call *c)
 {
     struct solve_state *s = NULL;
@@ -333,7 +358,7 @@ void api__solve(struct api_call *c)
 
     if (!solve_decode(c, &s) || !api__solve_check(c, &s->q))
         return;
-    s->deadline_us = api__deadline_in(s->q.timeout_ms);
+    s->deadline_us = solve_deadline(c, &s->q);
     c->state = s;
     /* A walk down the exact 3x3 table costs less than handing it to a
      * worker and back (two thread wake-ups): answered here. */
@@ -364,7 +389,7 @@ void api__solve_run(struct api_call *c, const struct api_solve_request *q)
         return;
     }
     s->q = *q;
-    s->deadline_us = api__deadline_in(q->timeout_ms);
+    s->deadline_us = solve_deadline(c, q);
     c->state = s;
     api__solve_work(c);
 }

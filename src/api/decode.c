@@ -732,16 +732,10 @@ static puz_err solve_options(const json_t *root,
 {
     if (decode_options(root, caps, out, err) != PUZ_OK)
         return PUZ_EINVAL;
-    /* auto on 5x5 and up and on the rectangles no search solves
-     * optimally in time is the anytime search, which uses its whole
-     * budget: without a timeout_ms it gets a second (docs/large.md). */
-    if (json_object_get(json_object_get(root, "limits"), "timeout_ms")
-            == NULL &&
-        puz_algorithm_resolve_shape(out->algorithm,
-                                    puz_board_rows(&out->board),
-                                    out->board.n) == PUZ_ALG_ANYTIME &&
-        out->timeout_ms > API_ANYTIME_DEFAULT_MS)
-        out->timeout_ms = API_ANYTIME_DEFAULT_MS;
+    /* without one, the anytime search gets a second, not the whole
+     * timeout (api_solve.c: which search runs depends on the tables) */
+    out->timeout_set = json_object_get(json_object_get(root, "limits"),
+                                       "timeout_ms") != NULL;
     return PUZ_OK;
 }
 
