@@ -1,9 +1,9 @@
 /*
  * test_rect.c - rectangular boards against independent truth. A BFS
- * written here (permutation ranks, no solver code) walks the whole state
- * space of 2x3, 3x2, 2x4, 4x2, 3x3 and 2x5 from the goal: every board of
- * the shape is solvable by puz_board_solvable exactly when the BFS
- * reaches it, and puz_solve's optimal searches return a legal path of
+ * (tests/support/space.c: permutation ranks, no solver code) walks the
+ * whole state space of 2x3, 3x2, 2x4, 4x2, 3x3 and 2x5 from the goal:
+ * every board of the shape is solvable by puz_board_solvable exactly
+ * when the BFS reaches it, and puz_solve's optimal searches return a legal path of
  * exactly the BFS distance (all 360 boards of 2x3 with every optimal
  * search, a seeded sample elsewhere). Random 3x4 and 4x3 boards, and
  * random walks on 4x5, are checked against an IDA* with plain Manhattan
@@ -21,110 +21,7 @@
 
 #include "puz_random.h"
 #include "puz_solve.h"
-
-#define UNSEEN 0xffu
-
-/* --- the independent truth: ranks of permutations and a BFS ---------- */
-
-struct space {
-    unsigned rows, cols, cells;
-    uint32_t size;          /* cells! */
-    uint8_t *dist;          /* by rank; UNSEEN when not reachable */
-};
-
-/* Lehmer rank of cells[0..k) (a permutation of 0..k-1), O(k^2). */
-static uint32_t rank_of(const uint8_t *cells, unsigned k)
-{
-    uint32_t r = 0;
-
-    for (unsigned i = 0; i < k; i++) {
-        unsigned smaller = 0;
-        for (unsigned j = i + 1; j < k; j++)
-            smaller += cells[j] < cells[i];
-        r = r * (k - i) + smaller;
-    }
-    return r;
-}
-
-static void unrank(uint32_t r, unsigned k, uint8_t *cells)
-{
-    uint8_t digit[16], used[16] = { 0 };
-
-    for (unsigned i = k; i-- > 0;) {
-        digit[i] = (uint8_t)(r % (k - i));
-        r /= k - i;
-    }
-    for (unsigned i = 0; i < k; i++) {
-        unsigned d = digit[i], v = 0;
-        for (;; v++)
-            if (!used[v] && d-- == 0)
-                break;
-        used[v] = 1;
-        cells[i] = (uint8_t)v;
-    }
-}
-
-static void space_build(struct space *sp, unsigned rows, unsigned cols)
-{
-    uint8_t cells[16];
-    uint32_t *queue, head = 0, tail = 0;
-    unsigned k = rows * cols;
-
-    sp->rows = rows;
-    sp->cols = cols;
-    sp->cells = k;
-    sp->size = 1;
-    for (unsigned i = 2; i <= k; i++)
-        sp->size *= i;
-    sp->dist = malloc(sp->size);
-    queue = malloc((size_t)sp->size / 2 * sizeof(*queue));
-    assert_non_null(sp->dist);
-    assert_non_null(queue);
-    memset(sp->dist, UNSEEN, sp->size);
-    for (unsigned i = 0; i < k; i++)
-        cells[i] = (uint8_t)((i + 1) % k);
-    queue[tail++] = rank_of(cells, k);
-    sp->dist[queue[0]] = 0;
-    while (head < tail) {
-        uint32_t r = queue[head++];
-        unsigned b = 0;
-        unrank(r, k, cells);
-        while (cells[b] != 0)
-            b++;
-        for (int d = 0; d < 4; d++) {
-            unsigned br = b / cols, bc = b % cols, to;
-            uint32_t cr;
-            if ((d == 0 && br == 0) || (d == 1 && br + 1 == rows) ||
-                (d == 2 && bc == 0) || (d == 3 && bc + 1 == cols))
-                continue;
-            to = d == 0 ? b - cols : d == 1 ? b + cols : d == 2 ? b - 1
-                                                                  : b + 1;
-            cells[b] = cells[to];
-            cells[to] = 0;
-            cr = rank_of(cells, k);
-            if (sp->dist[cr] == UNSEEN) {
-                sp->dist[cr] = (uint8_t)(sp->dist[r] + 1);
-                queue[tail++] = cr;
-            }
-            cells[to] = cells[b];
-            cells[b] = 0;
-        }
-    }
-    assert_int_equal(tail, sp->size / 2);   /* half the boards: parity */
-    free(queue);
-}
-
-static void board_at(const struct space *sp, uint32_t r, struct puz_board *b)
-{
-    long long v[16];
-    uint8_t cells[16];
-
-    unrank(r, sp->cells, cells);
-    for (unsigned i = 0; i < sp->cells; i++)
-        v[i] = cells[i];
-    assert_int_equal(puz_board_from_shape(v, sp->cells, sp->rows, sp->cols,
-                                          b, NULL), PUZ_OK);
-}
+#include "support/space.h"
 
 /* puz_solve with algorithm a; the path must replay to the goal and have
  * exactly want moves. */
@@ -161,9 +58,9 @@ static void check_shape(unsigned rows, unsigned cols, uint32_t sample,
     assert_int_equal(puz_board_goal_shape(rows, cols, &goal), PUZ_OK);
     for (uint32_t r = 0; r < sp.size; r++) {
         bool ok;
-        board_at(&sp, r, &b);
+        space_board(&sp, r, &b);
         assert_int_equal(puz_board_solvable(&b, &goal, &ok, NULL), PUZ_OK);
-        if (ok != (sp.dist[r] != UNSEEN))
+        if (ok != (sp.dist[r] != SPACE_UNSEEN))
             fail_msg("%ux%u rank %u: parity says %d, BFS %u", rows, cols,
                      r, ok, sp.dist[r]);
         reachable += ok;
@@ -172,13 +69,13 @@ static void check_shape(unsigned rows, unsigned cols, uint32_t sample,
     puz_rng_seed(&rng, 33u * rows + cols);
     for (uint32_t i = 0, n = sample ? sample : sp.size; i < n; i++) {
         uint32_t r = sample ? (uint32_t)puz_rng_below(&rng, sp.size) : i;
-        if (sp.dist[r] == UNSEEN)
+        if (sp.dist[r] == SPACE_UNSEEN)
             continue;
-        board_at(&sp, r, &b);
+        space_board(&sp, r, &b);
         for (unsigned a = 0; a < nalgs; a++)
             expect_optimal(&b, algs[a], sp.dist[r]);
     }
-    free(sp.dist);
+    space_free(&sp);
 }
 
 static void test_bfs_2x3_every_board(void **state)

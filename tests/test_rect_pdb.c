@@ -1,7 +1,7 @@
 /*
  * test_rect_pdb.c - the rectangles' pattern databases against
- * independent truth. A BFS written here walks the whole 2x5 and 5x2
- * spaces from the goal: no table value exceeds a board's true distance
+ * independent truth. A BFS (tests/support/space.c, no solver code)
+ * walks the whole 2x5 and 5x2 spaces from the goal: no table value exceeds a board's true distance
  * (saturated 4-bit entries, which 2-row boards have, included), on 2x5
  * and on 5x2 read through the transposed frame. On every shape with
  * tables (and its transpose), boards a random walk away are solved by
@@ -23,6 +23,7 @@
 
 #include "api.h"
 #include "support/apitest.h"
+#include "support/space.h"
 #include "heur/pdb_impl.h"
 #include "pool_pieces.h"
 #include "puz_random.h"
@@ -66,91 +67,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* --- independent truth: a BFS over a whole space ------------------- */
-
-static uint32_t rank_of(const uint8_t *cells, unsigned k)
-{
-    uint32_t r = 0;
-
-    for (unsigned i = 0; i < k; i++) {
-        unsigned smaller = 0;
-        for (unsigned j = i + 1; j < k; j++)
-            smaller += cells[j] < cells[i];
-        r = r * (k - i) + smaller;
-    }
-    return r;
-}
-
-static void unrank(uint32_t r, unsigned k, uint8_t *cells)
-{
-    uint8_t digit[16], used[16] = { 0 };
-
-    for (unsigned i = k; i-- > 0;) {
-        digit[i] = (uint8_t)(r % (k - i));
-        r /= k - i;
-    }
-    for (unsigned i = 0; i < k; i++) {
-        unsigned d = digit[i], v = 0;
-        for (;; v++)
-            if (!used[v] && d-- == 0)
-                break;
-        used[v] = 1;
-        cells[i] = (uint8_t)v;
-    }
-}
-
-/* Distances from goal of every board of the shape (0xff: unreachable),
- * by rank, in a BFS by levels. */
-static uint8_t *bfs_space(unsigned rows, unsigned cols, uint32_t *size)
-{
-    unsigned k = rows * cols;
-    uint32_t n = 1, done = 0;
-    uint8_t *dist, cells[16];
-    struct puz_board goal;
-
-    for (unsigned i = 2; i <= k; i++)
-        n *= i;
-    *size = n;
-    dist = malloc(n);
-    assert_non_null(dist);
-    memset(dist, 0xff, n);
-    assert_int_equal(puz_board_goal_shape(rows, cols, &goal), PUZ_OK);
-    dist[rank_of(goal.cells, k)] = 0;
-    for (unsigned depth = 0;; depth++) {
-        uint32_t found = 0;
-        for (uint32_t r = 0; r < n; r++) {
-            unsigned b = 0;
-            if (dist[r] != depth)
-                continue;
-            unrank(r, k, cells);
-            while (cells[b] != 0)
-                b++;
-            for (unsigned d = 0; d < 4; d++) {
-                unsigned row = b / cols, col = b % cols, to;
-                if ((d == 0 && row == 0) || (d == 1 && row + 1 == rows) ||
-                    (d == 2 && col == 0) || (d == 3 && col + 1 == cols))
-                    continue;
-                to = d == 0 ? b - cols : d == 1 ? b + cols
-                     : d == 2 ? b - 1 : b + 1;
-                cells[b] = cells[to];
-                cells[to] = 0;
-                uint32_t c = rank_of(cells, k);
-                if (dist[c] == 0xff) {
-                    dist[c] = (uint8_t)(depth + 1);
-                    found++;
-                }
-                cells[to] = cells[b];
-                cells[b] = 0;
-            }
-        }
-        done += found;
-        if (found == 0)
-            break;
-    }
-    assert_int_equal(done + 1, n / 2);
-    return dist;
-}
-
 /* Whether some group of d reads a saturated (15) entry for b. */
 static bool saturated(const puz_pdb *d, const struct puz__frame *f,
                       const struct puz_board *b)
@@ -173,30 +89,28 @@ static void check_space(unsigned rows, unsigned cols)
 {
     struct puz_board goal, b;
     struct puz__frame f;
+    struct space sp;
     const puz_pdb *d;
-    uint32_t size, sat = 0, exact = 0, reached = 0;
-    uint8_t *dist = bfs_space(rows, cols, &size);
+    uint32_t sat = 0, exact = 0, reached = 0;
+
+    space_build(&sp, rows, cols);
 
     assert_int_equal(puz_board_goal_shape(rows, cols, &goal), PUZ_OK);
     d = puz_tables_pdb(tables, &goal);
     assert_non_null(d);
     assert_int_equal(puz_pdb_partition(d), PUZ_PDB_R2X5);
     assert_int_equal(puz__frame_init(&f, &goal), PUZ_OK);
-    b = goal;
-    for (uint32_t r = 0; r < size; r++) {
+    for (uint32_t r = 0; r < sp.size; r++) {
         unsigned h;
-        if (dist[r] == 0xff)
+        if (sp.dist[r] == SPACE_UNSEEN)
             continue;
         reached++;
-        unrank(r, rows * cols, b.cells);
-        for (unsigned c = 0; c < rows * cols; c++)
-            if (b.cells[c] == 0)
-                b.blank = (uint8_t)c;
+        space_board(&sp, r, &b);
         assert_int_equal(puz_pdb_eval(d, &b, &goal, &h), PUZ_OK);
-        if (h > dist[r])
+        if (h > sp.dist[r])
             fail_msg("%ux%u rank %u: table says %u, distance %u", rows, cols,
-                     r, h, dist[r]);
-        exact += h == dist[r];
+                     r, h, sp.dist[r]);
+        exact += h == sp.dist[r];
         if (saturated(d, &f, &b))
             sat++;
     }
@@ -205,7 +119,7 @@ static void check_space(unsigned rows, unsigned cols)
     /* the 4-bit cap is really exercised, and the tables are strong */
     assert_true(sat > 100);
     assert_true(exact > reached / 20);
-    free(dist);
+    space_free(&sp);
 }
 
 static void test_2x5_space_admissible(void **state)

@@ -288,26 +288,34 @@ static puz_err open_rect(enum puz_pdb_partition part,
     return puz_pdb_open(cache_dir(), part, goal, &o, out, msg);
 }
 
-/* The set for goal of start's size, built or loaded (NULL if none). */
+/* The set for goal of start's shape, built or loaded, added to t (none
+ * added when no set serves goal). */
 static puz_err open_for(const struct puz_board *start,
                         const struct puz_board *goal,
                         const struct puz_solve_opts *o, puz_tables *t,
                         char *msg)
 {
     const puz_heuristic *pdb = puz_heuristic_find("pdb");
+    enum puz_pdb_partition part;
     puz_pdb *d = NULL;
     puz_err rc;
 
-    if (start->n == 3)
+    /* a rectangle up to 16 cells reads its own tables */
+    if (!puz_board_square(start)) {
+        if (!puz_pdb_rect_partition(goal, &part))
+            return PUZ_OK;
+        rc = open_rect(part, goal, &d, msg);
+    } else if (start->n == 3) {
         return puz_tables_add_3x3(t);
-    if (start->n == 4)
+    } else if (start->n == 4) {
         rc = open_4x4(goal, &d, msg);
-    else if (puz_pdb_partition_serves(PUZ_PDB_6666, goal) &&
-             (o->heuristic == pdb || o->algorithm != PUZ_ALG_AUTO))
+    } else if (puz_pdb_partition_serves(PUZ_PDB_6666, goal) &&
+               (o->heuristic == pdb || o->algorithm != PUZ_ALG_AUTO)) {
         rc = open_5x5(goal, o->heuristic == pdb, o->heuristic == NULL, &d,
                       msg);
-    else
+    } else {
         return PUZ_OK;
+    }
     if (rc == PUZ_OK && d != NULL)
         rc = puz_tables_add_pdb(t, d);
     return rc;
@@ -322,37 +330,14 @@ puz_tables *cli_pdb_tables_for(const struct puz_board *start,
     puz_tables *t = NULL;
     puz_err rc;
 
-    enum puz_pdb_partition part;
-
-    /* a rectangle up to 16 cells reads its own tables */
-    if (!puz_board_square(start)) {
-        puz_pdb *d = NULL;
-        if (puz_board_goal_of(start, &dflt) != PUZ_OK)
-            return NULL;
-        goal = goal != NULL ? goal : &dflt;
-        if (!puz_board_same_shape(goal, start) ||
-            !puz_pdb_rect_partition(goal, &part) ||
-            !puz_algorithm_uses_tables(o->algorithm, o->heuristic,
-                                       start->n) ||
-            puz_tables_create(&t) != PUZ_OK)
-            return NULL;
-        rc = open_rect(part, goal, &d, msg);
-        if (rc == PUZ_OK)
-            rc = puz_tables_add_pdb(t, d);
-        if (rc != PUZ_OK) {
-            fprintf(stderr, "puzzled: going on without pattern databases: "
-                    "%s\n", msg[0] ? msg : puz_strerror(rc));
-            puz_tables_destroy(t);
-            return NULL;
-        }
-        return t;
-    }
-    if (start->n < 3 || start->n > 5
+    /* squares of 3 to 5 and rectangles have tables */
+    if ((puz_board_square(start) && (start->n < 3 || start->n > 5))
         || !puz_algorithm_uses_tables(o->algorithm, o->heuristic, start->n))
         return NULL;
-    if (goal == NULL && puz_board_goal(start->n, &dflt) == PUZ_OK)
+    if (goal == NULL && puz_board_goal_of(start, &dflt) == PUZ_OK)
         goal = &dflt;
-    if (goal == NULL || goal->n != start->n || puz_tables_create(&t))
+    if (goal == NULL || !puz_board_same_shape(goal, start) ||
+        puz_tables_create(&t))
         return NULL;
     rc = open_for(start, goal, o, t, msg);
     if (rc != PUZ_OK) {
