@@ -16,15 +16,14 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyMove, fromApi, opposite, toRows } from '../../www/js/board.js';
 import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { axeCheck } from './axe.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const KEY = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
 
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-e2e-daily-'));
@@ -76,20 +75,6 @@ async function leaders()
         nick: li.querySelector('.daily-nick').textContent,
         html: li.querySelector('.daily-nick').innerHTML,
     })));
-}
-
-/* axe-core's WCAG 2.1 A/AA rules on the page as it is now. */
-async function axeCheck(what)
-{
-    await page.addScriptTag({ path: AXE });
-    const found = await page.evaluate(async () => {
-        const r = await window.axe.run(document, {
-            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-        });
-        return r.violations.map((v) => `${v.id}: ${v.help} ` +
-            v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
-    });
-    assert.deepEqual(found, [], `${what}: ${found.join('\n')}`);
 }
 
 before(async () => {
@@ -151,7 +136,7 @@ test('daily: a forged entry is refused with the server\u2019s reason and listed 
 test('daily: an honest entry is accepted and on the leaderboard after a reload', async () => {
     await openPage();
     const { moves } = await playDaily();
-    await axeCheck('score card with the daily entry form');
+    await axeCheck(page, 'score card with the daily entry form');
     await page.fill('#daily-nick', 'Ada e2e');
     await page.click('#daily-submit');
     await page.waitForFunction(() => /number 1 of 1/.test(
@@ -165,9 +150,9 @@ test('daily: an honest entry is accepted and on the leaderboard after a reload',
     assert.equal(await page.getAttribute('#daily-leaders li.daily-mine', 'aria-current'), 'true');
     assert.equal(await page.textContent('#daily-leaders li.daily-mine .daily-you'), 'you');
     assert.equal(await page.inputValue('#daily-nick'), 'Ada e2e', 'the nickname is remembered');
-    await axeCheck('daily section with a leaderboard');
+    await axeCheck(page, 'daily section with a leaderboard');
     await page.emulateMedia({ colorScheme: 'light' });
-    await axeCheck('daily section, light');
+    await axeCheck(page, 'daily section, light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.$eval('#daily', (e) => e.scrollIntoView({ behavior: 'instant' }));
     await page.waitForTimeout(300);

@@ -10,15 +10,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import {
     applyMove, isSolved, legalMoves, opposite, toRows,
 } from '../../www/js/board.js';
 import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
 import { closestPieces } from './pieces.mjs';
+import { axeCheck } from './axe.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
 const KORF_1 = '14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3';
 const KORF_GOAL = '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15';
@@ -620,19 +619,6 @@ test('watch A* think: real trace steps, three heuristics side by side', async ()
     await page.$eval('#think', (e) => e.scrollIntoView());
     await shot('r2-think');
 });
-
-async function axeCheck(p, what)
-{
-    await p.addScriptTag({ path: AXE });
-    const result = await p.evaluate(async () => {
-        const r = await window.axe.run(document, {
-            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-        });
-        return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ` +
-            v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
-    });
-    assert.deepEqual(result, [], `${what}: ${result.join('\n')}`);
-}
 
 test('axe-core finds no WCAG 2.1 AA violations (dark, light, phone, dialogs)', async () => {
     await freshPage();

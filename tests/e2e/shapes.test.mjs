@@ -17,12 +17,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
 import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { axeCheck } from './axe.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
 /* A 4×5 board 200 random steps from the goal: A* gives up on it within
    the game's 3 s, and the server's default (the anytime search) answers
@@ -141,19 +140,6 @@ async function closeCard(choice = 'score-replay', p = page)
 {
     await p.click(`#${choice}`);
     await p.waitForFunction(() => !document.getElementById('score-card').open);
-}
-
-async function axeCheck(p, what)
-{
-    await p.addScriptTag({ path: AXE });
-    const result = await p.evaluate(async () => {
-        const r = await window.axe.run(document, {
-            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-        });
-        return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ` +
-            v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
-    });
-    assert.deepEqual(result, [], `${what}: ${result.join('\n')}`);
 }
 
 /* The picture on the board: its image's size, and what a face's
