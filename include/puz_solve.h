@@ -115,6 +115,44 @@ struct puz_units_report {
 };
 typedef void (*puz_units_fn)(const struct puz_units_report *r, void *user);
 
+/*
+ * A unit as data, for a runner that hands units to other processes (the
+ * shared job queue, jobq.h): inside run(piece, work, n, user),
+ * puz_units_describe says what piece i is; any process holding the same
+ * tables runs it with puz_solve_unit (the same start, goal and tables
+ * as the solve that cut it: the plug-in's frame follows from them) and
+ * the runner files what came back with puz_units_store, exactly as if
+ * piece(work, i) had run here. A piece nobody filed is a lost one: the
+ * core hands it to run again (puz_run_fn). The path of a result is in
+ * the search's own frame: meaningful only to puz_units_store.
+ */
+#define PUZ_UNIT_CUT_MAX 32u
+#define PUZ_UNIT_PATH_MAX 256u
+struct puz_unit {
+    unsigned bound;             /* the iteration's f bound */
+    unsigned cut;               /* moves from the start, <= CUT_MAX */
+    uint8_t moves[PUZ_UNIT_CUT_MAX];   /* blank directions */
+};
+struct puz_unit_result {
+    /* PUZ_SOLVED: the unit ran to its end (found or not); else the
+     * limit that stopped it, and the result must not be filed. */
+    enum puz_status status;
+    bool found;
+    unsigned next_bound;        /* smallest f over the bound; UINT32_MAX */
+    uint64_t expanded, generated;
+    unsigned length;            /* path length when found */
+    uint8_t path[PUZ_UNIT_PATH_MAX];
+};
+/* Piece i of the work a run callback was handed. */
+void puz_units_describe(const void *work, unsigned i, struct puz_unit *out);
+/* File piece i's result computed elsewhere (status PUZ_SOLVED only;
+ * others are ignored). Safe beside pieces running on other threads; a
+ * piece filed twice keeps its first result. */
+void puz_units_store(void *work, unsigned i, const struct puz_unit_result *r);
+/* Whether work needs no more pieces: a unit reached the goal or a limit
+ * (nodes, time, cancel) stopped them. */
+bool puz_units_over(const void *work);
+
 struct puz_solve_opts {
     enum puz_algorithm algorithm;
     const puz_heuristic *heuristic;   /* NULL = default for the size */
@@ -191,6 +229,18 @@ uint64_t puz_now_us(void);
 puz_err puz_solve(const struct puz_board *start,
                   const struct puz_solve_opts *opts, puz_arena *a,
                   struct puz_result *out);
+
+/*
+ * Run one unit of the parallel IDA* that puz_solve(start, opts) would
+ * run (opts: its goal, tables and limits; the algorithm is IDA* and the
+ * heuristic `pdb`, whatever opts says). PUZ_EINVAL (out->status unset)
+ * when the tables do not serve the goal or the unit cannot be one of
+ * that search's; else PUZ_OK with *out filled.
+ */
+puz_err puz_solve_unit(const struct puz_board *start,
+                       const struct puz_solve_opts *opts,
+                       const struct puz_unit *unit, puz_arena *a,
+                       struct puz_unit_result *out);
 
 /*
  * Whether puz_solve(start, opts) is a walk down the exact 3x3 table

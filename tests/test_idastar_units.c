@@ -5,7 +5,10 @@
  * second) boards; every iteration but the last expands exactly the
  * nodes one thread does, and each is the frontier's nodes plus the sum
  * over its units; a runner that loses pieces gets them back and the
- * counts stay whole; a node budget and a cancel stop every unit.
+ * counts stay whole; units described as data, run elsewhere
+ * (puz_solve_unit) and filed back give the same answers and counts,
+ * lost and twice-filed ones included; a node budget and a cancel stop
+ * every unit.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -270,6 +273,98 @@ static void test_lost_units_run_again(void **state)
     assert_true(seen.rerun > 0);
 }
 
+/* A runner that sends every piece "elsewhere": described as data, run
+ * by puz_solve_unit on an arena and opts of its own (as another
+ * instance would, with the same tables), and filed back. The first call
+ * loses every fourth piece (its worker died) and files every fifth
+ * twice (a unit given out again whose first run came back late). */
+struct remote {
+    const struct puz_board *start;
+    const puz_tables *tables;
+    unsigned calls, lost, twice, ran;
+};
+
+static void remote_run(void (*piece)(void *work, unsigned i), void *work,
+                       unsigned n, void *user)
+{
+    struct remote *rm = user;
+
+    (void)piece;
+    rm->calls++;
+    for (unsigned i = 0; i < n && !puz_units_over(work); i++) {
+        struct puz_solve_opts o = { 0 };
+        struct puz_unit un;
+        struct puz_unit_result res;
+        puz_arena *a = puz_arena_create(1 << 12);
+
+        assert_non_null(a);
+        puz_units_describe(work, i, &un);
+        o.tables = rm->tables;
+        assert_int_equal(puz_solve_unit(rm->start, &o, &un, a, &res),
+                         PUZ_OK);
+        assert_int_equal(res.status, PUZ_SOLVED);
+        rm->ran++;
+        if (rm->calls == 1 && i % 4 == 3) {
+            rm->lost++;
+        } else {
+            puz_units_store(work, i, &res);
+            if (rm->calls == 1 && i % 5 == 0) {
+                puz_units_store(work, i, &res);
+                rm->twice++;
+            }
+        }
+        puz_arena_destroy(a);
+    }
+}
+
+static void test_units_run_elsewhere(void **state)
+{
+    const struct fixture *fx = *state;
+    struct puz_board b4[3], b5[2];
+    struct seen seen;
+
+    boards(4, 200, 3, 35, b4);
+    boards(5, 80, 2, 33, b5);
+    for (unsigned i = 0; i < 5; i++) {
+        const struct puz_board *b = i < 3 ? &b4[i] : &b5[i - 3];
+        struct remote rm = { b, fx->tables, 0, 0, 0, 0 };
+
+        check_board(fx, b, 2, remote_run, &rm, &seen);
+        assert_true(rm.ran > 0);
+        assert_true(rm.lost > 0);
+        assert_true(rm.twice > 0);
+        assert_true(seen.rerun >= rm.lost);
+    }
+}
+
+/* What cannot be a unit of the search is refused, not searched. */
+static void test_unit_refused(void **state)
+{
+    const struct fixture *fx = *state;
+    struct puz_board b[1], b3;
+    struct puz_solve_opts o = { 0 };
+    struct puz_unit un = { 40, 2, { 0, 1 } };
+    struct puz_unit_result res;
+    puz_arena *a = puz_arena_create(1 << 12);
+
+    boards(4, 200, 1, 35, b);
+    o.tables = fx->tables;
+    un.moves[1] = 7;                /* not a direction */
+    assert_int_equal(puz_solve_unit(&b[0], &o, &un, a, &res), PUZ_EINVAL);
+    assert_int_not_equal(res.status, PUZ_SOLVED);
+    un.moves[1] = 1;
+    un.cut = 50;                    /* deeper than any cut */
+    assert_int_equal(puz_solve_unit(&b[0], &o, &un, a, &res), PUZ_EINVAL);
+    un.cut = 2;
+    o.tables = NULL;                /* no tables: no unit of pdb IDA* */
+    assert_int_equal(puz_solve_unit(&b[0], &o, &un, a, &res), PUZ_EINVAL);
+    assert_int_not_equal(res.status, PUZ_SOLVED);
+    o.tables = fx->tables;
+    assert_int_equal(puz_board_goal(3, &b3), PUZ_OK);
+    assert_int_equal(puz_solve_unit(&b3, &o, &un, a, &res), PUZ_EINVAL);
+    puz_arena_destroy(a);
+}
+
 static void test_budget_stops_all_units(void **state)
 {
     const struct fixture *fx = *state;
@@ -302,6 +397,8 @@ int main(void)
         cmocka_unit_test(test_5x5_units_same_as_one_thread),
         cmocka_unit_test(test_threads_same_as_one_thread),
         cmocka_unit_test(test_lost_units_run_again),
+        cmocka_unit_test(test_units_run_elsewhere),
+        cmocka_unit_test(test_unit_refused),
         cmocka_unit_test(test_budget_stops_all_units),
     };
 

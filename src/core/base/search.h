@@ -32,6 +32,9 @@ struct puz__search {
     unsigned bound;                   /* current f-bound, for progress */
     struct puz__watch *watch;         /* NULL = no progress callback */
     const struct puz_solve_opts *opts; /* threads, run; NULL = serial */
+    /* puz_solve_unit: run this one unit of the search, no iterations */
+    const struct puz_unit *unit;
+    struct puz_unit_result *unit_out;
 };
 
 /* The progress callback's state; mutable behind a const search. */

@@ -56,6 +56,8 @@ puz_err puz__ida_run(struct puz__ida *ida, unsigned h0,
 {
     struct puz__search *s = ida->s;
 
+    if (s->unit != NULL)            /* puz_solve_unit: one unit, no loop */
+        return puz__ida_one_unit(ida, pl, self);
     for (ida->bound = h0;; ida->bound = ida->next_bound) {
         int found;
 

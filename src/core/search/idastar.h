@@ -78,6 +78,12 @@ struct puz__ida_plugin {
 int puz__ida_iterate_units(struct puz__ida *ida,
                            const struct puz__ida_plugin *pl, void *self);
 
+/* puz_solve_unit's work: s->unit run as pl->unit would run it inside
+ * an iteration, into s->unit_out. PUZ_EINVAL when pl cannot cut units
+ * or the unit does not fit. In idastar_units.c. */
+puz_err puz__ida_one_unit(struct puz__ida *ida,
+                          const struct puz__ida_plugin *pl, void *self);
+
 /* Count one expansion; every PUZ__IDA_CHECK_MASK + 1 look at the clock
  * and the cancel flag.
  * Returns nonzero when the search must stop (ida->stop says why). */

@@ -18,17 +18,26 @@
  * optimal. The core starts no threads: units go to the caller's runner;
  * those it did not finish are given to it again, and the calling thread
  * runs them itself after a call that finished none.
+ *
+ * A runner may also send a unit elsewhere (another instance: jobq.h):
+ * puz_units_describe gives it as data, the other side runs it with
+ * puz_solve_unit (puz__ida_one_unit here: the same replay and probe on
+ * a search set up from the same start, goal and tables), and
+ * puz_units_store files the answer into the unit's slot.
  */
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "search/idastar.h"
 
-#define CUT_MAX 32u                 /* deepest frontier tried */
-#define UNIT_PATH_MAX 256u          /* a unit's path buffer, on its stack */
+#define CUT_MAX PUZ_UNIT_CUT_MAX    /* deepest frontier tried */
+#define UNIT_PATH_MAX PUZ_UNIT_PATH_MAX  /* a unit's path, on its stack */
 
 struct unit_slot {
     atomic_int done;                /* set by the run that finished it */
+    atomic_int claimed;             /* filed by puz_units_store */
     int found;
     unsigned next_bound;
     uint64_t expanded, generated;
@@ -86,14 +95,33 @@ enum puz_status puz__ida_unit_check(struct puz__ida *ida)
     return st;
 }
 
+/* A finished unit's numbers into its slot (and the shared counts and
+ * the winner's path); the slot marked done last. */
+static void file_unit(struct puz__ida_units *u, unsigned k, int found,
+                      unsigned next_bound, uint64_t expanded,
+                      uint64_t generated, const uint8_t *path, unsigned len)
+{
+    struct unit_slot *sl = &u->slot[k];
+    int none = -1;
+
+    sl->expanded = expanded;
+    sl->generated = generated;
+    sl->next_bound = next_bound;
+    sl->found = found;
+    if (found && atomic_compare_exchange_strong(&u->winner, &none, (int)k)) {
+        memcpy(u->path, path, len);
+        u->found_len = len;
+    }
+    atomic_store_explicit(&sl->done, 1, memory_order_release);
+}
+
 static void run_unit(void *work, unsigned i)
 {
     struct puz__ida_units *u = work;
     unsigned k = u->map[i];
-    struct unit_slot *sl = &u->slot[k];
     uint8_t path[UNIT_PATH_MAX];
     struct puz__ida ida = u->root;
-    int found, none = -1;
+    int found;
 
     if (atomic_load(&u->winner) >= 0 ||
         atomic_load(&u->stop) != PUZ_SOLVED)
@@ -104,15 +132,95 @@ static void run_unit(void *work, unsigned i)
                         u->cut);
     atomic_fetch_add(&u->expanded, ida.expanded - ida.reported);
     atomic_fetch_add(&u->generated, ida.generated - ida.reported_gen);
-    sl->expanded = ida.expanded;
-    sl->generated = ida.generated;
-    sl->next_bound = ida.next_bound;
-    sl->found = found;
-    if (found && atomic_compare_exchange_strong(&u->winner, &none, (int)k)) {
-        memcpy(u->path, path, ida.found_len);
-        u->found_len = ida.found_len;
+    file_unit(u, k, found, ida.next_bound, ida.expanded, ida.generated,
+              path, ida.found_len);
+}
+
+void puz_units_describe(const void *work, unsigned i, struct puz_unit *out)
+{
+    const struct puz__ida_units *u = work;
+    unsigned k = u->map[i];
+
+    memset(out, 0, sizeof(*out));
+    out->bound = u->root.bound;
+    out->cut = u->cut;
+    memcpy(out->moves, u->moves + (size_t)k * u->cut, u->cut);
+}
+
+void puz_units_store(void *work, unsigned i, const struct puz_unit_result *r)
+{
+    struct puz__ida_units *u = work;
+    unsigned k = u->map[i];
+    uint64_t e;
+    int zero = 0;
+
+    if (r->status != PUZ_SOLVED || (r->found && (r->length > UNIT_PATH_MAX
+                                                  || r->length == 0)))
+        return;
+    /* claimed by the first filing: a second result of the same unit
+     * (it ran twice) is the same tree and is dropped */
+    if (!atomic_compare_exchange_strong(&u->slot[k].claimed, &zero, 1))
+        return;
+    e = u->base_expanded + atomic_fetch_add(&u->expanded, r->expanded)
+        + r->expanded;
+    atomic_fetch_add(&u->generated, r->generated);
+    file_unit(u, k, r->found, r->next_bound, r->expanded, r->generated,
+              r->path, r->length);
+    if (!r->found) {
+        enum puz_status st = limits_hit(u, e);
+        int ok = PUZ_SOLVED;
+
+        if (st != PUZ_SOLVED)
+            atomic_compare_exchange_strong(&u->stop, &ok, (int)st);
     }
-    atomic_store_explicit(&sl->done, 1, memory_order_release);
+}
+
+bool puz_units_over(const void *work)
+{
+    const struct puz__ida_units *u = work;
+
+    return atomic_load(&u->winner) >= 0 ||
+           atomic_load(&u->stop) != PUZ_SOLVED;
+}
+
+puz_err puz__ida_one_unit(struct puz__ida *ida,
+                          const struct puz__ida_plugin *pl, void *self)
+{
+    struct puz__search *s = ida->s;
+    const struct puz_unit *un = s->unit;
+    struct puz_unit_result *r = s->unit_out;
+    int found;
+
+    if (pl->unit == NULL || un->cut == 0 || un->cut > CUT_MAX ||
+        un->bound >= UNIT_PATH_MAX || un->bound > ida->max_depth ||
+        un->cut > un->bound) {
+        snprintf(s->out->reason, sizeof(s->out->reason), "not a unit of "
+                 "this search (IDA* with pdb tables cuts units)");
+        return PUZ_EINVAL;
+    }
+    for (unsigned g = 0; g < un->cut; g++)
+        if (un->moves[g] > 3) {
+            snprintf(s->out->reason, sizeof(s->out->reason),
+                     "a unit's move is a direction 0-3");
+            return PUZ_EINVAL;
+        }
+    ida->bound = un->bound;
+    ida->next_bound = UINT32_MAX;
+    s->bound = un->bound;
+    found = pl->unit(ida, self, un->moves, un->cut);
+    r->found = found != 0;
+    r->status = found ? PUZ_SOLVED : ida->stop;
+    r->next_bound = ida->next_bound;
+    r->expanded = ida->expanded;
+    /* the limit checks moved counts into out as they went */
+    r->generated = s->out->stats.generated + ida->generated;
+    r->length = found ? ida->found_len : 0;
+    if (found)
+        memcpy(r->path, ida->path, ida->found_len);
+    s->out->stats.expanded = r->expanded;
+    s->out->stats.generated = r->generated;
+    s->out->status = r->status;
+    return PUZ_OK;
 }
 
 /* The shallowest cut with at least target units, or the depth where
@@ -221,6 +329,7 @@ static int alloc_units(struct puz__ida_units *u, puz_arena *a, unsigned n,
         return 0;
     for (unsigned k = 0; k < n; k++) {
         atomic_init(&u->slot[k].done, 0);
+        atomic_init(&u->slot[k].claimed, 0);
         u->slot[k].found = 0;
         u->slot[k].next_bound = UINT32_MAX;
         u->slot[k].expanded = u->slot[k].generated = 0;

@@ -210,9 +210,12 @@ bool puz_solve_instant(const struct puz_board *start,
                       opts->limits.max_nodes >= PUZ_TABLE3_MAX_DEPTH);
 }
 
-puz_err puz_solve(const struct puz_board *start,
-                  const struct puz_solve_opts *opts, puz_arena *a,
-                  struct puz_result *out)
+/* puz_solve, or with unit set puz_solve_unit's one unit into uout. */
+static puz_err solve(const struct puz_board *start,
+                     const struct puz_solve_opts *opts,
+                     const struct puz_unit *unit,
+                     struct puz_unit_result *uout, puz_arena *a,
+                     struct puz_result *out)
 {
     struct puz_board default_goal;
     struct puz__search s = { 0 };
@@ -267,11 +270,45 @@ puz_err puz_solve(const struct puz_board *start,
     s.weight = opts->weight ? opts->weight : PUZ_WASTAR_DEFAULT_WEIGHT;
     s.trace = opts->trace;
     s.opts = opts;
+    s.unit = unit;
+    s.unit_out = uout;
     if (rc == PUZ_OK)
         rc = run_algorithm(&s, out->algorithm);
     puz_arena_set_budget(a, budget_before);
     if (rc == PUZ_ENOMEM)
         rc = PUZ_OK;        /* reported as limit_memory */
     finish_result(&s, used_before);
+    return rc;
+}
+
+puz_err puz_solve(const struct puz_board *start,
+                  const struct puz_solve_opts *opts, puz_arena *a,
+                  struct puz_result *out)
+{
+    return solve(start, opts, NULL, NULL, a, out);
+}
+
+puz_err puz_solve_unit(const struct puz_board *start,
+                       const struct puz_solve_opts *opts,
+                       const struct puz_unit *unit, puz_arena *a,
+                       struct puz_unit_result *out)
+{
+    struct puz_solve_opts o = *opts;
+    struct puz_result res;
+    puz_err rc;
+
+    memset(out, 0, sizeof(*out));
+    /* not a result until the unit has run (puz__ida_one_unit sets it) */
+    out->status = PUZ_CANCELLED;
+    o.algorithm = PUZ_ALG_IDASTAR;
+    o.heuristic = puz_heuristic_find("pdb");
+    o.threads = 0;
+    o.run = NULL;
+    o.units = NULL;
+    o.progress = NULL;
+    o.trace = NULL;
+    rc = solve(start, &o, unit, out, a, &res);
+    if (rc == PUZ_OK && out->status == PUZ_CANCELLED && res.reason[0] != '\0')
+        rc = PUZ_EINVAL;    /* it could not be this search's unit */
     return rc;
 }
