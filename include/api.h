@@ -33,6 +33,8 @@
 #include "puz_solve.h"
 #include "store.h"
 
+struct api_solve_request;      /* api_decode.h */
+
 struct api_call;
 struct jobs;
 struct jobs_job;
@@ -141,6 +143,13 @@ struct api_call {
      * numbers (a job's run, api_jobs.c); NULL = nobody listens. */
     puz_progress_fn progress;
     void *progress_user;
+    /* A shared job's work sets it (api_jobq.c): handed the decoded
+     * request, it may point a parallel IDA*'s runner elsewhere (the
+     * units across instances, jobq_units_run); NULL: this instance's
+     * threads (pool_run_units). */
+    void (*units_via)(const struct api_call *c,
+                      const struct api_solve_request *q,
+                      struct puz_solve_opts *o);
 };
 
 /*

@@ -47,6 +47,8 @@
 
 #include "jobs.h"
 #include "puz_err.h"
+#include "puz_solve.h"
+#include "puz_tables.h"
 #include "store.h"
 
 typedef struct jobq jobq_t;
@@ -56,6 +58,7 @@ typedef struct jobq jobq_t;
 struct jobq_run {
     const atomic_int *cancel;
     struct jobq_slot *slot;
+    const char *job;        /* its id */
 };
 
 /* A job's work: decode body (len bytes, the request as submitted) and
@@ -74,6 +77,9 @@ struct jobq_config {
     unsigned timeout_ms;    /* of every command (redis_timeout_ms) */
     unsigned events_max;    /* events kept per job (MAXLEN ~) */
     int nice;               /* the workers' niceness (pool.h) */
+    /* The tables this instance's searches read: with them its workers
+     * also run other jobs' work units (jobq_units_run); NULL: none. */
+    const puz_tables *tables;
     jobq_run_fn run;
     void *user;
 };
@@ -157,7 +163,32 @@ struct jobq_stats {
     uint64_t retaken;       /* of them a job's second or later attempt */
     uint64_t finished;      /* final states written by this instance */
     uint64_t lost;          /* runs that lost their lease (not written) */
+    uint64_t units_published;   /* work units this instance's jobs gave */
+    uint64_t units_run;     /* units run here to their end (any job's) */
+    uint64_t units_claimed; /* units taken over from a silent worker */
 };
 void jobq_get_stats(jobq_t *q, struct jobq_stats *out);
+
+/*
+ * A job's parallel IDA* across the instances (jobq_units.c): used as
+ * puz_solve_opts.run (run_user a struct jobq_units), each iteration's
+ * units go to the shared queue (P units:queue) where every instance's
+ * idle job workers, and `threads` threads of this one, take them; a
+ * unit held by an instance that dies is claimed again after a lease.
+ * Returns when every unit's result is in, a unit found the goal, the
+ * job is cancelled or Redis fails (the core then gives the rest again;
+ * with Redis away they run on this instance's threads).
+ */
+struct jobq_units {
+    jobq_t *q;
+    const char *job;                /* the job's id */
+    const atomic_int *cancel;       /* the job's flag; may be NULL */
+    const struct puz_board *start;
+    const struct puz_board *goal;   /* never NULL */
+    char tables[24];                /* the set the search reads (its name) */
+    unsigned threads;               /* this instance's threads for it */
+};
+void jobq_units_run(void (*piece)(void *work, unsigned i), void *work,
+                    unsigned n, void *user);
 
 #endif

@@ -4,7 +4,10 @@
  * solve: a job runs, its answer and events come back through another
  * instance; a DELETE through another instance stops it; a run whose
  * lease is gone writes nothing and another instance runs the job again;
- * the caps hold; Redis down fails at once, Redis back works again.
+ * the caps hold; Redis down fails at once, Redis back works again; a
+ * 5x5 IDA* split into work units through the shared queue finds the
+ * one-thread length with both instances running units, also when a
+ * worker takes units and dies with them (they are claimed again).
  * Two jobq values on one store stand for two instances.
  */
 #include <setjmp.h>
@@ -19,9 +22,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <pthread.h>
+#include <sys/stat.h>
+
 #include "jobq.h"
+#include "pool_pieces.h"
+#include "puz_pdb.h"
 #include "store.h"
 #include "support/tredis.h"
+#include "support/walk.h"
 
 static char redis_url[160], prefix[32];
 static unsigned prefixes;
@@ -56,17 +65,51 @@ struct fix {
     jobq_t *a, *b;
 };
 
-static jobq_t *instance(store *st, unsigned queue, unsigned max)
+/* The 5x5 4x6 tables (built in a second into BUILD/pdb-cache), made
+ * by the first test that needs them: both instances read them. */
+static puz_tables *tables;
+
+static void quiet(const struct puz_pdb_progress *p, void *user)
+{
+    (void)p;
+    (void)user;
+}
+
+static const puz_tables *units_tables(void)
+{
+    struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
+    const char *build = getenv("BUILD");
+    char cache[300], msg[PUZ_MSG_MAX];
+    puz_pdb *d;
+
+    if (tables != NULL)
+        return tables;
+    snprintf(cache, sizeof(cache), "%s/pdb-cache", build ? build : "build");
+    mkdir(cache, 0755);
+    if (puz_tables_create(&tables) != PUZ_OK
+        || puz_pdb_open(cache, PUZ_PDB_4X6, NULL, &o, &d, msg) != PUZ_OK
+        || puz_tables_add_pdb(tables, d) != PUZ_OK)
+        fail_msg("tables: %s", msg);
+    return tables;
+}
+
+static jobq_t *instance_with(store *st, unsigned queue, unsigned max,
+                             const puz_tables *t)
 {
     struct jobq_config c = {
         .store = st, .workers = 1, .queue = queue, .max = max,
         .ttl_s = 60, .lease_ms = 400, .timeout_ms = 300, .events_max = 100,
-        .run = task,
+        .tables = t, .run = task,
     };
     jobq_t *q = NULL;
 
     assert_int_equal(jobq_create(&c, &q), PUZ_OK);
     return q;
+}
+
+static jobq_t *instance(store *st, unsigned queue, unsigned max)
+{
+    return instance_with(st, queue, max, NULL);
 }
 
 static int setup(void **state)
@@ -264,6 +307,114 @@ static void test_redis_down_and_back(void **state)
     assert_true(wait_state(f->b, id, JOBS_DONE, 5000, &v));
 }
 
+/* A worker that takes up to `want` units from the shared queue and
+ * dies with them: never runs them, never acknowledges them. */
+struct thief {
+    store *st;
+    unsigned want, took;
+};
+
+static void *thief_run(void *arg)
+{
+    struct thief *th = arg;
+    char msg[PUZ_MSG_MAX], key[128];
+    redisContext *c = store_redis_connect(th->st, msg);
+
+    snprintf(key, sizeof(key), "%sunits:queue", prefix);
+    for (int t = 0; c != NULL && t < 100 && th->took == 0; t++) {
+        redisReply *r = redisCommand(c, "XREADGROUP GROUP workers thief "
+                                     "COUNT %u BLOCK 100 STREAMS %s >",
+                                     th->want, key);
+
+        if (r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 1)
+            th->took = (unsigned)r->element[0]->element[1]->elements;
+        if (r != NULL)
+            freeReplyObject(r);
+    }
+    if (c != NULL)
+        redisFree(c);
+    return NULL;
+}
+
+/* One board solved by one thread, then through instance a's units
+ * runner (one local thread) with b's worker taking units too. */
+static void units_solve(jobq_t *a, const struct puz_board *b,
+                        unsigned *len1, unsigned *len)
+{
+    struct puz_board goal;
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    struct jobq_units ju = { a, "0123456789abcdef", NULL, b, &goal, "", 1 };
+    puz_arena *ar = puz_arena_create(1 << 16);
+
+    assert_int_equal(puz_board_goal(5, &goal), PUZ_OK);
+    o.algorithm = PUZ_ALG_IDASTAR;
+    o.heuristic = puz_heuristic_find("pdb");
+    o.tables = units_tables();
+    assert_int_equal(puz_solve(b, &o, ar, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_SOLVED);
+    *len1 = r.length;
+    snprintf(ju.tables, sizeof(ju.tables), "%s",
+             puz_pdb_partition_name(PUZ_PDB_4X6));
+    o.threads = 2;
+    o.run = jobq_units_run;
+    o.run_user = &ju;
+    assert_int_equal(puz_solve(b, &o, ar, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_SOLVED);
+    assert_true(r.optimal);
+    *len = r.length;
+    {
+        struct puz_board end;
+
+        assert_int_equal(puz_replay(b, r.moves, r.length, &end), PUZ_OK);
+        assert_true(puz_board_equal(&end, &goal));
+    }
+    puz_arena_destroy(ar);
+}
+
+static void test_units_across_instances(void **state)
+{
+    struct fix *f = *state;
+    jobq_t *a, *b;
+    struct puz_board goal, start[2];
+    struct puz_rng rng;
+    struct jobq_stats sa, sb;
+    struct thief th;
+    pthread_t tt;
+    unsigned len1, len;
+
+    /* instances with tables: their idle workers take units */
+    a = instance_with(f->st, 4, 8, units_tables());
+    b = instance_with(f->st, 4, 8, units_tables());
+    assert_int_equal(puz_board_goal(5, &goal), PUZ_OK);
+    puz_rng_seed(&rng, 33);         /* 56 moves, 2-6 M expansions */
+    test_walk(&goal, 80, &rng, &start[0]);
+    test_walk(&goal, 80, &rng, &start[1]);
+
+    units_solve(a, &start[0], &len1, &len);
+    assert_int_equal(len, len1);
+    jobq_get_stats(a, &sa);
+    jobq_get_stats(b, &sb);
+    assert_true(sa.units_published > 0);
+    assert_int_equal(sb.units_published, 0);
+    assert_true(sa.units_run > 0);      /* the runner's own thread */
+    assert_true(sb.units_run > 0);      /* the other instance's worker */
+
+    /* A worker takes three units and dies: they are claimed again once
+     * idle a lease, and the answer is the same. */
+    th = (struct thief){ f->st, 3, 0 };
+    assert_int_equal(pthread_create(&tt, NULL, thief_run, &th), 0);
+    units_solve(a, &start[1], &len1, &len);
+    pthread_join(tt, NULL);
+    assert_int_equal(len, len1);
+    assert_true(th.took > 0);
+    jobq_get_stats(a, &sa);
+    jobq_get_stats(b, &sb);
+    assert_true(sa.units_claimed + sb.units_claimed >= th.took);
+    jobq_destroy(a);
+    jobq_destroy(b);
+}
+
 static int redis_up(void **state)
 {
     (void)state;
@@ -279,6 +430,7 @@ static int redis_down(void **state)
 {
     (void)state;
     tredis_stop();
+    puz_tables_destroy(tables);
     return 0;
 }
 
@@ -293,6 +445,8 @@ int main(void)
             test_lost_lease_runs_again_written_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_caps_hold, setup, teardown),
         cmocka_unit_test_setup_teardown(test_redis_down_and_back, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_units_across_instances, setup,
                                         teardown),
     };
 

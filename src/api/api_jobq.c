@@ -7,6 +7,9 @@
  * the worker that runs it (api_jobq_run), by the same decoder, so a
  * job's result is byte for byte /v1/solve's answer on every instance.
  *
+ * A job with "threads" shares its IDA* iterations' work units with
+ * every instance's job workers (units_via, jobq_units_run).
+ *
  * Redis down: every route answers 503 (unavailable, with Retry-After)
  * at once; /v1/solve never touches Redis.
  */
@@ -16,18 +19,49 @@
 #include <string.h>
 
 #include "jobq.h"
+#include "puz_pdb.h"
 
 #define API_JOBQ_CANCEL_WAIT_MS 1000
 
-/* A job's request as its worker decoded it. */
+/* A job's request as its worker decoded it, and where its parallel
+ * IDA*'s units go. */
 struct jobq_solve {
     struct api_solve_request q;
     bool decoded;
+    const struct jobq_run *run;
+    struct puz_board goal;
+    struct jobq_units units;
 };
 
 static void jobq_progress(const struct puz_progress *p, void *user)
 {
     jobq_run_progress(user, p);
+}
+
+/* A job with "threads": its units go to every instance's workers
+ * through the shared queue (jobq.h), when the tables serve its goal. */
+static void units_via(const struct api_call *c,
+                      const struct api_solve_request *q,
+                      struct puz_solve_opts *o)
+{
+    struct jobq_solve *js = c->state;
+    const puz_pdb *d;
+
+    if (q->has_goal)
+        js->goal = q->goal;
+    else if (puz_board_goal_of(&q->board, &js->goal) != PUZ_OK)
+        return;
+    d = c->ctx->tables != NULL ? puz_tables_pdb(c->ctx->tables, &js->goal)
+                               : NULL;
+    if (d == NULL)
+        return;
+    js->units = (struct jobq_units){ c->ctx->jobq, js->run->job,
+                                     js->run->cancel, &q->board, &js->goal,
+                                     "", q->threads };
+    snprintf(js->units.tables, sizeof(js->units.tables), "%s",
+             puz_pdb_partition_name(puz_pdb_partition(d)));
+    o->run = jobq_units_run;
+    o->run_user = &js->units;
 }
 
 /* Decode (the problem answered when the stored body is bad: the job
@@ -36,6 +70,7 @@ static void jobq_work(struct api_call *c)
 {
     struct jobq_solve *js = c->state;
 
+    c->units_via = units_via;
     if (api__jobs_decode(c, &js->q))
         api__jobs_work(c, &js->q);
 }
@@ -53,6 +88,7 @@ void api_jobq_run(void *user, const char *body, size_t len,
     struct jobq_solve js;
 
     memset(&js, 0, sizeof(js));
+    js.run = run;
     api__jobs_run(ctx, &jobq_route, &rq, &js, run->cancel, jobq_progress,
                   (void *)run, out);
 }

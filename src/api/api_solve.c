@@ -128,6 +128,8 @@ void api__request_opts(const struct api_call *c,
         o->threads = q->threads;
         o->run = pool_run_units;
         o->run_user = (void *)&q->threads;
+        if (c->units_via != NULL)
+            c->units_via(c, q, o);
     }
     o->progress = c->progress;
     o->progress_user = c->progress_user;

@@ -438,6 +438,7 @@ static puz_err start_jobq(struct http_server *s, char *msg)
         .timeout_ms = s->cfg.redis_timeout_ms,
         .events_max = s->cfg.job_events_max,
         .nice = (int)s->cfg.worker_nice,
+        .tables = s->tables,
         .run = api_jobq_run, .user = &s->api,
     };
 

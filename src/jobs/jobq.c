@@ -739,7 +739,9 @@ puz_err jobq_create(const struct jobq_config *cfg, jobq_t **out)
     snprintf(q->k_finished, sizeof(q->k_finished), "%sjobs:finished", p);
     snprintf(q->k_queued, sizeof(q->k_queued), "%sjobs:queued", p);
     snprintf(q->k_active, sizeof(q->k_active), "%sjobs:active", p);
+    snprintf(q->k_units, sizeof(q->k_units), "%sunits:queue", p);
     pthread_mutex_init(&q->lock, NULL);
+    pthread_mutex_init(&q->units_lock, NULL);
     pthread_cond_init(&q->freed, NULL);
     if (!new_id(q->inst, 8) || jobq__start_threads(q) != PUZ_OK) {
         jobq_destroy(q);
@@ -767,5 +769,6 @@ void jobq_destroy(jobq_t *q)
             redisFree(q->conns[i]);
     pthread_cond_destroy(&q->freed);
     pthread_mutex_destroy(&q->lock);
+    pthread_mutex_destroy(&q->units_lock);
     free(q);
 }

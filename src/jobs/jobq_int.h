@@ -13,7 +13,18 @@
 
 #define JOBQ_POOL 4             /* connections the routes share */
 #define JOBQ_GROUP "workers"
-#define JOBQ_KEY_MAX 192
+#define JOBQ_KEY_MAX 256
+#define JOBQ_ROUND_MAX 80       /* job.instance.seq */
+
+/* A work unit running here, as the keeper sees it (jobq_units.c). */
+struct jobq_unit_run {
+    char entry[JOBQ_EVENT_ID_MAX];  /* its stream entry */
+    char round[JOBQ_ROUND_MAX];
+    char consumer[48];              /* who holds the entry */
+    uint64_t touched_us;            /* last re-claim */
+    atomic_int cancel;              /* the unit's search flag */
+    struct jobq_unit_run *next;
+};
 
 /* A job running here, as the keeper sees it. */
 struct jobq_slot {
@@ -36,7 +47,7 @@ struct jobq {
     char inst[17];              /* this instance: random hex */
     char k_queue[JOBQ_KEY_MAX], k_all[JOBQ_KEY_MAX],
          k_finished[JOBQ_KEY_MAX], k_queued[JOBQ_KEY_MAX],
-         k_active[JOBQ_KEY_MAX];
+         k_active[JOBQ_KEY_MAX], k_units[JOBQ_KEY_MAX];
     pthread_mutex_t lock;       /* the pool */
     pthread_cond_t freed;
     redisContext *conns[JOBQ_POOL];
@@ -45,6 +56,10 @@ struct jobq {
     atomic_int stop;            /* workers: take nothing more */
     atomic_int workers_done;    /* the keeper: every run has ended */
     atomic_uint_fast64_t taken, retaken, finished, lost;
+    atomic_uint_fast64_t units_published, units_run, units_claimed;
+    atomic_uint round_seq;
+    pthread_mutex_t units_lock;     /* units_running */
+    struct jobq_unit_run *units_running;
     struct jobq_slot *slots;    /* one a worker */
     pthread_t *workers;
     unsigned started;           /* workers started */
@@ -84,6 +99,20 @@ redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
                          bool *broken, char *msg);
 
 int64_t jobq__wall_ms(void);
+
+/* jobq_units.c: the key P units:ROUND:what; the group on the units
+ * stream; the units among the streams of an XREADGROUP reply run, and
+ * one unit idle past a lease claimed and run (both false when one was
+ * given back: this instance lacks its tables); the keeper's pass over
+ * the units running here. */
+void jobq__units_key(const jobq_t *q, const char *round, const char *what,
+                     char *out);
+puz_err jobq__units_group(jobq_t *q, redisContext *c, char *msg);
+bool jobq__units_from_read(jobq_t *q, redisContext *c, const char *consumer,
+                           const redisReply *streams, bool *broken);
+bool jobq__units_claim(jobq_t *q, redisContext *c, const char *consumer,
+                       bool *broken);
+void jobq__units_keep(jobq_t *q, redisContext **c);
 
 /* jobq_run.c: start / stop the workers and the keeper. */
 puz_err jobq__start_threads(jobq_t *q);

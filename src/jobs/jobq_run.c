@@ -5,7 +5,9 @@
  * XAUTOCLAIM: their runner died), take the job's lease (SET NX PX, in
  * the take script) and run it; its keeper renews the leases of the jobs
  * running here every KEEP_MS, posts their progress and passes cancel
- * requests (and lost leases) to the searches' flags.
+ * requests (and lost leases) to the searches' flags. With tables, an
+ * idle worker also takes other jobs' work units (jobq_units.c) from
+ * the same XREADGROUP, and the keeper re-claims the units running here.
  *
  * A worker that cannot reach Redis waits with backoff and tries again;
  * a run whose final write fails is retried a few times, then left to
@@ -63,6 +65,10 @@ static redisContext *worker_connect(jobq_t *q, char *msg)
         redisFree(c);
         return NULL;
     }
+    if (q->cfg.tables != NULL && jobq__units_group(q, c, msg) != PUZ_OK) {
+        redisFree(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -112,25 +118,42 @@ static bool claim(jobq_t *q, redisContext *c, const char *consumer,
     return got;
 }
 
-/* A new entry, waiting at most BLOCK_MS. */
+/* A new job entry, waiting at most BLOCK_MS; with units (this
+ * instance has tables and has not just refused one) a new work unit
+ * of another job too, which is run here at once (*refused: it had to
+ * be given back). */
 static bool read_new(jobq_t *q, redisContext *c, const char *consumer,
-                     char *entry, char *id, bool *broken)
+                     bool units, char *entry, char *id, bool *refused,
+                     bool *broken)
 {
     char block[16], msg[PUZ_MSG_MAX];
     const char *argv[] = { "XREADGROUP", "GROUP", JOBQ_GROUP, consumer,
                            "COUNT", "1", "BLOCK", block, "STREAMS",
-                           q->k_queue, ">" };
+                           q->k_queue, q->k_units, ">", ">" };
     redisReply *r;
     bool got = false;
 
     snprintf(block, sizeof(block), "%u", BLOCK_MS);
-    r = jobq__cmd(c, 11, argv, NULL, broken, msg);
+    if (!units) {           /* STREAMS jobs:queue > */
+        argv[10] = ">";
+        r = jobq__cmd(c, 11, argv, NULL, broken, msg);
+    } else {
+        r = jobq__cmd(c, 13, argv, NULL, broken, msg);
+    }
     if (r == NULL)
         return false;
-    if (r->type == REDIS_REPLY_ARRAY && r->elements == 1
-        && r->element[0]->type == REDIS_REPLY_ARRAY
-        && r->element[0]->elements == 2)
-        got = entry_of(r->element[0]->element[1], entry, id);
+    for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements;
+         i++) {
+        const redisReply *st = r->element[i];
+
+        if (st->type == REDIS_REPLY_ARRAY && st->elements == 2
+            && st->element[0]->type == REDIS_REPLY_STRING
+            && strcmp(st->element[0]->str, q->k_queue) == 0)
+            got = entry_of(st->element[1], entry, id);
+    }
+    /* a unit first (it is part of a running job), then the job */
+    if (units && !jobq__units_from_read(q, c, consumer, r, broken))
+        *refused = true;
     freeReplyObject(r);
     return got;
 }
@@ -221,7 +244,7 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
     jobq_t *q = sl->q;
     char token[64], msg[PUZ_MSG_MAX];
     const char *extra[] = { entry };
-    struct jobq_run run = { &sl->cancel, sl };
+    struct jobq_run run = { &sl->cancel, sl, sl->id };
     struct jobs_outcome o = { JOBS_CANCELLED, NULL, 0 };
     bool broken = false, lost;
     redisReply *r;
@@ -270,8 +293,8 @@ static void *worker(void *arg)
     char consumer[48], entry[JOBQ_EVENT_ID_MAX], id[JOBS_ID_LEN + 1],
          msg[PUZ_MSG_MAX];
     unsigned backoff = 100, runs = 0;
-    uint64_t last_claim = 0;
-    bool broken, got;
+    uint64_t last_claim = 0, units_after = 0;
+    bool broken, got, refused;
 
     snprintf(consumer, sizeof(consumer), "%s-%u", q->inst,
              (unsigned)(sl - q->slots));
@@ -289,13 +312,22 @@ static void *worker(void *arg)
             continue;
         }
         backoff = 100;
-        broken = got = false;
+        broken = got = refused = false;
         if (puz_now_us() - last_claim >= 1000000u) {
             last_claim = puz_now_us();
             got = claim(q, c, consumer, entry, id, &broken);
+            if (!got && !broken && q->cfg.tables != NULL
+                && puz_now_us() >= units_after
+                && !jobq__units_claim(q, c, consumer, &broken))
+                refused = true;
         }
         if (!got && !broken)
-            got = read_new(q, c, consumer, entry, id, &broken);
+            got = read_new(q, c, consumer, q->cfg.tables != NULL
+                           && puz_now_us() >= units_after, entry, id,
+                           &refused, &broken);
+        /* no tables for a unit: leave units to others a while */
+        if (refused)
+            units_after = puz_now_us() + 2000000u;
         if (got && !broken && !atomic_load(&q->stop))
             run_entry(sl, &c, entry, id, &runs);
         if (broken && c != NULL) {
@@ -395,6 +427,8 @@ static void *keeper(void *arg)
                 keep(&q->slots[i], &c);
             give_up_stale(&q->slots[i]);
         }
+        if (c != NULL)
+            jobq__units_keep(q, &c);
         usleep(KEEP_MS * 1000);
     }
     if (c != NULL)
@@ -414,6 +448,9 @@ void jobq_get_stats(jobq_t *q, struct jobq_stats *out)
     out->retaken = atomic_load(&q->retaken);
     out->finished = atomic_load(&q->finished);
     out->lost = atomic_load(&q->lost);
+    out->units_published = atomic_load(&q->units_published);
+    out->units_run = atomic_load(&q->units_run);
+    out->units_claimed = atomic_load(&q->units_claimed);
 }
 
 puz_err jobq__start_threads(jobq_t *q)
