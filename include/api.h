@@ -150,6 +150,8 @@ struct api_call {
     void (*units_via)(const struct api_call *c,
                       const struct api_solve_request *q,
                       struct puz_solve_opts *o);
+    void *units_user;           /* units_via's (not state: routes' work
+                                 * replace state as they go) */
 };
 
 /*

@@ -44,7 +44,7 @@ static void units_via(const struct api_call *c,
                       const struct api_solve_request *q,
                       struct puz_solve_opts *o)
 {
-    struct jobq_solve *js = c->state;
+    struct jobq_solve *js = c->units_user;
     const puz_pdb *d;
 
     if (q->has_goal)
@@ -71,6 +71,7 @@ static void jobq_work(struct api_call *c)
     struct jobq_solve *js = c->state;
 
     c->units_via = units_via;
+    c->units_user = js;
     if (api__jobs_decode(c, &js->q))
         api__jobs_work(c, &js->q);
 }

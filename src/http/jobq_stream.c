@@ -256,7 +256,7 @@ struct MHD_Response *http_jstreams_open(http_jstreams *s,
     return resp;
 }
 
-#define METRICS_MAX 2048
+#define METRICS_MAX 4096
 
 char *http_jobq_metrics_render(jobq_t *q, unsigned open_streams,
                                size_t *len)
@@ -295,11 +295,26 @@ char *http_jobq_metrics_render(jobq_t *q, unsigned open_streams,
         "puzzled_shared_jobs_lease_lost_total %llu\n"
         "# HELP puzzled_shared_job_event_streams Open event streams of "
         "shared jobs.\n# TYPE puzzled_shared_job_event_streams gauge\n"
-        "puzzled_shared_job_event_streams %u\n",
+        "puzzled_shared_job_event_streams %u\n"
+        "# HELP puzzled_shared_units_published_total Work units of "
+        "parallel IDA* jobs run here given to the shared queue.\n"
+        "# TYPE puzzled_shared_units_published_total counter\n"
+        "puzzled_shared_units_published_total %llu\n"
+        "# HELP puzzled_shared_units_run_total Work units this instance "
+        "ran to their end, of any instance's jobs.\n"
+        "# TYPE puzzled_shared_units_run_total counter\n"
+        "puzzled_shared_units_run_total %llu\n"
+        "# HELP puzzled_shared_units_claimed_total Work units this "
+        "instance took over from a worker silent for a lease.\n"
+        "# TYPE puzzled_shared_units_claimed_total counter\n"
+        "puzzled_shared_units_claimed_total %llu\n",
         jobq_queued(q), st.running,
         (unsigned long long)(st.taken - st.retaken),
         (unsigned long long)st.retaken, (unsigned long long)st.finished,
-        (unsigned long long)st.lost, open_streams);
+        (unsigned long long)st.lost, open_streams,
+        (unsigned long long)st.units_published,
+        (unsigned long long)st.units_run,
+        (unsigned long long)st.units_claimed);
     *len = n > 0 && n < METRICS_MAX ? (size_t)n : 0;
     return buf;
 }

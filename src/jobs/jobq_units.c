@@ -271,6 +271,39 @@ static void running_remove(jobq_t *q, struct jobq_unit_run *ur)
     pthread_mutex_unlock(&q->units_lock);
 }
 
+/* A unit's result posted and its entry acknowledged and deleted, in
+ * one transaction: a unit is either still held or its result is in. */
+static bool post(jobq_t *q, redisContext *c, const char *key,
+                 const char *line, const char *ttl, const char *id,
+                 char *msg)
+{
+    const char *multi[] = { "MULTI" }, *exec[] = { "EXEC" };
+    const char *push[] = { "LPUSH", key, line };
+    const char *exp[] = { "PEXPIRE", key, ttl };
+    const char *ack[] = { "XACK", q->k_units, JOBQ_GROUP, id };
+    const char *del[] = { "XDEL", q->k_units, id };
+    const char **cmd[] = { multi, push, exp, ack, del, exec };
+    const int argc[] = { 1, 3, 3, 4, 3, 1 };
+    bool ok = true;
+
+    for (int i = 0; i < 6; i++)
+        if (redisAppendCommandArgv(c, argc[i], cmd[i], NULL) != REDIS_OK)
+            return false;
+    for (int i = 0; i < 6; i++) {
+        redisReply *r;
+
+        if (redisGetReply(c, (void **)&r) != REDIS_OK || r == NULL) {
+            snprintf(msg, PUZ_MSG_MAX, "redis: %.200s",
+                     c->err ? c->errstr : "no answer");
+            return false;
+        }
+        if (i == 5 && r->type != REDIS_REPLY_ARRAY)
+            ok = false;     /* the transaction did not run */
+        freeReplyObject(r);
+    }
+    return ok;
+}
+
 /* Run the unit of entry e (as read by consumer) and post its numbers.
  * Returns false when this instance had to give it back (no tables). */
 static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
@@ -320,22 +353,13 @@ static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
     puz_arena_destroy(a);
     running_remove(q, &ur);
     if (rc == PUZ_OK && res.status == PUZ_SOLVED) {
-        const char *push[] = { "LPUSH", key, line };
-        const char *exp[] = { "PEXPIRE", key, ttl };
-        redisReply *r;
-
         jobq__units_key(q, u.round, "done", key);
         result_format(u.index, &res, line, sizeof(line));
         snprintf(ttl, sizeof(ttl), "%u", DONE_TTL_MS);
-        if ((r = jobq__cmd(c, 3, push, NULL, broken, msg)) != NULL)
-            freeReplyObject(r);
-        if (!*broken && (r = jobq__cmd(c, 3, exp, NULL, broken, msg))
-            != NULL)
-            freeReplyObject(r);
-        if (!*broken) {
-            drop(q, c, u.id, broken);
+        if (post(q, c, key, line, ttl, u.id, msg))
             atomic_fetch_add(&q->units_run, 1);
-        }
+        else
+            *broken = true;
     } else if (rc != PUZ_OK || !atomic_load(&q->stop)) {
         /* not a unit of any search, or its round is over */
         drop(q, c, u.id, broken);

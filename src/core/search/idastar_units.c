@@ -164,6 +164,14 @@ void puz_units_store(void *work, unsigned i, const struct puz_unit_result *r)
     e = u->base_expanded + atomic_fetch_add(&u->expanded, r->expanded)
         + r->expanded;
     atomic_fetch_add(&u->generated, r->generated);
+    /* whoever watches sees the remote units' work as they come in */
+    if (u->s->watch != NULL && !atomic_flag_test_and_set(&u->busy)) {
+        u->s->out->stats.expanded = e;
+        u->s->out->stats.generated = u->base_generated
+                                     + atomic_load(&u->generated);
+        puz__progress(u->s, false);
+        atomic_flag_clear(&u->busy);
+    }
     file_unit(u, k, r->found, r->next_bound, r->expanded, r->generated,
               r->path, r->length);
     if (!r->found) {

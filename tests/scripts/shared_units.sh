@@ -1,0 +1,189 @@
+#!/bin/sh
+# shared_units.sh - one job's parallel IDA* across instances (issue 30):
+# a redis-server of its own (unix socket in a temporary directory, never
+# a system service) and puzzled instances a and b naming it, both with
+# the 5x5 4x6 tables (built in a second, cached in $BUILD/pdb-cache) and
+# one job worker each:
+#  1. a 5x5 job with "threads": 2 finishes with the length /v1/solve
+#     finds on one thread, and both instances ran its work units (the
+#     job's runner and the other one's idle worker:
+#     puzzled_shared_units_run_total);
+#  2. the same with the helping instance killed (-9) once it has run
+#     units: the job still finishes, optimal, on its first attempt; the
+#     units the dead instance held (XPENDING right after the kill) are
+#     claimed again by the survivor (puzzled_shared_units_claimed_total).
+# Skipped (77) only when redis-server is not installed.
+cd "$(dirname "$0")/../.." || exit 1
+lb_root=$(pwd)
+. tests/ops/lb_lib.sh
+
+for t in curl python3 redis-server redis-cli; do
+    command -v $t >/dev/null 2>&1 || { echo "shared_units: skipped: no $t" \
+        "(scripts/deps.sh --test installs it)" >&2; exit 77; }
+done
+[ -x "$PUZZLED" ] || { echo "shared_units: $PUZZLED not built" >&2; exit 1; }
+lb_init shared_units
+
+sock=$lb_tmp/redis.sock
+lb_start_redis "$sock"
+rcli() { redis-cli -s "$sock" "$@"; }
+cache=${BUILD:-build}/pdb-cache
+mkdir -p "$cache"
+
+common="--redis-url unix://$sock --redis-timeout-ms 300 --state-dir off
+        --job-workers 1 --workers 1 --job-lease-ms 1000
+        --pdb-5x5 4x6 --pdb-dir $cache"
+start() {
+    # shellcheck disable=SC2086
+    lb_start_puzzled "$1" $common
+    eval "$1_url=\$lb_url $1_pid=\$lb_pid"
+    lb_wait_ready "$lb_url"
+}
+start a
+start b
+
+json() { # json FILE PYTHON-EXPR-ON-j
+    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+metric() { lb_metric "$1" "$2"; }
+# A 64-move board: ~62 M expansions, ~4 s on one thread with the 4x6
+# tables, cut into ~30 units an iteration.
+board='12 6 9 3 5 1 0 15 2 20 21 8 14 23 10 11 13 4 18 24 22 16 7 17 19'
+one=$(curl -s -H 'Content-Type: application/json' --data-binary \
+      "{\"board\": \"$board\", \"algorithm\": \"idastar\", \"heuristic\": \"pdb\", \"include_path\": false}" \
+      "$a_url/v1/solve" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["length"] if j.get("status") == "solved" and j.get("optimal") else "-")')
+[ "$one" != - ] || lb_fail "/v1/solve did not solve the board on one thread"
+job="{\"board\": \"$board\", \"algorithm\": \"idastar\", \"heuristic\": \"pdb\", \"threads\": 2, \"include_path\": false}"
+
+submit() { # submit URL: the job's id
+    code=$(curl -s -o "$lb_tmp/sub" -w '%{http_code}' \
+           -H 'Content-Type: application/json' --data-binary "$job" "$1/v1/jobs")
+    [ "$code" = 202 ] || lb_fail "POST /v1/jobs: $code $(cat "$lb_tmp/sub")"
+    json "$lb_tmp/sub" 'j["id"]'
+}
+# wait_done URL ID SECONDS: the job's view in $lb_tmp/st once done
+wait_done() {
+    for _ in $(seq $(( $3 * 10 ))); do
+        curl -s -o "$lb_tmp/st" "$1/v1/jobs/$2"
+        case $(json "$lb_tmp/st" 'j.get("state")') in
+            done) return 0 ;;
+            failed|cancelled) lb_fail "job $2 ended: $(cat "$lb_tmp/st")" ;;
+        esac
+        sleep 0.1
+    done
+    lb_fail "job $2 not done after $3 s: $(cat "$lb_tmp/st")"
+}
+check_result() { # check_result: optimal, the one-thread length, attempts 1
+    python3 - "$lb_tmp/st" "$one" <<'EOF' || lb_fail "job result: $(cat "$lb_tmp/st")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["result"]
+ok = (r["status"] == "solved" and r["optimal"] and r["length"] == int(sys.argv[2])
+      and j["attempts"] == 1)
+sys.exit(0 if ok else 1)
+EOF
+}
+# runner ID: which instance runs job ID (its job worker is busy)
+runner() {
+    for _ in $(seq 100); do
+        for n in a b; do
+            eval "u=\$${n}_url"
+            [ "$(metric "$u" puzzled_shared_jobs_running)" = 1 ] && {
+                echo $n; return; }
+        done
+        sleep 0.05
+    done
+}
+
+# --- 1. both instances run the job's units --------------------------------
+id=$(submit "$a_url")
+run=$(runner)
+[ -n "$run" ] || lb_fail "no instance runs job $id: $(curl -s "$a_url/v1/jobs/$id")"
+other=a; [ "$run" = a ] && other=b
+eval "run_url=\$${run}_url other_url=\$${other}_url"
+t0=$(date +%s%N)
+wait_done "$a_url" "$id" 60
+t1=$(date +%s%N)
+check_result
+ran_run=$(metric "$run_url" puzzled_shared_units_run_total)
+ran_other=$(metric "$other_url" puzzled_shared_units_run_total)
+published=$(metric "$run_url" puzzled_shared_units_published_total)
+[ "${ran_run:-0}" -gt 0 ] || lb_fail "the runner $run ran no unit"
+[ "${ran_other:-0}" -gt 0 ] || lb_fail "the other instance $other ran no unit"
+echo "shared_units: 1. job $id ($one moves, optimal) in $(( (t1 - t0) / 1000000 )) ms:" \
+     "$published units given by $run, run by $run $ran_run, by $other $ran_other"
+
+# --- 2. the helping instance killed while it holds units ------------------
+# held_by_worker: units pending for a job worker ("INSTANCE-0": the
+# runner's runs the job itself and takes none, its threads are
+# "INSTANCE-uK")
+held_by_worker() {
+    rcli --raw XPENDING puzzled:units:queue workers - + 100 |
+        python3 -c '
+import re, sys
+w = sys.stdin.read().split()
+print(sum(1 for i in range(1, len(w), 4) if re.fullmatch(r"[0-9a-f]+-0", w[i])))'
+}
+# bound: the job's current IDA* bound as its progress shows it (it may
+# lag the search by ~0.35 s: progress is posted at most 4 times a second)
+bound() {
+    curl -s "$run_url/v1/jobs/$id" | python3 -c '
+import json, sys
+print((json.load(sys.stdin).get("progress") or {}).get("bound") or 0)'
+}
+# One try: a job; the instance not running it killed once it has run
+# units, while it holds one (frozen with SIGSTOP and looked at: thawed
+# and tried again when it holds none; a unit's result and its
+# acknowledgement are one transaction, so a held unit is one whose
+# result is not in), and before the last iteration as far as the shown
+# bound tells. Sets verdict: "claimed", or "again" when the kill may have
+# fallen in the last iteration (there a unit that finds the goal ends
+# the round and the units still held are dropped, not claimed) or
+# caught no held unit; the killed instance is started again then.
+kill_try() {
+    id=$(submit "$a_url")
+    run=$(runner)
+    [ -n "$run" ] || lb_fail "no instance runs job $id: $(curl -s "$a_url/v1/jobs/$id")"
+    other=a; [ "$run" = a ] && other=b
+    eval "run_url=\$${run}_url other_url=\$${other}_url other_pid=\$${other}_pid"
+    before=$(metric "$other_url" puzzled_shared_units_run_total)
+    claimed0=$(metric "$run_url" puzzled_shared_units_claimed_total)
+    held=0
+    for _ in $(seq 300); do
+        now=$(metric "$other_url" puzzled_shared_units_run_total)
+        if [ "${now:-0}" -ge $(( before + 10 )) ] &&
+           [ "$(bound)" -le $(( one - 2 )) ]; then
+            kill -STOP "$other_pid"
+            held=$(held_by_worker)
+            [ "$held" -ge 1 ] && break
+            kill -CONT "$other_pid"
+        fi
+        sleep 0.01
+    done
+    kill -9 "$other_pid"
+    wait "$other_pid" 2>/dev/null
+    sleep 0.5
+    killed_at=$(bound)      # at least the iteration of the kill
+    wait_done "$run_url" "$id" 60
+    check_result
+    claimed=$(( $(metric "$run_url" puzzled_shared_units_claimed_total) - claimed0 ))
+    verdict=claimed
+    if [ "$held" -lt 1 ] || [ "$killed_at" -ge "$one" ]; then
+        echo "shared_units: 2. $other killed holding $held units," \
+             "in iteration $killed_at: may be the last; again" >&2
+        verdict=again
+        start "$other"
+        return
+    fi
+    [ "$claimed" -ge "$held" ] ||
+        lb_fail "$other held $held units when killed (bound $killed_at); $run claimed $claimed"
+}
+for try in 1 2 3; do
+    kill_try
+    [ "$verdict" = claimed ] && break
+done
+[ "$verdict" = claimed ] || lb_fail "3 tries and no kill before the last iteration"
+echo "shared_units: 2. $other killed after running $(( now - before )) units," \
+     "holding $held, in iteration $killed_at of $one: job $id still done," \
+     "optimal, attempts 1; $run claimed $claimed"
+echo "shared_units: ok"
