@@ -4,8 +4,8 @@
 # a system service) and puzzled instances a and b naming it, both with
 # the 5x5 4x6 tables (built in a second, cached in $BUILD/pdb-cache) and
 # one job worker each:
-#  1. a 5x5 job with "threads": 2 finishes with the length /v1/solve
-#     finds on one thread, and both instances ran its work units (the
+#  1. a 5x5 job with "threads": 2 finishes with the length a job without
+#     threads finds on one thread, and both instances ran its work units (the
 #     job's runner and the other one's idle worker:
 #     puzzled_shared_units_run_total);
 #  2. the same with the helping instance killed (-9) once it has run
@@ -49,11 +49,7 @@ metric() { lb_metric "$1" "$2"; }
 # A 64-move board: ~62 M expansions, ~4 s on one thread with the 4x6
 # tables, cut into ~30 units an iteration.
 board='12 6 9 3 5 1 0 15 2 20 21 8 14 23 10 11 13 4 18 24 22 16 7 17 19'
-one=$(curl -s -H 'Content-Type: application/json' --data-binary \
-      "{\"board\": \"$board\", \"algorithm\": \"idastar\", \"heuristic\": \"pdb\", \"include_path\": false}" \
-      "$a_url/v1/solve" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["length"] if j.get("status") == "solved" and j.get("optimal") else "-")')
-[ "$one" != - ] || lb_fail "/v1/solve did not solve the board on one thread"
-job="{\"board\": \"$board\", \"algorithm\": \"idastar\", \"heuristic\": \"pdb\", \"threads\": 2, \"include_path\": false}"
+job="{\"board\": \"$board\", \"algorithm\": \"idastar\", \"heuristic\": \"pdb\", \"include_path\": false}"
 
 submit() { # submit URL: the job's id
     code=$(curl -s -o "$lb_tmp/sub" -w '%{http_code}' \
@@ -73,6 +69,13 @@ wait_done() {
     done
     lb_fail "job $2 not done after $3 s: $(cat "$lb_tmp/st")"
 }
+# The length on one thread (a job: no units, no /v1/solve time cap).
+id=$(submit "$a_url")
+wait_done "$a_url" "$id" 120
+one=$(json "$lb_tmp/st" 'j["result"]["length"] if j["result"]["optimal"] else "-"')
+[ "$one" != - ] || lb_fail "one thread: not optimal: $(cat "$lb_tmp/st")"
+job="{\"board\": \"$board\", \"algorithm\": \"idastar\", \"heuristic\": \"pdb\", \"threads\": 2, \"include_path\": false}"
+
 check_result() { # check_result: optimal, the one-thread length, attempts 1
     python3 - "$lb_tmp/st" "$one" <<'EOF' || lb_fail "job result: $(cat "$lb_tmp/st")"
 import json, sys
