@@ -37,7 +37,8 @@
 #include "puz_pdb.h"
 #include "puz_tables.h"
 
-#define UNITS_BLOCK_MS 100u         /* a local thread's wait for a unit */
+#define UNITS_BLOCK_MS 20u          /* a local thread's wait for a unit: the
+                                     * round ends at most this late */
 #define DONE_TTL_MS 600000u         /* results nobody reads expire */
 #define UNIT_ARENA_BYTES (1u << 20) /* one unit's search: its path */
 #define GIVE_BACK_MS 2000u          /* no units after refusing one */
