@@ -478,6 +478,13 @@ void jobq__stop_threads(jobq_t *q)
     atomic_store(&q->stop, 1);
     for (unsigned i = 0; i < q->started; i++)
         atomic_store(&q->slots[i].cancel, 1);
+    /* units running here stop too (left pending: another instance
+     * claims them after a lease) */
+    pthread_mutex_lock(&q->units_lock);
+    for (struct jobq_unit_run *ur = q->units_running; ur != NULL;
+         ur = ur->next)
+        atomic_store(&ur->cancel, 1);
+    pthread_mutex_unlock(&q->units_lock);
     for (unsigned i = 0; i < q->started; i++)
         pthread_join(q->workers[i], NULL);
     atomic_store(&q->workers_done, 1);

@@ -340,8 +340,10 @@ static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
     snprintf(ur.round, sizeof(ur.round), "%s", u.round);
     snprintf(ur.consumer, sizeof(ur.consumer), "%s", consumer);
     ur.touched_us = puz_now_us();
-    atomic_init(&ur.cancel, atomic_load(&q->stop) ? 1 : 0);
+    atomic_init(&ur.cancel, 0);
     running_add(q, &ur);
+    if (atomic_load(&q->stop))      /* shutting down since it was read */
+        atomic_store(&ur.cancel, 1);
     memset(&o, 0, sizeof(o));
     o.goal = &u.goal;
     o.tables = q->cfg.tables;
