@@ -13,6 +13,7 @@ import {
 import { maxLevel, percent, scrambleLength, starsFor } from '../../www/js/levels.js';
 import { nextShape, parseShape, shapeName } from '../../www/js/shapes.js';
 import { readShared, shareUrl } from '../../www/js/share.js';
+import { formatCountdown, formatSeconds } from '../../www/js/clock.js';
 
 test('the goal has the tiles in order and the blank last', () => {
     assert.deepEqual(goalBoard(3), [1, 2, 3, 4, 5, 6, 7, 8, 0]);
@@ -105,4 +106,14 @@ test('share links keep a rectangle\u2019s shape; a square\u2019s stay as they we
     assert.equal(shareUrl('http://x/', goalBoard(3), null, ''), 'http://x/?board=1,2,3,4,5,6,7,8,0');
     assert.match(readShared('http://x/?board=1,2,3,4,5,0&shape=3x4').error, /does not fill its shape/);
     assert.match(readShared('http://x/?board=1,2,0&shape=1x3').error, /shape/);
+});
+
+test('the daily countdown reads HH:MM:SS, also in the last hour of the day', () => {
+    /* it showed "00053:30" with under an hour left (a level's format
+     * padded to 8) */
+    assert.equal(formatCountdown(53 * 60 + 30), '00:53:30');
+    assert.equal(formatCountdown(5), '00:00:05');
+    assert.equal(formatCountdown(86399.7), '23:59:59');
+    assert.equal(formatCountdown(-3), '00:00:00');
+    assert.equal(formatSeconds(53 * 60 + 30), '53:30');
 });

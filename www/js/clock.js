@@ -1,6 +1,8 @@
 /*
  * clock.js - the level timer. It starts on the first move, not when the
  * board appears, so looking at the board before playing costs nothing.
+ * And how times read: a level's (formatSeconds), the daily countdown's
+ * (formatCountdown).
  */
 
 export function formatSeconds(total)
@@ -11,6 +13,15 @@ export function formatSeconds(total)
     if (minutes < 60)
         return `${minutes}:${seconds}`;
     return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}:${seconds}`;
+}
+
+/* A countdown always as HH:MM:SS ("00:53:30"), also under an hour,
+ * where formatSeconds gives "53:30". */
+export function formatCountdown(total)
+{
+    const s = Math.max(0, Math.floor(total));
+    const two = (n) => String(n).padStart(2, '0');
+    return `${two(Math.floor(s / 3600))}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
 }
 
 export class Clock {

@@ -9,7 +9,7 @@
  * change it), as the daily games people return to do it.
  */
 
-import { formatSeconds } from './clock.js';
+import { formatCountdown, formatSeconds } from './clock.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'puzzled.daily.v1';
@@ -115,7 +115,7 @@ export class Today {
         if (today !== this.shownDay)
             this.render();
         const next = Date.parse(`${today}T00:00:00Z`) + DAY_MS;
-        $('today-next').textContent = formatSeconds((next - now) / 1000).padStart(8, '0');
+        $('today-next').textContent = formatCountdown((next - now) / 1000);
     }
 
     render()
