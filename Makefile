@@ -113,10 +113,11 @@ asan:
 # Each in its own build directory next to $(BUILD). test-asan is every
 # test under ASan+UBSan, with the 3x3 ground truth sampled rather than
 # swept (PUZZLED_QUICK); test-tsan is ThreadSanitizer on the pool and
-# the server tests, the code where threads meet.
+# the server tests and the shared jobs (own redis-server), the code
+# where threads meet.
 TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile test_jobs \
 	test_idastar_units test_pdb_background \
-	test_http_jobs
+	test_http_jobs test_jobq
 test-asan:
 	PUZZLED_QUICK=1 $(MAKE) SANITIZER=address,undefined OPT="-O1 -g" \
 		BUILD=$(BUILD)-asan test

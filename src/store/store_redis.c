@@ -37,6 +37,7 @@
 #include "store_int.h"
 
 #include <hiredis/hiredis.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,8 +369,11 @@ static puz_err redis_connect(void *be, char *msg)
  * of its settings connected as redis_connect does. */
 redisContext *store__redis_connect_new(void *be, char *msg)
 {
-    struct redis_be tmp = *(struct redis_be *)be;
+    struct redis_be tmp;
 
+    /* the settings only: c belongs to the store's thread (a whole-struct
+     * copy read it while the store reconnected: ThreadSanitizer) */
+    memcpy(&tmp, be, offsetof(struct redis_be, c));
     tmp.c = NULL;
     if (redis_connect(&tmp, msg) != PUZ_OK)
         return NULL;
