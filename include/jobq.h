@@ -190,5 +190,9 @@ struct jobq_units {
 };
 void jobq_units_run(void (*piece)(void *work, unsigned i), void *work,
                     unsigned n, void *user);
+/* The name of the table set in t that serves goal (what a unit's
+ * runner and its workers must agree on), or "" when none does. */
+const char *jobq_units_tables(const puz_tables *t,
+                              const struct puz_board *goal);
 
 #endif

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "pool_pieces.h"
@@ -25,6 +24,7 @@
 #include "puz_solve.h"
 #include "puz_tables.h"
 #include "puz_trace.h"
+#include "support/pdbcache.h"
 #include "support/walk.h"
 
 #define MAX_ITER 64u
@@ -57,29 +57,16 @@ static void on_units(const struct puz_units_report *r, void *user)
         s->min_units = r->n;
 }
 
-static void quiet(const struct puz_pdb_progress *p, void *user)
-{
-    (void)p;
-    (void)user;
-}
-
 static int setup(void **state)
 {
     struct fixture *fx = calloc(1, sizeof(*fx));
-    struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
-    const char *build = getenv("BUILD");
-    char cache[300], msg[PUZ_MSG_MAX];
-    puz_pdb *d;
+    char msg[PUZ_MSG_MAX] = "";
 
     if (fx == NULL)
         return -1;
-    snprintf(cache, sizeof(cache), "%s/pdb-cache", build ? build : "build");
-    mkdir(cache, 0755);
     if (puz_tables_create(&fx->tables) != PUZ_OK ||
-        puz_pdb_open(cache, PUZ_PDB_663, NULL, &o, &d, msg) != PUZ_OK ||
-        puz_tables_add_pdb(fx->tables, d) != PUZ_OK ||
-        puz_pdb_open(cache, PUZ_PDB_4X6, NULL, &o, &d, msg) != PUZ_OK ||
-        puz_tables_add_pdb(fx->tables, d) != PUZ_OK) {
+        test_pdb_add(fx->tables, PUZ_PDB_663, msg) != 0 ||
+        test_pdb_add(fx->tables, PUZ_PDB_4X6, msg) != 0) {
         fprintf(stderr, "test_idastar_units: setup failed: %s\n", msg);
         return -1;
     }

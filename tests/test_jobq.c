@@ -23,12 +23,11 @@
 #include <unistd.h>
 
 #include <pthread.h>
-#include <sys/stat.h>
 
 #include "jobq.h"
-#include "pool_pieces.h"
 #include "puz_pdb.h"
 #include "store.h"
+#include "support/pdbcache.h"
 #include "support/tredis.h"
 #include "support/walk.h"
 
@@ -69,26 +68,14 @@ struct fix {
  * by the first test that needs them: both instances read them. */
 static puz_tables *tables;
 
-static void quiet(const struct puz_pdb_progress *p, void *user)
-{
-    (void)p;
-    (void)user;
-}
-
 static const puz_tables *units_tables(void)
 {
-    struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
-    const char *build = getenv("BUILD");
-    char cache[300], msg[PUZ_MSG_MAX];
-    puz_pdb *d;
+    char msg[PUZ_MSG_MAX] = "";
 
     if (tables != NULL)
         return tables;
-    snprintf(cache, sizeof(cache), "%s/pdb-cache", build ? build : "build");
-    mkdir(cache, 0755);
     if (puz_tables_create(&tables) != PUZ_OK
-        || puz_pdb_open(cache, PUZ_PDB_4X6, NULL, &o, &d, msg) != PUZ_OK
-        || puz_tables_add_pdb(tables, d) != PUZ_OK)
+        || test_pdb_add(tables, PUZ_PDB_4X6, msg) != 0)
         fail_msg("tables: %s", msg);
     return tables;
 }

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "jobq.h"
-#include "puz_pdb.h"
 
 #define API_JOBQ_CANCEL_WAIT_MS 1000
 
@@ -45,21 +44,19 @@ static void units_via(const struct api_call *c,
                       struct puz_solve_opts *o)
 {
     struct jobq_solve *js = c->units_user;
-    const puz_pdb *d;
+    const char *tables;
 
     if (q->has_goal)
         js->goal = q->goal;
     else if (puz_board_goal_of(&q->board, &js->goal) != PUZ_OK)
         return;
-    d = c->ctx->tables != NULL ? puz_tables_pdb(c->ctx->tables, &js->goal)
-                               : NULL;
-    if (d == NULL)
+    tables = jobq_units_tables(c->ctx->tables, &js->goal);
+    if (tables[0] == '\0')
         return;
     js->units = (struct jobq_units){ c->ctx->jobq, js->run->job,
                                      js->run->cancel, &q->board, &js->goal,
                                      "", q->threads };
-    snprintf(js->units.tables, sizeof(js->units.tables), "%s",
-             puz_pdb_partition_name(puz_pdb_partition(d)));
+    snprintf(js->units.tables, sizeof(js->units.tables), "%s", tables);
     o->run = jobq_units_run;
     o->run_user = &js->units;
 }

@@ -254,6 +254,19 @@ redisReply *jobq__cmd(redisContext *c, int argc, const char **argv,
     return r;
 }
 
+puz_err jobq__group(redisContext *c, const char *stream, char *msg)
+{
+    const char *argv[] = { "XGROUP", "CREATE", stream, JOBQ_GROUP, "0",
+                           "MKSTREAM" };
+    bool broken = false;
+    redisReply *r = jobq__cmd(c, 6, argv, NULL, &broken, msg);
+
+    if (r != NULL)
+        freeReplyObject(r);
+    return r != NULL || (!broken && strstr(msg, "BUSYGROUP") != NULL)
+           ? PUZ_OK : PUZ_EIO;
+}
+
 redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
                          const char *id, const char *token, int nextra,
                          const char **extra, const size_t *extra_lens,

@@ -83,6 +83,10 @@ redisContext *jobq__connect(jobq_t *q, unsigned timeout_ms, char *msg);
 redisReply *jobq__cmd(redisContext *c, int argc, const char **argv,
                       const size_t *lens, bool *broken, char *msg);
 
+/* The consumer group "workers" on stream (made with it when missing;
+ * one that exists already is fine). PUZ_EIO with msg otherwise. */
+puz_err jobq__group(redisContext *c, const char *stream, char *msg);
+
 /*
  * A state script (Lua in jobq.c) on job id: KEYS are the job's hash,
  * lease and events and the shared queued, finished, active, queue and
@@ -100,14 +104,10 @@ redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
 
 int64_t jobq__wall_ms(void);
 
-/* jobq_units.c: the key P units:ROUND:what; the group on the units
- * stream; the units among the streams of an XREADGROUP reply run, and
- * one unit idle past a lease claimed and run (both false when one was
- * given back: this instance lacks its tables); the keeper's pass over
- * the units running here. */
-void jobq__units_key(const jobq_t *q, const char *round, const char *what,
-                     char *out);
-puz_err jobq__units_group(jobq_t *q, redisContext *c, char *msg);
+/* jobq_units.c: the units among the streams of an XREADGROUP reply
+ * run, and one unit idle past a lease claimed and run (both false when
+ * one was given back: this instance lacks its tables); the keeper's
+ * pass over the units running here. */
 bool jobq__units_from_read(jobq_t *q, redisContext *c, const char *consumer,
                            const redisReply *streams, bool *broken);
 bool jobq__units_claim(jobq_t *q, redisContext *c, const char *consumer,

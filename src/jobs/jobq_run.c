@@ -46,26 +46,15 @@ static void nap(jobq_t *q, unsigned ms)
 }
 
 /* A worker's connection: the command timeout covers its blocking read;
- * the consumer group exists afterwards (made once by whoever is
- * first). */
+ * the consumer groups (jobs, and units with tables) exist afterwards
+ * (made once by whoever is first). */
 static redisContext *worker_connect(jobq_t *q, char *msg)
 {
-    const char *argv[] = { "XGROUP", "CREATE", q->k_queue, JOBQ_GROUP, "0",
-                           "MKSTREAM" };
     redisContext *c = jobq__connect(q, BLOCK_MS + q->cfg.timeout_ms, msg);
-    redisReply *r;
-    bool broken = false;
 
-    if (c == NULL)
-        return NULL;
-    r = jobq__cmd(c, 6, argv, NULL, &broken, msg);
-    if (r != NULL)
-        freeReplyObject(r);
-    else if (broken || strstr(msg, "BUSYGROUP") == NULL) {
-        redisFree(c);
-        return NULL;
-    }
-    if (q->cfg.tables != NULL && jobq__units_group(q, c, msg) != PUZ_OK) {
+    if (c != NULL && (jobq__group(c, q->k_queue, msg) != PUZ_OK
+                      || (q->cfg.tables != NULL
+                          && jobq__group(c, q->k_units, msg) != PUZ_OK))) {
         redisFree(c);
         return NULL;
     }
@@ -127,19 +116,20 @@ static bool read_new(jobq_t *q, redisContext *c, const char *consumer,
                      bool *broken)
 {
     char block[16], msg[PUZ_MSG_MAX];
-    const char *argv[] = { "XREADGROUP", "GROUP", JOBQ_GROUP, consumer,
-                           "COUNT", "1", "BLOCK", block, "STREAMS",
-                           q->k_queue, q->k_units, ">", ">" };
+    const char *argv[13] = { "XREADGROUP", "GROUP", JOBQ_GROUP, consumer,
+                             "COUNT", "1", "BLOCK", block, "STREAMS",
+                             q->k_queue };
+    int n = 10;
     redisReply *r;
     bool got = false;
 
     snprintf(block, sizeof(block), "%u", BLOCK_MS);
-    if (!units) {           /* STREAMS jobs:queue > */
-        argv[10] = ">";
-        r = jobq__cmd(c, 11, argv, NULL, broken, msg);
-    } else {
-        r = jobq__cmd(c, 13, argv, NULL, broken, msg);
-    }
+    if (units)              /* STREAMS jobs:queue units:queue > > */
+        argv[n++] = q->k_units;
+    argv[n++] = ">";
+    if (units)
+        argv[n++] = ">";
+    r = jobq__cmd(c, n, argv, NULL, broken, msg);
     if (r == NULL)
         return false;
     for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements;

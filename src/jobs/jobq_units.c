@@ -55,57 +55,56 @@ struct unit_entry {
     const redisReply *fields;       /* the entry's field list, as read */
 };
 
-void jobq__units_key(const jobq_t *q, const char *round, const char *what,
-                     char *out)
+/* The key P units:ROUND:what. */
+static void units_key(const jobq_t *q, const char *round, const char *what,
+                      char *out)
 {
     snprintf(out, JOBQ_KEY_MAX, "%sunits:%s:%s", q->prefix, round, what);
 }
 
-puz_err jobq__units_group(jobq_t *q, redisContext *c, char *msg)
-{
-    const char *argv[] = { "XGROUP", "CREATE", q->k_units, JOBQ_GROUP, "0",
-                           "MKSTREAM" };
-    bool broken = false;
-    redisReply *r = jobq__cmd(c, 6, argv, NULL, &broken, msg);
-
-    if (r != NULL)
-        freeReplyObject(r);
-    return r != NULL || (!broken && strstr(msg, "BUSYGROUP") != NULL)
-           ? PUZ_OK : PUZ_EIO;
-}
-
 /* --- a unit as text ------------------------------------------------------ */
 
-static void unit_format(const struct puz_unit *u, char *buf, size_t size)
+/* len blank directions as digits after buf's first n characters. */
+static void dirs_format(char *buf, size_t size, int n, const uint8_t *dirs,
+                        unsigned len)
 {
-    int n = snprintf(buf, size, "%u %u ", u->bound, u->cut);
-
-    for (unsigned g = 0; g < u->cut && (size_t)n + 1 < size; g++)
-        buf[n++] = (char)('0' + u->moves[g]);
-    buf[n] = '\0';
+    for (unsigned k = 0; k < len && n >= 0 && (size_t)n + 1 < size; k++)
+        buf[n++] = (char)('0' + dirs[k]);
+    if (n >= 0 && (size_t)n < size)
+        buf[n] = '\0';
 }
 
-static bool unit_parse(const char *s, struct puz_unit *u)
+/* s is exactly len directions as digits 0-3: into dirs. */
+static bool dirs_parse(const char *s, unsigned len, uint8_t *dirs)
 {
-    const char *m;
-    int used = 0;
-
-    memset(u, 0, sizeof(*u));
-    if (sscanf(s, "%u %u %n", &u->bound, &u->cut, &used) != 2
-        || u->cut == 0 || u->cut > PUZ_UNIT_CUT_MAX)
+    if (strlen(s) != len)
         return false;
-    m = s + used;
-    if (strlen(m) != u->cut)
-        return false;
-    for (unsigned g = 0; g < u->cut; g++) {
-        if (m[g] < '0' || m[g] > '3')
+    for (unsigned k = 0; k < len; k++) {
+        if (s[k] < '0' || s[k] > '3')
             return false;
-        u->moves[g] = (uint8_t)(m[g] - '0');
+        dirs[k] = (uint8_t)(s[k] - '0');
     }
     return true;
 }
 
-/* "i found next expanded generated len path" (path as digits). */
+/* "bound cut moves". */
+static void unit_format(const struct puz_unit *u, char *buf, size_t size)
+{
+    dirs_format(buf, size, snprintf(buf, size, "%u %u ", u->bound, u->cut),
+                u->moves, u->cut);
+}
+
+static bool unit_parse(const char *s, struct puz_unit *u)
+{
+    int used = 0;
+
+    memset(u, 0, sizeof(*u));
+    return sscanf(s, "%u %u %n", &u->bound, &u->cut, &used) == 2
+           && u->cut > 0 && u->cut <= PUZ_UNIT_CUT_MAX
+           && dirs_parse(s + used, u->cut, u->moves);
+}
+
+/* "i found next expanded generated len path". */
 static void result_format(unsigned i, const struct puz_unit_result *r,
                           char *buf, size_t size)
 {
@@ -113,30 +112,20 @@ static void result_format(unsigned i, const struct puz_unit_result *r,
                      r->next_bound, (unsigned long long)r->expanded,
                      (unsigned long long)r->generated, r->length);
 
-    for (unsigned g = 0; g < r->length && (size_t)n + 1 < size; g++)
-        buf[n++] = (char)('0' + r->path[g]);
-    buf[n] = '\0';
+    dirs_format(buf, size, n, r->path, r->length);
 }
 
 static bool result_parse(const char *s, unsigned *i, struct puz_unit_result *r)
 {
     unsigned long long e, g;
     int found, used = 0;
-    const char *p;
 
     memset(r, 0, sizeof(*r));
     if (sscanf(s, "%u %d %u %llu %llu %u %n", i, &found, &r->next_bound, &e,
                &g, &r->length, &used) != 6
-        || r->length > PUZ_UNIT_PATH_MAX)
+        || r->length > PUZ_UNIT_PATH_MAX
+        || !dirs_parse(s + used, r->length, r->path))
         return false;
-    p = s + used;
-    if (strlen(p) != r->length)
-        return false;
-    for (unsigned k = 0; k < r->length; k++) {
-        if (p[k] < '0' || p[k] > '3')
-            return false;
-        r->path[k] = (uint8_t)(p[k] - '0');
-    }
     r->status = PUZ_SOLVED;
     r->found = found != 0;
     r->expanded = e;
@@ -235,7 +224,7 @@ static bool round_live(jobq_t *q, redisContext *c, const char *round,
     redisReply *r;
     bool live;
 
-    jobq__units_key(q, round, "live", key);
+    units_key(q, round, "live", key);
     r = jobq__cmd(c, 2, argv, NULL, broken, msg);
     live = r != NULL && r->type == REDIS_REPLY_INTEGER && r->integer == 1;
     if (r != NULL)
@@ -243,9 +232,8 @@ static bool round_live(jobq_t *q, redisContext *c, const char *round,
     return live;
 }
 
-/* The name of the table set that serves goal here, or "". */
-static const char *tables_name(const puz_tables *t,
-                               const struct puz_board *goal)
+const char *jobq_units_tables(const puz_tables *t,
+                              const struct puz_board *goal)
 {
     const puz_pdb *d = t != NULL ? puz_tables_pdb(t, goal) : NULL;
 
@@ -331,7 +319,7 @@ static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
             drop(q, c, u.id, broken);
         return true;
     }
-    if (strcmp(tables_name(q->cfg.tables, &u.goal), u.tables) != 0) {
+    if (strcmp(jobq_units_tables(q->cfg.tables, &u.goal), u.tables) != 0) {
         give_back(q, c, &u, broken);
         return false;
     }
@@ -356,7 +344,7 @@ static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
     puz_arena_destroy(a);
     running_remove(q, &ur);
     if (rc == PUZ_OK && res.status == PUZ_SOLVED) {
-        jobq__units_key(q, u.round, "done", key);
+        units_key(q, u.round, "done", key);
         result_format(u.index, &res, line, sizeof(line));
         snprintf(ttl, sizeof(ttl), "%u", DONE_TTL_MS);
         if (post(q, c, key, line, ttl, u.id, msg))
@@ -373,8 +361,8 @@ static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
 
 /* The entries of a reply to XREADGROUP over the units stream alone or
  * with others: each of k_units's run. */
-static bool run_read(jobq_t *q, redisContext *c, const char *consumer,
-                     const redisReply *streams, bool *broken)
+bool jobq__units_from_read(jobq_t *q, redisContext *c, const char *consumer,
+                           const redisReply *streams, bool *broken)
 {
     bool ok = true;
 
@@ -392,12 +380,6 @@ static bool run_read(jobq_t *q, redisContext *c, const char *consumer,
                            broken) && ok;
     }
     return ok;
-}
-
-bool jobq__units_from_read(jobq_t *q, redisContext *c, const char *consumer,
-                           const redisReply *streams, bool *broken)
-{
-    return run_read(q, c, consumer, streams, broken);
 }
 
 bool jobq__units_claim(jobq_t *q, redisContext *c, const char *consumer,
@@ -498,7 +480,7 @@ static void *local_worker(void *arg)
         }
         if (!broken && (r = jobq__cmd(c, 11, argv, NULL, &broken, msg))
             != NULL) {
-            ok = run_read(q, c, consumer, r, &broken) && ok;
+            ok = jobq__units_from_read(q, c, consumer, r, &broken) && ok;
             freeReplyObject(r);
         }
         if (!ok)
@@ -523,7 +505,7 @@ static bool publish(jobq_t *q, redisContext *c, const struct jobq_units *ju,
     bool broken = false, ok = true;
     redisReply *r;
 
-    jobq__units_key(q, round, "live", key);
+    units_key(q, round, "live", key);
     snprintf(lease, sizeof(lease), "%u", q->cfg.lease_ms);
     if ((r = jobq__cmd(c, 5, set, NULL, &broken, msg)) == NULL)
         return false;
@@ -568,8 +550,8 @@ static void collect(jobq_t *q, redisContext *c, const struct jobq_units *ju,
              quarter = (uint64_t)q->cfg.lease_ms * 250u;
     unsigned got = 0;
 
-    jobq__units_key(q, round, "done", done);
-    jobq__units_key(q, round, "live", live);
+    units_key(q, round, "done", done);
+    units_key(q, round, "live", live);
     snprintf(lease, sizeof(lease), "%u", q->cfg.lease_ms);
     while (got < n && !puz_units_over(work)
            && !(ju->cancel != NULL && atomic_load(ju->cancel))) {
@@ -600,25 +582,35 @@ static void collect(jobq_t *q, redisContext *c, const struct jobq_units *ju,
     }
 }
 
-/* The round's keys and entries gone (its live key first, so that
- * workers stop its units). */
-static void clean(jobq_t *q, redisContext *c, const char *round, char **ids,
-                  unsigned n, bool live_only)
+/* The round is over: workers skip its entries and stop its units. */
+static void end_round(jobq_t *q, redisContext *c, const char *round)
 {
-    char live[JOBQ_KEY_MAX], done[JOBQ_KEY_MAX], msg[PUZ_MSG_MAX];
-    const char *del[] = { "DEL", live, done };
+    char live[JOBQ_KEY_MAX], msg[PUZ_MSG_MAX];
+    const char *del[] = { "DEL", live };
+    bool broken = false;
+    redisReply *r;
+
+    units_key(q, round, "live", live);
+    if ((r = jobq__cmd(c, 2, del, NULL, &broken, msg)) != NULL)
+        freeReplyObject(r);
+}
+
+/* What is left of an ended round gone: its results and its n entries
+ * (ids, NULL where publishing failed). */
+static void forget_round(jobq_t *q, redisContext *c, const char *round,
+                         char **ids, unsigned n)
+{
+    char done[JOBQ_KEY_MAX], msg[PUZ_MSG_MAX];
+    const char *del[] = { "DEL", done };
     const char **argv;
     bool broken = false;
     redisReply *r;
     unsigned k = 0;
 
-    jobq__units_key(q, round, "live", live);
-    jobq__units_key(q, round, "done", done);
-    if ((r = jobq__cmd(c, live_only ? 2 : 3, del, NULL, &broken, msg))
-        != NULL)
+    units_key(q, round, "done", done);
+    if ((r = jobq__cmd(c, 2, del, NULL, &broken, msg)) != NULL)
         freeReplyObject(r);
-    if (live_only || broken || (argv = malloc((n + 3) * sizeof(*argv)))
-                                 == NULL)
+    if (broken || (argv = malloc((n + 3) * sizeof(*argv))) == NULL)
         return;
     for (unsigned i = 0; i < n; i++)
         if (ids[i] != NULL)
@@ -657,7 +649,7 @@ void jobq_units_run(void (*piece)(void *work, unsigned i), void *work,
         t = LOCAL_MAX;
     if (ids != NULL && filed != NULL)
         c = jobq__connect(q, q->cfg.timeout_ms + 200u, msg);
-    if (c == NULL || jobq__units_group(q, c, msg) != PUZ_OK) {
+    if (c == NULL || jobq__group(c, q->k_units, msg) != PUZ_OK) {
         /* Redis away: this instance's threads, as without it */
         if (c != NULL)
             redisFree(c);
@@ -677,12 +669,12 @@ void jobq_units_run(void (*piece)(void *work, unsigned i), void *work,
         }
         collect(q, c, ju, round, work, n, filed);
     }
-    clean(q, c, round, ids, n, true);       /* workers stop its units */
+    end_round(q, c, round);
     atomic_store(&over, 1);
     for (unsigned k = 0; k < t; k++)
         if (started[k])
             pthread_join(th[k], NULL);
-    clean(q, c, round, ids, n, false);
+    forget_round(q, c, round, ids, n);
     redisFree(c);
     for (unsigned i = 0; i < n; i++)
         free(ids[i]);

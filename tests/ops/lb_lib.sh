@@ -44,6 +44,17 @@ lb_init() {
     trap 'exit 1' INT TERM HUP PIPE
 }
 
+# lb_require NAME TOOL...: a test script's start: skipped (77) when a
+# tool is missing, failed when $PUZZLED is not built.
+lb_require() {
+    lb_rname=$1; shift
+    for t in "$@"; do
+        command -v "$t" >/dev/null 2>&1 || { echo "$lb_rname: skipped: no $t" \
+            "(scripts/deps.sh --test installs it)" >&2; exit 77; }
+    done
+    [ -x "$PUZZLED" ] || { echo "$lb_rname: $PUZZLED not built" >&2; exit 1; }
+}
+
 lb_fail() {
     echo "$lb_name: $*" >&2
     for f in "$lb_tmp"/*.err "$lb_tmp"/nginx-error.log; do

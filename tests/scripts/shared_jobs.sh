@@ -23,11 +23,7 @@ cd "$(dirname "$0")/../.." || exit 1
 lb_root=$(pwd)
 . tests/ops/lb_lib.sh
 
-for t in curl python3 redis-server redis-cli; do
-    command -v $t >/dev/null 2>&1 || { echo "shared_jobs: skipped: no $t" \
-        "(scripts/deps.sh --test installs it)" >&2; exit 77; }
-done
-[ -x "$PUZZLED" ] || { echo "shared_jobs: $PUZZLED not built" >&2; exit 1; }
+lb_require shared_jobs curl python3 redis-server redis-cli
 lb_init shared_jobs
 
 sock=$lb_tmp/redis.sock

@@ -66,6 +66,31 @@ static enum puz_status limits_hit(const struct puz__ida_units *u, uint64_t e)
     return puz__limits_hit(u->s->limits, e);
 }
 
+/* The counts so far (e expanded, g generated) to whoever watches, from
+ * one thread at a time: the driver waits in run(), nobody else touches
+ * out meanwhile. */
+static void watch(struct puz__ida_units *u, uint64_t e, uint64_t g)
+{
+    if (u->s->watch != NULL && !atomic_flag_test_and_set(&u->busy)) {
+        u->s->out->stats.expanded = e;
+        u->s->out->stats.generated = g;
+        puz__progress(u->s, false);
+        atomic_flag_clear(&u->busy);
+    }
+}
+
+/* Stop every unit when e expansions hit a limit (the first reason
+ * stays). Returns the limit's status, else PUZ_SOLVED. */
+static enum puz_status stop_at_limit(struct puz__ida_units *u, uint64_t e)
+{
+    enum puz_status st = limits_hit(u, e);
+    int ok = PUZ_SOLVED;
+
+    if (st != PUZ_SOLVED)
+        atomic_compare_exchange_strong(&u->stop, &ok, (int)st);
+    return st;
+}
+
 enum puz_status puz__ida_unit_check(struct puz__ida *ida)
 {
     struct puz__ida_units *u = ida->units;
@@ -82,17 +107,8 @@ enum puz_status puz__ida_unit_check(struct puz__ida *ida)
         return st;
     if (atomic_load(&u->winner) >= 0)
         return PUZ_CANCELLED;       /* another unit has the answer */
-    /* the driver waits in run(): nobody else touches out meanwhile */
-    if (u->s->watch != NULL && !atomic_flag_test_and_set(&u->busy)) {
-        u->s->out->stats.expanded = e;
-        u->s->out->stats.generated = g;
-        puz__progress(u->s, false);
-        atomic_flag_clear(&u->busy);
-    }
-    st = limits_hit(u, e);
-    if (st != PUZ_SOLVED)
-        atomic_store(&u->stop, (int)st);
-    return st;
+    watch(u, e, g);
+    return stop_at_limit(u, e);
 }
 
 /* A finished unit's numbers into its slot (and the shared counts and
@@ -151,7 +167,7 @@ void puz_units_store(void *work, unsigned i, const struct puz_unit_result *r)
 {
     struct puz__ida_units *u = work;
     unsigned k = u->map[i];
-    uint64_t e;
+    uint64_t e, g;
     int zero = 0;
 
     if (r->status != PUZ_SOLVED || (r->found && (r->length > UNIT_PATH_MAX
@@ -163,24 +179,13 @@ void puz_units_store(void *work, unsigned i, const struct puz_unit_result *r)
         return;
     e = u->base_expanded + atomic_fetch_add(&u->expanded, r->expanded)
         + r->expanded;
-    atomic_fetch_add(&u->generated, r->generated);
-    /* whoever watches sees the remote units' work as they come in */
-    if (u->s->watch != NULL && !atomic_flag_test_and_set(&u->busy)) {
-        u->s->out->stats.expanded = e;
-        u->s->out->stats.generated = u->base_generated
-                                     + atomic_load(&u->generated);
-        puz__progress(u->s, false);
-        atomic_flag_clear(&u->busy);
-    }
+    g = u->base_generated + atomic_fetch_add(&u->generated, r->generated)
+        + r->generated;
+    watch(u, e, g);     /* the remote units' work as it comes in */
     file_unit(u, k, r->found, r->next_bound, r->expanded, r->generated,
               r->path, r->length);
-    if (!r->found) {
-        enum puz_status st = limits_hit(u, e);
-        int ok = PUZ_SOLVED;
-
-        if (st != PUZ_SOLVED)
-            atomic_compare_exchange_strong(&u->stop, &ok, (int)st);
-    }
+    if (!r->found)
+        stop_at_limit(u, e);
 }
 
 bool puz_units_over(const void *work)
