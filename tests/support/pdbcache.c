@@ -2,7 +2,7 @@
  * pdbcache.c - pattern databases for tests from the build's cache
  * (pdbcache.h): a quiet build on two threads the first time.
  */
-#include "support/pdbcache.h"
+#include "pdbcache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
