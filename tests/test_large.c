@@ -7,7 +7,8 @@
  * as short as its proven bound marked optimal, the search stores counted
  * against limits.max_bytes, a deadline read on the caller's clock, and
  * the weighted A*'s pruning by a known length (never cuts an optimal
- * path; nothing shorter than a lower bound is ever found), the strip
+ * path; nothing shorter than a lower bound is ever found) and a try
+ * begun past its deadline costing nothing, the strip
  * searches' tile costs against A* on that tile alone and on two tiles
  * together, and the 6x6
  * reduction's pick among candidate placements spliced correctly.
@@ -457,6 +458,37 @@ static void test_wsearch_prunes_by_known_length(void **state)
     }
 }
 
+/* A try whose deadline has passed expands nothing and fails at once:
+ * the reduction's ladders start one weight after another, and a dozen
+ * tries of 256 expansions each outlasted 8x8's 200 ms budget by 40 ms
+ * under ASan (CI, stop 30). */
+static void test_wsearch_past_deadline_costs_nothing(void **state)
+{
+    struct puz_board goal, b;
+    struct puz__mlc m;
+    struct puz__wsearch w = { 0 };
+    struct puz_limits l = { 0 };
+    struct puz_rng rng;
+    uint8_t *dirs;
+    unsigned len;
+
+    (void)state;
+    puz_rng_seed(&rng, 5);
+    puz_board_goal(8, &goal);
+    puz_random_board(8, 10000, NULL, NULL, &rng, &b);
+    puz__mlc_init(&m, &goal, NULL, 0);
+    w.n = 8;
+    w.mlc = &m;
+    w.weight100 = 300;
+    w.max_nodes = 1u << 20;
+    w.limits = &l;
+    w.deadline_us = puz_now_us() - 1;
+    assert_int_equal(puz__wsearch_run(&w, b.cells, &dirs, &len), PUZ_ERANGE);
+    assert_null(dirs);
+    assert_int_equal(w.expanded, 0);
+    assert_int_equal(w.peak_bytes, 0);
+}
+
 /* Optimal moves (A*, Manhattan + linear conflict: admissible for the
  * tiles alone) bringing tiles t[0..k) home on n x n from cells p[0..k)
  * and blank cell bl, the blank inside rows and columns >= lo; the other
@@ -651,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_anytime_callers_clock),
         cmocka_unit_test(test_reduce_pick_splices_the_winner),
         cmocka_unit_test(test_wsearch_prunes_by_known_length),
+        cmocka_unit_test(test_wsearch_past_deadline_costs_nothing),
         cmocka_unit_test(test_tilecost_exact_for_one_tile),
         cmocka_unit_test(test_tilecost_exact_for_pairs),
     };
