@@ -57,6 +57,10 @@ enum puz_pdb_partition {
     PUZ_PDB_R2X7 = 7,   /* 2x7, 6-6-1 */
     PUZ_PDB_R3X5 = 8,   /* 3x5, 6-6-2 */
     PUZ_PDB_R2X8 = 9,   /* 2x8, 6-6-3 */
+    /* Zero-aware (docs/pdb.md): the same groups, with an entry for every
+     * region of free cells the blank may be in, not their minimum. */
+    PUZ_PDB_6666Z = 10, /* 5x5 6-6-6-6z: ~330 MB, minutes */
+    PUZ_PDB_4X6Z = 11,  /* 5x5 4x6z: ~3 MB, a second (tests) */
     PUZ_PDB_PARTITION_COUNT_
 };
 

@@ -126,7 +126,9 @@ static void test_partition_names(void **state)
  * Independent truth for one group on an n x n board (n = 4 or 5): a 0-1
  * BFS over (tile cells, blank cell) coded in fields of B = 4 or 5 bits,
  * where sliding a group tile costs 1 and moving the blank over any other
- * cell costs 0; best[placement code] is the least cost over blank cells.
+ * cell costs 0; best[placement code] is the least cost over blank cells,
+ * and *all (when not NULL; the caller frees it) the cost of every state
+ * (code << B | blank), which zero-aware tables must give exactly.
  * Shares no code with pdb_build.c.
  */
 static unsigned field_bits(unsigned n)
@@ -135,7 +137,7 @@ static unsigned field_bits(unsigned n)
 }
 
 static void truth_group(const uint8_t *home, unsigned k, unsigned blank,
-                        unsigned n, uint8_t *best)
+                        unsigned n, uint8_t *best, uint8_t **all)
 {
     unsigned fb = field_bits(n), fm = (1u << fb) - 1;
     size_t states = (size_t)1 << (fb * (k + 1)), head, tail;
@@ -180,7 +182,10 @@ static void truth_group(const uint8_t *home, unsigned k, unsigned blank,
         }
     }
     free(dq);
-    free(dist);
+    if (all != NULL)
+        *all = dist;
+    else
+        free(dist);
 }
 
 /* Compare a built table with the truth on every placement of the tiles
@@ -195,7 +200,7 @@ static void check_group_n(const uint8_t *home, unsigned k, unsigned blank,
     uint8_t *best = malloc(codes);
 
     assert_non_null(best);
-    truth_group(home, k, blank, n, best);
+    truth_group(home, k, blank, n, best, NULL);
     for (size_t code = 0; code < codes; code++) {
         uint8_t pos[PUZ__PDB_MAX_K], tp[PUZ__PDB_MAX_K];
         unsigned used = 0, md = 0, ok = 1;
@@ -1302,6 +1307,176 @@ static void test_loaded_tables_survive_truncated_file(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* ---- zero-aware sets ---- */
+
+/* The 4x6z set, built here (about a second). */
+static puz_pdb *build_4x6z(void)
+{
+    struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
+    char msg[PUZ_MSG_MAX] = "";
+    puz_pdb *d = NULL;
+
+    assert_int_equal(puz_pdb_build(PUZ_PDB_4X6Z, NULL, &o, &d, msg),
+                     PUZ_OK);
+    assert_true(d->zero_aware);
+    return d;
+}
+
+/*
+ * Group gi of a zero-aware set against the truth on every state: where
+ * the group's tiles leave the free cells in one piece, its value is the
+ * plain minimum; where they cut them, each blank cell must get exactly
+ * its own region's distance. Read through the group's cell map, as the
+ * searches read it (groups sharing a table have their own za table, in
+ * the shared table's frame). Returns how many states the regions raise
+ * above the plain minimum.
+ */
+static size_t check_za_group(const struct puz_pdb *d, unsigned gi)
+{
+    const struct puz__group *g = &d->g[gi];
+    size_t codes = (size_t)1 << (5 * g->k), raised = 0;
+    uint8_t *best = malloc(codes), *all = NULL;
+
+    assert_non_null(best);
+    truth_group(g->home, g->k, d->goal.blank, 5, best, &all);
+    for (size_t code = 0; code < codes; code++) {
+        uint8_t pos[PUZ__PDB_MAX_K], tp[PUZ__PDB_MAX_K];
+        uint32_t used = 0;
+        unsigned md = 0, ok = 1, pieces = 0;
+        for (unsigned i = 0; i < g->k && ok; i++) {
+            pos[i] = (uint8_t)((code >> (5 * i)) & 31);
+            ok &= pos[i] < 25 && !(used >> pos[i] & 1);
+            used |= 1u << (pos[i] & 31);
+            md += (unsigned)(abs(pos[i] / 5 - g->home[i] / 5) +
+                             abs(pos[i] % 5 - g->home[i] % 5));
+            tp[i] = ok ? g->cmap[pos[i]] : 0;
+        }
+        if (!ok)
+            continue;
+        for (unsigned b = 0; b < 25; b++) {
+            size_t st = code << 5 | b;
+            if (used >> b & 1)
+                continue;
+            assert_int_not_equal(all[st], 255);
+            assert_int_equal(md + 2 * puz__pdb_lookup_blank(d, gi, tp,
+                                                            g->cmap[b]),
+                             all[st]);
+            raised += all[st] > best[code];
+            pieces++;
+        }
+        assert_true(pieces == 25 - g->k);
+    }
+    free(all);
+    free(best);
+    return raised;
+}
+
+/* Every group of 4x6z, its own table's and the shared ones', exact on
+ * every (placement, blank cell). */
+static void test_za_matches_truth(void **state)
+{
+    puz_pdb *d = build_4x6z();
+    unsigned shared = 0;
+
+    (void)state;
+    for (unsigned gi = 0; gi < d->ngroups; gi++) {
+        shared += d->g[gi].table != gi;
+        /* every group's tiles cut off a corner or an edge somewhere */
+        assert_true(check_za_group(d, gi) > 0);
+    }
+    assert_true(shared > 0);
+    puz_pdb_destroy(d);
+}
+
+/* IDA* with 4x6z against IDA* + linear conflict (independent) on random
+ * boards towards both corner goals: the same optimal lengths, also cut
+ * into units (the parallel search), an estimate never below the plain
+ * 4x6 one and sometimes above it, and fewer nodes than with 4x6 over
+ * the boards. */
+static void test_za_optimal_and_stronger(void **state)
+{
+    struct fixture *fx = *state;
+    puz_pdb *dz = build_4x6z();
+    const puz_pdb *dp;
+    puz_tables *tz;
+    struct puz_board goals[2], b, end;
+    struct puz_rng rng;
+    uint64_t zn = 0, pn = 0;
+    unsigned above = 0;
+
+    assert_int_equal(puz_tables_create(&tz), PUZ_OK);
+    assert_int_equal(puz_tables_add_pdb(tz, dz), PUZ_OK);
+    puz_board_goal(5, &goals[0]);
+    board_of("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
+             "23 24", &goals[1]);
+    dp = puz_tables_pdb(fx->tables, &goals[0]);
+    assert_int_equal(puz_pdb_partition(dp), PUZ_PDB_4X6);
+    puz_rng_seed(&rng, 30);
+    for (unsigned i = 0; i < 8; i++) {
+        const struct puz_board *goal = &goals[i & 1];
+        struct puz_solve_opts o = { 0 };
+        struct puz_result rz, rp, ru;
+        puz_arena *a = puz_arena_create(1 << 16);
+        unsigned hz, hp, len;
+        walk_from(goal, 34 + 2 * i, &rng, &b);
+        len = optimal_lc(&b, goal);
+        assert_int_equal(puz_pdb_eval(dz, &b, goal, &hz), PUZ_OK);
+        assert_int_equal(puz_pdb_eval(dp, &b, goal, &hp), PUZ_OK);
+        assert_true(hz >= hp && hz <= len);
+        above += hz > hp;
+        o.algorithm = PUZ_ALG_IDASTAR;
+        o.goal = goal;
+        o.heuristic = puz_heuristic_find("pdb");
+        o.tables = tz;
+        assert_int_equal(puz_solve(&b, &o, a, &rz), PUZ_OK);
+        o.tables = fx->tables;
+        assert_int_equal(puz_solve(&b, &o, a, &rp), PUZ_OK);
+        /* cut into units (run here, one after another): same answer */
+        o.tables = tz;
+        o.threads = 4;
+        assert_int_equal(puz_solve(&b, &o, a, &ru), PUZ_OK);
+        assert_int_equal(ru.status, PUZ_SOLVED);
+        assert_int_equal(ru.length, len);
+        assert_int_equal(rz.status, PUZ_SOLVED);
+        assert_true(rz.optimal);
+        assert_int_equal(rz.length, len);
+        assert_int_equal(rp.length, len);
+        assert_int_equal(puz_replay(&b, rz.moves, rz.length, &end), PUZ_OK);
+        assert_true(puz_board_equal(&end, goal));
+        zn += rz.stats.generated;
+        pn += rp.stats.generated;
+        puz_arena_destroy(a);
+    }
+    assert_true(above > 0);
+    assert_true(zn < pn);
+    puz_tables_destroy(tz);
+}
+
+/* A zero-aware set's file holds its za tables and region numbers: saved
+ * by the first open, read by the second, byte for byte the build. */
+static void test_za_cache_round_trip(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
+    char dir[300], msg[PUZ_MSG_MAX] = "";
+    puz_pdb *built, *back;
+
+    snprintf(dir, sizeof(dir), "%s/za", fx->dir);
+    mkdir(dir, 0755);
+    assert_int_equal(puz_pdb_open(dir, PUZ_PDB_4X6Z, NULL, &o, &built, msg),
+                     PUZ_OK);
+    assert_int_equal(puz_pdb_open(dir, PUZ_PDB_4X6Z, NULL, &o, &back, msg),
+                     PUZ_OK);
+    assert_true(back->zero_aware);
+    assert_int_equal(puz_pdb_bytes(back), puz_pdb_bytes(built));
+    assert_memory_equal(back->mem, built->mem, puz_pdb_bytes(built));
+    assert_true(back->za.first >= (const uint32_t *)back->mem);
+    assert_memory_equal(back->za.first, built->za.first,
+                        built->za.sets * sizeof(uint32_t));
+    puz_pdb_destroy(back);
+    puz_pdb_destroy(built);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1333,6 +1508,9 @@ int main(void)
         cmocka_unit_test(test_5x5_cache_files),
         cmocka_unit_test(test_5x5_other_goals_fall_back),
         cmocka_unit_test(test_loaded_tables_survive_truncated_file),
+        cmocka_unit_test(test_za_matches_truth),
+        cmocka_unit_test(test_za_optimal_and_stronger),
+        cmocka_unit_test(test_za_cache_round_trip),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -53,7 +53,7 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
         puz_pdb_partition_size(part) != n) {
         snprintf(msg, HTTP_SERVER_MSG, "%s: '%s' is not %s", n == 4 ? "pdb"
                  : "pdb_5x5", name, n == 4 ? "none, 6-6-3 or 7-8"
-                                           : "none, 6-6-6-6 or 4x6");
+                                           : "none, 6-6-6-6, 6-6-6-6z or 4x6");
         return PUZ_EINVAL;
     }
     if (n == 5 && s->cfg.pdb_background) {     /* issue 30 */

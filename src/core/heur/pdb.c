@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "heur/pdb_impl.h"
 
@@ -38,15 +39,15 @@
 #define NO PUZ__PDB_NONE
 static const struct puz__partition partitions[PUZ_PDB_PARTITION_COUNT_] = {
     { "6-6-3", "663", 4, 0, NULL, 7u,
-      { 0, 2, 2, 2, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, NO } },
+      { 0, 2, 2, 2, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, NO }, false },
     { "7-8", "78", 4, 0, NULL, 7u,
-      { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, NO } },
+      { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, NO }, false },
     { "6-6-6-6", "6666", 5, 0, NULL, 1u,
       { 3, 3, 3, 2, 2, 3, 3, 3, 2, 2, 1, 1, 0, 2, 2, 1, 1, 0, 0, 0,
-        1, 1, 0, 0, NO } },
+        1, 1, 0, 0, NO }, false },
     { "4x6", "444444", 5, 0, NULL, 1u,
       { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 3, 3, 4, 4, 2, 3, 3, 4, 4, 2,
-        5, 5, 5, 5, NO } },
+        5, 5, 5, 5, NO }, false },
     /*
      * Rectangles, rows <= columns, blank in the last cell (the corner
      * class only); the transposed shape reads the same tables. Groups
@@ -66,17 +67,24 @@ static const struct puz__partition partitions[PUZ_PDB_PARTITION_COUNT_] = {
      *               0 0 1 1 .
      */
     { "2x5:8-1", "2x5", 5, 2, "8-1", 1u,
-      { 0, 0, 0, 0, 1, 0, 0, 0, 0, NO } },
+      { 0, 0, 0, 0, 1, 0, 0, 0, 0, NO }, false },
     { "2x6:6-5", "2x6", 6, 2, "6-5", 1u,
-      { 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, NO } },
+      { 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, NO }, false },
     { "3x4:6-5", "3x4", 4, 3, "6-5", 1u,
-      { 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, NO } },
+      { 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, NO }, false },
     { "2x7:6-6-1", "2x7", 7, 2, "6-6-1", 1u,
-      { 0, 0, 0, 1, 1, 1, 2, 0, 0, 0, 1, 1, 1, NO } },
+      { 0, 0, 0, 1, 1, 1, 2, 0, 0, 0, 1, 1, 1, NO }, false },
     { "3x5:6-6-2", "3x5", 5, 3, "6-6-2", 1u,
-      { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 0, 0, 1, 1, NO } },
+      { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 0, 0, 1, 1, NO }, false },
     { "2x8:6-6-3", "2x8", 8, 2, "6-6-3", 1u,
-      { 0, 0, 0, 1, 1, 1, 2, 2, 0, 0, 0, 1, 1, 1, 2, NO } },
+      { 0, 0, 0, 1, 1, 1, 2, 2, 0, 0, 0, 1, 1, 1, 2, NO }, false },
+    /* Zero-aware copies of the 5x5 sets (struct puz__za). */
+    { "6-6-6-6z", "6666z", 5, 0, NULL, 1u,
+      { 3, 3, 3, 2, 2, 3, 3, 3, 2, 2, 1, 1, 0, 2, 2, 1, 1, 0, 0, 0,
+        1, 1, 0, 0, NO }, true },
+    { "4x6z", "444444z", 5, 0, NULL, 1u,
+      { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 3, 3, 4, 4, 2, 3, 3, 4, 4, 2,
+        5, 5, 5, 5, NO }, true },
 };
 #undef NO
 
@@ -470,6 +478,90 @@ static void share_tables(struct puz_pdb *d)
     }
 }
 
+/* Regions the free cells of the k-cell set occ fall into. */
+static unsigned za_regions(uint32_t occ)
+{
+    uint32_t open = ~occ & 0x1ffffffu, rest = open;
+    unsigned r = 0;
+
+    while (rest != 0) {
+        rest &= ~puz__pdb_flood(rest & -rest, open, 5, PUZ__PDB_NOTL5,
+                                PUZ__PDB_NOTR5);
+        r++;
+    }
+    return r;
+}
+
+/* Next set of as many cells as x, in colexicographic order (Gosper). */
+static uint32_t next_set(uint32_t x)
+{
+    uint32_t low = x & -x, up = x + low;
+
+    return up | (((x ^ up) / low) >> 2);
+}
+
+/*
+ * A zero-aware set's sizes: every group has the same k (one numbering of
+ * sets serves all), and the za tables hold one entry per (cut set,
+ * region, order). A few milliseconds: every set of k of 25 cells.
+ */
+static puz_err za_layout(struct puz_pdb *d)
+{
+    struct puz__za *z = &d->za;
+    unsigned k = d->g[0].k;
+
+    if (d->n != 5)
+        return PUZ_EINVAL;
+    for (unsigned i = 1; i < d->ngroups; i++)
+        if (d->g[i].k != k)
+            return PUZ_EINVAL;
+    memset(z, 0, sizeof(*z));
+    z->k = k;
+    z->kfact = 1;
+    for (unsigned j = 2; j <= k; j++)
+        z->kfact *= j;
+    for (unsigned c = 0; c <= PUZ__PDB_CELLS; c++)
+        for (unsigned j = 0; j <= PUZ__PDB_MAX_K; j++)
+            z->binom[c][j] = j == 0 ? 1 : c == 0 ? 0
+                             : z->binom[c - 1][j - 1] + z->binom[c - 1][j];
+    z->sets = z->binom[PUZ__PDB_CELLS][k];
+    for (uint32_t occ = (1u << k) - 1; occ < (1u << PUZ__PDB_CELLS);
+         occ = next_set(occ)) {
+        unsigned r = za_regions(occ);
+        z->regions += r > 1 ? r : 0;
+    }
+    z->entries = z->regions * z->kfact;
+    d->zero_aware = true;
+    return PUZ_OK;
+}
+
+/* Fill first[] (z->sets numbers): each cut set's first region number;
+ * and region[]: each free cell's region, numbered by lowest cell. */
+static void za_number(const struct puz__za *z, uint32_t *first,
+                      uint8_t *region)
+{
+    uint32_t next = 0, i = 0;
+
+    for (uint32_t occ = (1u << z->k) - 1; occ < (1u << PUZ__PDB_CELLS);
+         occ = next_set(occ), i++) {
+        uint32_t open = ~occ & 0x1ffffffu, rest = open;
+        unsigned r = 0;
+        uint8_t *cell = region + (size_t)i * PUZ__PDB_CELLS;
+
+        memset(cell, 0, PUZ__PDB_CELLS);
+        while (rest != 0) {
+            uint32_t m = puz__pdb_flood(rest & -rest, open, 5,
+                                        PUZ__PDB_NOTL5, PUZ__PDB_NOTR5);
+            rest &= ~m;
+            for (; m != 0; m &= m - 1)
+                cell[__builtin_ctz(m)] = (uint8_t)r;
+            r++;
+        }
+        first[i] = r > 1 ? next : PUZ__ZA_WHOLE;
+        next += r > 1 ? r : 0;
+    }
+}
+
 puz_err puz__pdb_layout(struct puz_pdb *d, enum puz_pdb_partition part,
                         unsigned orbit)
 {
@@ -510,6 +602,8 @@ puz_err puz__pdb_layout(struct puz_pdb *d, enum puz_pdb_partition part,
         for (unsigned j = 0; j < d->g[i].k; j++)
             d->g[i].entries *= d->cells - j;
     }
+    if (pt->zero_aware && za_layout(d) != PUZ_OK)
+        return PUZ_EINVAL;
     /* The transposed board is a board towards the same canonical goal
      * only when the transpose keeps the goal's blank in place: then the
      * same tables give a second estimate, and the larger one is used. */
@@ -523,6 +617,10 @@ puz_err puz__pdb_layout(struct puz_pdb *d, enum puz_pdb_partition part,
     return PUZ_OK;
 }
 
+#define ALIGN64(x) (((x) + 63) & ~(size_t)63)
+
+/* After the plain tables, a zero-aware set stores each group's za table
+ * and then the sets' first region numbers. */
 size_t puz__pdb_table_bytes(const struct puz_pdb *d,
                             size_t off[PUZ__PDB_MAX_GROUPS])
 {
@@ -531,10 +629,44 @@ size_t puz__pdb_table_bytes(const struct puz_pdb *d,
     for (unsigned i = 0; i < d->ngroups; i++) {
         off[i] = total;
         if (d->g[i].table == i)
-            total += (puz__pdb_group_words(d->g[i].k, d->cells) * 8 + 63) &
-                     ~(size_t)63;
+            total += ALIGN64(puz__pdb_group_words(d->g[i].k, d->cells) * 8);
     }
+    if (d->zero_aware)
+        total += d->ngroups * ALIGN64((d->za.entries + 15) / 16 * 8) +
+                 ALIGN64(d->za.sets * sizeof(uint32_t)) +
+                 ALIGN64(d->za.sets * PUZ__PDB_CELLS);
     return total;
+}
+
+/* Transparent huge pages' size on x86-64 and most arm64 kernels. */
+#define HUGE_BYTES ((size_t)2 << 20)
+
+void *puz__pdb_alloc(size_t bytes)
+{
+    void *mem;
+
+    if (bytes < HUGE_BYTES)
+        return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    bytes = (bytes + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
+    mem = aligned_alloc(HUGE_BYTES, bytes);
+#ifdef MADV_HUGEPAGE
+    /* Only advice: where the kernel has no huge pages to give (or
+     * transparent huge pages are off) the 4 KB pages serve as before. */
+    if (mem != NULL)
+        (void)madvise(mem, bytes, MADV_HUGEPAGE);
+#endif
+    return mem;
+}
+
+/* Where group gi's za table starts, and after them the first numbers. */
+static size_t za_offset(const struct puz_pdb *d, unsigned gi)
+{
+    size_t plain = 0;
+
+    for (unsigned i = 0; i < d->ngroups; i++)
+        if (d->g[i].table == i)
+            plain += ALIGN64(puz__pdb_group_words(d->g[i].k, d->cells) * 8);
+    return plain + gi * ALIGN64((d->za.entries + 15) / 16 * 8);
 }
 
 void puz__pdb_attach(struct puz_pdb *d, void *mem)
@@ -542,20 +674,38 @@ void puz__pdb_attach(struct puz_pdb *d, void *mem)
     size_t off[PUZ__PDB_MAX_GROUPS];
 
     puz__pdb_table_bytes(d, off);
-    for (unsigned i = 0; i < d->ngroups; i++)
+    for (unsigned i = 0; i < d->ngroups; i++) {
         d->g[i].nib = (const uint64_t *)((uint8_t *)mem +
                                          off[d->g[i].table]);
+        d->g[i].za = d->zero_aware
+                     ? (const uint64_t *)((uint8_t *)mem + za_offset(d, i))
+                     : NULL;
+    }
+    if (d->zero_aware) {
+        size_t at = za_offset(d, d->ngroups);
+        d->za.first = (const uint32_t *)((uint8_t *)mem + at);
+        d->za.region = (uint8_t *)mem + at +
+                       ALIGN64(d->za.sets * sizeof(uint32_t));
+    }
+}
+
+void puz__pdb_za_number(struct puz_pdb *d)
+{
+    za_number(&d->za, (uint32_t *)(uintptr_t)d->za.first,
+              (uint8_t *)(uintptr_t)d->za.region);
 }
 
 unsigned puz__pdb_sum(const struct puz_pdb *d, const uint8_t *cells)
 {
     uint8_t pos[PUZ__PDB_MAX_GROUPS][PUZ__PDB_MAX_K];
-    unsigned md = 0, extra = 0, n = d->n;
+    unsigned md = 0, extra = 0, n = d->n, blank = 0;
 
     for (unsigned c = 0; c < d->cells; c++) {
         unsigned t = cells[c], h, gi;
-        if (t == 0)
+        if (t == 0) {
+            blank = c;
             continue;
+        }
         gi = d->group_of[t];
         pos[gi][d->slot_of[t]] = d->g[gi].cmap[c];
         h = d->home[t];
@@ -563,7 +713,7 @@ unsigned puz__pdb_sum(const struct puz_pdb *d, const uint8_t *cells)
                          abs((int)(c % n) - (int)(h % n)));
     }
     for (unsigned i = 0; i < d->ngroups; i++)
-        extra += puz__pdb_lookup(d, i, pos[i]);
+        extra += puz__pdb_lookup_blank(d, i, pos[i], d->g[i].cmap[blank]);
     return md + 2 * extra;
 }
 

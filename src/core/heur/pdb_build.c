@@ -3,7 +3,9 @@
  * backwards from the goal, in the space of (placement of the group's
  * tiles, blank cell). Only the group's tiles' moves cost one; the blank
  * wanders among the other cells for free, so each BFS node is really a
- * placement plus the region of free cells the blank can reach.
+ * placement plus the region of free cells the blank can reach. A plain
+ * entry is a placement's first (least) level over its regions; a
+ * zero-aware set also keeps each region's own level (za tables).
  *
  * The search state is 2 bits per (placement, blank rank): unseen, one of
  * two alternating frontier codes, or done. Each level scans the whole
@@ -43,6 +45,8 @@ struct bfs {
     _Atomic uint64_t *st;             /* 32 states a word */
     uint64_t st_words;
     _Atomic uint64_t *out;            /* 16 entries a word */
+    _Atomic uint64_t *za;             /* zero-aware entries, or NULL */
+    const struct puz__za *z;
     unsigned depth;
     unsigned cur, nxt;                /* frontier codes of this level */
     atomic_uint_fast64_t next_chunk;
@@ -140,14 +144,7 @@ HOT void unrank(const struct bfs *b, struct place *pl, const unsigned n,
 HOT uint32_t flood(const struct bfs *b, uint32_t seed, uint32_t open,
                    const unsigned n)
 {
-    uint32_t m = seed, prev;
-
-    do {
-        prev = m;
-        m |= ((m << n) | (m >> n) | ((m << 1) & b->notl) |
-              ((m >> 1) & b->notr)) & open;
-    } while (m != prev);
-    return m;
+    return puz__pdb_flood(seed, open, n, b->notl, b->notr);
 }
 
 /* All blank cells of one region are one BFS node: mark them done at
@@ -193,6 +190,37 @@ static void record(struct bfs *b, struct worker *w, const struct place *pl)
     atomic_fetch_and_explicit(word, ~((uint64_t)(PUZ__PDB_UNSET ^ extra)
                                       << sh), memory_order_relaxed);
     w->placed++;
+}
+
+/* Zero-aware sets: the first expansion of a (placement, region) of a
+ * cut set is at its distance: store it in the za table. */
+static void record_za(struct bfs *b, struct worker *w,
+                      const struct place *pl, uint32_t region)
+{
+    uint64_t zi = puz__za_index(b->z, pl->pos,
+                                (unsigned)__builtin_ctz(region));
+    unsigned md = 0, extra, sh, have;
+    _Atomic uint64_t *word;
+
+    if (zi == UINT64_MAX)
+        return;
+    word = &b->za[zi >> 4];
+    sh = (unsigned)(zi & 15) * 4;
+    have = (unsigned)(atomic_load_explicit(word, memory_order_relaxed) >>
+                      sh) & 15;
+    if (have != PUZ__PDB_UNSET)
+        return;
+    for (unsigned i = 0; i < b->k; i++)
+        md += b->md[i][pl->pos[i]];
+    if (md > b->depth || ((b->depth - md) & 1)) {
+        w->odd++;
+        return;
+    }
+    extra = (b->depth - md) / 2;
+    if (extra >= PUZ__PDB_UNSET)
+        return;
+    atomic_fetch_and_explicit(word, ~((uint64_t)(PUZ__PDB_UNSET ^ extra)
+                                      << sh), memory_order_relaxed);
 }
 
 static void mark_next(struct bfs *b, struct worker *w, uint64_t e)
@@ -276,6 +304,8 @@ HOT void expand(struct bfs *b, struct worker *w, uint64_t e,
     region = flood(b, 1u << blank, ~pl.occ & b->full, n);
     mark_region(b, &pl, region, cells);
     record(b, w, &pl);
+    if (b->za != NULL)
+        record_za(b, w, &pl, region);
     children(b, w, &pl, region, n, cells);
 }
 
@@ -348,9 +378,10 @@ static void report_level(const struct puz_pdb *d, unsigned gi,
         return;
     p.kind = kind;
     p.partition = puz_pdb_partition_name(d->part);
-    /* Groups that read another's table are not built: count tables. */
+    /* Groups that read another's table are not built: count tables
+     * (on a zero-aware set every group has its own za table). */
     for (unsigned i = 0; i < d->ngroups; i++)
-        if (d->g[i].table == i) {
+        if (d->g[i].table == i || d->zero_aware) {
             p.groups++;
             p.group += i <= gi;
         }
@@ -363,9 +394,11 @@ static void report_level(const struct puz_pdb *d, unsigned gi,
 }
 
 /* Level 0: the group at home, the blank in the goal's blank cell (other
- * free regions of the goal placement are not free to reach). */
+ * free regions of the goal placement are not free to reach). A group
+ * reading another's table (g) searches in that table's frame, where its
+ * goal blank is on blank. */
 static void bfs_init(struct bfs *b, const struct puz_pdb *d,
-                     const struct puz__group *g)
+                     const struct puz__group *g, unsigned blank)
 {
     uint8_t home[PUZ__PDB_MAX_K];
     uint32_t occ = 0;
@@ -393,7 +426,7 @@ static void bfs_init(struct bfs *b, const struct puz_pdb *d,
                                     abs((int)(c % n) - (int)(home[i] % n)));
     }
     e = puz__pdb_rank(home, g->k, cells) * b->free +
-        puz__pdb_rank_free(occ, d->goal.blank, cells);
+        puz__pdb_rank_free(occ, blank, cells);
     atomic_store(&b->st[e >> 5], 1ull << (2 * (e & 31)));
 }
 
@@ -430,21 +463,36 @@ uint64_t puz__pdb_group_words(unsigned k, unsigned cells)
     return (entries + 15) / 16;
 }
 
-puz_err puz__pdb_build_group(const struct puz_pdb *d, unsigned gi,
-                             uint64_t *out, const struct puz_pdb_opts *o,
-                             uint64_t started_us, char *msg)
+/* Entries of a za table still unset after its search (none expected:
+ * every region of every placement is reached). */
+static uint64_t za_unset(const struct puz_pdb *d, const uint64_t *za)
 {
-    const struct puz__group *g = &d->g[gi];
+    uint64_t n = 0;
+
+    for (uint64_t i = 0; i < d->za.entries; i++)
+        n += puz__pdb_entry(za, i) == PUZ__PDB_UNSET;
+    return n;
+}
+
+/* The search behind group gi's tables: its plain table into out (for a
+ * group reading another's table, a scratch copy) and, on a zero-aware
+ * set, its za table into za. */
+static puz_err build_bfs(const struct puz_pdb *d, unsigned gi, uint64_t *out,
+                         uint64_t *za, const struct puz_pdb_opts *o,
+                         uint64_t started_us, char *msg)
+{
+    const struct puz__group *g = &d->g[gi], *tg = &d->g[g->table];
     struct worker ws[MAX_PIECES];
     struct bfs b;
     unsigned nt = o != NULL && o->threads != 0 ? o->threads : 2, odd = 0;
-    uint64_t words = puz__pdb_group_words(g->k, d->cells);
+    uint64_t words = puz__pdb_group_words(g->k, d->cells), unset = 0;
 
     if (nt > MAX_PIECES)
         nt = MAX_PIECES;
     memset(&b, 0, sizeof(b));
     memset(ws, 0, sizeof(ws));
-    if (g->table != gi || (!d->rect && (d->n < 4 || d->n > 5)) ||
+    if ((g->table != gi && za == NULL) ||
+        (!d->rect && (d->n < 4 || d->n > 5)) ||
         (d->rect && d->cells > 16) ||
         g->entries * (d->cells - g->k) >= (1ull << 32)) {
         if (msg != NULL)
@@ -463,9 +511,15 @@ puz_err puz__pdb_build_group(const struct puz_pdb *d, unsigned gi,
     }
     memset(out, 0xff, words * sizeof(*out));   /* every entry UNSET */
     b.out = (_Atomic uint64_t *)out;
+    if (za != NULL) {
+        memset(za, 0xff, (d->za.entries + 15) / 16 * sizeof(*za));
+        b.za = (_Atomic uint64_t *)za;
+        b.z = &d->za;
+    }
     for (unsigned t = 0; t < nt; t++)
         ws[t].b = &b;
-    bfs_init(&b, d, g);
+    bfs_init(&b, d, tg, g->table == gi ? d->goal.blank
+                                       : g->cmap[d->goal.blank]);
     run_levels(&b, ws, nt, d, gi, o, started_us);
     for (unsigned t = 0; t < nt; t++)
         odd += ws[t].odd;
@@ -475,14 +529,59 @@ puz_err puz__pdb_build_group(const struct puz_pdb *d, unsigned gi,
     if (odd != 0 && msg != NULL)
         snprintf(msg, PUZ_MSG_MAX, "pdb: %u entries broke the parity rule",
                  odd);
-    return odd == 0 ? PUZ_OK : PUZ_ECORRUPT;
+    if (odd == 0 && za != NULL && (unset = za_unset(d, za)) != 0 &&
+        msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "pdb: group %u: %llu zero-aware entries "
+                 "never reached", gi + 1, (unsigned long long)unset);
+    return odd == 0 && unset == 0 ? PUZ_OK : PUZ_ECORRUPT;
+}
+
+puz_err puz__pdb_build_group(const struct puz_pdb *d, unsigned gi,
+                             uint64_t *out, const struct puz_pdb_opts *o,
+                             uint64_t started_us, char *msg)
+{
+    return build_bfs(d, gi, out, NULL, o, started_us, msg);
+}
+
+/*
+ * A zero-aware group: its za table, and its plain table where it reads
+ * its own. A group reading another's table has its own za table (the
+ * regions depend on where its goal blank is), so its search runs too,
+ * with its plain table into scratch memory that must equal the shared
+ * one (a check of the sharing, free here).
+ */
+static puz_err build_za_group(const struct puz_pdb *d, unsigned gi,
+                              const struct puz_pdb_opts *o,
+                              uint64_t started_us, char *msg)
+{
+    const struct puz__group *g = &d->g[gi];
+    uint64_t words = puz__pdb_group_words(g->k, d->cells), *plain;
+    uint64_t *za = (uint64_t *)(uintptr_t)g->za;
+    puz_err rc;
+
+    if (g->table == gi)
+        return build_bfs(d, gi, (uint64_t *)(uintptr_t)g->nib, za, o,
+                         started_us, msg);
+    plain = malloc(words * sizeof(*plain));
+    if (plain == NULL)
+        return PUZ_ENOMEM;
+    rc = build_bfs(d, gi, plain, za, o, started_us, msg);
+    if (rc == PUZ_OK &&
+        memcmp(plain, d->g[g->table].nib, words * sizeof(*plain)) != 0) {
+        if (msg != NULL)
+            snprintf(msg, PUZ_MSG_MAX, "pdb: group %u differs from the "
+                     "table it shares", gi + 1);
+        rc = PUZ_ECORRUPT;
+    }
+    free(plain);
+    return rc;
 }
 
 /* One block for the tables, each 64-byte aligned. */
 static puz_err alloc_tables(struct puz_pdb *d, char *msg)
 {
     size_t off[PUZ__PDB_MAX_GROUPS], bytes = puz__pdb_table_bytes(d, off);
-    uint8_t *mem = aligned_alloc(64, bytes);
+    uint8_t *mem = puz__pdb_alloc(bytes);
 
     if (mem == NULL) {
         if (msg != NULL)
@@ -528,10 +627,17 @@ puz_err puz_pdb_build(enum puz_pdb_partition part,
         return PUZ_EINVAL;
     }
     rc = alloc_tables(d, msg);
+    if (rc == PUZ_OK && d->zero_aware)
+        puz__pdb_za_number(d);
+    /* shared tables first: a zero-aware group compares its copy */
     for (unsigned i = 0; i < d->ngroups && rc == PUZ_OK; i++)
         if (d->g[i].table == i)
-            rc = puz__pdb_build_group(d, i, (uint64_t *)d->g[i].nib, opts,
-                                      t0, msg);
+            rc = d->zero_aware ? build_za_group(d, i, opts, t0, msg)
+                 : puz__pdb_build_group(d, i, (uint64_t *)d->g[i].nib,
+                                        opts, t0, msg);
+    for (unsigned i = 0; i < d->ngroups && rc == PUZ_OK; i++)
+        if (d->g[i].table != i && d->zero_aware)
+            rc = build_za_group(d, i, opts, t0, msg);
     if (rc != PUZ_OK) {
         puz_pdb_destroy(d);
         return rc;

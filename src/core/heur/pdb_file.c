@@ -280,7 +280,7 @@ static puz_err check_wanted(const struct puz_pdb *d, int part,
 static puz_err read_tables(int fd, const uint8_t *h, struct puz_pdb *d,
                            char *msg)
 {
-    uint8_t *mem = aligned_alloc(64, d->data_bytes);
+    uint8_t *mem = puz__pdb_alloc(d->data_bytes);
     size_t done = 0;
 
     if (mem == NULL)

@@ -62,6 +62,7 @@ struct puz__partition {
     const char *file;                /* name in cache files; NULL: name */
     unsigned orbits;                 /* goal classes served, bit per class */
     uint8_t by_cell[PUZ__PDB_CELLS];
+    bool zero_aware;                 /* entries per blank region too */
 };
 
 /* The partition behind enum value part, or NULL. */
@@ -83,7 +84,34 @@ struct puz__group {
     uint8_t cmap[PUZ__PDB_CELLS];        /* cell -> cell of table's frame */
     uint64_t entries;                    /* cells! / (cells - k)! */
     const uint64_t *nib;                 /* 16 entries of 4 bits a word */
+    /* Zero-aware sets: the entries of placements whose free cells fall
+     * apart into several regions, one per region (struct puz__za). */
+    const uint64_t *za;
 };
+
+/*
+ * Zero-aware tables. A plain entry is the minimum over every cell the
+ * blank may be on; but where the group's tiles cut the free cells into
+ * regions, the blank cannot leave its own, and the region's entry is
+ * often larger. 37% of the 177,100 sets of 6 cells of a 5x5 board cut
+ * it (2.13 regions on average): their placements get an entry per
+ * region in the group's za table, indexed by (set of cells, region,
+ * order of the tiles on those cells). The other placements keep the
+ * plain entry, which is then exact.
+ */
+struct puz__za {
+    unsigned k;                          /* tiles per group (all alike) */
+    unsigned kfact;                      /* k! orders of k tiles */
+    uint64_t sets;                       /* cells choose k */
+    uint64_t regions;                    /* regions over the cut sets */
+    uint64_t entries;                    /* regions * kfact */
+    uint32_t binom[PUZ__PDB_CELLS + 1][PUZ__PDB_MAX_K + 1];
+    const uint32_t *first;               /* per set: its first region's
+                                          * number, or PUZ__ZA_WHOLE */
+    const uint8_t *region;               /* per set, per free cell: its
+                                          * region (by lowest cell) */
+};
+#define PUZ__ZA_WHOLE UINT32_MAX
 
 struct puz_pdb {
     enum puz_pdb_partition part;
@@ -100,6 +128,8 @@ struct puz_pdb {
     bool reflect;        /* goal blank on the main diagonal */
     uint8_t rtile[PUZ__PDB_CELLS];       /* tile's label when transposed */
     uint8_t transpose[PUZ__PDB_CELLS];   /* cell -> transposed cell */
+    bool zero_aware;
+    struct puz__za za;                   /* zero_aware only */
     void *mem;                           /* the tables, or NULL */
     size_t data_bytes;
     double build_seconds;
@@ -142,8 +172,19 @@ uint64_t puz__pdb_group_words(unsigned k, unsigned cells);
  * none), each table 64-byte aligned; table gi starts at *off[gi]. */
 size_t puz__pdb_table_bytes(const struct puz_pdb *d,
                             size_t off[PUZ__PDB_MAX_GROUPS]);
+/*
+ * Memory for tables of bytes bytes (free()d), 64-byte aligned; from 2 MB
+ * on, aligned to and advised for transparent huge pages: every lookup is
+ * a random read in tens of megabytes, and kernels in THP "madvise" mode
+ * (this one) give huge pages only on request. A few percent on the
+ * 24-puzzle (docs/pdb.md).
+ */
+void *puz__pdb_alloc(size_t bytes);
 /* Point every group's nib into mem (laid out as puz__pdb_table_bytes). */
 void puz__pdb_attach(struct puz_pdb *d, void *mem);
+/* Zero-aware sets: number the cut sets' regions into the attached
+ * memory (the build does this; a file brings it). */
+void puz__pdb_za_number(struct puz_pdb *d);
 /* Fill group gi's table at out (puz__pdb_group_words words). The group
  * must read its own table (g[gi].table == gi). */
 puz_err puz__pdb_build_group(const struct puz_pdb *d, unsigned gi,
@@ -205,6 +246,76 @@ static inline unsigned puz__pdb_lookup(const struct puz_pdb *d, unsigned gi,
 {
     return puz__pdb_entry(d->g[gi].nib,
                           puz__pdb_rank(pos, d->g[gi].k, d->cells));
+}
+
+/* Cells the blank reaches from seed among open cells of an n-wide
+ * board (notl/notr: cells not in the first/last column). */
+static inline uint32_t puz__pdb_flood(uint32_t seed, uint32_t open,
+                                      unsigned n, uint32_t notl,
+                                      uint32_t notr)
+{
+    uint32_t m = seed, prev;
+
+    do {
+        prev = m;
+        m |= ((m << n) | (m >> n) | ((m << 1) & notl) |
+              ((m >> 1) & notr)) & open;
+    } while (m != prev);
+    return m;
+}
+
+/* 5x5 column masks for puz__pdb_flood. */
+#define PUZ__PDB_NOTL5 0x1ef7bdeu
+#define PUZ__PDB_NOTR5 0x0f7bdefu
+
+/*
+ * Index in a group's za table of its tiles on pos (slot order) with the
+ * blank on cell blank (both in the table's frame), or UINT64_MAX when
+ * the tiles leave the free cells in one piece (the plain entry holds).
+ * Sets are numbered in colexicographic order, regions by their lowest
+ * cell (looked up: flooding per child cost a third of the search's
+ * speed), orders as puz__pdb_rank numbers placements (on the set's k
+ * cells). No popcount: the build flags do not assume the instruction.
+ */
+static inline uint64_t puz__za_index(const struct puz__za *z,
+                                     const uint8_t *pos, unsigned blank)
+{
+    uint8_t q[PUZ__PDB_CELLS];
+    uint32_t occ = 0, first, set = 0;
+    unsigned number, order = 0, used = 0, j = 0;
+
+    for (unsigned i = 0; i < z->k; i++)
+        occ |= 1u << pos[i];
+    for (uint32_t m = occ; m != 0; m &= m - 1) {
+        unsigned c = (unsigned)__builtin_ctz(m);
+        q[c] = (uint8_t)j++;
+        set += z->binom[c][j];
+    }
+    first = z->first[set];
+    if (first == PUZ__ZA_WHOLE)
+        return UINT64_MAX;
+    number = z->region[(size_t)set * PUZ__PDB_CELLS + blank];
+    for (unsigned i = 0; i < z->k; i++) {
+        unsigned c = q[pos[i]];
+        order = order * (z->k - i) + c -
+                puz__pdb_bits8[used & ((1u << c) - 1)];
+        used |= 1u << c;
+    }
+    return (uint64_t)(first + number) * z->kfact + order;
+}
+
+/* Entry of group gi for its tiles on pos with the blank on cell blank
+ * (table frame): the zero-aware one where the set has it. */
+static inline unsigned puz__pdb_lookup_blank(const struct puz_pdb *d,
+                                             unsigned gi, const uint8_t *pos,
+                                             unsigned blank)
+{
+    uint64_t zi;
+
+    if (d->zero_aware &&
+        (zi = puz__za_index(&d->za, pos, blank)) != UINT64_MAX)
+        return puz__pdb_entry(d->g[gi].za, zi);
+    return puz__pdb_lookup(d, gi, pos);
 }
 
 /*

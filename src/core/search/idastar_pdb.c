@@ -9,7 +9,9 @@
  *
  * A node's children are looked up together: their table words are
  * prefetched first and read second, so the cache misses of a 5x5 node
- * (tables of 64 MB) overlap instead of queueing. Children over the bound
+ * (tables of 64 MB) overlap instead of queueing. With zero-aware
+ * tables (6-6-6-6z) the children within the bound then read their blank
+ * region's entries where the moved group cuts the free cells. Children over the bound
  * are priced without a call. No move undoes the previous one, and on
  * 5x5 no move completes a string the forbidden-move automaton
  * (movefsm.c, built by pdb_fsm.c) rules out, which prunes most
@@ -33,6 +35,7 @@ struct ipdb {
     const struct puz__pdbctx *ctx;
     struct puz__moves mv;
     bool reflect;
+    bool za;                    /* zero-aware tables (struct puz__za) */
     int hw;                     /* the CPU has a popcount instruction */
     unsigned start_blank, h0;
     uint8_t cells[PUZ__PDB_CELLS];
@@ -56,6 +59,7 @@ struct child {
     uint8_t dir, from, tile, g, rg, p, rp;
     unsigned e, re, h;
     uint32_t fs;
+    unsigned md;
     uint64_t idx, ridx;
 };
 
@@ -88,12 +92,15 @@ static void init_tiles(struct ipdb *ip)
 static void init_state(struct ipdb *ip)
 {
     const struct puz_pdb *d = ip->d;
+    unsigned blank = 0;
 
     ip->md = ip->sum = ip->rsum = 0;
     for (unsigned c = 0; c < d->cells; c++) {
         unsigned t = ip->cells[c];
-        if (t == 0)
+        if (t == 0) {
+            blank = c;
             continue;
+        }
         ip->pos[ip->grp[t]][ip->slot[t]] = ip->tcell[t][c];
         ip->rpos[ip->rgrp[t]][ip->rslot[t]] = ip->rtcell[t][c];
         ip->md += ip->ctx->md[t][c];
@@ -101,8 +108,12 @@ static void init_state(struct ipdb *ip)
     /* Without reflection rpos holds no placement: looking it up would
      * rank garbage cells (out of range; seen by UBSan on centre goals). */
     for (unsigned g = 0; g < d->ngroups; g++) {
-        ip->ent[g] = puz__pdb_lookup(d, g, ip->pos[g]);
-        ip->rent[g] = ip->reflect ? puz__pdb_lookup(d, g, ip->rpos[g]) : 0;
+        const uint8_t *cm = d->g[g].cmap;
+        ip->ent[g] = puz__pdb_lookup_blank(d, g, ip->pos[g], cm[blank]);
+        ip->rent[g] = ip->reflect
+                      ? puz__pdb_lookup_blank(d, g, ip->rpos[g],
+                                              cm[d->transpose[blank]])
+                      : 0;
         ip->sum += ip->ent[g];
         ip->rsum += ip->rent[g];
     }
@@ -144,6 +155,26 @@ HOT uint64_t rank_moved(const struct ipdb *ip, const uint8_t *pos,
         used |= 1u << c;
     }
     return idx;
+}
+
+/*
+ * Zero-aware tables: the za index of group g's tiles with slot sl moved
+ * to p and the blank on cell blank (table frame), prefetched, or
+ * UINT64_MAX. Only the moved tile's group can change region: every
+ * other group sees the blank step between two of its free cells.
+ */
+HOT uint64_t za_moved(const struct ipdb *ip, const uint8_t *pos, unsigned g,
+                      unsigned sl, unsigned p, unsigned blank)
+{
+    uint8_t moved[PUZ__PDB_MAX_K];
+    uint64_t zi;
+
+    memcpy(moved, pos, PUZ__PDB_MAX_K);
+    moved[sl] = (uint8_t)p;
+    zi = puz__za_index(&ip->d->za, moved, blank);
+    if (zi != UINT64_MAX)
+        __builtin_prefetch(&ip->d->g[g].za[zi >> 4]);
+    return zi;
 }
 
 /* First pass over the children: which tile moves, the new indices, and
@@ -208,9 +239,60 @@ HOT void price_children(struct ipdb *ip, unsigned blank, struct child *ch,
             c->re = puz__pdb_entry(ip->nib[c->rg], c->ridx);
             rsum = ip->rsum - ip->rent[c->rg] + c->re;
         }
+        c->md = md;
         c->h = h_of(md, sum, rsum);
     }
     ip->c.generated += cnt;
+}
+
+/*
+ * Zero-aware tables: the children within the bound get their blank
+ * region's entries where the moved group's tiles cut the free cells (a
+ * child over the bound on plain entries is over it on these too, and
+ * its plain f is still a valid next bound, so those cost nothing).
+ * Indices and prefetches first, reads second, as for the plain entries
+ * (finding every child's index with the plain ones, to overlap the two
+ * rounds of cache misses, was slower: many children are pruned).
+ */
+HOT void za_refine(struct ipdb *ip, unsigned g, struct child *ch,
+                   unsigned cnt)
+{
+    uint64_t zi[4], rzi[4];
+
+    for (unsigned i = 0; i < cnt; i++) {
+        const struct child *c = &ch[i];
+        unsigned t = c->tile;
+        zi[i] = rzi[i] = UINT64_MAX;
+        if (g + 1 + c->h > ip->c.bound)
+            continue;
+        zi[i] = za_moved(ip, ip->pos[c->g], c->g, ip->slot[t], c->p,
+                         ip->tcell[t][c->from]);
+        if (ip->reflect)
+            rzi[i] = za_moved(ip, ip->rpos[c->rg], c->rg, ip->rslot[t],
+                              c->rp, ip->rtcell[t][c->from]);
+    }
+    for (unsigned i = 0; i < cnt; i++) {
+        struct child *c = &ch[i];
+        unsigned rsum = 0;
+        if (zi[i] == UINT64_MAX && rzi[i] == UINT64_MAX)
+            continue;
+        if (zi[i] != UINT64_MAX)
+            c->e = puz__pdb_entry(ip->d->g[c->g].za, zi[i]);
+        if (rzi[i] != UINT64_MAX)
+            c->re = puz__pdb_entry(ip->d->g[c->rg].za, rzi[i]);
+        if (ip->reflect)
+            rsum = ip->rsum - ip->rent[c->rg] + c->re;
+        c->h = h_of(c->md, ip->sum - ip->ent[c->g] + c->e, rsum);
+    }
+}
+
+/* Price the children: plain entries, then zero-aware ones (5x5). */
+HOT void price(struct ipdb *ip, unsigned blank, unsigned g, struct child *ch,
+               unsigned cnt, const unsigned n)
+{
+    price_children(ip, blank, ch, cnt);
+    if (n == 5 && ip->za)
+        za_refine(ip, g, ch, cnt);
 }
 
 /* The probe for each side and popcount flavour. */
@@ -316,7 +398,7 @@ HOT int probe_n(PROBE_ARGS, const unsigned n, const int hw)
     if (g + 1 >= MAX_DEPTH || puz__ida_expand(&ip->c))
         return 0;
     cnt = gen_children(ip, blank, back, fs, ch, n, hw);
-    price_children(ip, blank, ch, cnt);
+    price(ip, blank, g, ch, cnt, n);
     for (unsigned i = 0; i < cnt; i++) {
         if (g + 1 + ch[i].h > ip->c.bound) {
             puz__ida_over(&ip->c, g + 1 + ch[i].h);
@@ -415,7 +497,7 @@ static int collect(struct ipdb *ip, unsigned blank, unsigned g, unsigned h,
         return 0;
     ip->c.expanded++;
     cnt = gen_children(ip, blank, back, fs, ch, n, 0);
-    price_children(ip, blank, ch, cnt);
+    price(ip, blank, g, ch, cnt, n);
     for (unsigned i = 0; i < cnt; i++) {
         struct undo u;
         int found;
@@ -466,7 +548,7 @@ static int unit(struct puz__ida *ida, const void *self, const uint8_t *moves,
         struct undo u;
         unsigned cnt = gen_children(&w, blank, back, fs, ch, n, 0), i = 0;
 
-        price_children(&w, blank, ch, cnt);
+        price(&w, blank, g, ch, cnt, n);
         while (i + 1 < cnt && ch[i].dir != moves[g])
             i++;
         apply(&w, blank, g, &ch[i], &u);
@@ -527,6 +609,7 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     ip->ctx = ctx;
     ip->d = ctx->db;
     ip->reflect = ip->d->reflect;
+    ip->za = ip->d->zero_aware;
     ip->hw = __builtin_cpu_supports("popcnt");
     /* moves in the tables' frame (a rectangle's may be transposed) */
     if (ip->d->rect)
