@@ -1470,9 +1470,11 @@ static void test_za_cache_round_trip(void **state)
     assert_true(back->zero_aware);
     assert_int_equal(puz_pdb_bytes(back), puz_pdb_bytes(built));
     assert_memory_equal(back->mem, built->mem, puz_pdb_bytes(built));
-    assert_true(back->za.first >= (const uint32_t *)back->mem);
-    assert_memory_equal(back->za.first, built->za.first,
-                        built->za.sets * sizeof(uint32_t));
+    assert_true((const void *)back->za.cut > back->mem);
+    assert_memory_equal(back->za.cut, built->za.cut,
+                        built->za.sets * sizeof(*built->za.cut));
+    assert_memory_equal(back->za.rec, built->za.rec,
+                        built->za.cuts * sizeof(*built->za.rec));
     puz_pdb_destroy(back);
     puz_pdb_destroy(built);
 }

@@ -529,36 +529,43 @@ static puz_err za_layout(struct puz_pdb *d)
          occ = next_set(occ)) {
         unsigned r = za_regions(occ);
         z->regions += r > 1 ? r : 0;
+        z->cuts += r > 1;
     }
     z->entries = z->regions * z->kfact;
     d->zero_aware = true;
     return PUZ_OK;
 }
 
-/* Fill first[] (z->sets numbers): each cut set's first region number;
- * and region[]: each free cell's region, numbered by lowest cell. */
-static void za_number(const struct puz__za *z, uint32_t *first,
-                      uint8_t *region)
+/* Fill cut[] (every set: its number among the cut sets, or WHOLE) and
+ * rec[] (every cut set: its first region number, and each free cell's
+ * region, numbered by lowest cell). */
+static void za_number(const struct puz__za *z, uint32_t *cut,
+                      struct puz__za_cut *rec)
 {
-    uint32_t next = 0, i = 0;
+    uint32_t next = 0, i = 0, ncut = 0;
 
     for (uint32_t occ = (1u << z->k) - 1; occ < (1u << PUZ__PDB_CELLS);
          occ = next_set(occ), i++) {
         uint32_t open = ~occ & 0x1ffffffu, rest = open;
         unsigned r = 0;
-        uint8_t *cell = region + (size_t)i * PUZ__PDB_CELLS;
+        struct puz__za_cut one;
 
-        memset(cell, 0, PUZ__PDB_CELLS);
+        memset(&one, 0, sizeof(one));
         while (rest != 0) {
             uint32_t m = puz__pdb_flood(rest & -rest, open, 5,
                                         PUZ__PDB_NOTL5, PUZ__PDB_NOTR5);
             rest &= ~m;
             for (; m != 0; m &= m - 1)
-                cell[__builtin_ctz(m)] = (uint8_t)r;
+                one.region[__builtin_ctz(m)] = (uint8_t)r;
             r++;
         }
-        first[i] = r > 1 ? next : PUZ__ZA_WHOLE;
-        next += r > 1 ? r : 0;
+        cut[i] = PUZ__ZA_WHOLE;
+        if (r < 2)
+            continue;
+        one.first = next;
+        next += r;
+        rec[ncut] = one;
+        cut[i] = ncut++;
     }
 }
 
@@ -634,7 +641,7 @@ size_t puz__pdb_table_bytes(const struct puz_pdb *d,
     if (d->zero_aware)
         total += d->ngroups * ALIGN64((d->za.entries + 15) / 16 * 8) +
                  ALIGN64(d->za.sets * sizeof(uint32_t)) +
-                 ALIGN64(d->za.sets * PUZ__PDB_CELLS);
+                 ALIGN64(d->za.cuts * sizeof(struct puz__za_cut));
     return total;
 }
 
@@ -658,7 +665,8 @@ void *puz__pdb_alloc(size_t bytes)
     return mem;
 }
 
-/* Where group gi's za table starts, and after them the first numbers. */
+/* Where group gi's za table starts, and after them the sets' numbers
+ * and the cut sets' records. */
 static size_t za_offset(const struct puz_pdb *d, unsigned gi)
 {
     size_t plain = 0;
@@ -683,16 +691,17 @@ void puz__pdb_attach(struct puz_pdb *d, void *mem)
     }
     if (d->zero_aware) {
         size_t at = za_offset(d, d->ngroups);
-        d->za.first = (const uint32_t *)((uint8_t *)mem + at);
-        d->za.region = (uint8_t *)mem + at +
-                       ALIGN64(d->za.sets * sizeof(uint32_t));
+        d->za.cut = (const uint32_t *)((uint8_t *)mem + at);
+        d->za.rec = (const struct puz__za_cut *)
+                    ((uint8_t *)mem + at +
+                     ALIGN64(d->za.sets * sizeof(uint32_t)));
     }
 }
 
 void puz__pdb_za_number(struct puz_pdb *d)
 {
-    za_number(&d->za, (uint32_t *)(uintptr_t)d->za.first,
-              (uint8_t *)(uintptr_t)d->za.region);
+    za_number(&d->za, (uint32_t *)(uintptr_t)d->za.cut,
+              (struct puz__za_cut *)(uintptr_t)d->za.rec);
 }
 
 unsigned puz__pdb_sum(const struct puz_pdb *d, const uint8_t *cells)

@@ -103,15 +103,26 @@ struct puz__za {
     unsigned k;                          /* tiles per group (all alike) */
     unsigned kfact;                      /* k! orders of k tiles */
     uint64_t sets;                       /* cells choose k */
+    uint64_t cuts;                       /* sets that cut the free cells */
     uint64_t regions;                    /* regions over the cut sets */
     uint64_t entries;                    /* regions * kfact */
     uint32_t binom[PUZ__PDB_CELLS + 1][PUZ__PDB_MAX_K + 1];
-    const uint32_t *first;               /* per set: its first region's
-                                          * number, or PUZ__ZA_WHOLE */
-    const uint8_t *region;               /* per set, per free cell: its
-                                          * region (by lowest cell) */
+    const uint32_t *cut;                 /* per set: its number among the
+                                          * cut sets, or PUZ__ZA_WHOLE */
+    const struct puz__za_cut *rec;       /* per cut set */
 };
 #define PUZ__ZA_WHOLE UINT32_MAX
+
+/* What a search needs of a cut set, in one 32-byte record (one cache
+ * line). Per set it would be 5.7 MB where most sets need none of it:
+ * the small per-set array (0.7 MB) answers those. */
+struct puz__za_cut {
+    uint32_t first;                      /* its first region's number */
+    uint8_t region[PUZ__PDB_CELLS + 3];  /* per free cell: its region,
+                                          * numbered by lowest cell */
+};
+_Static_assert(sizeof(struct puz__za_cut) == 32, "one cut set's record, "
+               "32 bytes: never split over two cache lines");
 
 struct puz_pdb {
     enum puz_pdb_partition part;
@@ -268,6 +279,14 @@ static inline uint32_t puz__pdb_flood(uint32_t seed, uint32_t open,
 #define PUZ__PDB_NOTL5 0x1ef7bdeu
 #define PUZ__PDB_NOTR5 0x0f7bdefu
 
+/* Set bits of x (below bit 25): the instruction where hw (the callers'
+ * copies built for CPUs that have it), else puz__pdb_pop. */
+static inline __attribute__((always_inline)) unsigned
+puz__za_pop(uint32_t x, const int hw)
+{
+    return hw ? (unsigned)__builtin_popcount(x) : puz__pdb_pop(x, 25);
+}
+
 /*
  * Index in a group's za table of its tiles on pos (slot order) with the
  * blank on cell blank (both in the table's frame), or UINT64_MAX when
@@ -275,33 +294,45 @@ static inline uint32_t puz__pdb_flood(uint32_t seed, uint32_t open,
  * Sets are numbered in colexicographic order, regions by their lowest
  * cell (looked up: flooding per child cost a third of the search's
  * speed), orders as puz__pdb_rank numbers placements (on the set's k
- * cells). No popcount: the build flags do not assume the instruction.
+ * cells). Each tile's rank among the set's cells is found on its own
+ * (a popcount), so the terms are independent: walking the set's bits in
+ * order, and ranking the order through an array, made the index cost
+ * what a whole node costs.
  */
+static inline __attribute__((always_inline)) uint64_t
+puz__za_index_k(const struct puz__za *z, const uint8_t *pos, unsigned blank,
+                const unsigned k, const int hw)
+{
+    uint32_t occ = 0, set = 0, cut;
+    unsigned c[PUZ__PDB_MAX_K], order = 0, used = 0;
+    const struct puz__za_cut *r;
+
+    for (unsigned i = 0; i < k; i++)
+        occ |= 1u << pos[i];
+    for (unsigned i = 0; i < k; i++) {
+        c[i] = puz__za_pop(occ & ((1u << pos[i]) - 1), hw);
+        set += z->binom[pos[i]][c[i] + 1];
+    }
+    cut = z->cut[set];
+    if (cut == PUZ__ZA_WHOLE)
+        return UINT64_MAX;
+    r = &z->rec[cut];
+    for (unsigned i = 0; i < k; i++) {
+        order = order * (k - i) + c[i] -
+                puz__pdb_bits8[used & ((1u << c[i]) - 1)];
+        used |= 1u << c[i];
+    }
+    return (uint64_t)(r->first + r->region[blank]) * z->kfact + order;
+}
+
+/* The same for any caller; 6-tile groups (6-6-6-6z) get a copy with k a
+ * constant. */
 static inline uint64_t puz__za_index(const struct puz__za *z,
                                      const uint8_t *pos, unsigned blank)
 {
-    uint8_t q[PUZ__PDB_CELLS];
-    uint32_t occ = 0, first, set = 0;
-    unsigned number, order = 0, used = 0, j = 0;
-
-    for (unsigned i = 0; i < z->k; i++)
-        occ |= 1u << pos[i];
-    for (uint32_t m = occ; m != 0; m &= m - 1) {
-        unsigned c = (unsigned)__builtin_ctz(m);
-        q[c] = (uint8_t)j++;
-        set += z->binom[c][j];
-    }
-    first = z->first[set];
-    if (first == PUZ__ZA_WHOLE)
-        return UINT64_MAX;
-    number = z->region[(size_t)set * PUZ__PDB_CELLS + blank];
-    for (unsigned i = 0; i < z->k; i++) {
-        unsigned c = q[pos[i]];
-        order = order * (z->k - i) + c -
-                puz__pdb_bits8[used & ((1u << c) - 1)];
-        used |= 1u << c;
-    }
-    return (uint64_t)(first + number) * z->kfact + order;
+    if (z->k == 6)
+        return puz__za_index_k(z, pos, blank, 6, 0);
+    return puz__za_index_k(z, pos, blank, z->k, 0);
 }
 
 /* Entry of group gi for its tiles on pos with the blank on cell blank

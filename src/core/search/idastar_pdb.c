@@ -164,14 +164,16 @@ HOT uint64_t rank_moved(const struct ipdb *ip, const uint8_t *pos,
  * other group sees the blank step between two of its free cells.
  */
 HOT uint64_t za_moved(const struct ipdb *ip, const uint8_t *pos, unsigned g,
-                      unsigned sl, unsigned p, unsigned blank)
+                      unsigned sl, unsigned p, unsigned blank, const int hw)
 {
     uint8_t moved[PUZ__PDB_MAX_K];
     uint64_t zi;
 
     memcpy(moved, pos, PUZ__PDB_MAX_K);
     moved[sl] = (uint8_t)p;
-    zi = puz__za_index(&ip->d->za, moved, blank);
+    zi = ip->k[g] == 6 ? puz__za_index_k(&ip->d->za, moved, blank, 6, hw)
+                       : puz__za_index_k(&ip->d->za, moved, blank,
+                                         ip->k[g], hw);
     if (zi != UINT64_MAX)
         __builtin_prefetch(&ip->d->g[g].za[zi >> 4]);
     return zi;
@@ -255,7 +257,7 @@ HOT void price_children(struct ipdb *ip, unsigned blank, struct child *ch,
  * rounds of cache misses, was slower: many children are pruned).
  */
 HOT void za_refine(struct ipdb *ip, unsigned g, struct child *ch,
-                   unsigned cnt)
+                   unsigned cnt, const int hw)
 {
     uint64_t zi[4], rzi[4];
 
@@ -266,10 +268,10 @@ HOT void za_refine(struct ipdb *ip, unsigned g, struct child *ch,
         if (g + 1 + c->h > ip->c.bound)
             continue;
         zi[i] = za_moved(ip, ip->pos[c->g], c->g, ip->slot[t], c->p,
-                         ip->tcell[t][c->from]);
+                         ip->tcell[t][c->from], hw);
         if (ip->reflect)
             rzi[i] = za_moved(ip, ip->rpos[c->rg], c->rg, ip->rslot[t],
-                              c->rp, ip->rtcell[t][c->from]);
+                              c->rp, ip->rtcell[t][c->from], hw);
     }
     for (unsigned i = 0; i < cnt; i++) {
         struct child *c = &ch[i];
@@ -288,11 +290,11 @@ HOT void za_refine(struct ipdb *ip, unsigned g, struct child *ch,
 
 /* Price the children: plain entries, then zero-aware ones (5x5). */
 HOT void price(struct ipdb *ip, unsigned blank, unsigned g, struct child *ch,
-               unsigned cnt, const unsigned n)
+               unsigned cnt, const unsigned n, const int hw)
 {
     price_children(ip, blank, ch, cnt);
     if (n == 5 && ip->za)
-        za_refine(ip, g, ch, cnt);
+        za_refine(ip, g, ch, cnt, hw);
 }
 
 /* The probe for each side and popcount flavour. */
@@ -398,7 +400,7 @@ HOT int probe_n(PROBE_ARGS, const unsigned n, const int hw)
     if (g + 1 >= MAX_DEPTH || puz__ida_expand(&ip->c))
         return 0;
     cnt = gen_children(ip, blank, back, fs, ch, n, hw);
-    price(ip, blank, g, ch, cnt, n);
+    price(ip, blank, g, ch, cnt, n, hw);
     for (unsigned i = 0; i < cnt; i++) {
         if (g + 1 + ch[i].h > ip->c.bound) {
             puz__ida_over(&ip->c, g + 1 + ch[i].h);
@@ -497,7 +499,7 @@ static int collect(struct ipdb *ip, unsigned blank, unsigned g, unsigned h,
         return 0;
     ip->c.expanded++;
     cnt = gen_children(ip, blank, back, fs, ch, n, 0);
-    price(ip, blank, g, ch, cnt, n);
+    price(ip, blank, g, ch, cnt, n, 0);
     for (unsigned i = 0; i < cnt; i++) {
         struct undo u;
         int found;
@@ -548,7 +550,7 @@ static int unit(struct puz__ida *ida, const void *self, const uint8_t *moves,
         struct undo u;
         unsigned cnt = gen_children(&w, blank, back, fs, ch, n, 0), i = 0;
 
-        price(&w, blank, g, ch, cnt, n);
+        price(&w, blank, g, ch, cnt, n, 0);
         while (i + 1 < cnt && ch[i].dir != moves[g])
             i++;
         apply(&w, blank, g, &ch[i], &u);
