@@ -37,17 +37,18 @@
  * tables are built and stored, not four.
  */
 #define NO PUZ__PDB_NONE
+/* Cells of the 5x5 sets, each also served zero-aware (below). */
+#define CELLS_6666 { 3, 3, 3, 2, 2, 3, 3, 3, 2, 2, 1, 1, 0, 2, 2, 1, 1, 0, \
+                     0, 0, 1, 1, 0, 0, NO }
+#define CELLS_4X6 { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 3, 3, 4, 4, 2, 3, 3, 4, \
+                    4, 2, 5, 5, 5, 5, NO }
 static const struct puz__partition partitions[PUZ_PDB_PARTITION_COUNT_] = {
     { "6-6-3", "663", 4, 0, NULL, 7u,
       { 0, 2, 2, 2, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, NO }, false },
     { "7-8", "78", 4, 0, NULL, 7u,
       { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, NO }, false },
-    { "6-6-6-6", "6666", 5, 0, NULL, 1u,
-      { 3, 3, 3, 2, 2, 3, 3, 3, 2, 2, 1, 1, 0, 2, 2, 1, 1, 0, 0, 0,
-        1, 1, 0, 0, NO }, false },
-    { "4x6", "444444", 5, 0, NULL, 1u,
-      { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 3, 3, 4, 4, 2, 3, 3, 4, 4, 2,
-        5, 5, 5, 5, NO }, false },
+    { "6-6-6-6", "6666", 5, 0, NULL, 1u, CELLS_6666, false },
+    { "4x6", "444444", 5, 0, NULL, 1u, CELLS_4X6, false },
     /*
      * Rectangles, rows <= columns, blank in the last cell (the corner
      * class only); the transposed shape reads the same tables. Groups
@@ -79,13 +80,11 @@ static const struct puz__partition partitions[PUZ_PDB_PARTITION_COUNT_] = {
     { "2x8:6-6-3", "2x8", 8, 2, "6-6-3", 1u,
       { 0, 0, 0, 1, 1, 1, 2, 2, 0, 0, 0, 1, 1, 1, 2, NO }, false },
     /* Zero-aware copies of the 5x5 sets (struct puz__za). */
-    { "6-6-6-6z", "6666z", 5, 0, NULL, 1u,
-      { 3, 3, 3, 2, 2, 3, 3, 3, 2, 2, 1, 1, 0, 2, 2, 1, 1, 0, 0, 0,
-        1, 1, 0, 0, NO }, true },
-    { "4x6z", "444444z", 5, 0, NULL, 1u,
-      { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 3, 3, 4, 4, 2, 3, 3, 4, 4, 2,
-        5, 5, 5, 5, NO }, true },
+    { "6-6-6-6z", "6666z", 5, 0, NULL, 1u, CELLS_6666, true },
+    { "4x6z", "444444z", 5, 0, NULL, 1u, CELLS_4X6, true },
 };
+#undef CELLS_4X6
+#undef CELLS_6666
 #undef NO
 
 #define B2(n) n, n + 1, n + 1, n + 2

@@ -165,62 +165,50 @@ HOT void mark_region(struct bfs *b, const struct place *pl, uint32_t region,
                                  memory_order_relaxed);
 }
 
-/* The first expansion of a placement is at its distance: store it. */
-static void record(struct bfs *b, struct worker *w, const struct place *pl)
+/* Entry i of table t (16 a word) is the level of its first expansion:
+ * store it there unless set. Returns whether it was written. */
+static bool put_entry(struct bfs *b, struct worker *w, _Atomic uint64_t *t,
+                      uint64_t i, const struct place *pl)
 {
-    unsigned md = 0, extra, sh = (unsigned)(pl->p & 15) * 4, have;
-    _Atomic uint64_t *word = &b->out[pl->p >> 4];
+    unsigned md = 0, extra, sh = (unsigned)(i & 15) * 4, have;
+    _Atomic uint64_t *word = &t[i >> 4];
 
     have = (unsigned)(atomic_load_explicit(word, memory_order_relaxed) >>
                       sh) & 15;
     if (have != PUZ__PDB_UNSET)
-        return;
-    for (unsigned i = 0; i < b->k; i++)
-        md += b->md[i][pl->pos[i]];
+        return false;
+    for (unsigned j = 0; j < b->k; j++)
+        md += b->md[j][pl->pos[j]];
     if (md > b->depth || ((b->depth - md) & 1)) {
         w->odd++;
-        return;
+        return false;
     }
     /* 15 means unset; a larger entry stays 15 (saturated, never
      * wrapped), which is still a lower bound. None occurs on squares (the
      * largest is 9, in the 8-tile group); 2-row boards have them. */
     extra = (b->depth - md) / 2;
     if (extra >= PUZ__PDB_UNSET)
-        return;
+        return false;
     atomic_fetch_and_explicit(word, ~((uint64_t)(PUZ__PDB_UNSET ^ extra)
                                       << sh), memory_order_relaxed);
-    w->placed++;
+    return true;
 }
 
-/* Zero-aware sets: the first expansion of a (placement, region) of a
- * cut set is at its distance: store it in the za table. */
-static void record_za(struct bfs *b, struct worker *w,
-                      const struct place *pl, uint32_t region)
+/* The first expansion of a placement is at its distance: store it; on a
+ * zero-aware set, the first of each (placement, region) of a cut set
+ * too, in the za table. */
+static void record(struct bfs *b, struct worker *w, const struct place *pl,
+                   uint32_t region)
 {
-    uint64_t zi = puz__za_index(b->z, pl->pos,
-                                (unsigned)__builtin_ctz(region));
-    unsigned md = 0, extra, sh, have;
-    _Atomic uint64_t *word;
+    uint64_t zi;
 
-    if (zi == UINT64_MAX)
+    if (put_entry(b, w, b->out, pl->p, pl))
+        w->placed++;
+    if (b->za == NULL)
         return;
-    word = &b->za[zi >> 4];
-    sh = (unsigned)(zi & 15) * 4;
-    have = (unsigned)(atomic_load_explicit(word, memory_order_relaxed) >>
-                      sh) & 15;
-    if (have != PUZ__PDB_UNSET)
-        return;
-    for (unsigned i = 0; i < b->k; i++)
-        md += b->md[i][pl->pos[i]];
-    if (md > b->depth || ((b->depth - md) & 1)) {
-        w->odd++;
-        return;
-    }
-    extra = (b->depth - md) / 2;
-    if (extra >= PUZ__PDB_UNSET)
-        return;
-    atomic_fetch_and_explicit(word, ~((uint64_t)(PUZ__PDB_UNSET ^ extra)
-                                      << sh), memory_order_relaxed);
+    zi = puz__za_index(b->z, pl->pos, (unsigned)__builtin_ctz(region));
+    if (zi != UINT64_MAX)
+        (void)put_entry(b, w, b->za, zi, pl);
 }
 
 static void mark_next(struct bfs *b, struct worker *w, uint64_t e)
@@ -303,9 +291,7 @@ HOT void expand(struct bfs *b, struct worker *w, uint64_t e,
     blank = rest_cell(&pl, (uint32_t)e - q * b->free, cells);
     region = flood(b, 1u << blank, ~pl.occ & b->full, n);
     mark_region(b, &pl, region, cells);
-    record(b, w, &pl);
-    if (b->za != NULL)
-        record_za(b, w, &pl, region);
+    record(b, w, &pl, region);
     children(b, w, &pl, region, n, cells);
 }
 
