@@ -13,7 +13,7 @@
  * uses it). Exit status 1 if any length or path is wrong.
  *
  * usage: korf24 [--data FILE] [--cache DIR]
- *               [--partition 6-6-6-6|6-6-6-6z|4x6]
+ *               [--partition 6-6-6-6|6-6-6-6z|6-6-6-6z2|4x6]
  *               [--ids 38,40 | --all | --easiest N] [--threads N]
  *               [--units-serial]
  * --threads N: parallel IDA* (issue 30), each iteration cut into at least
@@ -332,7 +332,7 @@ int main(int argc, char **argv)
 
     if (parse(argc, argv, &ar) != 0) {
         fprintf(stderr, "usage: korf24 [--data FILE] [--cache DIR] "
-                "[--partition 6-6-6-6|6-6-6-6z|4x6] [--ids 38,40 | --all | "
+                "[--partition 6-6-6-6|6-6-6-6z|6-6-6-6z2|4x6] [--ids 38,40 | --all | "
                 "--easiest N] [--threads N] [--units-serial]\n");
         return 2;
     }

@@ -61,6 +61,13 @@ enum puz_pdb_partition {
      * region of free cells the blank may be in, not their minimum. */
     PUZ_PDB_6666Z = 10, /* 5x5 6-6-6-6z: ~330 MB, minutes */
     PUZ_PDB_4X6Z = 11,  /* 5x5 4x6z: ~3 MB, a second (tests) */
+    /* A second partition's own groups, zero-aware (its other groups are
+     * 6-6-6-6z's, read from there), and the pairs that max the two
+     * partitions' sums (docs/pdb.md). */
+    PUZ_PDB_6666ZB = 12, /* 5x5 6-6-6-6zb: two groups, ~230 MB */
+    PUZ_PDB_4X6ZB = 13,  /* 5x5 4x6zb: two groups of 4 (tests) */
+    PUZ_PDB_6666Z2 = 14, /* 6-6-6-6z and 6-6-6-6zb: ~560 MB */
+    PUZ_PDB_4X6Z2 = 15,  /* 4x6z and 4x6zb (tests) */
     PUZ_PDB_PARTITION_COUNT_
 };
 
@@ -82,8 +89,16 @@ bool puz_pdb_partition_serves(enum puz_pdb_partition p,
  * way round, blank in a corner): true and *out set, else false. */
 bool puz_pdb_rect_partition(const struct puz_board *goal,
                             enum puz_pdb_partition *out);
+/* Whether the partition is a pair (6-6-6-6z2): two partitions' sets,
+ * each with its own cache file, whose larger sum is the estimate; then
+ * *first and *second (either may be NULL) name them. */
+bool puz_pdb_partition_pair(enum puz_pdb_partition p,
+                            enum puz_pdb_partition *first,
+                            enum puz_pdb_partition *second);
 /* Accepts "6-6-3"/"663", "7-8"/"78", "6-6-6-6"/"6666",
- * "4x6"/"444444", and a rectangle's "RxC:groups" ("3x5:7-7") or its
+ * "4x6"/"444444", the zero-aware ones with a "z" ("6-6-6-6z"), the
+ * second partitions' ("6-6-6-6zb") and pairs ("6-6-6-6z2"), and a
+ * rectangle's "RxC:groups" ("3x5:7-7") or its
  * shape alone ("3x5", "5x3"). */
 puz_err puz_pdb_partition_parse(const char *s, enum puz_pdb_partition *out);
 

@@ -29,7 +29,8 @@ void puz_tables_destroy(puz_tables *t);
 puz_err puz_tables_add_3x3(puz_tables *t);
 /* Add d (a puz_pdb, puz_pdb.h); the bundle owns it from now on, also
  * when this fails (PUZ_EINVAL: a set of that partition and class is
- * already there). The one change a bundle takes while searches read it
+ * already there, or d is a second partition's set, read only through
+ * its pair: puz_pdb_partition_pair). The one change a bundle takes while searches read it
  * (a set built in the background): they see no set or all of it. */
 puz_err puz_tables_add_pdb(puz_tables *t, puz_pdb *d);
 

@@ -63,7 +63,10 @@ static const char *heuristic_of_solve(http_server *s, char *buf, size_t n)
     return buf;
 }
 
-static void test_background_build_reported_then_used(void **state)
+/* pdb_5x5 = part built in the background: reported building with a
+ * percentage that only grows, then ready and used; the next start loads
+ * the cache. */
+static void background_build(const char *part)
 {
     struct http_config c;
     char dir[] = "/tmp/test_pdb_bg.XXXXXX", cmd[64], h[32];
@@ -71,12 +74,12 @@ static void test_background_build_reported_then_used(void **state)
     http_server *s;
     json_t *j, *bg, *e;
     int saw_building = 0, ready = 0;
+    double last = 0.0;
 
-    (void)state;
     assert_non_null(mkdtemp(dir));
     htest_config(&c);
     strcpy(c.pdb, "none");
-    strcpy(c.pdb_5x5, "4x6");
+    snprintf(c.pdb_5x5, sizeof(c.pdb_5x5), "%s", part);
     c.pdb_background = 1;
     snprintf(c.pdb_dir, sizeof(c.pdb_dir), "%s", dir);
     s = htest_start(&c);
@@ -87,7 +90,7 @@ static void test_background_build_reported_then_used(void **state)
     bg = json_object_get(json_object_get(j, "checks"), "pdb_5x5");
     assert_non_null(bg);
     assert_string_equal(json_string_value(json_object_get(bg, "partition")),
-                        "4x6");
+                        part);
     saw_building = strcmp(json_string_value(json_object_get(bg, "state")),
                           "building") == 0;
     json_decref(j);
@@ -100,7 +103,8 @@ static void test_background_build_reported_then_used(void **state)
         assert_non_null(bg);
         st = json_string_value(json_object_get(bg, "state"));
         pct = json_number_value(json_object_get(bg, "percent"));
-        assert_true(pct >= 0.0 && pct <= 100.0);
+        assert_true(pct >= last && pct <= 100.0);
+        last = pct;
         assert_string_not_equal(st, "failed");
         if (strcmp(st, "building") == 0) {
             saw_building = 1;
@@ -109,7 +113,7 @@ static void test_background_build_reported_then_used(void **state)
             ready = 1;
             assert_true(pct == 100.0);
             assert_string_equal(json_string_value(json_object_get(e,
-                                "tables")), "4x6");
+                                "tables")), part);
         }
         json_decref(e);
         if (!ready)
@@ -137,6 +141,19 @@ static void test_background_build_reported_then_used(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+static void test_background_build_reported_then_used(void **state)
+{
+    (void)state;
+    background_build("4x6");
+}
+
+/* A pair (4x6z and 4x6zb, the larger sum): two sets, one percentage. */
+static void test_background_pair(void **state)
+{
+    (void)state;
+    background_build("4x6z2");
+}
+
 static void test_off_is_none(void **state)
 {
     struct http_config c;
@@ -160,6 +177,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_background_build_reported_then_used),
+        cmocka_unit_test(test_background_pair),
         cmocka_unit_test(test_off_is_none),
     };
 

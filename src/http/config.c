@@ -102,8 +102,11 @@ static const struct key keys[] = {
       "pdb heuristic: none, 6-6-3 (seconds to build) or 7-8 (minutes)" },
     { "pdb_5x5", STR(pdb_5x5), "5x5 pattern databases loaded at start "
       "for the pdb heuristic: none, 6-6-6-6 (128 MB; minutes and "
-      "~0.75 GB to build when not cached) or 6-6-6-6z (zero-aware: "
-      "332 MB, fewer nodes, more CPU per node)" },
+      "~0.75 GB to build when not cached), 6-6-6-6z (zero-aware: "
+      "332 MB, fewer nodes, more CPU per node) or 6-6-6-6z2 (6-6-6-6z "
+      "and a second partition, the larger sum: 564 MB, the fewest nodes "
+      "and the least CPU; opt-in: more than the 512 MB the default "
+      "tables stay under)" },
     { "pdb_rect", K_UINT, OFF(pdb_rect), 0, 0, 1,
       "1: load (or build, about 10 s once, 13 MB) at start the pattern "
       "databases of every rectangle up to 16 cells (2x5..2x8, 3x4, 3x5 "

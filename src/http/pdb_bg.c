@@ -20,6 +20,7 @@ struct http_pdb_bg {
     pthread_t th;
     puz_tables *tables;
     enum puz_pdb_partition part;
+    const char *second;         /* a pair's second set's name, or NULL */
     unsigned threads;
     char dir[HTTP_CONFIG_STR];
     atomic_int state;
@@ -30,6 +31,7 @@ struct http_pdb_bg {
 static void on_progress(const struct puz_pdb_progress *p, void *user)
 {
     struct http_pdb_bg *b = user;
+    unsigned lo, span;
     double done;
 
     if (p->kind == PUZ_PDB_EV_NOTE) {
@@ -40,8 +42,17 @@ static void on_progress(const struct puz_pdb_progress *p, void *user)
         return;
     done = p->kind == PUZ_PDB_EV_GROUP_DONE || p->placements == 0 ? 1.0
          : (double)p->placed / (double)p->placements;
+    /* a pair's two sets are built one after the other: half each, so the
+     * percentage only grows */
+    lo = 0;
+    span = 1000;
+    if (b->second != NULL) {
+        span = 500;
+        lo = strcmp(p->partition, b->second) == 0 ? 500 : 0;
+    }
     atomic_store(&b->permille,
-                 (unsigned)(1000.0 * ((p->group - 1) + done) / p->groups));
+                 lo + (unsigned)(span * ((p->group - 1) + done) /
+                                 p->groups));
     if (p->kind == PUZ_PDB_EV_GROUP_DONE)
         http__log_line("puzzled: pdb %s (background): group %u/%u built, "
                        "%.1f s", p->partition, p->group, p->groups,
@@ -86,12 +97,15 @@ puz_err http_pdb_bg_start(puz_tables *t, const char *dir,
                           http_pdb_bg **out)
 {
     struct http_pdb_bg *b = calloc(1, sizeof(*b));
+    enum puz_pdb_partition second;
 
     *out = NULL;
     if (b == NULL)
         return PUZ_ENOMEM;
     b->tables = t;
     b->part = part;
+    if (puz_pdb_partition_pair(part, NULL, &second))
+        b->second = puz_pdb_partition_name(second);
     b->threads = threads;
     snprintf(b->dir, sizeof(b->dir), "%s", dir != NULL ? dir : "");
     atomic_init(&b->state, HTTP_PDB_BG_BUILDING);

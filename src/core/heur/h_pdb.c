@@ -82,8 +82,9 @@ static unsigned update(const void *ctx, const uint8_t *cells,
 const struct puz_heuristic puz__h_pdb = {
     .name = "pdb",
     .description = "pattern databases: exact table on 3x3, additive "
-                   "6-6-3 or 7-8 (with reflection) on 4x4, 6-6-6-6 or "
-                   "zero-aware 6-6-6-6z (with reflection) on 5x5",
+                   "6-6-3 or 7-8 (with reflection) on 4x4, 6-6-6-6, "
+                   "zero-aware 6-6-6-6z or the larger of two zero-aware "
+                   "partitions' sums, 6-6-6-6z2 (with reflection) on 5x5",
     .admissible = true,
     .tables = true,
     .min_size = 3,

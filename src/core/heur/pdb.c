@@ -42,6 +42,22 @@
                      0, 0, 1, 1, 0, 0, NO }
 #define CELLS_4X6 { 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 3, 3, 4, 4, 2, 3, 3, 4, \
                     4, 2, 5, 5, 5, 5, NO }
+/*
+ * Second partitions: only the groups that differ from the first one's
+ * (the rest, NO, are read from the first set). 6-6-6-6's groups 0 and 2
+ * trade cells 12 and 14 (clausecker/24puzzle's partition "1", turned
+ * onto our goal); 4x6's top two blocks become two rows of 4.
+ *
+ *   6-6-6-6b:  . . . 1 1     4x6b:  0 0 0 0 .
+ *              . . . 1 1            1 1 1 1 .
+ *              . . 1 1 0            . . . . .
+ *              . . 0 0 0            . . . . .
+ *              . . 0 0 .            . . . . .
+ */
+#define CELLS_6666B { NO, NO, NO, 1, 1, NO, NO, NO, 1, 1, NO, NO, 1, 1, 0, \
+                      NO, NO, 0, 0, 0, NO, NO, 0, 0, NO }
+#define CELLS_4X6B { 0, 0, 0, 0, NO, 1, 1, 1, 1, NO, NO, NO, NO, NO, NO, \
+                     NO, NO, NO, NO, NO, NO, NO, NO, NO, NO }
 static const struct puz__partition partitions[PUZ_PDB_PARTITION_COUNT_] = {
     { "6-6-3", "663", 4, 0, NULL, 7u,
       { 0, 2, 2, 2, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, NO }, false },
@@ -82,7 +98,14 @@ static const struct puz__partition partitions[PUZ_PDB_PARTITION_COUNT_] = {
     /* Zero-aware copies of the 5x5 sets (struct puz__za). */
     { "6-6-6-6z", "6666z", 5, 0, NULL, 1u, CELLS_6666, true },
     { "4x6z", "444444z", 5, 0, NULL, 1u, CELLS_4X6, true },
+    { "6-6-6-6zb", "6666zb", 5, 0, NULL, 1u, CELLS_6666B, true },
+    { "4x6zb", "444444zb", 5, 0, NULL, 1u, CELLS_4X6B, true },
+    /* Pairs (puz__pdb_pair_parts): no tables of their own. */
+    { "6-6-6-6z2", "6666z2", 5, 0, NULL, 1u, CELLS_6666, true },
+    { "4x6z2", "444444z2", 5, 0, NULL, 1u, CELLS_4X6, true },
 };
+#undef CELLS_4X6B
+#undef CELLS_6666B
 #undef CELLS_4X6
 #undef CELLS_6666
 #undef NO
@@ -391,6 +414,12 @@ static void layout_groups(struct puz_pdb *d, const uint8_t *by_cell)
         if (t == 0)
             continue;
         gi = by_cell[c == last ? rep : c];
+        if (gi == PUZ__PDB_NONE) {
+            /* a second partition's: the first set's group reads it */
+            d->group_of[t] = d->slot_of[t] = PUZ__PDB_NONE;
+            d->home[t] = (uint8_t)c;
+            continue;
+        }
         g = &d->g[gi];
         d->group_of[t] = (uint8_t)gi;
         d->slot_of[t] = (uint8_t)g->k;
@@ -703,10 +732,13 @@ void puz__pdb_za_number(struct puz_pdb *d)
               (struct puz__za_cut *)(uintptr_t)d->za.rec);
 }
 
-unsigned puz__pdb_sum(const struct puz_pdb *d, const uint8_t *cells)
+/* Manhattan distance of canonical cells and each group's entry (a pair's
+ * second set: its own groups). */
+static unsigned group_entries(const struct puz_pdb *d, const uint8_t *cells,
+                              unsigned ent[PUZ__PDB_MAX_GROUPS])
 {
     uint8_t pos[PUZ__PDB_MAX_GROUPS][PUZ__PDB_MAX_K];
-    unsigned md = 0, extra = 0, n = d->n, blank = 0;
+    unsigned md = 0, n = d->n, blank = 0;
 
     for (unsigned c = 0; c < d->cells; c++) {
         unsigned t = cells[c], h, gi;
@@ -715,13 +747,34 @@ unsigned puz__pdb_sum(const struct puz_pdb *d, const uint8_t *cells)
             continue;
         }
         gi = d->group_of[t];
-        pos[gi][d->slot_of[t]] = d->g[gi].cmap[c];
+        if (gi != PUZ__PDB_NONE)
+            pos[gi][d->slot_of[t]] = d->g[gi].cmap[c];
         h = d->home[t];
         md += (unsigned)(abs((int)(c / n) - (int)(h / n)) +
                          abs((int)(c % n) - (int)(h % n)));
     }
     for (unsigned i = 0; i < d->ngroups; i++)
-        extra += puz__pdb_lookup_blank(d, i, pos[i], d->g[i].cmap[blank]);
+        ent[i] = puz__pdb_lookup_blank(d, i, pos[i], d->g[i].cmap[blank]);
+    return md;
+}
+
+unsigned puz__pdb_sum(const struct puz_pdb *d, const uint8_t *cells)
+{
+    unsigned ent[PUZ__PDB_MAX_GROUPS], ent2[PUZ__PDB_MAX_GROUPS];
+    unsigned md = group_entries(d, cells, ent), extra = 0, extra2 = 0;
+
+    for (unsigned i = 0; i < d->ngroups; i++) {
+        extra += ent[i];
+        if (d->shared >> i & 1)
+            extra2 += ent[i];
+    }
+    if (d->second != NULL) {
+        (void)group_entries(d->second, cells, ent2);
+        for (unsigned i = 0; i < d->second->ngroups; i++)
+            extra2 += ent2[i];
+        if (extra2 > extra)
+            extra = extra2;
+    }
     return md + 2 * extra;
 }
 
@@ -758,7 +811,7 @@ bool puz_pdb_serves(const puz_pdb *d, const struct puz_board *goal)
 
 size_t puz_pdb_bytes(const puz_pdb *d)
 {
-    return d->data_bytes;
+    return d->data_bytes + (d->second != NULL ? d->second->data_bytes : 0);
 }
 
 double puz_pdb_build_seconds(const puz_pdb *d)
@@ -785,9 +838,70 @@ void puz_pdb_destroy(puz_pdb *d)
 {
     if (d == NULL)
         return;
+    puz_pdb_destroy(d->second);
     free(d->mem);
     free(d->fsm);
     free(d);
+}
+
+bool puz_pdb_partition_pair(enum puz_pdb_partition p,
+                            enum puz_pdb_partition *first,
+                            enum puz_pdb_partition *second)
+{
+    enum puz_pdb_partition a, b;
+
+    if (!puz__pdb_pair_parts(p, &a, &b))
+        return false;
+    if (first != NULL)
+        *first = a;
+    if (second != NULL)
+        *second = b;
+    return true;
+}
+
+bool puz__pdb_pair_parts(enum puz_pdb_partition part,
+                         enum puz_pdb_partition *first,
+                         enum puz_pdb_partition *second)
+{
+    if (part != PUZ_PDB_6666Z2 && part != PUZ_PDB_4X6Z2)
+        return false;
+    *first = part == PUZ_PDB_6666Z2 ? PUZ_PDB_6666Z : PUZ_PDB_4X6Z;
+    *second = part == PUZ_PDB_6666Z2 ? PUZ_PDB_6666ZB : PUZ_PDB_4X6ZB;
+    return true;
+}
+
+/*
+ * The second set's sum counts its own groups and the first set's groups
+ * none of whose tiles it has: those must cover the rest of the tiles
+ * (checked), so that the second sum is over disjoint groups, as the
+ * first is, and admissible.
+ */
+puz_err puz__pdb_pair(struct puz_pdb *first, struct puz_pdb *second,
+                      enum puz_pdb_partition pair)
+{
+    enum puz_pdb_partition a, b;
+    unsigned shared = 0;
+
+    if (!puz__pdb_pair_parts(pair, &a, &b) || first->part != a ||
+        second->part != b || first->second != NULL ||
+        first->orbit != second->orbit || first->cells != second->cells)
+        return PUZ_EINVAL;
+    for (unsigned gi = 0; gi < first->ngroups; gi++) {
+        bool mine = true;
+        for (unsigned i = 0; i < first->g[gi].k; i++)
+            if (second->group_of[first->g[gi].tile[i]] != PUZ__PDB_NONE)
+                mine = false;
+        if (mine)
+            shared |= 1u << gi;
+    }
+    for (unsigned t = 1; t < first->cells; t++)
+        if (second->group_of[t] == PUZ__PDB_NONE &&
+            !(shared >> first->group_of[t] & 1))
+            return PUZ_EINVAL;
+    first->second = second;
+    first->shared = shared;
+    first->part = pair;
+    return PUZ_OK;
 }
 
 /* Frame, table and canonical Manhattan distances for one solve. */

@@ -588,11 +588,30 @@ puz_err puz_pdb_build(enum puz_pdb_partition part,
                       char *msg)
 {
     unsigned size = puz_pdb_partition_size(part), orbit = 0;
-    struct puz_pdb *d;
+    enum puz_pdb_partition pa, pb;
+    struct puz_pdb *d, *second;
     uint64_t t0 = puz_now_us();
     puz_err rc;
 
     *out = NULL;
+    /* a pair: its two sets, joined */
+    if (puz__pdb_pair_parts(part, &pa, &pb)) {
+        rc = puz_pdb_build(pa, goal, opts, &d, msg);
+        if (rc != PUZ_OK)
+            return rc;
+        rc = puz_pdb_build(pb, goal, opts, &second, msg);
+        if (rc == PUZ_OK && puz__pdb_pair(d, second, part) != PUZ_OK) {
+            puz_pdb_destroy(second);
+            rc = PUZ_EINVAL;
+        }
+        if (rc != PUZ_OK) {
+            puz_pdb_destroy(d);
+            return rc;
+        }
+        d->build_seconds = (double)(puz_now_us() - t0) / 1e6;
+        *out = d;
+        return PUZ_OK;
+    }
     if (goal != NULL && puz_pdb_partition_rect(part))
         orbit = puz_pdb_partition_serves(part, goal) ? PUZ__ORBIT_CORNER
                                                      : PUZ__ORBIT_NONE;

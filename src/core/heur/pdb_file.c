@@ -159,6 +159,13 @@ puz_err puz_pdb_save(const puz_pdb *d, const char *path, char *msg)
     char tmp[4096];
     int fd = -1, bad = 1, err = 0;
 
+    if (d->second != NULL) {
+        free(h);
+        if (msg != NULL)
+            snprintf(msg, PUZ_MSG_MAX, "pdb: a pair of partitions is kept "
+                     "as its two sets' files (puz_pdb_open saves both)");
+        return PUZ_EINVAL;
+    }
     if (h == NULL)
         return PUZ_ENOMEM;
     header_fill(d, h);
@@ -406,15 +413,45 @@ static puz_err build_and_save(const char *dir, const char *path,
     return PUZ_OK;
 }
 
+/* A pair: each of its sets opened (loaded or built and saved) on its own
+ * and then joined. */
+static puz_err open_pair(const char *dir, enum puz_pdb_partition pair,
+                         enum puz_pdb_partition a, enum puz_pdb_partition b,
+                         const struct puz_board *goal,
+                         const struct puz_pdb_opts *opts, puz_pdb **out,
+                         char *msg)
+{
+    puz_pdb *first, *second;
+    puz_err rc = puz_pdb_open(dir, a, goal, opts, &first, msg);
+
+    if (rc != PUZ_OK)
+        return rc;
+    rc = puz_pdb_open(dir, b, goal, opts, &second, msg);
+    if (rc == PUZ_OK && puz__pdb_pair(first, second, pair) != PUZ_OK) {
+        puz_pdb_destroy(second);
+        rc = fail(msg, PUZ_EINVAL, "pdb: the pair's sets do not fit "
+                  "together");
+    }
+    if (rc != PUZ_OK) {
+        puz_pdb_destroy(first);
+        return rc;
+    }
+    *out = first;
+    return PUZ_OK;
+}
+
 puz_err puz_pdb_open(const char *dir, enum puz_pdb_partition part,
                      const struct puz_board *goal,
                      const struct puz_pdb_opts *opts, puz_pdb **out,
                      char *msg)
 {
     char name[128], path[4096], why[PUZ_MSG_MAX], line[PUZ_MSG_MAX + 4200];
+    enum puz_pdb_partition a, b;
     puz_err rc;
 
     *out = NULL;
+    if (puz__pdb_pair_parts(part, &a, &b))
+        return open_pair(dir, part, a, b, goal, opts, out, msg);
     if (goal != NULL && (puz_pdb_partition_rect(part)
                          ? !puz_pdb_partition_serves(part, goal)
                          : goal->n != puz_pdb_partition_size(part)))

@@ -22,19 +22,22 @@ const uint8_t puz__pdb_order5[4] = {
 };
 
 /*
- * 5x5 searches skip the move strings movefsm.c forbids, found up to
- * PUZ__PDB_FSM_LEN (pdb_impl.h) moves long: 10 moves forbid 1,104
- * strings in a 4,691-state automaton built in about 10 ms and 5 MB of
- * scratch, and cut the nodes of Korf & Felner's easiest instances by
- * about 30%; 12 moves cut 7-12% more (#38, #40) but cost 0.3 s and 75 MB
- * to build. It is built once when the tables join a puz_tables
- * (puz__pdb_attach_fsm: 75 KB kept), so the many small window searches
- * of the anytime search get it too; a search whose tables have none
- * builds its own in its arena (idastar_pdb.c).
+ * 5x5 searches skip the move strings movefsm.c forbids, found up to a
+ * length: 10 moves forbid 1,104 strings in a 4,691-state automaton built
+ * in about 10 ms and 5 MB of scratch, and cut the nodes of Korf &
+ * Felner's easiest instances by about 30%; 12 moves cut about 9% more
+ * nodes and CPU again (6-6-6-6z2, 3 easiest, one core: 11.7-11.8 s
+ * against 12.8-13.2 s) but cost ~0.3 s and ~75 MB of scratch to build
+ * and keep 48,972 states (783 KB). So the automaton a set shares is built
+ * once, for 12 moves, when the tables join a puz_tables
+ * (puz__pdb_attach_fsm), and the many small window searches of the
+ * anytime search get it too; a search whose tables have none builds a
+ * 10-move one in its arena (idastar_pdb.c).
  */
-puz_err puz__pdb_fsm_build(struct puz__movefsm *fsm, puz_arena *a)
+puz_err puz__pdb_fsm_build(struct puz__movefsm *fsm, unsigned len,
+                           puz_arena *a)
 {
-    return puz__movefsm_build(fsm, PUZ__PDB_FSM_LEN, puz__pdb_order5, a);
+    return puz__movefsm_build(fsm, len, puz__pdb_order5, a);
 }
 
 puz_err puz__pdb_attach_fsm(struct puz_pdb *d)
@@ -48,7 +51,8 @@ puz_err puz__pdb_attach_fsm(struct puz_pdb *d)
     scratch = puz_arena_create(1u << 20);
     if (scratch == NULL)
         return PUZ_ENOMEM;
-    if (puz__pdb_fsm_build(&fsm, scratch) != PUZ_OK) {
+    if (puz__pdb_fsm_build(&fsm, PUZ__PDB_FSM_LEN_SHARED, scratch) !=
+        PUZ_OK) {
         puz_arena_destroy(scratch);
         return PUZ_ENOMEM;
     }

@@ -144,6 +144,12 @@ struct puz_pdb {
     void *mem;                           /* the tables, or NULL */
     size_t data_bytes;
     double build_seconds;
+    /* A pair (6-6-6-6z2): the second partition's own groups, whose sum
+     * with this set's groups in `shared` (bit per group: both partitions
+     * have them) is a second additive estimate; the larger one is used.
+     * Owned; NULL for a single partition. */
+    struct puz_pdb *second;
+    unsigned shared;
     /* 5x5: the forbidden-move automaton every IDA* with these tables
      * shares (puz__pdb_attach_fsm), or NULL: each search builds its own. */
     uint32_t *fsm;
@@ -151,10 +157,14 @@ struct puz_pdb {
 };
 
 /* The forbidden-move automaton of 5x5 searches (pdb_fsm.c): children in
- * the order puz__pdb_order5, strings up to PUZ__PDB_FSM_LEN moves. */
+ * the order puz__pdb_order5, strings up to len moves: the one a set
+ * shares (puz__pdb_attach_fsm, once per load) PUZ__PDB_FSM_LEN_SHARED,
+ * one a search builds in its own arena PUZ__PDB_FSM_LEN. */
 #define PUZ__PDB_FSM_LEN 10u
+#define PUZ__PDB_FSM_LEN_SHARED 12u
 extern const uint8_t puz__pdb_order5[4];
-puz_err puz__pdb_fsm_build(struct puz__movefsm *fsm, puz_arena *a);
+puz_err puz__pdb_fsm_build(struct puz__movefsm *fsm, unsigned len,
+                           puz_arena *a);
 /* Build it once for all of d's searches; PUZ_OK and nothing done for
  * other sizes. */
 puz_err puz__pdb_attach_fsm(struct puz_pdb *d);
@@ -371,8 +381,19 @@ extern const struct puz_heuristic puz__h_pdb;
 puz_err puz__pdbctx_init(struct puz__pdbctx *c,
                          const struct puz_tables *tables,
                          const struct puz_board *goal, char *msg);
-/* Additive value of canonical cells (no reflection). */
+/* Additive value of canonical cells (no reflection); for a pair the
+ * larger of its two partitions' values. */
 unsigned puz__pdb_sum(const struct puz_pdb *d, const uint8_t *cells);
+/* The two partitions a pair partition joins: true and *first, *second
+ * set for a pair (6-6-6-6z2: 6-6-6-6z and 6-6-6-6zb), else false. */
+bool puz__pdb_pair_parts(enum puz_pdb_partition part,
+                         enum puz_pdb_partition *first,
+                         enum puz_pdb_partition *second);
+/* Join second (its partition the pair's second) to first, which then
+ * owns it and answers as the pair; PUZ_EINVAL (nothing changed) when
+ * they do not fit together. */
+puz_err puz__pdb_pair(struct puz_pdb *first, struct puz_pdb *second,
+                      enum puz_pdb_partition pair);
 /* Value of canonical cells: the sum, or with reflection the larger of
  * it and the transposed board's sum. */
 unsigned puz__pdb_value(const struct puz_pdb *d, const uint8_t *cells);

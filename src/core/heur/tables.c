@@ -54,6 +54,14 @@ puz_err puz_tables_add_pdb(puz_tables *t, puz_pdb *d)
     puz_pdb *_Atomic *slot = &t->pdb[d->part][d->orbit];
     puz_pdb *none = NULL;
 
+    /* a second partition's set covers only some tiles: it is read
+     * through its pair (puz__pdb_pair), never on its own */
+    for (unsigned c = 0; c < d->cells; c++)
+        if (d->goal.cells[c] != 0 &&
+            d->group_of[d->goal.cells[c]] == PUZ__PDB_NONE) {
+            puz_pdb_destroy(d);
+            return PUZ_EINVAL;
+        }
     /* Shared by every search with d from now on; if it cannot be made,
      * each search builds its own as before. Made before d is seen. */
     (void)puz__pdb_attach_fsm(d);
@@ -93,7 +101,7 @@ const puz_pdb *puz_tables_pdb(const puz_tables *t,
         const puz_pdb *d = atomic_load_explicit(&t->pdb[p][o],
                                                 memory_order_acquire);
         if (d != NULL && !d->rect && d->n == goal->n &&
-            (best == NULL || d->data_bytes > best->data_bytes))
+            (best == NULL || puz_pdb_bytes(d) > puz_pdb_bytes(best)))
             best = d;
     }
     return best;
@@ -153,7 +161,7 @@ size_t puz_tables_bytes(const puz_tables *t)
             bytes += PUZ_TABLE3_STATES;
         for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++)
             if (t->pdb[p][o] != NULL)
-                bytes += t->pdb[p][o]->data_bytes + t->pdb[p][o]->fsm_bytes;
+                bytes += puz_pdb_bytes(t->pdb[p][o]) + t->pdb[p][o]->fsm_bytes;
     }
     return bytes;
 }

@@ -11,12 +11,14 @@
  * prefetched first and read second, so the cache misses of a 5x5 node
  * (tables of 64 MB) overlap instead of queueing. With zero-aware
  * tables (6-6-6-6z) the children within the bound then read their blank
- * region's entries where the moved group cuts the free cells. Children over the bound
- * are priced without a call. No move undoes the previous one, and on
- * 5x5 no move completes a string the forbidden-move automaton
- * (movefsm.c, built by pdb_fsm.c) rules out, which prunes most
- * duplicate paths shorter than PUZ__PDB_FSM_LEN moves. The driver
- * (idastar.c) owns iterations, budget and path.
+ * region's entries where the moved group cuts the free cells, and with a
+ * pair (6-6-6-6z2) those still within it the second partition's sums
+ * too (its two own groups; the other two are the first's). Children
+ * over the bound are priced without a call. No move undoes the previous
+ * one, and on 5x5 no move completes a string the forbidden-move
+ * automaton (movefsm.c, built by pdb_fsm.c) rules out, which prunes most
+ * duplicate paths up to 12 moves (10 without a shared automaton). The
+ * driver (idastar.c) owns iterations, budget and path.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,12 +54,26 @@ struct ipdb {
     const uint64_t *nib[PUZ__PDB_MAX_GROUPS];
     unsigned k[PUZ__PDB_MAX_GROUPS];
     const uint32_t *fsm;        /* forbidden-move automaton, or NULL */
+    /* A pair (6-6-6-6z2): the second partition's own groups (d2), kept
+     * as the first's are; its sum adds the first's groups in `shared`.
+     * A tile of a shared group has group PUZ__PDB_NONE here. */
+    const struct puz_pdb *d2;
+    unsigned shared;
+    uint8_t pos2[PUZ__PDB_MAX_GROUPS][PUZ__PDB_MAX_K];
+    uint8_t rpos2[PUZ__PDB_MAX_GROUPS][PUZ__PDB_MAX_K];
+    unsigned ent2[PUZ__PDB_MAX_GROUPS], rent2[PUZ__PDB_MAX_GROUPS];
+    unsigned sum2, rsum2;       /* over d2's own groups */
+    uint8_t grp2[PUZ__PDB_CELLS], slot2[PUZ__PDB_CELLS];
+    uint8_t rgrp2[PUZ__PDB_CELLS], rslot2[PUZ__PDB_CELLS];
+    uint8_t tcell2[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
+    uint8_t rtcell2[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
 };
 
 /* One child of the node being expanded: the move and its new entries. */
 struct child {
     uint8_t dir, from, tile, g, rg, p, rp;
-    unsigned e, re, h;
+    uint8_t g2, rg2, p2, rp2;   /* a pair's second set (PUZ__PDB_NONE) */
+    unsigned e, re, h, e2, re2;
     uint32_t fs;
     unsigned md;
     uint64_t idx, ridx;
@@ -86,6 +102,49 @@ static void init_tiles(struct ipdb *ip)
     for (unsigned g = 0; g < d->ngroups; g++) {
         ip->nib[g] = d->g[g].nib;
         ip->k[g] = d->g[g].k;
+    }
+    if (ip->d2 == NULL)
+        return;
+    for (unsigned t = 1; t < d->cells; t++) {
+        const struct puz_pdb *d2 = ip->d2;
+        unsigned rt = d->rtile[t];
+        ip->grp2[t] = d2->group_of[t];
+        ip->slot2[t] = d2->slot_of[t];
+        ip->rgrp2[t] = d2->group_of[rt];
+        ip->rslot2[t] = d2->slot_of[rt];
+        for (unsigned c = 0; c < d->cells; c++) {
+            ip->tcell2[t][c] = ip->grp2[t] == PUZ__PDB_NONE ? 0
+                               : d2->g[ip->grp2[t]].cmap[c];
+            ip->rtcell2[t][c] = ip->rgrp2[t] == PUZ__PDB_NONE ? 0
+                : d2->g[ip->rgrp2[t]].cmap[d->transpose[c]];
+        }
+    }
+}
+
+/* A pair's second sums: d2's own groups plus the shared ones of d. */
+static void init_state2(struct ipdb *ip, unsigned blank)
+{
+    const struct puz_pdb *d2 = ip->d2;
+
+    ip->sum2 = ip->rsum2 = 0;
+    for (unsigned c = 0; c < d2->cells; c++) {
+        unsigned t = ip->cells[c];
+        if (t == 0)
+            continue;
+        if (ip->grp2[t] != PUZ__PDB_NONE)
+            ip->pos2[ip->grp2[t]][ip->slot2[t]] = ip->tcell2[t][c];
+        if (ip->rgrp2[t] != PUZ__PDB_NONE)
+            ip->rpos2[ip->rgrp2[t]][ip->rslot2[t]] = ip->rtcell2[t][c];
+    }
+    for (unsigned g = 0; g < d2->ngroups; g++) {
+        const uint8_t *cm = d2->g[g].cmap;
+        ip->ent2[g] = puz__pdb_lookup_blank(d2, g, ip->pos2[g], cm[blank]);
+        ip->rent2[g] = ip->reflect
+                       ? puz__pdb_lookup_blank(d2, g, ip->rpos2[g],
+                                               cm[d2->transpose[blank]])
+                       : 0;
+        ip->sum2 += ip->ent2[g];
+        ip->rsum2 += ip->rent2[g];
     }
 }
 
@@ -117,6 +176,31 @@ static void init_state(struct ipdb *ip)
         ip->sum += ip->ent[g];
         ip->rsum += ip->rent[g];
     }
+    if (ip->d2 != NULL)
+        init_state2(ip, blank);
+}
+
+/* The shared groups' entries, board and transposed (a pair). */
+static void shared_sums(const struct ipdb *ip, unsigned *sh, unsigned *rsh)
+{
+    *sh = *rsh = 0;
+    for (unsigned g = 0; g < ip->d->ngroups; g++)
+        if (ip->shared >> g & 1) {
+            *sh += ip->ent[g];
+            *rsh += ip->rent[g];
+        }
+}
+
+/* The root's h: a pair's larger sum where it has one. */
+static unsigned h_root(const struct ipdb *ip)
+{
+    unsigned h = h_of(ip->md, ip->sum, ip->rsum), sh, rsh, h2;
+
+    if (ip->d2 == NULL)
+        return h;
+    shared_sums(ip, &sh, &rsh);
+    h2 = h_of(ip->md, ip->sum2 + sh, ip->rsum2 + rsh);
+    return h2 > h ? h2 : h;
 }
 
 /*
@@ -140,15 +224,15 @@ HOT unsigned ncells(const struct ipdb *ip, const unsigned n)
     return n == 0 ? ip->d->cells : n * n;
 }
 
-/* Rank group g's cells with slot sl moved to cell p (puz__pdb_rank). */
+/* Rank a group's k cells with slot sl moved to cell p (puz__pdb_rank). */
 HOT uint64_t rank_moved(const struct ipdb *ip, const uint8_t *pos,
-                        unsigned g, unsigned sl, unsigned p, const unsigned n,
+                        unsigned k, unsigned sl, unsigned p, const unsigned n,
                         const int hw)
 {
     uint32_t used = 0;
     uint64_t idx = 0;
 
-    for (unsigned i = 0; i < ip->k[g]; i++) {
+    for (unsigned i = 0; i < k; i++) {
         unsigned c = i == sl ? p : pos[i];
         idx = idx * (ncells(ip, n) - i) + c -
               popc(used & ((1u << c) - 1), n, hw);
@@ -163,19 +247,20 @@ HOT uint64_t rank_moved(const struct ipdb *ip, const uint8_t *pos,
  * UINT64_MAX. Only the moved tile's group can change region: every
  * other group sees the blank step between two of its free cells.
  */
-HOT uint64_t za_moved(const struct ipdb *ip, const uint8_t *pos, unsigned g,
-                      unsigned sl, unsigned p, unsigned blank, const int hw)
+HOT uint64_t za_moved(const struct puz_pdb *d, const uint8_t *pos,
+                      unsigned g, unsigned sl, unsigned p, unsigned blank,
+                      const int hw)
 {
     uint8_t moved[PUZ__PDB_MAX_K];
     uint64_t zi;
 
     memcpy(moved, pos, PUZ__PDB_MAX_K);
     moved[sl] = (uint8_t)p;
-    zi = ip->k[g] == 6 ? puz__za_index_k(&ip->d->za, moved, blank, 6, hw)
-                       : puz__za_index_k(&ip->d->za, moved, blank,
-                                         ip->k[g], hw);
+    zi = d->g[g].k == 6 ? puz__za_index_k(&d->za, moved, blank, 6, hw)
+                        : puz__za_index_k(&d->za, moved, blank, d->g[g].k,
+                                          hw);
     if (zi != UINT64_MAX)
-        __builtin_prefetch(&ip->d->g[g].za[zi >> 4]);
+        __builtin_prefetch(&d->g[g].za[zi >> 4]);
     return zi;
 }
 
@@ -206,14 +291,14 @@ HOT unsigned gen_children(struct ipdb *ip, unsigned blank, unsigned back,
         c->tile = (uint8_t)t;
         c->g = ip->grp[t];
         c->p = ip->tcell[t][blank];
-        c->idx = rank_moved(ip, ip->pos[c->g], c->g, ip->slot[t], c->p, n,
-                            hw);
+        c->idx = rank_moved(ip, ip->pos[c->g], ip->k[c->g], ip->slot[t],
+                            c->p, n, hw);
         __builtin_prefetch(&ip->nib[c->g][c->idx >> 4]);
         if (ip->reflect) {
             c->rg = ip->rgrp[t];
             c->rp = ip->rtcell[t][blank];
-            c->ridx = rank_moved(ip, ip->rpos[c->rg], c->rg, ip->rslot[t],
-                                 c->rp, n, hw);
+            c->ridx = rank_moved(ip, ip->rpos[c->rg], ip->k[c->rg],
+                                 ip->rslot[t], c->rp, n, hw);
             __builtin_prefetch(&ip->nib[c->rg][c->ridx >> 4]);
         } else {
             c->rg = c->rp = 0;
@@ -267,10 +352,10 @@ HOT void za_refine(struct ipdb *ip, unsigned g, struct child *ch,
         zi[i] = rzi[i] = UINT64_MAX;
         if (g + 1 + c->h > ip->c.bound)
             continue;
-        zi[i] = za_moved(ip, ip->pos[c->g], c->g, ip->slot[t], c->p,
+        zi[i] = za_moved(ip->d, ip->pos[c->g], c->g, ip->slot[t], c->p,
                          ip->tcell[t][c->from], hw);
         if (ip->reflect)
-            rzi[i] = za_moved(ip, ip->rpos[c->rg], c->rg, ip->rslot[t],
+            rzi[i] = za_moved(ip->d, ip->rpos[c->rg], c->rg, ip->rslot[t],
                               c->rp, ip->rtcell[t][c->from], hw);
     }
     for (unsigned i = 0; i < cnt; i++) {
@@ -288,13 +373,102 @@ HOT void za_refine(struct ipdb *ip, unsigned g, struct child *ch,
     }
 }
 
-/* Price the children: plain entries, then zero-aware ones (5x5). */
+/*
+ * A pair's second set's entry of group g2 (its tiles pos with slot sl
+ * moved to p, the blank on `blank`, the cell the tile left; table frame):
+ * the za table's index where the moved group cuts the free cells, else
+ * the plain table's; prefetched. *za says which.
+ */
+HOT uint64_t pair_index(const struct ipdb *ip, const uint8_t *pos,
+                        unsigned g2, unsigned sl, unsigned p, unsigned blank,
+                        int *za, const int hw)
+{
+    const struct puz_pdb *d2 = ip->d2;
+    uint64_t i = za_moved(d2, pos, g2, sl, p, blank, hw);
+
+    *za = i != UINT64_MAX;
+    if (*za)
+        return i;
+    i = rank_moved(ip, pos, d2->g[g2].k, sl, p, 5, hw);
+    __builtin_prefetch(&d2->g[g2].nib[i >> 4]);
+    return i;
+}
+
+HOT unsigned pair_entry(const struct ipdb *ip, unsigned g2, uint64_t i,
+                        int za)
+{
+    return puz__pdb_entry(za ? ip->d2->g[g2].za : ip->d2->g[g2].nib, i);
+}
+
+/*
+ * A pair: the children still within the bound get the second
+ * partition's sums (its own moved group re-read, zero-aware where it
+ * cuts; the shared groups' entries are the first set's, just priced),
+ * and h becomes the larger estimate. A child over the bound already
+ * stays over, so it costs nothing more.
+ */
+HOT void pair_refine(struct ipdb *ip, unsigned blank, unsigned g,
+                     struct child *ch, unsigned cnt, const int hw)
+{
+    uint64_t i2[4], ri2[4];
+    int z2[4], rz2[4];
+    unsigned sh, rsh;
+
+    for (unsigned i = 0; i < cnt; i++) {
+        struct child *c = &ch[i];
+        unsigned t = c->tile;
+        c->g2 = c->rg2 = PUZ__PDB_NONE;
+        if (g + 1 + c->h > ip->c.bound)
+            continue;
+        c->g2 = ip->grp2[t];
+        c->rg2 = ip->reflect ? ip->rgrp2[t] : PUZ__PDB_NONE;
+        if (c->g2 != PUZ__PDB_NONE) {
+            c->p2 = ip->tcell2[t][blank];
+            i2[i] = pair_index(ip, ip->pos2[c->g2], c->g2, ip->slot2[t],
+                               c->p2, ip->tcell2[t][c->from], &z2[i], hw);
+        }
+        if (c->rg2 != PUZ__PDB_NONE) {
+            c->rp2 = ip->rtcell2[t][blank];
+            ri2[i] = pair_index(ip, ip->rpos2[c->rg2], c->rg2,
+                                ip->rslot2[t], c->rp2,
+                                ip->rtcell2[t][c->from], &rz2[i], hw);
+        }
+    }
+    shared_sums(ip, &sh, &rsh);
+    for (unsigned i = 0; i < cnt; i++) {
+        struct child *c = &ch[i];
+        unsigned s2 = ip->sum2, rs2 = ip->rsum2, h2;
+        if (g + 1 + c->h > ip->c.bound)
+            continue;
+        if (c->g2 != PUZ__PDB_NONE) {
+            c->e2 = pair_entry(ip, c->g2, i2[i], z2[i]);
+            s2 = s2 - ip->ent2[c->g2] + c->e2;
+            s2 += sh;
+        } else {
+            s2 += sh - ip->ent[c->g] + c->e;
+        }
+        if (c->rg2 != PUZ__PDB_NONE) {
+            c->re2 = pair_entry(ip, c->rg2, ri2[i], rz2[i]);
+            rs2 = rs2 - ip->rent2[c->rg2] + c->re2 + rsh;
+        } else if (ip->reflect) {
+            rs2 += rsh - ip->rent[c->rg] + c->re;
+        }
+        h2 = h_of(c->md, s2, ip->reflect ? rs2 : 0);
+        if (h2 > c->h)
+            c->h = h2;
+    }
+}
+
+/* Price the children: plain entries, then zero-aware ones (5x5), then a
+ * pair's second partition. */
 HOT void price(struct ipdb *ip, unsigned blank, unsigned g, struct child *ch,
                unsigned cnt, const unsigned n, const int hw)
 {
     price_children(ip, blank, ch, cnt);
     if (n == 5 && ip->za)
         za_refine(ip, g, ch, cnt, hw);
+    if (n == 5 && ip->d2 != NULL)
+        pair_refine(ip, blank, g, ch, cnt, hw);
 }
 
 /* The probe for each side and popcount flavour. */
@@ -322,8 +496,46 @@ HOT int probe_again(PROBE_ARGS, const unsigned n, const int hw)
 /* What applying a child changed, to undo it. */
 struct undo {
     unsigned md, sum, rsum, ent, rent;
-    uint8_t p, rp;
+    unsigned sum2, rsum2, ent2, rent2;
+    uint8_t p, rp, p2, rp2;
 };
+
+/* A pair's second set: child c's own moved group (apply2) and back. */
+HOT void apply2(struct ipdb *ip, const struct child *c, struct undo *u)
+{
+    unsigned t = c->tile;
+
+    if (c->g2 != PUZ__PDB_NONE) {
+        u->ent2 = ip->ent2[c->g2];
+        u->p2 = ip->pos2[c->g2][ip->slot2[t]];
+        ip->pos2[c->g2][ip->slot2[t]] = c->p2;
+        ip->ent2[c->g2] = c->e2;
+        ip->sum2 = u->sum2 - u->ent2 + c->e2;
+    }
+    if (c->rg2 != PUZ__PDB_NONE) {
+        u->rent2 = ip->rent2[c->rg2];
+        u->rp2 = ip->rpos2[c->rg2][ip->rslot2[t]];
+        ip->rpos2[c->rg2][ip->rslot2[t]] = c->rp2;
+        ip->rent2[c->rg2] = c->re2;
+        ip->rsum2 = u->rsum2 - u->rent2 + c->re2;
+    }
+}
+
+HOT void undo2(struct ipdb *ip, const struct child *c, const struct undo *u)
+{
+    unsigned t = c->tile;
+
+    ip->sum2 = u->sum2;
+    ip->rsum2 = u->rsum2;
+    if (c->g2 != PUZ__PDB_NONE) {
+        ip->pos2[c->g2][ip->slot2[t]] = u->p2;
+        ip->ent2[c->g2] = u->ent2;
+    }
+    if (c->rg2 != PUZ__PDB_NONE) {
+        ip->rpos2[c->rg2][ip->rslot2[t]] = u->rp2;
+        ip->rent2[c->rg2] = u->rent2;
+    }
+}
 
 /* Make child c of the node with the blank at `blank`, g moves in, the
  * current node. */
@@ -334,6 +546,11 @@ HOT void apply(struct ipdb *ip, unsigned blank, unsigned g,
 
     u->md = ip->md;
     u->sum = ip->sum;
+    /* a pair's fields (apply2); set here too so no path reads them unset */
+    u->sum2 = ip->sum2;
+    u->rsum2 = ip->rsum2;
+    u->ent2 = u->rent2 = 0;
+    u->p2 = u->rp2 = 0;
     u->rsum = ip->rsum;
     u->ent = ip->ent[c->g];
     u->rent = ip->rent[c->rg];
@@ -350,6 +567,8 @@ HOT void apply(struct ipdb *ip, unsigned blank, unsigned g,
         ip->rent[c->rg] = c->re;
         ip->rsum = u->rsum - u->rent + c->re;
     }
+    if (ip->d2 != NULL)
+        apply2(ip, c, u);
     ip->c.path[g] = c->dir;
 }
 
@@ -370,6 +589,8 @@ HOT void undo(struct ipdb *ip, unsigned blank, const struct child *c,
         ip->rent[c->rg] = u->rent;
         ip->rsum = u->rsum;
     }
+    if (ip->d2 != NULL)
+        undo2(ip, c, u);
 }
 
 /* Make child c the current node, probe below it, and undo it. */
@@ -612,6 +833,8 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     ip->d = ctx->db;
     ip->reflect = ip->d->reflect;
     ip->za = ip->d->zero_aware;
+    ip->d2 = ip->d->n == 5 ? ip->d->second : NULL;
+    ip->shared = ip->d->shared;
     ip->hw = __builtin_cpu_supports("popcnt");
     /* moves in the tables' frame (a rectangle's may be transposed) */
     if (ip->d->rect)
@@ -622,11 +845,11 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     ip->start_blank = ctx->fr.cell[s->start->blank];
     init_tiles(ip);
     init_state(ip);
-    ip->h0 = h_of(ip->md, ip->sum, ip->rsum);
+    ip->h0 = h_root(ip);
     /* without room for the automaton the search runs unpruned */
     ip->fsm = ip->d->fsm;
     if (ip->fsm == NULL && s->n == 5 && !ip->d->rect &&
-        puz__pdb_fsm_build(&fsm, s->arena) == PUZ_OK)
+        puz__pdb_fsm_build(&fsm, PUZ__PDB_FSM_LEN, s->arena) == PUZ_OK)
         ip->fsm = fsm.next;
     return puz__ida_run(&ip->c, ip->h0, &plugin, ip);
 }
