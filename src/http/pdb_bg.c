@@ -21,6 +21,8 @@ struct http_pdb_bg {
     puz_tables *tables;
     enum puz_pdb_partition part;
     const char *second;         /* a pair's second set's name, or NULL */
+    const char *set;            /* the set being built (its name) */
+    unsigned groups_done;       /* of that set */
     unsigned threads;
     char dir[HTTP_CONFIG_STR];
     atomic_int state;
@@ -28,11 +30,17 @@ struct http_pdb_bg {
     atomic_bool ended;
 };
 
+/*
+ * Progress as groups finished plus the share of the one being searched:
+ * a zero-aware set builds its groups out of number order (those with
+ * their own plain table first), so the group's number would make the
+ * percentage go back. Only this build's thread calls it (puz_pdb_opts).
+ */
 static void on_progress(const struct puz_pdb_progress *p, void *user)
 {
     struct http_pdb_bg *b = user;
-    unsigned lo, span;
-    double done;
+    unsigned lo = 0, span = 1000, pm;
+    double part;
 
     if (p->kind == PUZ_PDB_EV_NOTE) {
         http__log_line("puzzled: pdb: %s", p->msg);
@@ -40,19 +48,25 @@ static void on_progress(const struct puz_pdb_progress *p, void *user)
     }
     if (p->groups == 0 || p->group == 0)
         return;
-    done = p->kind == PUZ_PDB_EV_GROUP_DONE || p->placements == 0 ? 1.0
-         : (double)p->placed / (double)p->placements;
-    /* a pair's two sets are built one after the other: half each, so the
-     * percentage only grows */
-    lo = 0;
-    span = 1000;
+    if (b->set == NULL || strcmp(b->set, p->partition) != 0) {
+        b->set = p->partition;          /* a pair's second set begins */
+        b->groups_done = 0;
+    }
+    if (p->kind == PUZ_PDB_EV_GROUP_DONE) {
+        b->groups_done++;
+        part = 0.0;
+    } else {
+        part = p->placements == 0 ? 0.0
+             : (double)p->placed / (double)p->placements;
+    }
+    /* a pair's two sets are built one after the other: half each */
     if (b->second != NULL) {
         span = 500;
         lo = strcmp(p->partition, b->second) == 0 ? 500 : 0;
     }
-    atomic_store(&b->permille,
-                 lo + (unsigned)(span * ((p->group - 1) + done) /
-                                 p->groups));
+    pm = lo + (unsigned)(span * (b->groups_done + part) / p->groups);
+    if (pm > atomic_load(&b->permille))
+        atomic_store(&b->permille, pm < 1000 ? pm : 1000);
     if (p->kind == PUZ_PDB_EV_GROUP_DONE)
         http__log_line("puzzled: pdb %s (background): group %u/%u built, "
                        "%.1f s", p->partition, p->group, p->groups,
