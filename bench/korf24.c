@@ -244,7 +244,7 @@ static int bench(const struct args *ar, const struct instance *in,
     struct puz_solve_opts o = { 0 };
     struct puz_board goal;
     struct totals t = { 0 };
-    puz_tables *tables;
+    puz_tables *tables = NULL;
     puz_pdb *d;
     puz_arena *a;
     char msg[PUZ_MSG_MAX];
@@ -259,8 +259,15 @@ static int bench(const struct args *ar, const struct instance *in,
     double table_s = (double)(puz_now_us() - t0) / 1e6;
     int built = puz_pdb_build_seconds(d) > 0;
     size_t bytes = puz_pdb_bytes(d);
-    puz_tables_create(&tables);
-    puz_tables_add_pdb(tables, d);
+    if (puz_tables_create(&tables) != PUZ_OK ||
+        puz_tables_add_pdb(tables, d) != PUZ_OK) {
+        /* the bundle owns d from the add on, also when it fails */
+        fprintf(stderr, "korf24: tables: %s cannot serve on its own (a "
+                "second partition's set: use its pair, e.g. 6-6-6-6z2)\n",
+                puz_pdb_partition_name(ar->part));
+        puz_tables_destroy(tables);
+        return 1;
+    }
     a = puz_arena_create(1 << 16);
     o.algorithm = PUZ_ALG_IDASTAR;
     o.heuristic = puz_heuristic_find("pdb");

@@ -181,7 +181,8 @@ static void init_state(struct ipdb *ip)
 }
 
 /* The shared groups' entries, board and transposed (a pair). */
-static void shared_sums(const struct ipdb *ip, unsigned *sh, unsigned *rsh)
+static inline void shared_sums(const struct ipdb *ip, unsigned *sh,
+                               unsigned *rsh)
 {
     *sh = *rsh = 0;
     for (unsigned g = 0; g < ip->d->ngroups; g++)
