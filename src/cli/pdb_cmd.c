@@ -40,7 +40,7 @@ static void usage(FILE *f)
         "            330 MB file, fewer nodes (docs/pdb.md); 6-6-6-6z2\n"
         "            adds a second partition's two groups (6-6-6-6zb,\n"
         "            ~1.5 min, 231 MB file) and takes the larger sum:\n"
-        "            fewer nodes and less time again, 564 MB in all,\n"
+        "            fewer nodes again at about the same CPU, 564 MB,\n"
         "            kept as the two files in the cache (no --out);\n"
         "            4x6 a weak 5x5 set built in a second)\n"
         "  --partition RxC  a rectangle's set (2x5, 2x6, 3x4, 2x7, 3x5,\n"
