@@ -64,10 +64,11 @@ struct api_ctx {
      * whichever thread ran it; NULL = nobody listens. */
     void (*on_search)(void *user, const struct puz_result *res);
     void *user;
-    /* The n x n tables being built in the background, as a new JSON
-     * object ({partition, state, percent}), or NULL: none (then, or
-     * when this is NULL, the catalog says nothing of it). Gets user. */
-    json_t *(*tables_state)(void *user, unsigned n);
+    /* The tables of rows x cols boards being built in the background,
+     * as a new JSON object ({partition, state, percent}), or NULL: none
+     * (then, or when this is NULL, the catalog says nothing of it, and
+     * a search asking for "pdb" is not held back). Gets user. */
+    json_t *(*tables_state)(void *user, unsigned rows, unsigned cols);
 };
 
 /* One query parameter, as the client sent it (value NULL: no '='). */

@@ -1,10 +1,12 @@
 /*
- * http_pdb_bg.h - a pattern database set built (or loaded from the
- * cache) on a thread of its own at low priority while the server already
- * answers, then added to the live tables bundle (puz_tables_add_pdb
- * publishes it whole). /readyz's checks and /v1/catalog report its state
- * and percentage; it never holds readiness back (issue 30: the 5x5
- * 6-6-6-6 tables by default, pdb_background = 1).
+ * http_pdb_bg.h - pattern database sets built (or loaded from the
+ * cache) on a thread of their own at low priority while the server
+ * already answers, each added to the live tables bundle when complete
+ * (puz_tables_add_pdb publishes it whole). /readyz's checks and
+ * /v1/catalog report their state and percentage; they never hold
+ * readiness back (issue 30: with pdb_background = 1, the 5x5 6-6-6-6
+ * tables by default, and the 4x4 and rectangles' sets so that a first
+ * start is live at once).
  */
 #ifndef HTTP_PDB_BG_H
 #define HTTP_PDB_BG_H
@@ -23,18 +25,25 @@ enum http_pdb_bg_state {
 
 typedef struct http_pdb_bg http_pdb_bg;
 
-/* Start building partition part into dir ("" or NULL: build, never
- * save) and adding it to t, which must outlive the build (see
- * http_pdb_bg_destroy). threads: the build's pieces (0 = 2). */
+/* The most sets one background build takes (every rectangle's). */
+#define HTTP_PDB_BG_MAX 16
+
+/* Start building the nparts partitions, one after the other, into dir
+ * ("" or NULL: build, never save) and adding each to t, which must
+ * outlive the build (see http_pdb_bg_destroy). name: what the reports
+ * call them (NULL: the first partition's name). threads: the build's
+ * pieces (0 = 2). A set that fails ends the build (FAILED; the sets
+ * before it stay in t). */
 puz_err http_pdb_bg_start(puz_tables *t, const char *dir,
-                          enum puz_pdb_partition part, unsigned threads,
-                          http_pdb_bg **out);
+                          const enum puz_pdb_partition *parts,
+                          unsigned nparts, const char *name,
+                          unsigned threads, http_pdb_bg **out);
 
 /* Its state; *permille (may be NULL) how far a build is, 0..1000. */
 enum http_pdb_bg_state http_pdb_bg_state(const http_pdb_bg *b,
                                          unsigned *permille);
 
-/* "6-6-6-6": the partition being built. */
+/* "6-6-6-6": the partition being built, or the name given. */
 const char *http_pdb_bg_name(const http_pdb_bg *b);
 
 /* Free b once its thread has ended. Returns false, and leaves b and its

@@ -4,7 +4,9 @@
  * /v1/catalog report the build (building with a percentage, then
  * ready), and from then on a 5x5 idastar + pdb solve uses the tables.
  * The small 4x6 set (a second to build) stands in for 6-6-6-6, which
- * takes minutes: the code path is the same.
+ * takes minutes: the code path is the same. The 4x4 and rectangles'
+ * sets go to the background too, and a pdb search asked for before its
+ * tables are there gets a 503 that says so.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -154,6 +156,174 @@ static void test_background_pair(void **state)
     background_build("4x6z2");
 }
 
+/* checks.<name> of /readyz: its state ("building", "ready", ...). */
+static void check_state(http_server *s, const char *name, char *st,
+                        size_t n, double *pct)
+{
+    struct htest_resp r;
+    json_t *j, *bg;
+
+    assert_int_equal(htest_get(s, "/readyz", &r), 0);
+    assert_int_equal(r.status, 200);
+    j = htest_json(&r);
+    bg = json_object_get(json_object_get(j, "checks"), name);
+    assert_non_null(bg);
+    snprintf(st, n, "%s", json_string_value(json_object_get(bg, "state")));
+    if (pct != NULL)
+        *pct = json_number_value(json_object_get(bg, "percent"));
+    json_decref(j);
+    htest_resp_free(&r);
+}
+
+/* A solve asking for pdb while its tables build: when the build was
+ * going on before and after the request, the answer is the 503 that
+ * says so (with Retry-After), or 200 with pdb where the board's own set
+ * is already in (rectangles: one set after another); once ready, 200
+ * with pdb. Returns whether it was refused. */
+static bool pdb_solve_while(http_server *s, const char *check,
+                            const char *body)
+{
+    char before[16], after[16];
+    struct htest_resp r;
+    json_t *j;
+    bool during, refused = false;
+
+    check_state(s, check, before, sizeof(before), NULL);
+    assert_int_equal(htest_post(s, "/v1/solve", body, &r), 0);
+    check_state(s, check, after, sizeof(after), NULL);
+    during = strcmp(before, "building") == 0 && strcmp(after, "building")
+             == 0;
+    j = htest_json(&r);
+    if (during && r.status != 200) {
+        refused = true;
+        assert_int_equal(r.status, 503);
+        assert_non_null(strstr(r.headers, "Retry-After: "));
+        assert_string_equal(json_string_value(json_object_get(j, "type")),
+                            "https://puzzled.dev/problems/unavailable");
+        assert_non_null(strstr(json_string_value(json_object_get(
+                        j, "detail")), "being built in the background"));
+    } else if (during || strcmp(before, "ready") == 0) {
+        assert_int_equal(r.status, 200);
+        assert_string_equal(json_string_value(json_object_get(
+                            j, "heuristic")), "pdb");
+    }
+    json_decref(j);
+    htest_resp_free(&r);
+    return refused;
+}
+
+/* The catalog entry for rows x cols (a size when square, else a shape;
+ * a new reference). */
+static json_t *catalog_entry(http_server *s, unsigned rows, unsigned cols)
+{
+    struct htest_resp r;
+    json_t *j, *e = NULL, *found = NULL;
+    size_t i;
+
+    assert_int_equal(htest_get(s, "/v1/catalog", &r), 0);
+    j = htest_json(&r);
+    json_array_foreach(json_object_get(j, rows == cols ? "sizes" : "shapes"),
+                       i, e) {
+        if (rows == cols ? json_integer_value(json_object_get(e, "size"))
+                           == (json_int_t)rows
+            : json_integer_value(json_object_get(e, "rows")) ==
+              (json_int_t)rows && json_integer_value(json_object_get(
+                  e, "cols")) == (json_int_t)cols)
+            found = json_incref(e);
+    }
+    assert_non_null(found);
+    json_decref(j);
+    htest_resp_free(&r);
+    return found;
+}
+
+#define BOARD4 "{\"board\": \"5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12\", " \
+               "\"algorithm\": \"idastar\", \"heuristic\": \"pdb\"}"
+#define BOARD3x4 "{\"board\": \"1 2 3 4 5 6 7 8 9 10 0 11\", \"rows\": 3, " \
+                 "\"cols\": 4, \"heuristic\": \"pdb\"}"
+
+/*
+ * pdb_background = 1 takes the 4x4 set (pdb) and every rectangle's
+ * (pdb_rect) off the start too: a first start with an empty pdb_dir
+ * answers at once, reports each build, answers pdb asked for before its
+ * tables are there with a 503 that says why, and uses them once ready.
+ * The rectangles (~10 s of builds, more under the sanitizers) only
+ * without PUZZLED_QUICK.
+ */
+static void test_background_small_sets(void **state)
+{
+    bool rect = getenv("PUZZLED_QUICK") == NULL;
+    char dir[] = "/tmp/test_pdb_bg.XXXXXX", cmd[64], st[16], st2[16];
+    struct http_config c;
+    struct htest_resp r;
+    http_server *s;
+    json_t *e;
+    double pct = 0.0, last = 0.0;
+    int refused = 0, refused_rect = 0;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    htest_config(&c);
+    strcpy(c.pdb, "6-6-3");
+    strcpy(c.pdb_5x5, "none");
+    c.pdb_rect = rect;
+    c.pdb_background = 1;
+    snprintf(c.pdb_dir, sizeof(c.pdb_dir), "%s", dir);
+    s = htest_start(&c);
+    /* nothing of 6-6-3 can be built yet: seconds of work at nice 19 */
+    check_state(s, "pdb", st, sizeof(st), NULL);
+    assert_string_equal(st, "building");
+    e = catalog_entry(s, 4, 4);
+    assert_true(json_is_null(json_object_get(e, "tables")));
+    assert_non_null(json_object_get(e, "tables_build"));
+    json_decref(e);
+    /* the default answers meanwhile, without the tables */
+    assert_int_equal(htest_post(s, "/v1/solve", "{\"board\": \"5 1 2 3 9 6 "
+                                "7 4 13 10 11 8 0 14 15 12\"}", &r), 0);
+    assert_int_equal(r.status, 200);
+    htest_resp_free(&r);
+    if (rect) {
+        e = catalog_entry(s, 3, 4);
+        assert_non_null(json_object_get(e, "tables_build"));
+        json_decref(e);
+        e = catalog_entry(s, 2, 3);     /* no tables for it: no build */
+        assert_null(json_object_get(e, "tables_build"));
+        json_decref(e);
+    }
+    for (int i = 0; i < 1200; i++) {
+        refused += pdb_solve_while(s, "pdb", BOARD4);
+        if (rect)
+            refused_rect += pdb_solve_while(s, "pdb_rect", BOARD3x4);
+        check_state(s, "pdb", st, sizeof(st), NULL);
+        strcpy(st2, "ready");
+        if (rect) {
+            check_state(s, "pdb_rect", st2, sizeof(st2), &pct);
+            assert_true(pct >= last && pct <= 100.0);
+            last = pct;
+        }
+        assert_string_not_equal(st, "failed");
+        assert_string_not_equal(st2, "failed");
+        if (strcmp(st, "ready") == 0 && strcmp(st2, "ready") == 0)
+            break;
+        usleep(100000);
+    }
+    assert_string_equal(st, "ready");
+    assert_string_equal(st2, "ready");
+    assert_true(refused > 0);
+    assert_true(!rect || refused_rect > 0);
+    /* and used */
+    assert_false(pdb_solve_while(s, "pdb", BOARD4));
+    if (rect)
+        assert_false(pdb_solve_while(s, "pdb_rect", BOARD3x4));
+    e = catalog_entry(s, 4, 4);
+    assert_string_equal(json_string_value(json_object_get(e, "tables")),
+                        "6-6-3");
+    json_decref(e);
+    http_server_destroy(s);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_off_is_none(void **state)
 {
     struct http_config c;
@@ -178,6 +348,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_background_build_reported_then_used),
         cmocka_unit_test(test_background_pair),
+        cmocka_unit_test(test_background_small_sets),
         cmocka_unit_test(test_off_is_none),
     };
 

@@ -81,7 +81,7 @@ static json_t *size_json(const struct api_call *c, unsigned n)
     h = puz_algorithm_heuristic(PUZ_ALG_AUTO, NULL, n, serves);
     d = serves ? puz_tables_pdb(t, &goal) : NULL;
     bg = c->ctx->tables_state != NULL
-       ? c->ctx->tables_state(c->ctx->user, n) : NULL;
+       ? c->ctx->tables_state(c->ctx->user, n, n) : NULL;
     if (bg != NULL)
         return json_pack("{s:I, s:s, s:o, s:b, s:o, s:o}", "size",
                          (json_int_t)n, "algorithm", puz_algorithm_name(a),
@@ -104,9 +104,15 @@ static json_t *size_json(const struct api_call *c, unsigned n)
 
 /* Per rectangle (rows != cols), for its default goal: what a request
  * naming nothing gets, and the loaded set of tables that serves it (a
- * rectangle's pattern databases, pdb_rect) or null. */
-static json_t *shape_json(const puz_tables *t, unsigned rows, unsigned cols)
+ * rectangle's pattern databases, pdb_rect) or null; tables_build while
+ * they are built in the background. */
+static json_t *shape_json(const struct api_call *ca, unsigned rows,
+                          unsigned cols)
 {
+    const puz_tables *t = ca->ctx->tables;
+    json_t *bg = ca->ctx->tables_state != NULL
+               ? ca->ctx->tables_state(ca->ctx->user, rows, cols) : NULL;
+    json_t *o;
     struct puz_board goal;
     const puz_pdb *d = puz_board_goal_shape(rows, cols, &goal) == PUZ_OK
                        ? puz_tables_pdb(t, &goal) : NULL;
@@ -115,24 +121,29 @@ static json_t *shape_json(const puz_tables *t, unsigned rows, unsigned cols)
     const puz_heuristic *h = puz_algorithm_heuristic(a, NULL, cols,
                                                      d != NULL);
 
-    return json_pack("{s:I, s:I, s:s, s:o, s:b, s:o}", "rows",
-                     (json_int_t)rows, "cols", (json_int_t)cols, "algorithm",
-                     puz_algorithm_name(a), "heuristic", h != NULL
-                     ? json_string(puz_heuristic_name(h)) : json_null(),
-                     "optimal", puz_algorithm_optimal(a), "tables",
-                     d != NULL ? json_string(puz_pdb_partition_name(
-                                     puz_pdb_partition(d)))
-                               : json_null());
+    o = json_pack("{s:I, s:I, s:s, s:o, s:b, s:o}", "rows",
+                  (json_int_t)rows, "cols", (json_int_t)cols, "algorithm",
+                  puz_algorithm_name(a), "heuristic", h != NULL
+                  ? json_string(puz_heuristic_name(h)) : json_null(),
+                  "optimal", puz_algorithm_optimal(a), "tables",
+                  d != NULL ? json_string(puz_pdb_partition_name(
+                                  puz_pdb_partition(d)))
+                            : json_null());
+    if (o != NULL && bg != NULL)
+        json_object_set_new(o, "tables_build", bg);   /* takes bg */
+    else
+        json_decref(bg);
+    return o;
 }
 
-static json_t *shapes_json(const puz_tables *t)
+static json_t *shapes_json(const struct api_call *ca)
 {
     json_t *shapes = json_array();
 
     for (unsigned r = PUZ_MIN_SIZE; shapes != NULL && r <= PUZ_MAX_SIZE; r++)
         for (unsigned c = PUZ_MIN_SIZE; c <= PUZ_MAX_SIZE; c++)
             if (r != c)
-                json_array_append_new(shapes, shape_json(t, r, c));
+                json_array_append_new(shapes, shape_json(ca, r, c));
     return shapes;
 }
 
@@ -165,6 +176,6 @@ void api__catalog(struct api_call *c)
     api_answer_json(c, 200, json_pack("{s:o, s:o, s:o, s:o, s:o}",
         "algorithms", list_json(PUZ_ALG_COUNT_, algorithm_json),
         "heuristics", list_json(puz_heuristic_count(), heuristic_json),
-        "sizes", sizes, "shapes", shapes_json(c->ctx->tables),
+        "sizes", sizes, "shapes", shapes_json(c),
         "caps", caps_json(c->ctx->lim)));
 }

@@ -191,12 +191,59 @@ void api__record(struct api_call *c, const struct puz_result *res)
         final_progress(c, res);
 }
 
+/*
+ * "pdb" asked for a board whose tables are still being built in the
+ * background (pdb_background; they serve goals with the blank in a
+ * corner): a 503 with Retry-After that says how far the build is, rather
+ * than a search without them (on 4x4 a 422, on 5x5 linear conflict,
+ * which takes hours on a 24-puzzle) or a wait of minutes.
+ */
+static bool tables_building(const struct api_call *c,
+                            const struct api_solve_request *q,
+                            struct api_problem *p)
+{
+    struct puz_board def;
+    const struct puz_board *goal = &q->goal;
+    unsigned rows, cols, last;
+    const char *st;
+    json_t *bg;
+    bool building;
+
+    if (q->heuristic != puz_heuristic_find("pdb") ||
+        c->ctx->tables_state == NULL ||
+        !puz_algorithm_uses_heuristic(q->algorithm))
+        return false;
+    if (!q->has_goal) {
+        puz_board_goal_of(&q->board, &def);
+        goal = &def;
+    }
+    rows = puz_board_rows(goal);
+    cols = goal->n;
+    last = rows * cols - 1;
+    if ((goal->blank != 0 && goal->blank != cols - 1 &&
+         goal->blank != last - (cols - 1) && goal->blank != last) ||
+        puz_tables_serves(c->ctx->tables, goal))
+        return false;
+    bg = c->ctx->tables_state(c->ctx->user, rows, cols);
+    st = json_string_value(json_object_get(bg, "state"));
+    building = st != NULL && strcmp(st, "building") == 0;
+    if (building)
+        api_problem_set(p, API_PROBLEM_UNAVAILABLE, "the %ux%u pattern "
+                         "databases (%s) are being built in the background "
+                         "(%.1f%%); ask again when /readyz says them ready, "
+                         "or for another heuristic", rows, cols,
+                         json_string_value(json_object_get(bg, "partition")),
+                         json_number_value(json_object_get(bg, "percent")));
+    json_decref(bg);
+    return building;
+}
+
 bool api__solve_check(struct api_call *c, const struct api_solve_request *q)
 {
     struct api_problem p;
 
     if (api_decode_solvable(&q->board, q->has_goal ? &q->goal : NULL,
-                            &p) == PUZ_OK)
+                            &p) == PUZ_OK && !tables_building(c, q, &p))
         return true;
     api_answer_problem(c, &p);
     return false;

@@ -112,9 +112,10 @@ static const struct key keys[] = {
       "databases of every rectangle up to 16 cells (2x5..2x8, 3x4, 3x5 "
       "and their transposes): auto is then optimal on them" },
     { "pdb_background", K_UINT, OFF(pdb_background), 0, 0, 1,
-      "1: build (or load) pdb_5x5 in the background at low priority, "
-      "after the server is ready; /readyz and /v1/catalog say building "
-      "and its percentage until it is used" },
+      "1: build (or load) pdb, pdb_5x5 and pdb_rect in the background "
+      "at low priority while the server answers; /readyz and /v1/catalog "
+      "say building and its percentage until they are used, and pdb "
+      "searches for their boards get 503 meanwhile" },
     { "pdb_dir", STR(pdb_dir),
       "where pattern databases are cached; empty = build, never save" },
     { "state_dir", STR(state_dir), "directory of the store (the daily "

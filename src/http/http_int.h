@@ -57,6 +57,8 @@ struct http_server {
                                      * one of the tables' own */
     puz_tables *tables;             /* handed to every solve */
     http_pdb_bg *pdb_bg;            /* pdb_5x5 in the background, or NULL */
+    http_pdb_bg *pdb_bg4;           /* pdb (4x4) in the background */
+    http_pdb_bg *pdb_bg_rect;       /* pdb_rect in the background */
     http_static *www;               /* NULL: no static root */
     store *store;                   /* the leaderboard; NULL = off */
     struct http__proxies *proxies;  /* trusted_proxies; NULL = none */

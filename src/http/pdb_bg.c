@@ -1,9 +1,9 @@
 /*
- * pdb_bg.c - one pattern database set built in the background (see
+ * pdb_bg.c - pattern database sets built in the background (see
  * http_pdb_bg.h): a detached-from-readiness thread at nice 19 whose
  * build threads (pool_run_pieces) inherit that priority, its progress
- * kept in atomics for /readyz and /v1/catalog, the set published into
- * the live bundle at the end.
+ * kept in atomics for /readyz and /v1/catalog, each set published into
+ * the live bundle as soon as it is complete.
  */
 #include "http_int.h"
 #include "http_pdb_bg.h"
@@ -19,7 +19,10 @@
 struct http_pdb_bg {
     pthread_t th;
     puz_tables *tables;
-    enum puz_pdb_partition part;
+    enum puz_pdb_partition parts[HTTP_PDB_BG_MAX];
+    unsigned nparts;
+    unsigned at;                /* the index in parts being built */
+    const char *name;           /* what /readyz calls it */
     const char *second;         /* a pair's second set's name, or NULL */
     const char *set;            /* the set being built (its name) */
     unsigned groups_done;       /* of that set */
@@ -39,7 +42,7 @@ struct http_pdb_bg {
 static void on_progress(const struct puz_pdb_progress *p, void *user)
 {
     struct http_pdb_bg *b = user;
-    unsigned lo = 0, span = 1000, pm;
+    unsigned lo, span, pm;
     double part;
 
     if (p->kind == PUZ_PDB_EV_NOTE) {
@@ -48,6 +51,9 @@ static void on_progress(const struct puz_pdb_progress *p, void *user)
     }
     if (p->groups == 0 || p->group == 0)
         return;
+    /* each set of the list its share, a pair's two sets half of it */
+    span = 1000 / b->nparts;
+    lo = b->at * span;
     if (b->set == NULL || strcmp(b->set, p->partition) != 0) {
         b->set = p->partition;          /* a pair's second set begins */
         b->groups_done = 0;
@@ -61,8 +67,8 @@ static void on_progress(const struct puz_pdb_progress *p, void *user)
     }
     /* a pair's two sets are built one after the other: half each */
     if (b->second != NULL) {
-        span = 500;
-        lo = strcmp(p->partition, b->second) == 0 ? 500 : 0;
+        span /= 2;
+        lo += strcmp(p->partition, b->second) == 0 ? span : 0;
     }
     pm = lo + (unsigned)(span * (b->groups_done + part) / p->groups);
     if (pm > atomic_load(&b->permille))
@@ -81,25 +87,32 @@ static void *build(void *arg)
                                .run = pool_run_pieces };
     char why[PUZ_MSG_MAX] = "";
     uint64_t t0 = puz_now_us();
-    puz_pdb *d = NULL;
-    puz_err rc;
+    puz_err rc = PUZ_OK;
 
     /* this thread only; the build's threads inherit it */
     (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
-    rc = puz_pdb_open(b->dir[0] ? b->dir : NULL, b->part, NULL, &po, &d,
-                      why);
-    if (rc == PUZ_OK)
-        rc = puz_tables_add_pdb(b->tables, d);
+    for (b->at = 0; b->at < b->nparts && rc == PUZ_OK; b->at++) {
+        enum puz_pdb_partition part = b->parts[b->at], second;
+        puz_pdb *d = NULL;
+
+        b->second = puz_pdb_partition_pair(part, NULL, &second)
+                  ? puz_pdb_partition_name(second) : NULL;
+        b->set = NULL;
+        rc = puz_pdb_open(b->dir[0] ? b->dir : NULL, part, NULL, &po, &d,
+                          why);
+        if (rc == PUZ_OK)
+            rc = puz_tables_add_pdb(b->tables, d);
+        if (rc != PUZ_OK)
+            http__log_line("puzzled: pdb %s (background) failed: %s",
+                           puz_pdb_partition_name(part),
+                           why[0] ? why : puz_strerror(rc));
+    }
     if (rc == PUZ_OK) {
         http__log_line("puzzled: pdb %s ready (background) in %.1f s",
-                       puz_pdb_partition_name(b->part),
-                       (double)(puz_now_us() - t0) / 1e6);
+                       b->name, (double)(puz_now_us() - t0) / 1e6);
         atomic_store(&b->permille, 1000);
         atomic_store(&b->state, HTTP_PDB_BG_READY);
     } else {
-        http__log_line("puzzled: pdb %s (background) failed: %s",
-                       puz_pdb_partition_name(b->part),
-                       why[0] ? why : puz_strerror(rc));
         atomic_store(&b->state, HTTP_PDB_BG_FAILED);
     }
     atomic_store(&b->ended, true);
@@ -107,19 +120,22 @@ static void *build(void *arg)
 }
 
 puz_err http_pdb_bg_start(puz_tables *t, const char *dir,
-                          enum puz_pdb_partition part, unsigned threads,
-                          http_pdb_bg **out)
+                          const enum puz_pdb_partition *parts,
+                          unsigned nparts, const char *name,
+                          unsigned threads, http_pdb_bg **out)
 {
-    struct http_pdb_bg *b = calloc(1, sizeof(*b));
-    enum puz_pdb_partition second;
+    struct http_pdb_bg *b;
 
     *out = NULL;
+    if (nparts == 0 || nparts > HTTP_PDB_BG_MAX)
+        return PUZ_EINVAL;
+    b = calloc(1, sizeof(*b));
     if (b == NULL)
         return PUZ_ENOMEM;
     b->tables = t;
-    b->part = part;
-    if (puz_pdb_partition_pair(part, NULL, &second))
-        b->second = puz_pdb_partition_name(second);
+    memcpy(b->parts, parts, nparts * sizeof(parts[0]));
+    b->nparts = nparts;
+    b->name = name != NULL ? name : puz_pdb_partition_name(parts[0]);
     b->threads = threads;
     snprintf(b->dir, sizeof(b->dir), "%s", dir != NULL ? dir : "");
     atomic_init(&b->state, HTTP_PDB_BG_BUILDING);
@@ -143,7 +159,7 @@ enum http_pdb_bg_state http_pdb_bg_state(const http_pdb_bg *b,
 
 const char *http_pdb_bg_name(const http_pdb_bg *b)
 {
-    return puz_pdb_partition_name(b->part);
+    return b->name;
 }
 
 bool http_pdb_bg_destroy(http_pdb_bg *b)
@@ -153,7 +169,7 @@ bool http_pdb_bg_destroy(http_pdb_bg *b)
     if (!atomic_load(&b->ended)) {
         http__log_line("puzzled: pdb %s still building at exit: left "
                        "unfinished (a later start builds it again)",
-                       puz_pdb_partition_name(b->part));
+                       b->name);
         pthread_detach(b->th);
         return false;
     }

@@ -75,12 +75,29 @@ static json_t *bg_json(const http_pdb_bg *b)
                      "percent", pm / 10.0);
 }
 
-/* api_ctx.tables_state: the background build of n x n tables, if any. */
-static json_t *tables_state(void *user, unsigned n)
+/* The background build that will give rows x cols boards their tables,
+ * or NULL: none (the tables are loaded at start, or none are asked). */
+static const http_pdb_bg *bg_for(const struct http_server *s,
+                                 unsigned rows, unsigned cols)
 {
-    const struct http_server *s = user;
+    struct puz_board goal;
+    enum puz_pdb_partition p;
 
-    return n == 5 && s->pdb_bg != NULL ? bg_json(s->pdb_bg) : NULL;
+    if (rows == cols)
+        return rows == 5 ? s->pdb_bg : rows == 4 ? s->pdb_bg4 : NULL;
+    if (s->pdb_bg_rect == NULL ||
+        puz_board_goal_shape(rows, cols, &goal) != PUZ_OK)
+        return NULL;
+    return puz_pdb_rect_partition(&goal, &p) ? s->pdb_bg_rect : NULL;
+}
+
+/* api_ctx.tables_state: the background build of rows x cols boards'
+ * tables, if any. */
+static json_t *tables_state(void *user, unsigned rows, unsigned cols)
+{
+    const http_pdb_bg *b = bg_for(user, rows, cols);
+
+    return b != NULL ? bg_json(b) : NULL;
 }
 
 /* Every search counts in the metrics, whichever thread ran it. */
@@ -209,8 +226,13 @@ bool http__ready(struct http_server *s, json_t **checks)
                             "draining", draining, "store", store_ok);
         if (!store_ok && *checks != NULL)
             json_object_set_new(*checks, "store_error", json_string(why));
+        if (*checks != NULL && s->pdb_bg4 != NULL)
+            json_object_set_new(*checks, "pdb", bg_json(s->pdb_bg4));
         if (*checks != NULL && s->pdb_bg != NULL)
             json_object_set_new(*checks, "pdb_5x5", bg_json(s->pdb_bg));
+        if (*checks != NULL && s->pdb_bg_rect != NULL)
+            json_object_set_new(*checks, "pdb_rect",
+                                bg_json(s->pdb_bg_rect));
     }
     return workers && queue && tables && !draining && store_ok;
 }

@@ -33,6 +33,24 @@ static void log_pdb_progress(const struct puz_pdb_progress *p, void *user)
                        p->tiles, p->seconds);
 }
 
+/* pdb_background = 1: the sets are loaded or built on a thread of
+ * their own at low priority while the server answers (issue 30). */
+static puz_err load_in_background(struct http_server *s,
+                                  const enum puz_pdb_partition *parts,
+                                  unsigned nparts, const char *name,
+                                  http_pdb_bg **out, char *msg)
+{
+    puz_err rc = http_pdb_bg_start(s->tables, s->cfg.pdb_dir, parts, nparts,
+                                   name, 0, out);
+
+    if (rc == PUZ_OK)
+        http__log_line("puzzled: pdb %s: loading or building in the "
+                       "background", http_pdb_bg_name(*out));
+    else
+        snprintf(msg, HTTP_SERVER_MSG, "cannot start a thread");
+    return rc;
+}
+
 /* One configured pattern database set of board side n ("none": skip),
  * loaded from the cache or built there; says which in the log. */
 static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
@@ -58,16 +76,9 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
                  : "none, 6-6-6-6, 6-6-6-6z, 6-6-6-6z2 or 4x6");
         return PUZ_EINVAL;
     }
-    if (n == 5 && s->cfg.pdb_background) {     /* issue 30 */
-        rc = http_pdb_bg_start(s->tables, s->cfg.pdb_dir, part, 0,
-                               &s->pdb_bg);
-        if (rc == PUZ_OK)
-            http__log_line("puzzled: pdb %s: loading or building in the "
-                           "background", name);
-        else
-            snprintf(msg, HTTP_SERVER_MSG, "cannot start a thread");
-        return rc;
-    }
+    if (s->cfg.pdb_background)                  /* issue 30 */
+        return load_in_background(s, &part, 1, NULL,
+                                  n == 4 ? &s->pdb_bg4 : &s->pdb_bg, msg);
     rc = puz_pdb_open(s->cfg.pdb_dir[0] ? s->cfg.pdb_dir : NULL, part, NULL,
                       &po, &d, why);
     if (rc == PUZ_OK) {
@@ -85,7 +96,8 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
 }
 
 /* pdb_rect: every rectangle's set, loaded from pdb_dir or built (all
- * of them in about 10 s on two cores, once; 13 MB). */
+ * of them in about 10 s on two cores, once; 13 MB), before the server
+ * listens or, with pdb_background, on a thread of their own. */
 static puz_err load_rect(struct http_server *s, char *msg)
 {
     struct puz_pdb_opts po = { .progress = log_pdb_progress,
@@ -95,6 +107,16 @@ static puz_err load_rect(struct http_server *s, char *msg)
     size_t bytes = 0;
     puz_err rc = PUZ_OK;
 
+    if (s->cfg.pdb_background) {
+        enum puz_pdb_partition parts[HTTP_PDB_BG_MAX];
+        unsigned n = 0;
+        for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++)
+            if (puz_pdb_partition_rect((enum puz_pdb_partition)p) &&
+                n < HTTP_PDB_BG_MAX)
+                parts[n++] = (enum puz_pdb_partition)p;
+        return load_in_background(s, parts, n, "rectangles",
+                                  &s->pdb_bg_rect, msg);
+    }
     for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_ && rc == PUZ_OK;
          p++) {
         puz_pdb *d = NULL;
@@ -632,7 +654,10 @@ void http_server_destroy(http_server *s)
     http_static_close(s->www);
     free(s->openapi);
     /* a build still running keeps the bundle it will add to */
-    if (http_pdb_bg_destroy(s->pdb_bg))
+    bool ended = http_pdb_bg_destroy(s->pdb_bg);
+    ended = http_pdb_bg_destroy(s->pdb_bg4) && ended;
+    ended = http_pdb_bg_destroy(s->pdb_bg_rect) && ended;
+    if (ended)
         puz_tables_destroy(s->tables);
     store_close(s->store);
     http__proxies_free(s->proxies);

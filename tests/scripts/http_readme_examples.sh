@@ -14,9 +14,11 @@ done
 tmp=$(mktemp -d)
 # A store of its own, so the daily example's leaderboard is empty.
 # The job list example runs as the README says: with anonymous listing on.
+# The 4x4 tables are loaded before it listens (not in the background), so
+# that the examples see them whether or not pdb-cache/ holds them yet.
 "$PUZZLED" serve --config config/puzzled.conf --port 0 --access-log off \
     --state-dir "$tmp/state" --jobs-list-anonymous 1 --pdb-5x5 off \
-    --pdb-rect 0 \
+    --pdb-rect 0 --pdb-background 0 \
     >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
