@@ -50,6 +50,10 @@ function problemMessage(status, problem, retryAfter)
 {
     if (status === 503) {
         const wait = retryAfter ? ` Try again in ${retryAfter} s.` : ' Try again in a moment.';
+        /* "unavailable" says what is missing (tables still being built,
+           the store down); "overloaded" and "shutting-down" are busy. */
+        if (String(problem.type || '').endsWith('/unavailable') && problem.detail)
+            return `${sentence(problem.detail)}${wait}`;
         return `The solver is busy right now.${wait}`;
     }
     const title = sentence(problem.title);
