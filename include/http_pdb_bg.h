@@ -25,10 +25,8 @@ enum http_pdb_bg_state {
 
 typedef struct http_pdb_bg http_pdb_bg;
 
-/* The most sets one background build takes (every rectangle's). */
-#define HTTP_PDB_BG_MAX 16
-
-/* Start building the nparts partitions, one after the other, into dir
+/* Start building the nparts partitions (at most one of each), one
+ * after the other, into dir
  * ("" or NULL: build, never save) and adding each to t, which must
  * outlive the build (see http_pdb_bg_destroy). name: what the reports
  * call them (NULL: the first partition's name). threads: the build's

@@ -19,7 +19,7 @@
 struct http_pdb_bg {
     pthread_t th;
     puz_tables *tables;
-    enum puz_pdb_partition parts[HTTP_PDB_BG_MAX];
+    enum puz_pdb_partition parts[PUZ_PDB_PARTITION_COUNT_];
     unsigned nparts;
     unsigned at;                /* the index in parts being built */
     const char *name;           /* what /readyz calls it */
@@ -127,7 +127,7 @@ puz_err http_pdb_bg_start(puz_tables *t, const char *dir,
     struct http_pdb_bg *b;
 
     *out = NULL;
-    if (nparts == 0 || nparts > HTTP_PDB_BG_MAX)
+    if (nparts == 0 || nparts > PUZ_PDB_PARTITION_COUNT_)
         return PUZ_EINVAL;
     b = calloc(1, sizeof(*b));
     if (b == NULL)

@@ -108,11 +108,10 @@ static puz_err load_rect(struct http_server *s, char *msg)
     puz_err rc = PUZ_OK;
 
     if (s->cfg.pdb_background) {
-        enum puz_pdb_partition parts[HTTP_PDB_BG_MAX];
+        enum puz_pdb_partition parts[PUZ_PDB_PARTITION_COUNT_];
         unsigned n = 0;
         for (unsigned p = 0; p < PUZ_PDB_PARTITION_COUNT_; p++)
-            if (puz_pdb_partition_rect((enum puz_pdb_partition)p) &&
-                n < HTTP_PDB_BG_MAX)
+            if (puz_pdb_partition_rect((enum puz_pdb_partition)p))
                 parts[n++] = (enum puz_pdb_partition)p;
         return load_in_background(s, parts, n, "rectangles",
                                   &s->pdb_bg_rect, msg);
