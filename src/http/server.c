@@ -190,10 +190,14 @@ static void log_store(void *user, const char *line)
  * "off" runs without a store (the daily routes then say so). */
 static puz_err open_store(struct http_server *s, char *msg)
 {
+    const struct store_limits lim = { s->cfg.daily_starts_max,
+                                      s->cfg.daily_entries_max,
+                                      s->cfg.daily_move_floor_ms };
     struct store_options o = {
         .dir = s->cfg.state_dir[0] ? s->cfg.state_dir : ".",
         .redis_url = s->cfg.redis_url, .redis_prefix = s->cfg.redis_prefix,
         .timeout_ms = s->cfg.redis_timeout_ms, .log = log_store,
+        .limits = &lim,
     };
     char why[PUZ_MSG_MAX] = "";
 

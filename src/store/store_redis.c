@@ -17,9 +17,12 @@
  *   P daily:DAY:SIZE:nicks  hash, lowercased nickname -> its member (one
  *                           entry per nickname: a better one replaces it)
  *   P daily:DAY:SIZE:par    "PAR OPTIMAL", written once (SET NX)
- *   P daily:DAY:SIZE:starts tokens handed out (expires after two days)
+ *   P daily:DAY:SIZE:tokens sorted set of the unused tokens by their
+ *                           start (ms): at starts_max the oldest are
+ *                           forgotten (ZPOPMIN, their token keys
+ *                           deleted), expired ones trimmed at each start
  *   P daily:token:TOKEN     "DAY SIZE STARTED_MS EXPIRES_MS", or "spent"
- *                           once an entry used it; PX a day
+ *                           once an entry used it; PX STORE_TOKEN_TTL_MS
  *   P daily:seq             the arrival counter
  *   P rate:a:CLIENT:MINUTE, P rate:n:NET:MINUTE
  *                           entries from an address and its /24 or /64
@@ -57,10 +60,11 @@ struct redis_be {
     redisContext *c;
 };
 
-/* KEYS: board, seq, rate a, rate n, token, nicks. ARGV: moves, created
- * (s), nickname, address max, network max, rate ttl, board cap, day,
- * size, now (ms), help, time cap. Answers {code, ms, member, score}:
- * code 1 placed, 0 kept the earlier, < 0 refused (the token as it was). */
+/* KEYS: board, seq, rate a, rate n, token, nicks, unused tokens. ARGV:
+ * moves, created (s), nickname, address max, network max, rate ttl,
+ * board cap, day, size, now (ms), help, time cap, ms a move at least,
+ * the token. Answers {code, ms, member, score}: code 1 placed, 0 kept
+ * the earlier, < 0 refused (the token as it was; -8 too fast, {-8, ms}). */
 static const char add_script[] =
     "local a = tonumber(redis.call('GET', KEYS[3]) or '0')\n"
     "if a >= tonumber(ARGV[4]) then return {-1} end\n"
@@ -74,12 +78,14 @@ static const char add_script[] =
     "local now = tonumber(ARGV[10])\n"
     "if now >= tonumber(ex) then return {-7} end\n"
     "local ms = math.min(math.max(now - tonumber(st), 1), tonumber(ARGV[12]))\n"
+    "if ms < tonumber(ARGV[1]) * tonumber(ARGV[13]) then return {-8, ms} end\n"
     "local score = tonumber(ARGV[11]) * 2^40 + tonumber(ARGV[1]) * 2^27 + ms\n"
     "local lower = string.lower(ARGV[3])\n"
     "local old = redis.call('HGET', KEYS[6], lower)\n"
     "local os = old and redis.call('ZSCORE', KEYS[1], old)\n"
     "if os and tonumber(os) <= score then\n"
     "  redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
+    "  redis.call('ZREM', KEYS[7], ARGV[14])\n"
     "  return {0, ms, old, os}\n"
     "end\n"
     "if os then\n"
@@ -92,6 +98,7 @@ static const char add_script[] =
     "  redis.call('HDEL', KEYS[6], string.lower(wn))\n"
     "end\n"
     "redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
+    "redis.call('ZREM', KEYS[7], ARGV[14])\n"
     "local seq = redis.call('INCR', KEYS[2])\n"
     "local m = string.format('%016x', seq) .. ':' .. ARGV[2] .. ':' ..\n"
     "          ARGV[3]\n"
@@ -103,23 +110,30 @@ static const char add_script[] =
     "redis.call('EXPIRE', KEYS[4], ARGV[6])\n"
     "return {1, ms, m, redis.call('ZSCORE', KEYS[1], m)}\n";
 
-/* KEYS: token, rate s, rate sn, starts. ARGV: value, ttl (ms), address
- * max, network max, rate ttl, day cap. Answers 1, or < 0 refused. */
+/* KEYS: token, rate s, rate sn, unused tokens. ARGV: value, ttl (ms),
+ * address max, network max, rate ttl, unused cap, now (ms), the token
+ * keys' prefix, the token. Answers 1, or < 0 refused. The token keys
+ * of the forgotten are named here (one Redis, not a cluster). */
 static const char start_script[] =
     "if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[3])\n"
     "then return -1 end\n"
     "if tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[4])\n"
     "then return -2 end\n"
-    "if tonumber(redis.call('GET', KEYS[4]) or '0') >= tonumber(ARGV[6])\n"
-    "then return -3 end\n"
     "if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')\n"
     "then return -4 end\n"
     "for i = 2, 3 do\n"
     "  redis.call('INCR', KEYS[i])\n"
     "  redis.call('EXPIRE', KEYS[i], ARGV[5])\n"
     "end\n"
-    "redis.call('INCR', KEYS[4])\n"
-    "redis.call('EXPIRE', KEYS[4], 172800)\n"
+    "local now = tonumber(ARGV[7])\n"
+    "redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[2]))\n"
+    "local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[6]) + 1\n"
+    "if over > 0 then\n"
+    "  local old = redis.call('ZPOPMIN', KEYS[4], over)\n"
+    "  for i = 1, #old, 2 do redis.call('DEL', ARGV[8] .. old[i]) end\n"
+    "end\n"
+    "redis.call('ZADD', KEYS[4], now, ARGV[9])\n"
+    "redis.call('PEXPIRE', KEYS[4], ARGV[2])\n"
     "return 1\n";
 
 /* %XX decoded in place (a password may hold '@' or ':'). */
@@ -402,15 +416,24 @@ static void key_of(const struct redis_be *b, char *out, size_t size,
     snprintf(out, size, "%sdaily:%s:%u:%s", b->prefix, day, sz, what);
 }
 
-/* The add script's refusal codes as the store's answers. */
-static puz_err add_refused(long long code, char *msg)
+/* The add script's refusal codes as the store's answers (r its answer,
+ * a the entry). */
+static puz_err add_refused(const redisReply *r, const struct store__add *a,
+                           char *msg)
 {
+    long long code = r->element[0]->integer;
+
     switch (code) {
     case -1:
     case -2:
         return store__limited(msg, false, code == -2);
     case -3:
-        return store__full(msg, false);
+        return store__full(msg, a->lim->entries_max);
+    case -8:
+        return store__too_fast(msg, a->e->moves, r->elements > 1
+                               && r->element[1]->type == REDIS_REPLY_INTEGER
+                               ? (unsigned)r->element[1]->integer : 0,
+                               a->lim->move_floor_ms);
     case -4:
         return store__token_refused(msg, STORE__TOKEN_UNKNOWN);
     case -5:
@@ -464,17 +487,18 @@ static puz_err redis_add(void *be, const struct store__add *a,
     struct redis_be *b = be;
     const struct store_submission *e = a->e;
     char board[256], seq[160], ra[256], rn[256], tok[200], nicks[256],
-         moves[16], created[24], amax[16], nmax[16], ttl[16], cap[16],
-         size[4], now[24], tmax[16];
+         unused[256], moves[16], created[24], amax[16], nmax[16], ttl[16],
+         cap[16], size[4], now[24], tmax[16], floor_ms[16];
     long long minute = (long long)(a->now_ms / 1000 / STORE_RATE_WINDOW_S);
-    const char *argv[] = { "EVAL", add_script, "6", board, seq, ra, rn, tok,
-                           nicks, moves, created, e->nickname, amax, nmax,
-                           ttl, cap, e->day, size, now, e->help ? "1" : "0",
-                           tmax };
+    const char *argv[] = { "EVAL", add_script, "7", board, seq, ra, rn, tok,
+                           nicks, unused, moves, created, e->nickname, amax,
+                           nmax, ttl, cap, e->day, size, now,
+                           e->help ? "1" : "0", tmax, floor_ms, e->token };
     redisReply *r;
 
     key_of(b, board, sizeof(board), e->day, e->size, "board");
     key_of(b, nicks, sizeof(nicks), e->day, e->size, "nicks");
+    key_of(b, unused, sizeof(unused), e->day, e->size, "tokens");
     snprintf(seq, sizeof(seq), "%sdaily:seq", b->prefix);
     snprintf(tok, sizeof(tok), "%sdaily:token:%s", b->prefix, e->token);
     snprintf(ra, sizeof(ra), "%srate:a:%s:%lld", b->prefix, e->client,
@@ -485,7 +509,8 @@ static puz_err redis_add(void *be, const struct store__add *a,
     snprintf(amax, sizeof(amax), "%d", STORE_RATE_MAX);
     snprintf(nmax, sizeof(nmax), "%d", STORE_RATE_NET_MAX);
     snprintf(ttl, sizeof(ttl), "%d", 2 * STORE_RATE_WINDOW_S);
-    snprintf(cap, sizeof(cap), "%d", STORE_DAY_ENTRIES_MAX);
+    snprintf(cap, sizeof(cap), "%u", a->lim->entries_max);
+    snprintf(floor_ms, sizeof(floor_ms), "%u", a->lim->move_floor_ms);
     snprintf(size, sizeof(size), "%u", e->size);
     snprintf(now, sizeof(now), "%lld", (long long)a->now_ms);
     snprintf(tmax, sizeof(tmax), "%u", STORE_TIME_MAX_MS);
@@ -495,10 +520,10 @@ static puz_err redis_add(void *be, const struct store__add *a,
     if (!add_answer_ok(r))
         return failed(b, r, msg);
     if (r->element[0]->integer < 0) {
-        long long code = r->element[0]->integer;
+        puz_err rc = add_refused(r, a, msg);
 
         freeReplyObject(r);
-        return add_refused(code, msg);
+        return rc;
     }
     return placed_of(b, board, r, out, msg);
 }
@@ -507,11 +532,12 @@ static puz_err redis_start(void *be, const struct store__start *a,
                            char *msg)
 {
     struct redis_be *b = be;
-    char tok[200], rs[256], rsn[256], starts[256], val[64], ttl[16],
-         amax[16], nmax[16], rttl[16], cap[16];
+    char tok[200], rs[256], rsn[256], unused[256], val[64], ttl[16],
+         amax[16], nmax[16], rttl[16], cap[16], now[24], tokens[160];
     long long minute = (long long)(a->now_ms / 1000 / STORE_RATE_WINDOW_S);
-    const char *argv[] = { "EVAL", start_script, "4", tok, rs, rsn, starts,
-                           val, ttl, amax, nmax, rttl, cap };
+    const char *argv[] = { "EVAL", start_script, "4", tok, rs, rsn, unused,
+                           val, ttl, amax, nmax, rttl, cap, now, tokens,
+                           a->token };
     redisReply *r;
     long long got;
 
@@ -520,7 +546,9 @@ static puz_err redis_start(void *be, const struct store__start *a,
              minute);
     snprintf(rsn, sizeof(rsn), "%srate:sn:%s:%lld", b->prefix, a->net,
              minute);
-    key_of(b, starts, sizeof(starts), a->day, a->size, "starts");
+    key_of(b, unused, sizeof(unused), a->day, a->size, "tokens");
+    snprintf(tokens, sizeof(tokens), "%sdaily:token:", b->prefix);
+    snprintf(now, sizeof(now), "%lld", (long long)a->now_ms);
     snprintf(val, sizeof(val), "%s %u %lld %lld", a->day, a->size,
              (long long)a->now_ms, (long long)(a->now_ms
              + STORE_TOKEN_TTL_MS));
@@ -528,7 +556,7 @@ static puz_err redis_start(void *be, const struct store__start *a,
     snprintf(amax, sizeof(amax), "%d", STORE_START_RATE_MAX);
     snprintf(nmax, sizeof(nmax), "%d", STORE_START_RATE_NET_MAX);
     snprintf(rttl, sizeof(rttl), "%d", 2 * STORE_RATE_WINDOW_S);
-    snprintf(cap, sizeof(cap), "%d", STORE_DAY_STARTS_MAX);
+    snprintf(cap, sizeof(cap), "%u", a->lim->starts_max);
     r = command(b, (int)(sizeof(argv) / sizeof(argv[0])), argv, msg);
     if (r == NULL)
         return PUZ_EIO;
@@ -538,8 +566,6 @@ static puz_err redis_start(void *be, const struct store__start *a,
     freeReplyObject(r);
     if (got == -1 || got == -2)
         return store__limited(msg, true, got == -2);
-    if (got == -3)
-        return store__full(msg, true);
     if (got != 1 && msg != NULL)
         snprintf(msg, PUZ_MSG_MAX, "redis: a fresh start token was there "
                  "already");

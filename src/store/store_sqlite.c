@@ -82,6 +82,10 @@ static const char *const migrations[] = {
     "DROP INDEX IF EXISTS daily_rank;"
     "CREATE INDEX daily_rank ON daily_entries "
     "  (day, size, help, moves, time_ms, id);",
+    /* 5: a day's unused tokens by age, the oldest forgotten first when
+     * they reach their cap (issue 44). */
+    "CREATE INDEX daily_tokens_unused ON daily_tokens "
+    "  (day, size, spent, started_ms);",
 };
 #define MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 
@@ -356,7 +360,7 @@ static int make_room(struct sqlite_be *b, const struct store__add *a,
     if (query_int(b, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
                   "AND size = ?2", "ti", t, n, &got))
         return -1;
-    if (got < STORE_DAY_ENTRIES_MAX)
+    if (got < a->lim->entries_max)
         return 0;
     r = entry_row(b, "SELECT " ROW_COLUMNS " FROM daily_entries WHERE day "
                   "= ?1 AND size = ?2 ORDER BY help DESC, moves DESC, "
@@ -365,7 +369,7 @@ static int make_room(struct sqlite_be *b, const struct store__add *a,
     if (r < 0)
         return -1;
     if (r == 0 || !better(mine, &worst)) {
-        store__full(msg, false);
+        store__full(msg, a->lim->entries_max);
         return 1;
     }
     return exec_id(b, "DELETE FROM daily_entries WHERE id = ?1", worst.id);
@@ -536,31 +540,49 @@ static puz_err sqlite_add(void *be, const struct store__add *a,
         r = token_take(b, a, &started, &rc, msg);
     if (r == 0) {
         out->time_ms = store__run_ms(a->now_ms, started);
-        r = place(b, a, out, &rc, msg);
+        if (out->time_ms < (uint64_t)a->e->moves * a->lim->move_floor_ms) {
+            rc = store__too_fast(msg, a->e->moves, out->time_ms,
+                                 a->lim->move_floor_ms);
+            r = 1;      /* rolled back: the token stays unspent */
+        }
     }
+    if (r == 0)
+        r = place(b, a, out, &rc, msg);
     return end_write(b, r, rc, msg);
 }
 
 /* The start limits: tokens in the last window from the address and its
- * network, and of the day and size. 0 within, 1 refused, -1 failed. */
+ * network. Then room for the token: at the cap of unused tokens of the
+ * day and size the oldest unused ones are forgotten (a flood costs its
+ * own oldest tokens; no player is refused). 0 within, 1 refused, -1
+ * failed. */
 static int start_limited(struct sqlite_be *b, const struct store__start *a,
                          puz_err *rc, char *msg)
 {
     const char *t[1] = { a->day };
     int64_t n[1] = { a->size }, got;
+    sqlite3_stmt *st;
     int r = limited(b, true, a->client, a->net, a->now_ms
                     - STORE_RATE_WINDOW_S * 1000, rc, msg);
 
     if (r != 0)
         return r;
     if (query_int(b, "SELECT count(*) FROM daily_tokens WHERE day = ?1 "
-                  "AND size = ?2", "ti", t, n, &got))
+                  "AND size = ?2 AND spent = 0", "ti", t, n, &got))
         return -1;
-    if (got >= STORE_DAY_STARTS_MAX) {
-        *rc = store__full(msg, true);
-        return 1;
-    }
-    return 0;
+    if (got < a->lim->starts_max)
+        return 0;
+    if (sqlite3_prepare_v2(b->db, "DELETE FROM daily_tokens WHERE token IN "
+                           "(SELECT token FROM daily_tokens WHERE day = ?1 "
+                           "AND size = ?2 AND spent = 0 ORDER BY started_ms "
+                           "LIMIT ?3)", -1, &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, a->day, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, (int)a->size);
+    sqlite3_bind_int64(st, 3, got - a->lim->starts_max + 1);
+    r = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return r;
 }
 
 static int token_insert(struct sqlite_be *b, const struct store__start *a)
