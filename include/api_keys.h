@@ -45,6 +45,13 @@ struct api_key {
 puz_err api_keys_load(const char *path, api_keys **out, char *msg);
 void api_keys_free(api_keys *k);
 
+/* A key's words (its line split at blanks: name, hash in hex, options)
+ * into k, checked as the server checks its keys file; false with why
+ * (size bytes) otherwise. `puzzled key new` refuses what this refuses. */
+bool api_keys_parse_words(const char *name, const char *hash,
+                          const char *const *opts, size_t nopts,
+                          struct api_key *k, char *why, size_t size);
+
 /* Keys in the table. */
 size_t api_keys_count(const api_keys *k);
 

@@ -130,32 +130,49 @@ static bool option(struct api_key *k, const char *w)
     return false;
 }
 
-/* One line into k; false with why in msg. */
-static bool parse_line(char *line, struct api_key *k, char *why, size_t size)
+bool api_keys_parse_words(const char *name, const char *hash,
+                          const char *const *opts, size_t nopts,
+                          struct api_key *k, char *why, size_t size)
 {
-    char *save = NULL, *w = strtok_r(line, " \t", &save);
-
     memset(k, 0, sizeof(*k));
-    if (w == NULL || !name_ok(w)) {
+    if (name == NULL || !name_ok(name)) {
         snprintf(why, size, "a key's name is 1 to %d letters, digits, "
                  "'-', '_' or '.'", API_KEY_NAME_MAX);
         return false;
     }
-    snprintf(k->name, sizeof(k->name), "%s", w);
-    w = strtok_r(NULL, " \t", &save);
-    if (w == NULL || !parse_hash(w, k->hash)) {
+    snprintf(k->name, sizeof(k->name), "%s", name);
+    if (hash == NULL || !parse_hash(hash, k->hash)) {
         snprintf(why, size, "after the name comes the key's SHA-256 in "
                  "hex (puzzled key new NAME prints a line)");
         return false;
     }
-    while ((w = strtok_r(NULL, " \t", &save)) != NULL) {
-        if (!option(k, w)) {
+    for (size_t i = 0; i < nopts; i++) {
+        if (!option(k, opts[i])) {
             snprintf(why, size, "'%.40s' is not operator, jobs=N, "
-                     "streams=N or rpm=N", w);
+                     "streams=N or rpm=N (N 0 to 1000000)", opts[i]);
             return false;
         }
     }
     return true;
+}
+
+/* One line into k (its words through api_keys_parse_words, the check
+ * `puzzled key new` makes too); false with why in msg. */
+static bool parse_line(char *line, struct api_key *k, char *why, size_t size)
+{
+    char *save = NULL, *name = strtok_r(line, " \t", &save);
+    char *hash = name ? strtok_r(NULL, " \t", &save) : NULL, *w;
+    const char *opts[64];
+    size_t n = 0;
+
+    while (hash != NULL && (w = strtok_r(NULL, " \t", &save)) != NULL) {
+        if (n == sizeof(opts) / sizeof(opts[0])) {
+            snprintf(why, size, "more than %zu options", n);
+            return false;
+        }
+        opts[n++] = w;
+    }
+    return api_keys_parse_words(name, hash, opts, n, k, why, size);
 }
 
 static bool add_line(api_keys *t, char *line, char *why, size_t size)
