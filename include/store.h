@@ -61,7 +61,8 @@ typedef struct store store;
  * which; or a run faster than a person plays), PUZ_ELIMITED (this client or its network submitted too
  * often), PUZ_EFULL
  * (this day and size hold the maximum and the entry is not better than
- * the worst of them), PUZ_EFINISHED (the start token is
+ * the worst of them, or the nickname looks like another player's
+ * there), PUZ_EFINISHED (the start token is
  * unknown, spent, expired or of another board), PUZ_EIO (the store is
  * unavailable or failed; msg has its words). */
 
@@ -167,6 +168,15 @@ bool store_day_ok(const char *day);
 /* 1..STORE_NICK_MAX bytes of letters, digits, space, '_', '-' and '.',
  * not starting or ending with a space. */
 bool store_nickname_ok(const char *nick);
+
+/* A nickname's look-alike form (issue 44): lowercase, 'i' and '1' as
+ * 'l', '0' as 'o', "rn" as 'm', "vv" as 'w', and spaces, '_', '-' and
+ * '.' dropped, so "AIice", "Al1ce" and "al_ice" all fold to "allce".
+ * One nickname per fold on a board: an entry whose nickname folds like
+ * another player's there (not the same letters, case aside) is refused
+ * (PUZ_EFULL: no room for that name; the words name the other). out has
+ * STORE_NICK_MAX + 1 bytes. */
+void store_nickname_fold(const char *nick, char *out);
 
 /* True for STORE_TOKEN_HEX lowercase hex digits. */
 bool store_token_ok(const char *token);

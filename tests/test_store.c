@@ -812,6 +812,45 @@ static void test_bot_runs_not_ranked(void **state)
     store_close(s);
 }
 
+/* Issue 44 finding 4: ASCII look-alikes of a nickname on the board
+ * ("AIice", "Al1ce" beside "Alice") are refused, naming the other; the
+ * same letters (case aside) are the same player as before. */
+static void test_lookalike_nicknames_refused(void **state)
+{
+    static const struct { const char *nick, *fold; } folds[] = {
+        { "Alice", "allce" }, { "AIice", "allce" }, { "Al1ce", "allce" },
+        { "al_ice", "allce" }, { "rnaria", "marla" }, { "VVolf 0", "wolfo" },
+    };
+    store *s = open_ok();
+    struct store_submission e = { DAY, 3, "Alice", 20, false, NULL,
+                                  "10.9.9.1" };
+    struct store_placed p;
+    char fold[STORE_NICK_MAX + 1], msg[PUZ_MSG_MAX];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(folds) / sizeof(folds[0]); i++) {
+        store_nickname_fold(folds[i].nick, fold);
+        assert_string_equal(fold, folds[i].fold);
+    }
+    assert_int_equal(add_run(s, &e, 9000, 800000, &p, msg), PUZ_OK);
+    e.nickname = "AIice";
+    e.client = "10.9.10.1";
+    assert_int_equal(add_run(s, &e, 8000, 801000, &p, msg), PUZ_EFULL);
+    assert_non_null(strstr(msg, "looks like Alice"));
+    e.nickname = "Al1ce";
+    assert_int_equal(add_run(s, &e, 8000, 802000, &p, msg), PUZ_EFULL);
+    e.nickname = "ALICE";
+    assert_int_equal(add_run(s, &e, 8000, 803000, &p, msg), PUZ_OK);
+    assert_true(p.improved);
+    e.nickname = "Bob";
+    assert_int_equal(add_run(s, &e, 8000, 804000, &p, msg), PUZ_OK);
+    /* Another board: the name is free there. */
+    e.nickname = "AIice";
+    e.size = 4;
+    assert_int_equal(add_run(s, &e, 8000, 805000, &p, msg), PUZ_OK);
+    store_close(s);
+}
+
 static double ms_since(const struct timespec *t0)
 {
     struct timespec t;
@@ -923,6 +962,8 @@ int main(void)
                                         fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_bot_runs_not_ranked,
                                         fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_lookalike_nicknames_refused,
+                                        fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,
                                         fresh_dir, fresh_dir_done),
     };
@@ -949,6 +990,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_day_starts_never_lock_out,
                                         fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_bot_runs_not_ranked,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_lookalike_nicknames_refused,
                                         fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,
                                         fresh_prefix, NULL),

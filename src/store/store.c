@@ -10,6 +10,7 @@
 #include "store_int.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -420,6 +421,36 @@ bool store_nickname_ok(const char *nick)
     return true;
 }
 
+void store_nickname_fold(const char *nick, char *out)
+{
+    size_t n = 0;
+
+    for (const char *p = nick; *p != '\0' && n < STORE_NICK_MAX; p++) {
+        char c = (char)tolower((unsigned char)*p), next = (char)tolower(
+            (unsigned char)p[1]);
+
+        if (c == ' ' || c == '_' || c == '-' || c == '.')
+            continue;
+        if ((c == 'r' && next == 'n') || (c == 'v' && next == 'v')) {
+            out[n++] = c == 'r' ? 'm' : 'w';
+            p++;
+            continue;
+        }
+        out[n++] = c == 'i' || c == '1' ? 'l' : c == '0' ? 'o' : c;
+    }
+    out[n] = '\0';
+}
+
+puz_err store__lookalike(char *msg, const char *other)
+{
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "the nickname looks like %s's, already "
+                 "on this board (I, l and 1, O and 0, rn and m, vv and w, "
+                 "case and separators count as the same): choose another",
+                 other);
+    return PUZ_EFULL;
+}
+
 bool store_day_ok(const char *day)
 {
     if (day == NULL || strlen(day) != 10 || day[4] != '-' || day[7] != '-')
@@ -574,7 +605,7 @@ puz_err store_daily_add(store *s, const struct store_submission *e,
                         char *msg)
 {
     char net[80];
-    struct store__add a = { e, net, now_ms, &s->lim };
+    struct store__add a = { e, net, now_ms, &s->lim, "" };
     puz_err rc = check_entry(e, msg);
     uint64_t t0;
 
@@ -582,6 +613,7 @@ puz_err store_daily_add(store *s, const struct store_submission *e,
     if (rc != PUZ_OK)
         return rc;
     net_of(e->client, net, sizeof(net));
+    store_nickname_fold(e->nickname, a.fold);
     rc = enter(s, msg);
     if (rc != PUZ_OK)
         return rc;

@@ -21,6 +21,7 @@ struct store__add {
     const char *net;        /* the client's /24 or /64 ("10.1.2.0/24") */
     int64_t now_ms;
     const struct store_limits *lim;
+    char fold[STORE_NICK_MAX + 1];  /* store_nickname_fold's */
 };
 
 /* A start token to keep: checked, made, with its limits' keys. */
@@ -112,5 +113,7 @@ puz_err store__full(char *msg, unsigned cap);
 puz_err store__too_fast(char *msg, unsigned moves, unsigned ms,
                         unsigned floor_ms);
 puz_err store__token_refused(char *msg, enum store__token_why why);
+/* A nickname that folds like other's, another player's on the board. */
+puz_err store__lookalike(char *msg, const char *other);
 
 #endif

@@ -16,6 +16,10 @@
  *                           a better entry takes the worst one's place.
  *   P daily:DAY:SIZE:nicks  hash, lowercased nickname -> its member (one
  *                           entry per nickname: a better one replaces it)
+ *   P daily:DAY:SIZE:folds  hash, folded nickname (store_nickname_fold)
+ *                           -> the nickname of the board that has it;
+ *   P daily:DAY:SIZE:foldof hash, lowercased nickname -> its fold (so an
+ *                           entry that leaves the board frees its fold)
  *   P daily:DAY:SIZE:par    "PAR OPTIMAL", written once (SET NX)
  *   P daily:DAY:SIZE:tokens sorted set of the unused tokens by their
  *                           start (ms): at starts_max the oldest are
@@ -60,11 +64,12 @@ struct redis_be {
     redisContext *c;
 };
 
-/* KEYS: board, seq, rate a, rate n, token, nicks, unused tokens. ARGV:
- * moves, created (s), nickname, address max, network max, rate ttl,
- * board cap, day, size, now (ms), help, time cap, ms a move at least,
- * the token. Answers {code, ms, member, score}: code 1 placed, 0 kept
- * the earlier, < 0 refused (the token as it was; -8 too fast, {-8, ms}). */
+/* KEYS: board, seq, rate a, rate n, token, nicks, unused tokens, folds,
+ * foldof. ARGV: moves, created (s), nickname, address max, network max,
+ * rate ttl, board cap, day, size, now (ms), help, time cap, ms a move at
+ * least, the token, the nickname's fold. Answers {code, ms, member,
+ * score}: code 1 placed, 0 kept the earlier, < 0 refused (the token as
+ * it was; -8 too fast, {-8, ms}; -9 a look-alike, {-9, its nickname}). */
 static const char add_script[] =
     "local a = tonumber(redis.call('GET', KEYS[3]) or '0')\n"
     "if a >= tonumber(ARGV[4]) then return {-1} end\n"
@@ -81,6 +86,8 @@ static const char add_script[] =
     "if ms < tonumber(ARGV[1]) * tonumber(ARGV[13]) then return {-8, ms} end\n"
     "local score = tonumber(ARGV[11]) * 2^40 + tonumber(ARGV[1]) * 2^27 + ms\n"
     "local lower = string.lower(ARGV[3])\n"
+    "local fo = redis.call('HGET', KEYS[8], ARGV[15])\n"
+    "if fo and string.lower(fo) ~= lower then return {-9, fo} end\n"
     "local old = redis.call('HGET', KEYS[6], lower)\n"
     "local os = old and redis.call('ZSCORE', KEYS[1], old)\n"
     "if os and tonumber(os) <= score then\n"
@@ -96,6 +103,11 @@ static const char add_script[] =
     "  redis.call('ZREM', KEYS[1], w[1])\n"
     "  local wn = string.match(w[1], '^[^:]*:[^:]*:(.*)$') or ''\n"
     "  redis.call('HDEL', KEYS[6], string.lower(wn))\n"
+    "  local wf = redis.call('HGET', KEYS[9], string.lower(wn))\n"
+    "  if wf then\n"
+    "    redis.call('HDEL', KEYS[8], wf)\n"
+    "    redis.call('HDEL', KEYS[9], string.lower(wn))\n"
+    "  end\n"
     "end\n"
     "redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
     "redis.call('ZREM', KEYS[7], ARGV[14])\n"
@@ -104,6 +116,8 @@ static const char add_script[] =
     "          ARGV[3]\n"
     "redis.call('ZADD', KEYS[1], score, m)\n"
     "redis.call('HSET', KEYS[6], lower, m)\n"
+    "redis.call('HSET', KEYS[8], ARGV[15], ARGV[3])\n"
+    "redis.call('HSET', KEYS[9], lower, ARGV[15])\n"
     "redis.call('INCR', KEYS[3])\n"
     "redis.call('EXPIRE', KEYS[3], ARGV[6])\n"
     "redis.call('INCR', KEYS[4])\n"
@@ -429,6 +443,10 @@ static puz_err add_refused(const redisReply *r, const struct store__add *a,
         return store__limited(msg, false, code == -2);
     case -3:
         return store__full(msg, a->lim->entries_max);
+    case -9:
+        return store__lookalike(msg, r->elements > 1
+                                && r->element[1]->type == REDIS_REPLY_STRING
+                                ? r->element[1]->str : "another player");
     case -8:
         return store__too_fast(msg, a->e->moves, r->elements > 1
                                && r->element[1]->type == REDIS_REPLY_INTEGER
@@ -487,18 +505,22 @@ static puz_err redis_add(void *be, const struct store__add *a,
     struct redis_be *b = be;
     const struct store_submission *e = a->e;
     char board[256], seq[160], ra[256], rn[256], tok[200], nicks[256],
-         unused[256], moves[16], created[24], amax[16], nmax[16], ttl[16],
+         unused[256], folds[256], foldof[256], moves[16], created[24],
+         amax[16], nmax[16], ttl[16],
          cap[16], size[4], now[24], tmax[16], floor_ms[16];
     long long minute = (long long)(a->now_ms / 1000 / STORE_RATE_WINDOW_S);
-    const char *argv[] = { "EVAL", add_script, "7", board, seq, ra, rn, tok,
-                           nicks, unused, moves, created, e->nickname, amax,
-                           nmax, ttl, cap, e->day, size, now,
-                           e->help ? "1" : "0", tmax, floor_ms, e->token };
+    const char *argv[] = { "EVAL", add_script, "9", board, seq, ra, rn, tok,
+                           nicks, unused, folds, foldof, moves, created,
+                           e->nickname, amax, nmax, ttl, cap, e->day, size,
+                           now, e->help ? "1" : "0", tmax, floor_ms, e->token,
+                           a->fold };
     redisReply *r;
 
     key_of(b, board, sizeof(board), e->day, e->size, "board");
     key_of(b, nicks, sizeof(nicks), e->day, e->size, "nicks");
     key_of(b, unused, sizeof(unused), e->day, e->size, "tokens");
+    key_of(b, folds, sizeof(folds), e->day, e->size, "folds");
+    key_of(b, foldof, sizeof(foldof), e->day, e->size, "foldof");
     snprintf(seq, sizeof(seq), "%sdaily:seq", b->prefix);
     snprintf(tok, sizeof(tok), "%sdaily:token:%s", b->prefix, e->token);
     snprintf(ra, sizeof(ra), "%srate:a:%s:%lld", b->prefix, e->client,
