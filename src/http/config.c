@@ -177,6 +177,10 @@ static const struct key keys[] = {
       "(10.0.0.0/8, ::1/128) whose X-Forwarded-For is believed: the "
       "client is the last address in it not of a trusted proxy; empty = "
       "the socket's address" },
+    { "probe_port", K_UINT, OFF(probe_port), 0, 0, 65535,
+      "a second port, on bind, answering only /livez, /healthz, /readyz "
+      "and /metrics on a thread and connections of its own, so floods "
+      "of the main port's connections never fail the probes; 0 = none" },
     { "daily_starts_max", K_UINT, OFF(daily_starts_max), 0, 1, 10000000,
       "unused daily start tokens kept per day and size; past it the "
       "oldest unused is forgotten (a new player is never refused)" },

@@ -47,6 +47,9 @@ struct http_server {
     struct MHD_Daemon *daemon;
     int listen_fd;
     bool mhd_owns_fd;               /* MHD closes listen_fd on stop */
+    struct MHD_Daemon *probe_daemon;    /* probe_port's; NULL = none */
+    int probe_fd;
+    unsigned probe_port;
     bool stopped;
     unsigned port;
     char url[96];
@@ -94,6 +97,7 @@ struct http__conn_stats {
     uint64_t refused;           /* past max_connections */
     uint64_t cut_head, cut_body;    /* past a deadline */
     uint64_t abandoned;         /* hung up while a job was pending */
+    uint64_t reclaimed;         /* idle ones shut for a new one */
 };
 
 struct http_req;
