@@ -223,6 +223,26 @@ puz_err store_daily_par_put(store *s, const char *day,
                                       unsigned size, unsigned *par,
                                       bool *optimal, char *msg);
 
+/* An API key's use, counted across instances (issue 42 item 3): what
+ * this instance adds, and what the cluster answers. */
+struct store_key_use {
+    const char *key;            /* the key's name */
+    unsigned requests;          /* in: requests here since the last sync,
+                                 * in the minute of now_ms */
+    unsigned streams;           /* in: event streams open here now */
+    unsigned requests_total;    /* out: the minute's, every instance's */
+    unsigned streams_elsewhere; /* out: open on other instances */
+};
+#define STORE_KEY_USE_TTL_MS 3000   /* an instance's streams count this
+                                     * long after its last sync */
+
+/* Adds this instance's (instance: its id) use of n keys and reads the
+ * cluster's back, in one round trip. The shared backend only: with the
+ * embedded one there is one instance, so out is this one's (requests
+ * total = 0, streams elsewhere = 0) and nothing is asked. */
+puz_err store_key_use_sync(store *s, const char *instance, int64_t now_ms,
+                           struct store_key_use *use, size_t n, char *msg);
+
 /* Entries of day and size in all. */
 puz_err store_daily_count(store *s, const char *day,
                                     unsigned size, unsigned *count,

@@ -48,6 +48,8 @@ struct http_server {
     int listen_fd;
     bool mhd_owns_fd;               /* MHD closes listen_fd on stop */
     struct MHD_Daemon *probe_daemon;    /* probe_port's; NULL = none */
+    struct http__keysync *keysync;  /* keys' use across instances; NULL =
+                                     * none (keysync.c) */
     int probe_fd;
     unsigned probe_port;
     bool stopped;
@@ -222,6 +224,11 @@ puz_err http__conns_start(struct http_server *s);
 void http__conns_stop(struct http_server *s);
 void http__conns_destroy(struct http_server *s);
 void http__conns_stats(struct http_server *s, struct http__conn_stats *st);
+
+/* keysync.c: in shared mode with API keys, a thread that counts each
+ * key's requests and streams across instances; nothing otherwise. */
+puz_err http__keysync_start(struct http_server *s);
+void http__keysync_stop(struct http_server *s);
 void http__conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
                        enum MHD_ConnectionNotificationCode code);
 enum MHD_Result http__conn_access(void *cls, struct MHD_Connection *c,

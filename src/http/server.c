@@ -521,6 +521,7 @@ static puz_err start_jobs(struct http_server *s, char *msg)
 
     /* A quarter of the connections stays out of the streams' reach. */
     sl->max = s->cfg.max_streams;
+    sl->keys = s->keys;
     if (sl->max > s->cfg.max_connections * 3 / 4)
         sl->max = s->cfg.max_connections * 3 / 4 ? s->cfg.max_connections
                   * 3 / 4 : 1;
@@ -637,6 +638,10 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
     }
     if (rc == PUZ_OK)
         rc = start_probe_daemon(s, msg);
+    if (rc == PUZ_OK && http__keysync_start(s) != PUZ_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "cannot start the API keys' sync");
+        rc = PUZ_ENOMEM;
+    }
     if (rc != PUZ_OK) {
         http_server_destroy(s);
         return rc;
@@ -718,6 +723,7 @@ void http_server_shutdown(http_server *s)
     if (s->daemon != NULL)
         MHD_stop_daemon(s->daemon);
     s->daemon = NULL;
+    http__keysync_stop(s);
     /* The probes answer to the end (/readyz says draining). */
     if (s->probe_daemon != NULL)
         MHD_stop_daemon(s->probe_daemon);  /* closes probe_fd */

@@ -732,3 +732,21 @@ puz_err store_daily_par_put(store *s, const char *day,
     return leave(s, s->ops->par_put(s->be, day, size, par, optimal, msg),
                  t0, msg);
 }
+
+puz_err store_key_use_sync(store *s, const char *instance, int64_t now_ms,
+                           struct store_key_use *use, size_t n, char *msg)
+{
+    uint64_t t0;
+    puz_err rc;
+
+    for (size_t i = 0; i < n; i++)
+        use[i].requests_total = use[i].streams_elsewhere = 0;
+    if (s->ops != &store__redis_ops || n == 0)
+        return PUZ_OK;
+    rc = enter(s, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    t0 = now_us();
+    return leave(s, store__redis_key_use(s->be, instance, now_ms, use, n,
+                                         msg), t0, msg);
+}

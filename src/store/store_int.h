@@ -103,6 +103,10 @@ puz_err store__redis_new(const char *url, const char *prefix,
 struct redisContext *store__redis_connect_new(void *be, char *msg);
 const char *store__redis_prefix(const void *be);
 
+/* store_key_use_sync on the shared backend (connected, lock held). */
+puz_err store__redis_key_use(void *be, const char *instance, int64_t now_ms,
+                             struct store_key_use *use, size_t n, char *msg);
+
 /* The refusals both backends word the same way. */
 /* Too many entries (start false) or starts (true) from an address or
  * its network (net). */

@@ -32,6 +32,12 @@
  *                           entries from an address and its /24 or /64
  *                           in that minute (now / 60), expiring after two
  *   P rate:s:CLIENT:MINUTE, P rate:sn:NET:MINUTE   the same for starts
+ *   P keys:rpm:NAME:MINUTE  an API key's requests in that minute, every
+ *                           instance's (INCRBY at each sync; 2 minutes)
+ *   P keys:streams:INSTANCE hash, key name -> event streams open on that
+ *                           instance (PX STORE_KEY_USE_TTL_MS: a dead
+ *                           instance's streams stop counting)
+ *   P keys:instances        set of the instances that sync key use
  * An entry is one Lua script (checks, the token spent, the nickname's
  * earlier entry, room, ZADD, counters, rank), so it is atomic across
  * instances and one round trip; a start is another. A command returns
@@ -149,6 +155,50 @@ static const char start_script[] =
     "redis.call('ZADD', KEYS[4], now, ARGV[9])\n"
     "redis.call('PEXPIRE', KEYS[4], ARGV[2])\n"
     "return 1\n";
+
+/* ARGV: prefix, instance, minute, ttl (ms), then per key: name,
+ * requests since the last sync, streams open here. Answers per key
+ * {requests this minute in all, streams open elsewhere}. Key names are
+ * made here (one Redis, not a cluster). */
+static const char key_use_script[] =
+    "local p, inst, minute = ARGV[1], ARGV[2], ARGV[3]\n"
+    "local mine = p .. 'keys:streams:' .. inst\n"
+    "local set = p .. 'keys:instances'\n"
+    "redis.call('SADD', set, inst)\n"
+    "redis.call('DEL', mine)\n"
+    "for i = 5, #ARGV, 3 do\n"
+    "  if tonumber(ARGV[i + 2]) > 0 then\n"
+    "    redis.call('HSET', mine, ARGV[i], ARGV[i + 2])\n"
+    "  end\n"
+    "end\n"
+    "redis.call('PEXPIRE', mine, ARGV[4])\n"
+    "local others = {}\n"
+    "for _, o in ipairs(redis.call('SMEMBERS', set)) do\n"
+    "  if o ~= inst then\n"
+    "    if redis.call('EXISTS', p .. 'keys:streams:' .. o) == 1 then\n"
+    "      others[#others + 1] = p .. 'keys:streams:' .. o\n"
+    "    else\n"
+    "      redis.call('SREM', set, o)\n"
+    "    end\n"
+    "  end\n"
+    "end\n"
+    "local out = {}\n"
+    "for i = 5, #ARGV, 3 do\n"
+    "  local rk = p .. 'keys:rpm:' .. ARGV[i] .. ':' .. minute\n"
+    "  local d = tonumber(ARGV[i + 1])\n"
+    "  local total = tonumber(redis.call('GET', rk) or '0')\n"
+    "  if d > 0 then\n"
+    "    total = redis.call('INCRBY', rk, d)\n"
+    "    redis.call('EXPIRE', rk, 120)\n"
+    "  end\n"
+    "  local st = 0\n"
+    "  for _, k in ipairs(others) do\n"
+    "    st = st + tonumber(redis.call('HGET', k, ARGV[i]) or '0')\n"
+    "  end\n"
+    "  out[#out + 1] = total\n"
+    "  out[#out + 1] = st\n"
+    "end\n"
+    "return out\n";
 
 /* %XX decoded in place (a password may hold '@' or ':'). */
 static void unescape(char *s)
@@ -713,6 +763,59 @@ static int redis_schema_version(void *be)
 {
     (void)be;
     return -1;
+}
+
+puz_err store__redis_key_use(void *be, const char *instance, int64_t now_ms,
+                             struct store_key_use *use, size_t n, char *msg)
+{
+    struct redis_be *b = be;
+    size_t argc = 7 + 3 * n;
+    const char **argv = calloc(argc, sizeof(*argv));
+    char (*num)[24] = calloc(2 * n + 2, sizeof(*num));
+    redisReply *r = NULL;
+    puz_err rc = PUZ_ENOMEM;
+
+    if (argv == NULL || num == NULL)
+        goto out_free;
+    argv[0] = "EVAL";
+    argv[1] = key_use_script;
+    argv[2] = "0";
+    argv[3] = b->prefix;
+    argv[4] = instance;
+    snprintf(num[0], sizeof(num[0]), "%lld", (long long)(now_ms / 60000));
+    snprintf(num[1], sizeof(num[1]), "%d", STORE_KEY_USE_TTL_MS);
+    argv[5] = num[0];
+    argv[6] = num[1];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(num[2 + 2 * i], sizeof(num[0]), "%u", use[i].requests);
+        snprintf(num[3 + 2 * i], sizeof(num[0]), "%u", use[i].streams);
+        argv[7 + 3 * i] = use[i].key;
+        argv[8 + 3 * i] = num[2 + 2 * i];
+        argv[9 + 3 * i] = num[3 + 2 * i];
+    }
+    r = command(b, (int)argc, argv, msg);
+    rc = PUZ_EIO;
+    if (r == NULL)
+        goto out_free;
+    if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 * n) {
+        failed(b, r, msg);
+        goto out_free;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (r->element[2 * i]->type != REDIS_REPLY_INTEGER
+            || r->element[2 * i + 1]->type != REDIS_REPLY_INTEGER) {
+            failed(b, r, msg);
+            goto out_free;
+        }
+        use[i].requests_total = (unsigned)r->element[2 * i]->integer;
+        use[i].streams_elsewhere = (unsigned)r->element[2 * i + 1]->integer;
+    }
+    freeReplyObject(r);
+    rc = PUZ_OK;
+out_free:
+    free(num);
+    free(argv);
+    return rc;
 }
 
 const struct store__ops store__redis_ops = STORE__OPS(redis, "shared");
