@@ -106,8 +106,8 @@ struct store_limits {
     unsigned move_floor_ms;     /* least ms a move of a ranked run */
 };
 extern const struct store_limits store_limits_default;
-/* Sets s's limits (before its first call; a zero cap keeps the
- * default's). */
+/* Sets s's limits (before its first call): a zero cap keeps the
+ * default's; move_floor_ms is taken as it is (0: no floor). */
 void store_set_limits(store *s, const struct store_limits *l);
 
 struct store_options {
