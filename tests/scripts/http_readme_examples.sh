@@ -29,8 +29,9 @@ url=$(serve_url "$tmp/out" "$pid" 30) || true
 [ -n "$url" ] || { cat "$tmp/err" >&2; echo "server did not start" >&2
                    exit 1; }
 
-# A first start builds the 4x4 tables in the background (about 20 s on
-# two busy cores); a later one loads them at once.
+# A first start builds the 4x4 tables in the background (15-40 s on two
+# busy cores, the 24-puzzle's build beside it); a later one loads them at
+# once. The wait allows for a slow first start under a sanitizer.
 ready() {
     curl -s "$url/readyz" | node -e '
         let s = ""; process.stdin.on("data", (d) => { s += d; });
@@ -42,7 +43,7 @@ ready() {
 tries=0
 until ready; do
     tries=$((tries + 1))
-    [ $tries -lt 100 ] || { echo "4x4 tables not ready in 50 s" >&2
+    [ $tries -lt 180 ] || { echo "4x4 tables not ready in 90 s" >&2
                             curl -s "$url/readyz" >&2; exit 1; }
     kill -0 $pid 2>/dev/null || { cat "$tmp/err" >&2; exit 1; }
     sleep 0.5
