@@ -15,6 +15,7 @@
 
 #include "api.h"
 #include "api_decode.h"
+#include "puz_version.h"
 #include "support/apitest.h"
 #include "support/tables3.h"
 
@@ -147,12 +148,15 @@ static void test_openapi_enums_equal_catalog(void **state)
     check_enum("Heuristic", json_object_get(j, "heuristics"));
 }
 
-/* Every registered algorithm and heuristic, as the core describes it. */
+/* The version, and every registered algorithm and heuristic, as the
+ * core describes it. */
 static void test_catalog_lists_registries(void **state)
 {
     json_t *j = catalog(*state), *algs, *hs, *e;
     enum puz_algorithm a;
 
+    /* the release, from the one place every front end reads it */
+    assert_string_equal(apitest_str(j, "version"), PUZ_VERSION);
     algs = json_object_get(j, "algorithms");
     assert_int_equal(json_array_size(algs), PUZ_ALG_COUNT_);
     for (size_t i = 0; i < json_array_size(algs); i++) {
