@@ -7,7 +7,8 @@
 # the systemd unit checked; `make uninstall` leaving no file behind.
 # Once with PREFIX a scratch directory, once with DESTDIR and PREFIX=/usr.
 # Quiet when it passes; 77 (skipped, reason on stderr) without a C
-# compiler or binutils, or after passing everything else without groff.
+# compiler or binutils, on a sanitizer build, or after passing everything
+# else without groff.
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}
 for tool in cc make pkg-config readelf nm; do
@@ -16,6 +17,12 @@ for tool in cc make pkg-config readelf nm; do
         exit 77
     fi
 done
+# A sanitizer build's library needs its runtime linked first: what a
+# user installs is the release build, checked there.
+if nm "$BUILD/libpuzzled.a" 2>/dev/null | grep -q '__[atu]*san_'; then
+    echo "install: $BUILD is a sanitizer build; checked on the release build" >&2
+    exit 77
+fi
 # Called from `make test`, a make of our own must not join that one's
 # jobserver (it would warn that it cannot).
 unset MAKEFLAGS MFLAGS MAKELEVEL
