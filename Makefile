@@ -218,6 +218,11 @@ $(BUILD)/puzzled.pc: lib/puzzled.pc.in
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		lib/puzzled.pc.in >$@
 
+# install_man SRC,DEST: the page with VERSION in its .TH line's
+# "puzzled X.Y.Z", so the version is not kept in the pages too.
+install_man = sed 's/^\(\.TH .*"puzzled \)[0-9.]*"/\1$(VERSION)"/' $(1) >$(2) && \
+	chmod 644 $(2)
+
 # The unit's ExecStart names /usr/local/bin (the default PREFIX); the
 # installed copy names BINDIR.
 install: $(PUZZLED) $(LIBCORE) $(SHLIB) $(BUILD)/puzzled.pc
@@ -232,8 +237,8 @@ install: $(PUZZLED) $(LIBCORE) $(SHLIB) $(BUILD)/puzzled.pc
 	$(INSTALL) -m 644 $(LIBCORE) $(DESTDIR)$(LIBDIR)/libpuzzled.a
 	$(INSTALL) -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/puzzled/
 	$(INSTALL) -m 644 $(BUILD)/puzzled.pc $(DESTDIR)$(PKGCONFIGDIR)/
-	$(INSTALL) -m 644 man/puzzled.1 $(DESTDIR)$(MANDIR)/man1/
-	$(INSTALL) -m 644 man/puzzled.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	$(call install_man,man/puzzled.1,$(DESTDIR)$(MANDIR)/man1/puzzled.1)
+	$(call install_man,man/puzzled.conf.5,$(DESTDIR)$(MANDIR)/man5/puzzled.conf.5)
 	sed 's|^ExecStart=/usr/local/bin/|ExecStart=$(BINDIR)/|' $(SYSTEMD_UNIT) \
 		>$(DESTDIR)$(SYSTEMDDIR)/puzzled.service
 	chmod 644 $(DESTDIR)$(SYSTEMDDIR)/puzzled.service

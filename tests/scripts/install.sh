@@ -134,6 +134,10 @@ for key in $("$root/bin/puzzled" serve --help |
     grep -qx ".B $key" "$man5" ||
         bad "puzzled.conf(5) lacks the key $key"
 done
+for page in "$man1" "$man5"; do
+    grep -q "^\.TH .*\"puzzled $version\"" "$page" ||
+        bad "${page##*/} does not say puzzled $version"
+done
 for cmd in serve solve score random "pdb build" "pdb verify" "key new"; do
     grep -q "^\.B puzzled $cmd" "$man1" || bad "puzzled(1) lacks $cmd"
 done
