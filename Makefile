@@ -178,7 +178,8 @@ clean:
 # has one home, include/puz_version.h; the soname is its major number.
 # The shared library's objects are -fPIC and live in $(BUILD)/pic, so the
 # ordinary build is the same with or without it.
-VERSION := $(shell sed -n 's/^\#define PUZ_VERSION "\(.*\)"/\1/p' include/puz_version.h)
+VERSION := $(shell awk '/^\#define PUZ_VERSION_(MAJOR|MINOR|PATCH) /{ \
+	v = v s $$3; s = "." } END { print v }' include/puz_version.h)
 VERSION_MAJOR := $(firstword $(subst ., ,$(VERSION)))
 PREFIX ?= /usr/local
 DESTDIR ?=

@@ -32,7 +32,8 @@ fail=0
 skipped=""
 bad() { echo "FAIL: install: $*"; fail=1; }
 
-version=$(sed -n 's/^#define PUZ_VERSION "\(.*\)"/\1/p' include/puz_version.h)
+version=$(awk '/^#define PUZ_VERSION_(MAJOR|MINOR|PATCH) /{ v = v s $3; s = "." }
+               END { print v }' include/puz_version.h)
 major=${version%%.*}
 board="8 6 7 2 5 4 3 0 1"       # the 8-puzzle's farthest from the goal
 
@@ -93,6 +94,7 @@ nm -D --defined-only "$lib/libpuzzled.so.$version" | awk '{print $3}' \
     >"$scratch/syms"
 grep -qx puz_solve "$scratch/syms" || bad "puz_solve is not exported"
 grep -qx puz_board_parse "$scratch/syms" || bad "puz_board_parse not exported"
+grep -qx puz_version "$scratch/syms" || bad "puz_version is not exported"
 others=$(grep -v '^puz_[a-z0-9]' "$scratch/syms" | head -5)
 [ -z "$others" ] || bad "exported beyond puz_*: $others"
 
