@@ -17,6 +17,7 @@
 
 #include "support/htest.h"
 #include "puz_algorithm.h"
+#include "puz_version.h"
 
 #define EASY "{\"board\": \"1 2 3 4 5 6 7 0 8\"}"
 
@@ -696,6 +697,27 @@ static void test_request_id(void **state)
     htest_resp_free(&r);
 }
 
+/* Every answer names the release (puz_version.h), a success, a 404 and
+ * a problem alike: one header added where every response is queued. */
+static void test_server_header(void **state)
+{
+    static const char *const paths[] = { "/livez", "/no-such-path" };
+    struct htest_resp r;
+    char v[128];
+
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        assert_int_equal(htest_get(srv_of(state), paths[i], &r), 0);
+        assert_non_null(htest_header(&r, "Server", v, sizeof(v)));
+        assert_string_equal(v, "puzzled/" PUZ_VERSION);
+        htest_resp_free(&r);
+    }
+    assert_int_equal(htest_post(srv_of(state), "/v1/solve", "{", &r), 0);
+    assert_int_equal(r.status, 400);
+    assert_non_null(htest_header(&r, "Server", v, sizeof(v)));
+    assert_string_equal(v, "puzzled/" PUZ_VERSION);
+    htest_resp_free(&r);
+}
+
 static void test_batch_partial_failure(void **state)
 {
     json_t *j = post_ok(state, "/v1/solve/batch", "{\"boards\": ["
@@ -865,6 +887,7 @@ static void test_metrics(void **state)
         "puzzled_http_threads 2",
         "puzzled_workers_busy", "puzzled_request_arena_bytes_count",
         "puzzled_solves_total{status=\"solved\"}",
+        "puzzled_build_info{version=\"" PUZ_VERSION "\"} 1\n",
     };
     struct htest_resp r;
 
@@ -1112,6 +1135,7 @@ int main(void)
         cmocka_unit_test(test_cors),
         cmocka_unit_test(test_cors_allow_list),
         cmocka_unit_test(test_request_id),
+        cmocka_unit_test(test_server_header),
         cmocka_unit_test(test_batch_partial_failure),
         cmocka_unit_test(test_batch_limits),
         cmocka_unit_test(test_random_exact_distance),
