@@ -12,6 +12,8 @@
 #     console block shows the output's first line, compares it.
 # What is not run is matched by the SKIP list below, each with its reason;
 # a command matching neither list is checked (paths, targets), not run.
+# A passing run prints one line; VERBOSE=1 (or a failure) also lists what
+# was not run and why.
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}
 PUZZLED=${PUZZLED:-$BUILD/puzzled}
@@ -194,6 +196,7 @@ all_cmds = [(f, c) for f in files for c in commands(f)]
 made = produced([c for _, c in all_cmds])
 targets = make_targets()
 skips = {}
+details = []
 for f, (n, cmd, expect) in all_cmds:
     errs = check_paths(cmd, made) + check_make(cmd, targets)
     if any(re.search(r, cmd) for r in RUN):
@@ -206,14 +209,15 @@ for f, (n, cmd, expect) in all_cmds:
             skips[why] = skips.get(why, 0) + 1
         else:
             checked += 1
-            print(f"checked, not run: {f}:{n}: {cmd[:100]}")
+            details.append(f"checked, not run: {f}:{n}: {cmd[:100]}")
     for e in errs:
         print(f"FAIL {f}:{n}: {cmd[:100]}\n    {e}")
         failed += 1
-for why, k in sorted(skips.items()):
-    print(f"not run ({why}): {k}")
+details += [f"not run ({why}): {k}" for why, k in sorted(skips.items())]
+if failed or os.environ.get("VERBOSE"):
+    print("\n".join(details))
 print(f"{len(all_cmds)} commands in {len(files)} files: {ran} run, "
-      f"{skipped} not run (reasons above), {checked} checked only; "
+      f"{skipped} not run (VERBOSE=1 says why), {checked} checked only; "
       f"{failed} failed")
 sys.exit(1 if failed else 0)
 EOF
