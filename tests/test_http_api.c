@@ -515,8 +515,8 @@ static void test_payload_too_large(void **state)
 static void test_unsupported_media_type(void **state)
 {
     static const char *const types[] = {
-        "text/plain", "", "application/x-www-form-urlencoded",
-        "application/json; charset=latin1",
+        "text/plain", "", "application/json; charset=latin1", "text/html",
+        "multipart/form-data; boundary=x", "image/png",
     };
     struct htest_resp r;
 
@@ -537,6 +537,40 @@ static void test_unsupported_media_type(void **state)
         assert_int_equal(r.status, 200);
         htest_resp_free(&r);
     }
+}
+
+/*
+ * `curl -d '{"board": ...}'` labels its JSON body with curl's default,
+ * application/x-www-form-urlencoded: the body is read as JSON when it is
+ * JSON (an object or array), and a real form body is still a 415.
+ */
+static void test_form_type_json_body(void **state)
+{
+    struct htest_req curl_d = { .path = "/v1/solve", .body = EASY,
+                                .content_type =
+                                "application/x-www-form-urlencoded" };
+    struct htest_req form = { .path = "/v1/solve",
+                              .body = "board=1+2+3+4+5+6+7+0+8",
+                              .content_type =
+                              "application/x-www-form-urlencoded" };
+    struct htest_req broken = { .path = "/v1/score", .body = "{\"board\": ",
+                                .content_type =
+                                "application/x-www-form-urlencoded" };
+    struct htest_resp r;
+    json_t *p;
+
+    assert_int_equal(htest_do(srv_of(state), &curl_d, &r), 0);
+    assert_int_equal(r.status, 200);
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(srv_of(state), &form, &r), 0);
+    p = htest_problem(&r, 415, "unsupported-media-type");
+    assert_detail_has(p, "application/json");
+    json_decref(p);
+    htest_resp_free(&r);
+    /* JSON meant, JSON broken: the same 400 as with application/json. */
+    assert_int_equal(htest_do(srv_of(state), &broken, &r), 0);
+    json_decref(htest_problem(&r, 400, "malformed-json"));
+    htest_resp_free(&r);
 }
 
 /* Every JSON route refuses the same three ways. */
@@ -1095,6 +1129,7 @@ int main(void)
         cmocka_unit_test(test_method_not_allowed),
         cmocka_unit_test(test_payload_too_large),
         cmocka_unit_test(test_unsupported_media_type),
+        cmocka_unit_test(test_form_type_json_body),
         cmocka_unit_test(test_json_routes_share_errors),
         cmocka_unit_test(test_options_unknown_path),
         cmocka_unit_test(test_cors),
