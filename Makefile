@@ -169,3 +169,91 @@ clean:
 
 .SECONDARY:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# --- Install ----------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the puzzled binary, the
+# core as a library (shared, versioned, only the public puz_* names
+# exported; and static), its headers, puzzled.pc, the man pages and the
+# systemd unit. make uninstall removes exactly those files. The version
+# has one home, include/puz_version.h; the soname is its major number.
+# The shared library's objects are -fPIC and live in $(BUILD)/pic, so the
+# ordinary build is the same with or without it.
+VERSION := $(shell awk '/^\#define PUZ_VERSION_(MAJOR|MINOR|PATCH) /{ \
+	v = v s $$3; s = "." } END { print v }' include/puz_version.h)
+VERSION_MAJOR := $(firstword $(subst ., ,$(VERSION)))
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
+INSTALL ?= install
+
+PIC_BUILD := $(BUILD)/pic
+SONAME := libpuzzled.so.$(VERSION_MAJOR)
+SHLIB := $(PIC_BUILD)/libpuzzled.so.$(VERSION)
+PIC_OBJS := $(CORE_SRCS:%.c=$(PIC_BUILD)/%.o)
+PUBLIC_HEADERS := $(wildcard include/puz_*.h)
+SYSTEMD_UNIT := deploy/systemd/puzzled.service
+
+.PHONY: shared install uninstall
+shared: $(SHLIB)
+
+$(PIC_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+# The version script exports puz_[a-z0-9]* and hides the rest, among
+# them the puz__ helpers only the core's own files share.
+$(SHLIB): $(PIC_OBJS) lib/puzzled.map
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=lib/puzzled.map -Wl,-z,defs \
+		-o $@ $(PIC_OBJS)
+
+# Remade every time: it holds PREFIX, whose changes make cannot see.
+.PHONY: $(BUILD)/puzzled.pc
+$(BUILD)/puzzled.pc: lib/puzzled.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		lib/puzzled.pc.in >$@
+
+# install_man SRC,DEST: the page with VERSION in its .TH line's
+# "puzzled X.Y.Z", so the version is not kept in the pages too.
+install_man = sed 's/^\(\.TH .*"puzzled \)[0-9.]*"/\1$(VERSION)"/' $(1) >$(2) && \
+	chmod 644 $(2)
+
+# The unit's ExecStart names /usr/local/bin (the default PREFIX); the
+# installed copy names BINDIR.
+install: $(PUZZLED) $(LIBCORE) $(SHLIB) $(BUILD)/puzzled.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/puzzled $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(SYSTEMDDIR)
+	$(INSTALL) -m 755 $(PUZZLED) $(DESTDIR)$(BINDIR)/puzzled
+	$(INSTALL) -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libpuzzled.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpuzzled.so
+	$(INSTALL) -m 644 $(LIBCORE) $(DESTDIR)$(LIBDIR)/libpuzzled.a
+	$(INSTALL) -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/puzzled/
+	$(INSTALL) -m 644 $(BUILD)/puzzled.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(call install_man,man/puzzled.1,$(DESTDIR)$(MANDIR)/man1/puzzled.1)
+	$(call install_man,man/puzzled.conf.5,$(DESTDIR)$(MANDIR)/man5/puzzled.conf.5)
+	sed 's|^ExecStart=/usr/local/bin/|ExecStart=$(BINDIR)/|' $(SYSTEMD_UNIT) \
+		>$(DESTDIR)$(SYSTEMDDIR)/puzzled.service
+	chmod 644 $(DESTDIR)$(SYSTEMDDIR)/puzzled.service
+
+# The files install put there; of the directories only include/puzzled,
+# which is ours alone (the others may hold anyone's files).
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/puzzled \
+		$(DESTDIR)$(LIBDIR)/libpuzzled.so.$(VERSION) \
+		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libpuzzled.so \
+		$(DESTDIR)$(LIBDIR)/libpuzzled.a \
+		$(PUBLIC_HEADERS:include/%=$(DESTDIR)$(INCLUDEDIR)/puzzled/%) \
+		$(DESTDIR)$(PKGCONFIGDIR)/puzzled.pc \
+		$(DESTDIR)$(MANDIR)/man1/puzzled.1 \
+		$(DESTDIR)$(MANDIR)/man5/puzzled.conf.5 \
+		$(DESTDIR)$(SYSTEMDDIR)/puzzled.service
+	rmdir $(DESTDIR)$(INCLUDEDIR)/puzzled 2>/dev/null || true

@@ -12,7 +12,14 @@
  * time, which on a shared machine is the fairer measure of speed (Mgen/s
  * uses it). Exit status 1 if any length or path is wrong.
  *
- * usage: korf24 [--data FILE] [--cache DIR]
+ * The papers count differently: Korf & Felner generated nodes, Doebbelin
+ * et al. and Clausecker expanded ones. With --peers FILE (default
+ * tests/data/korf24-peers.tsv; "none" to skip) a last table gives, per
+ * instance run and summed over them, our count over each published
+ * column, each against its own kind (generated for *_generated columns,
+ * expanded for *_expanded ones).
+ *
+ * usage: korf24 [--data FILE] [--peers FILE|none] [--cache DIR]
  *               [--partition 6-6-6-6|6-6-6-6z|6-6-6-6z2|4x6]
  *               [--ids 38,40 | --all | --easiest N] [--threads N]
  *               [--units-serial]
@@ -38,6 +45,7 @@
 #include "puz_solve.h"
 
 #define MAX_INSTANCES 50
+#define MAX_PEERS 16
 
 struct instance {
     unsigned id, want;
@@ -45,8 +53,16 @@ struct instance {
     struct puz_board board;
 };
 
+/* The published counts of korf24-peers.tsv, by instance id. */
+struct peers {
+    unsigned cols;
+    char name[MAX_PEERS][40];            /* header without _expanded etc. */
+    int generated[MAX_PEERS];            /* a count of generated nodes */
+    double count[MAX_INSTANCES + 1][MAX_PEERS];  /* 0: not published */
+};
+
 struct args {
-    const char *data, *cache, *ids;
+    const char *data, *cache, *ids, *peers;
     enum puz_pdb_partition part;
     unsigned easiest;                /* 0 = all */
     unsigned threads;                /* 0/1 = serial IDA* */
@@ -98,6 +114,8 @@ struct totals {
     uint64_t generated, expanded;
     unsigned long long published;
     unsigned solved, bad;
+    unsigned runs;                       /* instances in run[] */
+    struct { unsigned id; uint64_t generated, expanded; } run[MAX_INSTANCES];
 };
 
 static void progress(const struct puz_pdb_progress *p, void *user)
@@ -139,6 +157,92 @@ static unsigned load_instances(const char *path, struct instance *in)
     }
     fclose(f);
     return n;
+}
+
+/* Reads FILE's header (id, length, then one column per published search)
+ * and rows; lines starting with '#' are comments. 0 on success. */
+static int load_peers(const char *path, struct peers *pe)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int header = 0;
+
+    if (f == NULL) {
+        perror(path);
+        return -1;
+    }
+    memset(pe, 0, sizeof(*pe));
+    while (fgets(line, sizeof(line), f) != NULL) {
+        char *save = NULL, *tok = strtok_r(line, "\t\n", &save);
+        unsigned col = 0, id;
+        if (tok == NULL || tok[0] == '#')
+            continue;
+        if (!header) {
+            header = 1;
+            strtok_r(NULL, "\t\n", &save);          /* length */
+            while ((tok = strtok_r(NULL, "\t\n", &save)) != NULL &&
+                   pe->cols < MAX_PEERS) {
+                char *kind = strrchr(tok, '_');
+                pe->generated[pe->cols] =
+                    kind != NULL && strcmp(kind, "_generated") == 0;
+                if (kind != NULL && (pe->generated[pe->cols] ||
+                                     strcmp(kind, "_expanded") == 0))
+                    *kind = '\0';
+                snprintf(pe->name[pe->cols++], sizeof(pe->name[0]), "%s",
+                         tok);
+            }
+            continue;
+        }
+        id = (unsigned)atoi(tok);
+        if (id == 0 || id > MAX_INSTANCES ||
+            strtok_r(NULL, "\t\n", &save) == NULL)
+            continue;
+        while (col < pe->cols &&
+               (tok = strtok_r(NULL, "\t\n", &save)) != NULL)
+            pe->count[id][col++] = strtod(tok, NULL);
+    }
+    fclose(f);
+    return header ? 0 : -1;
+}
+
+/* Our count over each published one, per instance and summed over the
+ * instances that have it. */
+static void report_peers(const struct peers *pe, const struct totals *t)
+{
+    double ours[MAX_PEERS] = { 0 }, theirs[MAX_PEERS] = { 0 };
+
+    printf("== ours / published (generated against *_generated columns, "
+           "expanded against *_expanded)\n  id");
+    for (unsigned c = 0; c < pe->cols; c++)
+        printf("  %s", pe->name[c]);
+    printf("\n");
+    for (unsigned i = 0; i < t->runs; i++) {
+        printf("%4u", t->run[i].id);
+        for (unsigned c = 0; c < pe->cols; c++) {
+            double p = pe->count[t->run[i].id][c];
+            double o = (double)(pe->generated[c] ? t->run[i].generated
+                                                 : t->run[i].expanded);
+            int w = (int)strlen(pe->name[c]) + 2;
+            if (p <= 0) {
+                printf("%*s", w, "-");
+                continue;
+            }
+            ours[c] += o;
+            theirs[c] += p;
+            printf("%*.3f", w, o / p);
+        }
+        printf("\n");
+    }
+    printf(" sum");
+    for (unsigned c = 0; c < pe->cols; c++)
+        printf("%*.3f", (int)strlen(pe->name[c]) + 2,
+               theirs[c] > 0 ? ours[c] / theirs[c] : 0.0);
+    printf("\nsums over these instances (published):");
+    for (unsigned c = 0; c < pe->cols; c++)
+        printf(" %s %.4g%s", pe->name[c], theirs[c],
+               c + 1 < pe->cols ? "," : "\n");
+    printf("sums over these instances (ours): expanded %.4g, generated "
+           "%.4g\n", (double)t->expanded, (double)t->generated);
 }
 
 static int by_published(const void *a, const void *b)
@@ -204,6 +308,9 @@ static int run_one(const struct instance *in, const struct puz_solve_opts *o,
     t->expanded += r.stats.expanded;
     t->published += in->published;
     t->solved += !bad;
+    t->run[t->runs].id = in->id;
+    t->run[t->runs].generated = r.stats.generated;
+    t->run[t->runs++].expanded = r.stats.expanded;
     printf("%3u  %3u %3u%s  %14llu  %14llu  %9.1f  %8.1f  %6.2f  %6.3f\n",
            in->id, r.length, in->want, bad ? " WRONG" : "",
            (unsigned long long)r.stats.expanded,
@@ -238,7 +345,7 @@ static void report(const struct totals *t, unsigned n, double table_s,
 }
 
 static int bench(const struct args *ar, const struct instance *in,
-                 unsigned n)
+                 unsigned n, const struct peers *pe)
 {
     struct puz_pdb_opts po = { 2, progress, NULL, pool_run_pieces, NULL };
     struct puz_solve_opts o = { 0 };
@@ -289,6 +396,8 @@ static int bench(const struct args *ar, const struct instance *in,
     for (unsigned i = 0; i < n; i++)
         t.bad += (unsigned)run_one(&in[i], &o, a, &t);
     report(&t, n, table_s, built, bytes);
+    if (pe != NULL)
+        report_peers(pe, &t);
     puz_arena_destroy(a);
     puz_tables_destroy(tables);
     return t.bad != 0;
@@ -297,6 +406,7 @@ static int bench(const struct args *ar, const struct instance *in,
 static int parse(int argc, char **argv, struct args *ar)
 {
     ar->data = "tests/data/korf24.tsv";
+    ar->peers = "tests/data/korf24-peers.tsv";
     ar->cache = "pdb-cache";
     ar->part = PUZ_PDB_6666;
     ar->easiest = 10;
@@ -314,6 +424,8 @@ static int parse(int argc, char **argv, struct args *ar)
             return -1;
         if (strcmp(argv[i], "--data") == 0)
             ar->data = v;
+        else if (strcmp(argv[i], "--peers") == 0)
+            ar->peers = v;
         else if (strcmp(argv[i], "--cache") == 0)
             ar->cache = v;
         else if (strcmp(argv[i], "--ids") == 0)
@@ -334,11 +446,13 @@ static int parse(int argc, char **argv, struct args *ar)
 int main(int argc, char **argv)
 {
     static struct instance in[MAX_INSTANCES];
+    static struct peers pe;
     struct args ar = { 0 };
     unsigned n;
 
     if (parse(argc, argv, &ar) != 0) {
-        fprintf(stderr, "usage: korf24 [--data FILE] [--cache DIR] "
+        fprintf(stderr, "usage: korf24 [--data FILE] [--peers FILE|none] "
+                "[--cache DIR] "
                 "[--partition 6-6-6-6|6-6-6-6z|6-6-6-6z2|4x6] [--ids 38,40 | --all | "
                 "--easiest N] [--threads N] [--units-serial]\n");
         return 2;
@@ -355,5 +469,7 @@ int main(int argc, char **argv)
     }
     if (n == 0)
         return 2;
-    return bench(&ar, in, n);
+    if (strcmp(ar.peers, "none") != 0 && load_peers(ar.peers, &pe) != 0)
+        return 2;
+    return bench(&ar, in, n, strcmp(ar.peers, "none") != 0 ? &pe : NULL);
 }

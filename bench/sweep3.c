@@ -13,7 +13,7 @@
  *         (default: the optimal pairs that finish in minutes, and table)
  *   -s K  every K-th board only (profiling under callgrind)
  *   -n N  run each row N times and report the one with least CPU time
- *   -r REF8  also time ../shared/bench/ref8.c (built as REF8) beside the
+ *   -r REF8  also time bench/ref/ref8.c (built as REF8) beside the
  *         linear-conflict rows, `REF8 sweep astar|ida`, run right before
  *         ours each time so both see the same load; prints the ratios
  *

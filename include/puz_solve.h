@@ -199,6 +199,10 @@ struct puz_result {
     enum puz_status status;
     enum puz_algorithm algorithm;     /* the one that ran (AUTO resolved) */
     const puz_heuristic *heuristic;   /* the one used; NULL for bfs/dfs */
+    /* The tables the pdb heuristic read: a partition's name ("6-6-3",
+     * "6-6-6-6z2", "3x4"...) or "exact" (the 3x3 table); NULL when no
+     * table was read. Static storage. */
+    const char *tables;
     bool optimal;       /* guaranteed shortest and search completed */
     unsigned length;
     uint8_t *moves;     /* length blank directions (enum puz_dir) */

@@ -15,6 +15,7 @@
 
 #include "api.h"
 #include "api_decode.h"
+#include "puz_version.h"
 #include "support/apitest.h"
 #include "support/tables3.h"
 
@@ -53,18 +54,29 @@ static void names_of(const json_t *list, struct names *out)
  * The enum of components.schemas.<schema> in openapi.yaml: the first
  * "enum: [a, b,\n c]" after the line "    <schema>:".
  */
-static void openapi_enum(const char *schema, struct names *out)
+/* openapi.yaml's text (a static buffer, read once). */
+static char *openapi_text(void)
 {
     static char text[1 << 18];
-    char head[64], *p, *end;
-    FILE *f = fopen("openapi.yaml", "r");
-    size_t len;
+    static size_t len;
+    FILE *f;
 
+    if (len > 0)
+        return text;
+    f = fopen("openapi.yaml", "r");
     assert_non_null(f);
     len = fread(text, 1, sizeof(text) - 1, f);
     fclose(f);
-    assert_true(len < sizeof(text) - 1);
+    assert_true(len > 0 && len < sizeof(text) - 1);
     text[len] = '\0';
+    return text;
+}
+
+static void openapi_enum(const char *schema, struct names *out)
+{
+    char *text = openapi_text();
+    char head[64], *p, *end;
+
     snprintf(head, sizeof(head), "\n    %s:\n", schema);
     p = strstr(text, head);
     assert_non_null(p);
@@ -147,12 +159,31 @@ static void test_openapi_enums_equal_catalog(void **state)
     check_enum("Heuristic", json_object_get(j, "heuristics"));
 }
 
-/* Every registered algorithm and heuristic, as the core describes it. */
+/* The spec's info.version is the release's (puz_version.h), which the
+ * catalog answers: a copy that must not drift. */
+static void test_openapi_version(void **state)
+{
+    const char *info = strstr(openapi_text(), "\ninfo:\n");
+    const char *v;
+
+    (void)state;
+    assert_non_null(info);
+    v = strstr(info, "\n  version: ");
+    assert_non_null(v);
+    v += strlen("\n  version: ");
+    assert_int_equal(strcspn(v, "\n"), strlen(PUZ_VERSION));
+    assert_memory_equal(v, PUZ_VERSION, strlen(PUZ_VERSION));
+}
+
+/* The version, and every registered algorithm and heuristic, as the
+ * core describes it. */
 static void test_catalog_lists_registries(void **state)
 {
     json_t *j = catalog(*state), *algs, *hs, *e;
     enum puz_algorithm a;
 
+    /* the release, from the one place every front end reads it */
+    assert_string_equal(apitest_str(j, "version"), PUZ_VERSION);
     algs = json_object_get(j, "algorithms");
     assert_int_equal(json_array_size(algs), PUZ_ALG_COUNT_);
     for (size_t i = 0; i < json_array_size(algs); i++) {
@@ -258,6 +289,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_catalog_defaults_tables_caps,
                                         apitest_setup, apitest_teardown),
         cmocka_unit_test(test_heuristic_decision),
+        cmocka_unit_test(test_openapi_version),
     };
 
     return cmocka_run_group_tests(tests, test_tables3_setup,

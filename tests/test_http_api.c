@@ -17,6 +17,7 @@
 
 #include "support/htest.h"
 #include "puz_algorithm.h"
+#include "puz_version.h"
 
 #define EASY "{\"board\": \"1 2 3 4 5 6 7 0 8\"}"
 
@@ -514,8 +515,8 @@ static void test_payload_too_large(void **state)
 static void test_unsupported_media_type(void **state)
 {
     static const char *const types[] = {
-        "text/plain", "", "application/x-www-form-urlencoded",
-        "application/json; charset=latin1",
+        "text/plain", "", "application/json; charset=latin1", "text/html",
+        "multipart/form-data; boundary=x", "image/png",
     };
     struct htest_resp r;
 
@@ -536,6 +537,40 @@ static void test_unsupported_media_type(void **state)
         assert_int_equal(r.status, 200);
         htest_resp_free(&r);
     }
+}
+
+/*
+ * `curl -d '{"board": ...}'` labels its JSON body with curl's default,
+ * application/x-www-form-urlencoded: the body is read as JSON when it is
+ * JSON (an object or array), and a real form body is still a 415.
+ */
+static void test_form_type_json_body(void **state)
+{
+    struct htest_req curl_d = { .path = "/v1/solve", .body = EASY,
+                                .content_type =
+                                "application/x-www-form-urlencoded" };
+    struct htest_req form = { .path = "/v1/solve",
+                              .body = "board=1+2+3+4+5+6+7+0+8",
+                              .content_type =
+                              "application/x-www-form-urlencoded" };
+    struct htest_req broken = { .path = "/v1/score", .body = "{\"board\": ",
+                                .content_type =
+                                "application/x-www-form-urlencoded" };
+    struct htest_resp r;
+    json_t *p;
+
+    assert_int_equal(htest_do(srv_of(state), &curl_d, &r), 0);
+    assert_int_equal(r.status, 200);
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(srv_of(state), &form, &r), 0);
+    p = htest_problem(&r, 415, "unsupported-media-type");
+    assert_detail_has(p, "application/json");
+    json_decref(p);
+    htest_resp_free(&r);
+    /* JSON meant, JSON broken: the same 400 as with application/json. */
+    assert_int_equal(htest_do(srv_of(state), &broken, &r), 0);
+    json_decref(htest_problem(&r, 400, "malformed-json"));
+    htest_resp_free(&r);
 }
 
 /* Every JSON route refuses the same three ways. */
@@ -659,6 +694,27 @@ static void test_request_id(void **state)
         assert_string_equal(str(p, "request_id"), v);
         json_decref(p);
     }
+    htest_resp_free(&r);
+}
+
+/* Every answer names the release (puz_version.h), a success, a 404 and
+ * a problem alike: one header added where every response is queued. */
+static void test_server_header(void **state)
+{
+    static const char *const paths[] = { "/livez", "/no-such-path" };
+    struct htest_resp r;
+    char v[128];
+
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        assert_int_equal(htest_get(srv_of(state), paths[i], &r), 0);
+        assert_non_null(htest_header(&r, "Server", v, sizeof(v)));
+        assert_string_equal(v, "puzzled/" PUZ_VERSION);
+        htest_resp_free(&r);
+    }
+    assert_int_equal(htest_post(srv_of(state), "/v1/solve", "{", &r), 0);
+    assert_int_equal(r.status, 400);
+    assert_non_null(htest_header(&r, "Server", v, sizeof(v)));
+    assert_string_equal(v, "puzzled/" PUZ_VERSION);
     htest_resp_free(&r);
 }
 
@@ -831,6 +887,7 @@ static void test_metrics(void **state)
         "puzzled_http_threads 2",
         "puzzled_workers_busy", "puzzled_request_arena_bytes_count",
         "puzzled_solves_total{status=\"solved\"}",
+        "puzzled_build_info{version=\"" PUZ_VERSION "\"} 1\n",
     };
     struct htest_resp r;
 
@@ -1072,11 +1129,13 @@ int main(void)
         cmocka_unit_test(test_method_not_allowed),
         cmocka_unit_test(test_payload_too_large),
         cmocka_unit_test(test_unsupported_media_type),
+        cmocka_unit_test(test_form_type_json_body),
         cmocka_unit_test(test_json_routes_share_errors),
         cmocka_unit_test(test_options_unknown_path),
         cmocka_unit_test(test_cors),
         cmocka_unit_test(test_cors_allow_list),
         cmocka_unit_test(test_request_id),
+        cmocka_unit_test(test_server_header),
         cmocka_unit_test(test_batch_partial_failure),
         cmocka_unit_test(test_batch_limits),
         cmocka_unit_test(test_random_exact_distance),

@@ -14,6 +14,7 @@
 #include <pthread.h>
 
 #include "http_metrics.h"
+#include "puz_version.h"
 
 static const char *const routes[] = { "/a", "/b" };
 
@@ -69,6 +70,9 @@ static void test_render(void **state)
     assert_has(text, "puzzled_workers_busy 1");
     assert_has(text, "puzzled_ready 1");
     assert_has(text, "# TYPE puzzled_solve_expanded_nodes histogram");
+    /* which release answers, for dashboards that join on it */
+    assert_has(text, "# TYPE puzzled_build_info gauge\n"
+               "puzzled_build_info{version=\"" PUZ_VERSION "\"} 1\n");
     free(text);
     http_metrics_destroy(m);
 }

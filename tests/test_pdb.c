@@ -377,6 +377,10 @@ static void solve_check(const puz_tables *t, const struct puz_board *b,
     assert_int_equal(r.length, want);
     assert_int_equal(puz_replay(b, r.moves, r.length, &end), PUZ_OK);
     assert_true(puz_board_equal(&end, goal));
+    /* the answer names the set it read */
+    assert_non_null(r.tables);
+    assert_string_equal(r.tables, puz_pdb_partition_name(
+                            puz_pdb_partition(puz_tables_pdb(t, goal))));
     puz_arena_destroy(a);
 }
 
@@ -519,6 +523,7 @@ static void test_missing_tables_are_explained(void **state)
     assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
     assert_int_equal(r.status, PUZ_SOLVED);
     assert_ptr_equal(r.heuristic, puz_heuristic_find("linear-conflict"));
+    assert_null(r.tables);   /* no table was read */
     puz_arena_destroy(a);
 }
 

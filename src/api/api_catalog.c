@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "puz_version.h"
+
 /* One registry entry: name, description, two flags, sizes min..max. */
 static json_t *entry_json(const char *name, const char *description,
                           const char *flag1, bool v1, const char *flag2,
@@ -173,8 +175,8 @@ void api__catalog(struct api_call *c)
 
     for (unsigned n = PUZ_MIN_SIZE; sizes != NULL && n <= PUZ_MAX_SIZE; n++)
         json_array_append_new(sizes, size_json(c, n));
-    api_answer_json(c, 200, json_pack("{s:o, s:o, s:o, s:o, s:o}",
-        "algorithms", list_json(PUZ_ALG_COUNT_, algorithm_json),
+    api_answer_json(c, 200, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+        "version", PUZ_VERSION, "algorithms", list_json(PUZ_ALG_COUNT_, algorithm_json),
         "heuristics", list_json(puz_heuristic_count(), heuristic_json),
         "sizes", sizes, "shapes", shapes_json(c),
         "caps", caps_json(c->ctx->lim)));

@@ -212,7 +212,8 @@ static void put_stats(struct out *o, const struct puz_stats *st)
     PUT_LIT(o, "}");
 }
 
-/* The whole answer, in codec_result_json()'s key order. */
+/* The whole answer, in the key order of the reference encoder the tests
+ * hold it to (tests/support/codec_ref.c). */
 static void put_result(struct out *o, const struct puz_board *start,
                        const struct puz_result *r, bool include_path,
                        unsigned digits)
@@ -235,6 +236,10 @@ static void put_result(struct out *o, const struct puz_board *start,
         put_str(o, puz_heuristic_name(r->heuristic));
     else
         PUT_LIT(o, "null");
+    if (r->tables != NULL) {
+        PUT_LIT(o, ",\"tables\":");
+        put_str(o, r->tables);
+    }
     PUT_LIT(o, ",\"stats\":");
     put_stats(o, &r->stats);
     PUT_LIT(o, ",\"lower_bound\":");

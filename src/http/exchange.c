@@ -49,6 +49,32 @@ static bool json_media_type(const char *ct)
            || strncasecmp(cs + 8, "\"utf-8\"", 7) == 0;
 }
 
+/*
+ * `curl -d '{"board": ...}'`, as people type it, labels the JSON with
+ * curl's default type, application/x-www-form-urlencoded. That label is
+ * taken at its word only when the body is not JSON: the body decides
+ * (form_json_body), once it is in.
+ */
+static bool form_media_type(const char *ct)
+{
+    return ct != NULL && strcspn(ct, "; \t") == 33
+           && strncasecmp(ct, "application/x-www-form-urlencoded", 33) == 0;
+}
+
+/* A form's body is "name=value&...", never "{" or "["; a JSON text the
+ * route reads is an object or an array. A body that starts like one is
+ * JSON, and a broken one gets the decoder's 400 with its line and
+ * column, as it would with application/json. */
+static bool form_json_body(const struct http_req *r)
+{
+    size_t i = 0;
+
+    while (i < r->body_len && (r->body[i] == ' ' || r->body[i] == '\t'
+                               || r->body[i] == '\r' || r->body[i] == '\n'))
+        i++;
+    return i < r->body_len && (r->body[i] == '{' || r->body[i] == '[');
+}
+
 /* The client waits for "100 Continue" before sending its body, so an
  * early answer costs it nothing. */
 static bool expects_continue(struct http_req *r)
@@ -68,7 +94,9 @@ static void check_body_headers(struct http_req *r)
                                                  "Content-Length");
     unsigned long long len = cl != NULL ? strtoull(cl, NULL, 10) : 0;
 
-    if (!json_media_type(ct)) {
+    if (form_media_type(ct)) {
+        r->form_body = true;
+    } else if (!json_media_type(ct)) {
         http__reply_problemf(r, API_PROBLEM_UNSUPPORTED_MEDIA, "send the "
                              "body as JSON with Content-Type: "
                              "application/json (got %.100s)",
@@ -238,6 +266,13 @@ static bool dispatch(struct http_req *r)
     if (r->too_large) {
         http__reply_problemf(r, API_PROBLEM_PAYLOAD_TOO_LARGE, "the body "
                              "exceeds %zu bytes", r->srv->cfg.api.max_body_bytes);
+        return false;
+    }
+    if (r->form_body && !form_json_body(r)) {
+        http__reply_problemf(r, API_PROBLEM_UNSUPPORTED_MEDIA, "the body "
+                             "is a form (application/x-www-form-urlencoded),"
+                             " not JSON; send a JSON object, best with "
+                             "Content-Type: application/json");
         return false;
     }
     if (r->route != NULL) {

@@ -145,6 +145,7 @@ struct http_req {
     size_t body_len, body_cap;
     uint64_t body_seen;             /* bytes received, kept or not */
     bool too_large;
+    bool form_body;                 /* sent as a form: JSON only if it is */
     bool answered;                  /* written by http__req_send_early */
     enum http__phase phase;
     struct MHD_Response *response;  /* ready to queue */

@@ -9,6 +9,7 @@
  * count) and a scrape sums the shards.
  */
 #include "http_metrics.h"
+#include "puz_version.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -322,6 +323,11 @@ char *http_metrics_render(const http_metrics *m,
     render_hist(f, m, H_EXPANDED);
     render_hist(f, m, H_ARENA);
     render_gauges(f, m, g);
+    /* The usual Prometheus idiom: a constant 1 whose label says which
+     * release answers, so a dashboard can join any series on it. */
+    fprintf(f, "# HELP puzzled_build_info The release running (its "
+            "version label); always 1.\n# TYPE puzzled_build_info gauge\n"
+            "puzzled_build_info{version=\"%s\"} 1\n", PUZ_VERSION);
     if (fclose(f) != 0) {
         free(buf);
         return NULL;

@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "puz_version.h"
 
 puz_arena *http__arena_get(struct http_server *s)
 {
@@ -234,6 +235,7 @@ enum MHD_Result http__req_queue(struct http_req *r)
     if (resp == NULL)
         return MHD_NO;
     MHD_add_response_header(resp, "X-Request-Id", r->id);
+    MHD_add_response_header(resp, "Server", "puzzled/" PUZ_VERSION);
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     if (MHD_get_response_header(resp, "Cache-Control") == NULL)
         MHD_add_response_header(resp, "Cache-Control", "no-store");

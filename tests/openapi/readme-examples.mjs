@@ -40,8 +40,12 @@ if (!doc) {
   process.exit(1);
 }
 
-const blocks = [...doc.matchAll(/```(\w*)\n([\s\S]*?)```/g)]
-  .map((m) => ({ lang: m[1], text: m[2] }));
+// An example marked `<!-- not run by the test: REASON -->` on the line
+// before its block is skipped, and the reason printed (one that needs the
+// 24-puzzle tables, which take minutes to build, for instance).
+const blocks = [...doc.matchAll(
+  /(?:<!-- not run by the test: ([^>]*?) -->\n)?```(\w*)\n([\s\S]*?)```/g)]
+  .map((m) => ({ skip: m[1], lang: m[2], text: m[3] }));
 
 // Lines of a sh block as commands (backslash continuations joined).
 function commands(text) {
@@ -65,7 +69,11 @@ const show = (v) => JSON.stringify(v, (k, x) =>
   (x instanceof Num ? Number(x.src) : x));
 
 function compareJson(want, got, where, errs) {
+  // The rectangles' and the 24-puzzle's tables build for minutes in the
+  // background: /readyz's example runs whatever their state (its keys
+  // and types are still checked).
   if (where.includes('/stats/') || where.endsWith('/request_id')
+      || /^\/checks\/pdb_(5x5|rect)\//.test(where)
       || where.includes('/progress/')
       || /\/(id|created_at|started_at|finished_at)$/.test(where)) {
     if (typeof want !== typeof got
@@ -141,8 +149,15 @@ function compareText(want, got, errs) {
 
 let ran = 0;
 let failed = 0;
+let skipped = 0;
 for (let i = 0; i < blocks.length; i++) {
   if (blocks[i].lang !== 'sh') continue;
+  if (blocks[i].skip) {
+    skipped++;
+    console.log(`skipped (${blocks[i].skip}): ` +
+                `${commands(blocks[i].text)[0]}`);
+    continue;
+  }
   const expect = blocks[i + 1] && blocks[i + 1].lang !== 'sh'
     ? blocks[i + 1] : null;
   for (const cmd of commands(blocks[i].text)) {
@@ -181,5 +196,6 @@ for (let i = 0; i < blocks.length; i++) {
     }
   }
 }
-console.log(`${source}: ${ran} examples run, ${failed} failed`);
+console.log(`${source}: ${ran} examples run, ${failed} failed, ` +
+            `${skipped} skipped`);
 process.exit(failed || ran === 0 ? 1 : 0);

@@ -59,7 +59,8 @@ static json_t *stats_json(const struct puz_stats *st)
 json_t *codec_ref_result_json(const struct puz_board *start,
                           const struct puz_result *r, bool include_path)
 {
-    json_t *o = json_pack("{s:s, s:b, s:i, s:o, s:o, s:s, s:o, s:o}",
+    /* o*: "tables" only when a table was read */
+    json_t *o = json_pack("{s:s, s:b, s:i, s:o, s:o, s:s, s:o, s:o*, s:o}",
                           "status", puz_status_name(r->status),
                           "optimal", r->optimal,
                           "length", (int)r->length,
@@ -69,6 +70,7 @@ json_t *codec_ref_result_json(const struct puz_board *start,
                           "heuristic", r->heuristic
                               ? json_string(puz_heuristic_name(r->heuristic))
                               : json_null(),
+                          "tables", r->tables ? json_string(r->tables) : NULL,
                           "stats", stats_json(&r->stats));
 
     if (o == NULL)
