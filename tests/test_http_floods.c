@@ -11,7 +11,10 @@
  *  - connections that were answered and then stay idle (keep-alive, as
  *    the refused event-stream requests of the report did);
  *  - every connection busy (slow bodies): the main port refuses at once
- *    with 503, the probe port still answers.
+ *    with 503, the probe port still answers;
+ *  - the report's case: 100 event-stream requests from one client on a
+ *    long job with max_connections 100: 8 streams, 92 refusals (429)
+ *    left open as idle keep-alive connections; /livez got 0 of 5.
  * Loopback only, bounded: ~600 sockets at most, a few seconds.
  */
 #include <arpa/inet.h>
@@ -267,6 +270,66 @@ static void test_all_busy(void **state)
     http_server_destroy(s);
 }
 
+/* A job that runs for seconds (a 4x4 walk, IDA* with linear conflict,
+ * as test_http_jobs.c's SLOW). */
+#define SLOW_JOB "{\"board\": \"15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4\", " \
+    "\"goal\": \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\", " \
+    "\"algorithm\": \"idastar\", \"heuristic\": \"linear-conflict\"}"
+
+/* 5. The report's streams: the refused ones stay as idle keep-alive
+ * connections; both ports answer. */
+static void test_refused_streams_left_open(void **state)
+{
+    unsigned pp;
+    http_server *s = start(&pp);
+    int fds[MAXC];
+    char req[160], buf[4096], id[33], path[64];
+    struct htest_resp r;
+    json_t *j;
+    unsigned refused = 0;
+
+    (void)state;
+    assert_int_equal(htest_post(s, "/v1/jobs", SLOW_JOB, &r), 0);
+    assert_int_equal(r.status, 202);
+    j = htest_json(&r);
+    snprintf(id, sizeof(id), "%s", json_string_value(json_object_get(j,
+                                                                    "id")));
+    json_decref(j);
+    htest_resp_free(&r);
+    snprintf(req, sizeof(req), "GET /v1/jobs/%s/events HTTP/1.1\r\nHost: "
+             "t\r\n\r\n", id);
+    for (int i = 0; i < MAXC; i++) {
+        fds[i] = dial(http_server_port(s));
+        if (fds[i] >= 0) {
+            struct pollfd p = { .fd = fds[i], .events = POLLIN };
+            ssize_t n = 0;
+
+            (void)!send(fds[i], req, strlen(req), MSG_NOSIGNAL);
+            if (poll(&p, 1, 1000) > 0)
+                n = recv(fds[i], buf, sizeof(buf) - 1, 0);
+            buf[n > 0 ? n : 0] = '\0';
+            refused += strncmp(buf, "HTTP/1.1 429", 12) == 0;
+        }
+    }
+    fprintf(stderr, "streams: %u of %d refused 429, left open\n", refused,
+            MAXC);
+    assert_true(refused >= MAXC - 10);
+    assert_true(probes_ok(http_server_port(s), "refused streams, main")
+                >= PROBES * 99 / 100);
+    assert_true(probes_ok(pp, "refused streams, probe port")
+                >= PROBES * 99 / 100);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    close_all(fds, MAXC);
+    {
+        struct htest_req rq = { .method = "DELETE", .path = path,
+                                .route = "/v1/jobs/{id}" };
+
+        assert_int_equal(htest_do(s, &rq, &r), 0);
+        htest_resp_free(&r);
+    }
+    http_server_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_reconnect_flood),
         cmocka_unit_test(test_answered_then_idle),
         cmocka_unit_test(test_all_busy),
+        cmocka_unit_test(test_refused_streams_left_open),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
