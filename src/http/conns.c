@@ -50,13 +50,16 @@ struct conn {
     atomic_int phase;           /* enum phase */
     atomic_uint_fast64_t deadline_us;   /* 0: none in this phase */
     atomic_int *cancel;         /* a suspended job's flag, or NULL */
-    bool cut;                   /* shut by a deadline */
+    /* Under the lock (the watchdog's sweeps and reclaim read them). */
+    bool cut;                   /* shut by a deadline or a reclaim */
     bool abandoned;             /* hung up while its job was pending */
+    bool served;                /* answered a request: idle = keep-alive */
+    char remote[HTTP__ADDR_MAX]; /* the client's address, as logged */
+    /* The connection's own thread only, apart from the flags above (a
+     * load of those must not take these along: ThreadSanitizer). */
     bool refused;               /* answered outside MHD; ignore the rest */
     bool http11;                /* the request is HTTP/1.1 (1xx allowed) */
     bool probed;                /* a 1xx was sent after the peer's FIN */
-    bool served;                /* answered a request: idle = keep-alive */
-    char remote[HTTP__ADDR_MAX]; /* the client's address, as logged */
 };
 
 struct http__conns {
@@ -128,7 +131,7 @@ static bool reclaim(struct http__conns *w)
         return false;
     /* Newest first in the list: the last idle one met is the oldest. */
     for (struct conn *k = w->head; k != NULL; k = k->next) {
-        if (k->cut || k->refused || k->cancel != NULL
+        if (k->cut || k->cancel != NULL
             || atomic_load_explicit(&k->phase, memory_order_relaxed)
                != PH_HEAD)
             continue;
