@@ -86,8 +86,11 @@ async function veilsReadable()
         await page.screenshot({ path: path.join(SHOTS, `r4-veil-loading-${scheme}.png`) });
         const loading = await lowContrast(page, '#board-veil');
         assert.deepEqual(loading, [], `loading veil (${scheme})`);
-        release();
+        /* Leave the page before the held board is let go, so that it is
+           never saved to be resumed by the next load. */
+        await page.goto(`${server.base}/livez`);
         await page.unroute('**/v1/puzzles/random*');
+        release();
 
         /* The server cannot be reached: the error veil. */
         await page.route('**/v1/puzzles/random*', (routed) => routed.abort('connectionrefused'));
@@ -109,8 +112,16 @@ async function veilsReadable()
 test('keys do not play a board that is out of view', async () => {
     await freshPage();
     const start = await board();
-    await page.evaluate(() => document.getElementById('lab').scrollIntoView({ block: 'end' }));
-    await page.click('#daily-title');
+    /* Far below the board, as a player reading the lab would be; the
+       page scrolls smoothly, so the test scrolls at once and checks. */
+    await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight,
+        behavior: 'instant' }));
+    await page.click('#lab-title', { position: { x: 2, y: 2 } });
+    const seen = await page.evaluate(() => {
+        const r = document.getElementById('board').getBoundingClientRect();
+        return Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)) / r.height;
+    });
+    assert.ok(seen < 0.5, `the board is out of view (${seen} of it seen)`);
     const move = legalMove(start);
     await page.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
     await page.waitForTimeout(300);   /* a slide takes 140 ms to land */
@@ -168,4 +179,32 @@ test('a hint on the daily asks before it marks the run assisted', async () => {
     await page.keyboard.press('h');
     await page.waitForFunction(() => /^Hint:/.test(document.getElementById('status').textContent),
         null, { timeout: 10000 });
+});
+
+/* Defect 6: mini boards from 4x4 up ran numbers together ("14 9 1512")
+   in the daily preview and the A* view, with digits of 8-9 px. */
+test('mini boards keep every number apart and readable', async () => {
+    await freshPage();
+    for (const size of ['4', '5']) {
+        await page.click(`#daily-size label:has(input[value="${size}"])`);
+        await page.waitForFunction((n) => document.querySelectorAll('#daily-board .mini i').length === n * n,
+            Number(size), { timeout: 10000 });
+        const cells = await page.$$eval('#daily-board .mini i', (items) => items.map((cell) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            const text = range.getBoundingClientRect();
+            const box = cell.getBoundingClientRect();
+            return {
+                text: cell.textContent, left: text.left, right: text.right,
+                boxLeft: box.left, boxRight: box.right,
+                px: parseFloat(getComputedStyle(cell).fontSize),
+            };
+        }));
+        for (const c of cells.filter((x) => x.text)) {
+            assert.ok(c.px >= 12, `${size}x${size}: "${c.text}" is ${c.px} px`);
+            assert.ok(c.left >= c.boxLeft + 1 && c.right <= c.boxRight - 1,
+                `${size}x${size}: "${c.text}" reaches its cell's edge (${c.left}..${c.right} in ${c.boxLeft}..${c.boxRight})`);
+        }
+        await page.screenshot({ path: path.join(SHOTS, `r4-mini-${size}.png`) });
+    }
 });
