@@ -8,8 +8,8 @@
 
 /* A drag shorter than this (in CSS pixels) is a tap, not a swipe. */
 const SWIPE_MIN_PX = 24;
-/* A focus change this soon after a click or a tap follows from it. */
-const POINTER_FOCUS_MS = 400;
+/* Set while returnFocusAfterPointer gives the board its focus back. */
+let refocusing = false;
 
 const ARROWS = Object.freeze({
     ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
@@ -93,7 +93,11 @@ export function returnFocusAfterPointer(area, board)
             return;
         if (event.target.type === 'file')
             return;
-        setTimeout(() => board.focus({ preventScroll: true }), 0);
+        setTimeout(() => {
+            refocusing = true;
+            board.focus({ preventScroll: true });
+            refocusing = false;
+        }, 0);
     };
     area.addEventListener('change', back);
     area.addEventListener('click', (event) => {
@@ -136,17 +140,13 @@ export function attachKeys(actions, blocked, board, area)
     document.addEventListener('focusin', () => {
         focusFromPointer = pointerRecent;
     }, true);
-    /* The board focused from the keyboard (Tab, a skip link, a script)
-       comes into view at once: the page scrolls smoothly, and a key
-       pressed meanwhile would find the board still out of view. Not when
-       the focus comes back to it after a click elsewhere in the play area
+    /* The board focused by the player (Tab, a skip link, a click) comes
+       into view at once: the page scrolls smoothly, and a key pressed
+       meanwhile would find the board still out of view. Not when the
+       focus comes back to it after a click elsewhere in the play area
        (returnFocusAfterPointer), which must not make the page jump. */
-    let pointerAt = 0;
-    document.addEventListener('pointerdown', () => {
-        pointerAt = performance.now();
-    }, true);
     board.addEventListener('focus', () => {
-        if (performance.now() - pointerAt > POINTER_FOCUS_MS && !inView(board, 0.5))
+        if (!refocusing && !inView(board, 0.5))
             board.scrollIntoView({ block: 'nearest', behavior: 'instant' });
     });
     document.addEventListener('keydown', (event) => {
