@@ -56,7 +56,7 @@ LIBCORE := $(BUILD)/libpuzzled.a
 LIBAPP := $(BUILD)/libpuzapp.a
 PUZZLED := $(BUILD)/puzzled
 
-.PHONY: all build-all deps deps-test test unit run asan test-asan test-tsan fuzz \
+.PHONY: all build-all deps deps-test test test-build unit run asan test-asan test-tsan fuzz \
 	bench clean
 ifeq ($(MAKELEVEL),0)
 all:
@@ -98,13 +98,21 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT_OBJS) $(LIBAPP) $(LIBCORE)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBAPP) $(LIBCORE)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# Every test binary, then the scripted checks (CLI, integration, browser).
+# Every test binary, then the scripted checks (CLI, integration, browser),
+# several at a time (tests/run.py). T=NAME... runs only those (globs ok:
+# T='e2e_*'), JOBS_TEST=N suites at once, V=1 shows every suite's output.
+RUN_ENV = BUILD=$(BUILD) T="$(T)" JOBS_TEST="$(JOBS_TEST)" V="$(V)"
 test: deps-test
-	@$(MAKE) $(PAR) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
-	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
+	@$(MAKE) $(PAR) --no-print-directory test-build
+	@$(RUN_ENV) sh tests/run.sh $(TEST_BINS)
+
+# One goal with a recipe, so that a build with nothing to do says nothing
+# (make names every up-to-date goal given on its command line).
+test-build: all $(TEST_BINS) $(BENCH_BINS)
+	@:
 
 unit: $(TEST_BINS)
-	@BUILD=$(BUILD) sh tests/run.sh --unit-only $(TEST_BINS)
+	@$(RUN_ENV) sh tests/run.sh --unit-only $(TEST_BINS)
 
 asan:
 	$(MAKE) SANITIZER=address,undefined OPT="-O1 -g" test
