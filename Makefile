@@ -57,6 +57,7 @@ LIBAPP := $(BUILD)/libpuzapp.a
 PUZZLED := $(BUILD)/puzzled
 
 .PHONY: all build-all deps deps-test test test-build unit run asan test-asan test-tsan fuzz \
+	deps-fuzz fuzz-run \
 	bench clean
 ifeq ($(MAKELEVEL),0)
 all:
@@ -145,25 +146,51 @@ test-tsan:
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)-fuzz
-FUZZ_TARGETS := decode board
-FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+FUZZ_TARGETS := decode board keys daily
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core \
 	$(PKG_CFLAGS)
 FUZZ_SRCS := tests/support/fuzz_entry.c src/api/decode.c \
-	src/api/problem.c src/api/limits.c $(CORE_SRCS)
+	src/api/problem.c src/api/limits.c src/api/keys.c src/api/daily.c \
+	$(wildcard src/store/*.c src/pool/*.c) $(CORE_SRCS)
+# Compiled once for every target (instrumented, not linked with the
+# fuzzer's main), then each target links its own fuzz/fuzz_<name>.c.
+FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 
-$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRCS)
-	@mkdir -p $(FUZZ_BUILD)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRCS) $(PKG_LIBS) -pthread -lm
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c $< -o $@
 
-fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) \
+		$(PKG_LIBS) -pthread -lm
+
+-include $(FUZZ_OBJS:.o=.d)
+
+# libFuzzer's running commentary goes to $(FUZZ_BUILD)/<name>.log, shown
+# when a target fails (with the crashing input's file named in it).
+fuzz: deps-fuzz
+	@$(MAKE) $(PAR) --no-print-directory fuzz-run
+
+deps-fuzz:
+	@sh scripts/deps.sh --fuzz
+
+fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
-		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
-		$(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+		if $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
 			-max_len=8192 -timeout=10 -rss_limit_mb=2048 \
 			-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/$$t- \
-			$(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t || exit 1; \
+			$(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t \
+			>$(FUZZ_BUILD)/$$t.log 2>&1; then \
+			echo "== PASS fuzz $$t ($(FUZZ_SECONDS) s," \
+				"$$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' \
+				$(FUZZ_BUILD)/$$t.log) inputs)"; \
+		else \
+			tail -n 60 $(FUZZ_BUILD)/$$t.log; \
+			echo "== FAIL fuzz $$t (log: $(FUZZ_BUILD)/$$t.log)"; \
+			exit 1; \
+		fi; \
 	done
 
 bench: $(BENCH_BINS) $(PUZZLED)

@@ -79,11 +79,27 @@ static void test_board_inputs(void **state)
     replay_dir("fuzz/regress/board", fuzz_board_one);
 }
 
+static void test_keys_inputs(void **state)
+{
+    (void)state;
+    assert_true(replay_dir("fuzz/corpus/keys", fuzz_keys_one) >= 3);
+    replay_dir("fuzz/regress/keys", fuzz_keys_one);
+}
+
+static void test_daily_inputs(void **state)
+{
+    (void)state;
+    assert_true(replay_dir("fuzz/corpus/daily", fuzz_daily_one) >= 5);
+    replay_dir("fuzz/regress/daily", fuzz_daily_one);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_inputs),
         cmocka_unit_test(test_board_inputs),
+        cmocka_unit_test(test_keys_inputs),
+        cmocka_unit_test(test_daily_inputs),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
