@@ -127,15 +127,16 @@ asan:
 TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile test_jobs \
 	test_idastar_units test_pdb_background \
 	test_http_jobs test_jobq
+# Sanitized code runs several times slower: each suite's timeout too.
 test-asan:
-	PUZZLED_QUICK=1 $(MAKE) SANITIZER=address,undefined OPT="-O1 -g" \
+	PUZZLED_QUICK=1 TEST_TIMEOUT_SCALE=4 $(MAKE) SANITIZER=address,undefined OPT="-O1 -g" \
 		BUILD=$(BUILD)-asan test
 
 test-tsan:
 	$(MAKE) SANITIZER=thread OPT="-O1 -g" BUILD=$(BUILD)-tsan \
 		$(TSAN_TESTS:%=$(BUILD)-tsan/tests/%)
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-		BUILD=$(BUILD)-tsan sh tests/run.sh --unit-only \
+		TEST_TIMEOUT_SCALE=4 BUILD=$(BUILD)-tsan sh tests/run.sh --unit-only \
 		$(TSAN_TESTS:%=$(BUILD)-tsan/tests/%)
 
 # --- Fuzzing --------------------------------------------------------------
