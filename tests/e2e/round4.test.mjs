@@ -3,7 +3,7 @@
  * browser against a real puzzled: one test per defect fixed, each of
  * which failed before its fix. Screenshots: test-output/e2e/.
  *
- * Run: tests/scripts/e2e.sh, or just this file:
+ * Run: tests/scripts/e2e_round4.sh, or just this file:
  *   node --test tests/e2e/round4.test.mjs
  */
 

@@ -10,7 +10,7 @@
  * squares' old saves still read), share links that keep the shape, and a
  * daily that stays square. Screenshots: test-output/e2e/shapes-*.png.
  *
- * Run: tests/scripts/e2e.sh, or alone:
+ * Run: tests/scripts/e2e_shapes.sh, or alone:
  *   node --test tests/e2e/shapes.test.mjs
  */
 

@@ -186,7 +186,7 @@ for _ in $(seq 60); do
         break
     sleep 0.05
 done
-curl -s "$a_url/readyz" | grep -q '"store":false' ||
+curl -s "$a_url/readyz" | grep '"store":false' >/dev/null ||
     lb_fail "/readyz with Redis gone: $(curl -s "$a_url/readyz")"
 for u in "$a_url" "$b_url"; do
     for req in "POST /v1/jobs" "GET /v1/jobs/$id" "DELETE /v1/jobs/$id" \
