@@ -153,6 +153,11 @@ puz_err jobq_events(jobq_t *q, const char *job, const char *after,
                     struct jobq_event *out, size_t max, size_t *n,
                     bool *gone, char *msg);
 
+/* Whether the shared jobs can take work, as this instance's workers
+ * last found (no I/O here): false with why (PUZ_MSG_MAX) while the
+ * queue's consumer group is lost and not made again yet. */
+bool jobq_ready(jobq_t *q, char *why);
+
 /* Jobs waiting in the queue, cluster-wide; 0 when Redis is down. */
 unsigned jobq_queued(jobq_t *q);
 
@@ -166,6 +171,8 @@ struct jobq_stats {
     uint64_t units_published;   /* work units this instance's jobs gave */
     uint64_t units_run;     /* units run here to their end (any job's) */
     uint64_t units_claimed; /* units taken over from a silent worker */
+    uint64_t groups_made;   /* queue groups made here (again: healed) */
+    uint64_t requeued;      /* jobs queued again after a lost queue */
 };
 void jobq_get_stats(jobq_t *q, struct jobq_stats *out);
 

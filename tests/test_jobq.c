@@ -294,6 +294,103 @@ static void test_redis_down_and_back(void **state)
     assert_true(wait_state(f->b, id, JOBS_DONE, 5000, &v));
 }
 
+/* Commands Redis has run so far (INFO stats), to tell a spin. */
+static long long redis_commands(redisContext *c)
+{
+    redisReply *r = redisCommand(c, "INFO stats");
+    const char *p = r != NULL && r->type == REDIS_REPLY_STRING
+                    ? strstr(r->str, "total_commands_processed:") : NULL;
+    long long n = p != NULL ? atoll(p + 25) : -1;
+
+    if (r != NULL)
+        freeReplyObject(r);
+    return n;
+}
+
+/* The queue's stream (and its consumer group) deleted while two jobs
+ * run and two wait: once the workers are free they make the group
+ * again at once, the waiting jobs are queued again from their records
+ * and run to done, and nothing spins meanwhile (Redis counts the
+ * commands: a worker answered NOGROUP at once would send thousands a
+ * second). */
+static void test_lost_queue_made_again(void **state)
+{
+    struct fix *f = *state;
+    char id[4][JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], key[128];
+    struct jobs_view v;
+    struct jobq_stats sa, sb;
+    redisContext *c = store_redis_connect(f->st, msg);
+    redisReply *r;
+    long long before, after;
+    int what;
+
+    assert_non_null(c);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id[i], msg),
+                         PUZ_OK);
+        assert_true(wait_state(f->a, id[i], JOBS_RUNNING, 3000, &v));
+    }
+    for (int i = 2; i < 4; i++)
+        assert_int_equal(jobq_submit(f->b, "echo:x", 6, "", 0, id[i], msg),
+                         PUZ_OK);
+    snprintf(key, sizeof(key), "%sjobs:queue", prefix);
+    r = redisCommand(c, "DEL %s", key);
+    assert_int_equal(r->integer, 1);
+    freeReplyObject(r);
+    before = redis_commands(c);
+    assert_int_equal(jobq_cancel(f->b, id[0], "x", 1000, &what, msg),
+                     PUZ_OK);
+    assert_int_equal(jobq_cancel(f->b, id[1], "x", 1000, &what, msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->a, id[2], JOBS_DONE, 5000, &v));
+    assert_true(wait_state(f->a, id[3], JOBS_DONE, 5000, &v));
+    assert_int_equal(v.attempts, 1);
+    usleep(1500000);
+    after = redis_commands(c);
+    assert_true(after - before < 400);
+    assert_true(jobq_ready(f->a, msg));
+    assert_true(jobq_ready(f->b, msg));
+    jobq_get_stats(f->a, &sa);
+    jobq_get_stats(f->b, &sb);
+    assert_true(sa.requeued + sb.requeued >= 2);
+    redisFree(c);
+}
+
+/* FLUSHALL while a job runs and one waits: both are gone with their
+ * records (the run stops and writes nothing); a job submitted after
+ * runs to done within seconds, with no spin. */
+static void test_flushall_recovers(void **state)
+{
+    struct fix *f = *state;
+    char id[3][JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX];
+    struct jobs_view v;
+    redisContext *c = store_redis_connect(f->st, msg);
+    redisReply *r;
+    long long before;
+    bool found = true;
+
+    assert_non_null(c);
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id[0], msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->a, id[0], JOBS_RUNNING, 3000, &v));
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id[1], msg),
+                     PUZ_OK);
+    r = redisCommand(c, "FLUSHALL");
+    freeReplyObject(r);
+    before = redis_commands(c);
+    usleep(1500000);
+    /* Both workers free again, waiting on a queue that is not there. */
+    assert_true(redis_commands(c) - before < 400);
+    assert_int_equal(jobq_find(f->b, id[0], &v, NULL, &found, msg),
+                     PUZ_OK);
+    assert_false(found);
+    assert_int_equal(jobq_submit(f->b, "echo:y", 6, "", 0, id[2], msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->a, id[2], JOBS_DONE, 5000, &v));
+    assert_true(jobq_ready(f->a, msg));
+    redisFree(c);
+}
+
 /* A worker that takes up to `want` units from the shared queue and
  * dies with them: never runs them, never acknowledges them. */
 struct thief {
@@ -434,6 +531,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_redis_down_and_back, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_units_across_instances, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_lost_queue_made_again, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_flushall_recovers, setup,
                                         teardown),
     };
 

@@ -254,17 +254,62 @@ redisReply *jobq__cmd(redisContext *c, int argc, const char **argv,
     return r;
 }
 
-puz_err jobq__group(redisContext *c, const char *stream, char *msg)
+puz_err jobq__group(redisContext *c, const char *stream, bool *made,
+                    char *msg)
 {
     const char *argv[] = { "XGROUP", "CREATE", stream, JOBQ_GROUP, "0",
                            "MKSTREAM" };
     bool broken = false;
     redisReply *r = jobq__cmd(c, 6, argv, NULL, &broken, msg);
 
+    if (made != NULL)
+        *made = r != NULL;
     if (r != NULL)
         freeReplyObject(r);
     return r != NULL || (!broken && strstr(msg, "BUSYGROUP") != NULL)
            ? PUZ_OK : PUZ_EIO;
+}
+
+/* KEYS 1 all, 2 queued, 3 queue, 4 finished; ARGV 1 prefix. The jobs
+ * still waiting (in the list or the waiting set) and the running ones
+ * whose runner is gone get a new queue entry (a second entry of a job
+ * is harmless: the take script leaves or acknowledges it); ids whose
+ * record is gone leave the indexes. The number re-queued. */
+static const char requeue_lua[] =
+    "local seen, n = {}, 0\n"
+    "local ids = redis.call('ZRANGE', KEYS[1], 0, -1)\n"
+    "for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do\n"
+    "  ids[#ids + 1] = id end\n"
+    "for _, id in ipairs(ids) do\n"
+    "  local h = ARGV[1] .. 'job:' .. id\n"
+    "  local f = redis.call('HMGET', h, 'state', 'created_ms')\n"
+    "  if seen[id] then\n"
+    "  elseif not f[1] then\n"
+    "    redis.call('ZREM', KEYS[1], id) redis.call('ZREM', KEYS[4], id)\n"
+    "    redis.call('SREM', KEYS[2], id)\n"
+    "  elseif f[1] == 'queued' or (f[1] == 'running'\n"
+    "      and redis.call('EXISTS', h .. ':lease') == 0) then\n"
+    "    if f[1] == 'queued' then redis.call('SADD', KEYS[2], id) end\n"
+    "    redis.call('ZADD', KEYS[1], 'NX', f[2] or 0, id)\n"
+    "    redis.call('XADD', KEYS[3], '*', 'id', id)\n"
+    "    n = n + 1\n"
+    "  end\n"
+    "  seen[id] = true\n"
+    "end\n"
+    "return n\n";
+
+long long jobq__requeue(jobq_t *q, redisContext *c, char *msg)
+{
+    const char *argv[] = { "EVAL", requeue_lua, "4", q->k_all, q->k_queued,
+                           q->k_queue, q->k_finished, q->prefix };
+    bool broken = false;
+    redisReply *r = jobq__cmd(c, 8, argv, NULL, &broken, msg);
+    long long n = r != NULL && r->type == REDIS_REPLY_INTEGER
+                  ? r->integer : -1;
+
+    if (r != NULL)
+        freeReplyObject(r);
+    return n;
 }
 
 redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
@@ -755,6 +800,7 @@ puz_err jobq_create(const struct jobq_config *cfg, jobq_t **out)
     snprintf(q->k_units, sizeof(q->k_units), "%sunits:queue", p);
     pthread_mutex_init(&q->lock, NULL);
     pthread_mutex_init(&q->units_lock, NULL);
+    pthread_mutex_init(&q->trouble_lock, NULL);
     pthread_cond_init(&q->freed, NULL);
     if (!new_id(q->inst, 8) || jobq__start_threads(q) != PUZ_OK) {
         jobq_destroy(q);
@@ -783,5 +829,6 @@ void jobq_destroy(jobq_t *q)
     pthread_cond_destroy(&q->freed);
     pthread_mutex_destroy(&q->lock);
     pthread_mutex_destroy(&q->units_lock);
+    pthread_mutex_destroy(&q->trouble_lock);
     free(q);
 }

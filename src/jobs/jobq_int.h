@@ -57,6 +57,9 @@ struct jobq {
     atomic_int workers_done;    /* the keeper: every run has ended */
     atomic_uint_fast64_t taken, retaken, finished, lost;
     atomic_uint_fast64_t units_published, units_run, units_claimed;
+    atomic_uint_fast64_t groups_made, requeued;   /* self-healing */
+    pthread_mutex_t trouble_lock;
+    char trouble[PUZ_MSG_MAX];  /* why the jobs are not ready ("" ok) */
     atomic_uint round_seq;
     pthread_mutex_t units_lock;     /* units_running */
     struct jobq_unit_run *units_running;
@@ -84,8 +87,15 @@ redisReply *jobq__cmd(redisContext *c, int argc, const char **argv,
                       const size_t *lens, bool *broken, char *msg);
 
 /* The consumer group "workers" on stream (made with it when missing;
- * one that exists already is fine). PUZ_EIO with msg otherwise. */
-puz_err jobq__group(redisContext *c, const char *stream, char *msg);
+ * one that exists already is fine); *made (may be NULL) true when this
+ * call made it. PUZ_EIO with msg otherwise. */
+puz_err jobq__group(redisContext *c, const char *stream, bool *made,
+                    char *msg);
+
+/* After the queue's group was made again (FLUSHALL, the stream
+ * deleted): the jobs still waiting, and the running ones whose runner
+ * is gone, queued again from their records. How many; -1 + msg. */
+long long jobq__requeue(jobq_t *q, redisContext *c, char *msg);
 
 /*
  * A state script (Lua in jobq.c) on job id: KEYS are the job's hash,

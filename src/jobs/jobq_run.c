@@ -45,20 +45,77 @@ static void nap(jobq_t *q, unsigned ms)
         usleep(20000);
 }
 
+/* What is wrong with the jobs' keys now, for /readyz ("" nothing). */
+static void set_trouble(jobq_t *q, const char *why)
+{
+    pthread_mutex_lock(&q->trouble_lock);
+    snprintf(q->trouble, sizeof(q->trouble), "%s", why);
+    pthread_mutex_unlock(&q->trouble_lock);
+}
+
+/* The consumer groups (jobs, and units with tables) exist afterwards,
+ * made by whoever is first. The one who makes the jobs' group again
+ * after it was lost (FLUSHALL, the stream deleted) queues again the
+ * jobs whose records are left, so none waits for an entry that is
+ * gone. */
+static puz_err groups(jobq_t *q, redisContext *c, char *msg)
+{
+    bool made = false;
+    long long n;
+
+    if (jobq__group(c, q->k_queue, &made, msg) != PUZ_OK
+        || (q->cfg.tables != NULL
+            && jobq__group(c, q->k_units, NULL, msg) != PUZ_OK))
+        return PUZ_EIO;
+    if (!made)
+        return PUZ_OK;
+    atomic_fetch_add(&q->groups_made, 1);
+    n = jobq__requeue(q, c, msg);
+    if (n > 0)
+        atomic_fetch_add(&q->requeued, (uint64_t)n);
+    return PUZ_OK;
+}
+
 /* A worker's connection: the command timeout covers its blocking read;
- * the consumer groups (jobs, and units with tables) exist afterwards
- * (made once by whoever is first). */
+ * the groups exist afterwards. */
 static redisContext *worker_connect(jobq_t *q, char *msg)
 {
     redisContext *c = jobq__connect(q, BLOCK_MS + q->cfg.timeout_ms, msg);
 
-    if (c != NULL && (jobq__group(c, q->k_queue, msg) != PUZ_OK
-                      || (q->cfg.tables != NULL
-                          && jobq__group(c, q->k_units, msg) != PUZ_OK))) {
+    if (c != NULL && groups(q, c, msg) != PUZ_OK) {
         redisFree(c);
         return NULL;
     }
     return c;
+}
+
+/* A read answered with an error (not a lost connection). The group
+ * gone (NOGROUP: FLUSHALL, a DEL of the stream) is made again at once;
+ * anything else is only reported. The caller backs off either way:
+ * an error answered at once must not turn the loop into a spin. */
+static void heal(jobq_t *q, redisContext *c, const char *err)
+{
+    char msg[PUZ_MSG_MAX], why[PUZ_MSG_MAX];
+
+    snprintf(why, sizeof(why), "jobs queue: %.200s", err);
+    set_trouble(q, why);
+    if (strstr(err, "NOGROUP") != NULL && groups(q, c, msg) != PUZ_OK) {
+        snprintf(why, sizeof(why), "jobs queue lost, not made again: "
+                 "%.200s", msg);
+        set_trouble(q, why);
+    }
+}
+
+bool jobq_ready(jobq_t *q, char *why)
+{
+    bool ok;
+
+    pthread_mutex_lock(&q->trouble_lock);
+    ok = q->trouble[0] == '\0';
+    if (!ok && why != NULL)
+        snprintf(why, PUZ_MSG_MAX, "%s", q->trouble);
+    pthread_mutex_unlock(&q->trouble_lock);
+    return ok;
 }
 
 /* The first entry [id, [ "id", JOB ]] of a list of entries. */
@@ -86,9 +143,9 @@ static bool entry_of(const redisReply *list, char *entry, char *id)
 /* An entry idle a while (its runner may be dead: the take script checks
  * its lease). */
 static bool claim(jobq_t *q, redisContext *c, const char *consumer,
-                  char *entry, char *id, bool *broken)
+                  char *entry, char *id, bool *broken, char *msg)
 {
-    char idle[16], msg[PUZ_MSG_MAX];
+    char idle[16];
     const char *argv[] = { "XAUTOCLAIM", q->k_queue, JOBQ_GROUP, consumer,
                            idle, "0-0", "COUNT", "1" };
     redisReply *r;
@@ -113,9 +170,9 @@ static bool claim(jobq_t *q, redisContext *c, const char *consumer,
  * be given back). */
 static bool read_new(jobq_t *q, redisContext *c, const char *consumer,
                      bool units, char *entry, char *id, bool *refused,
-                     bool *broken)
+                     bool *broken, char *msg)
 {
-    char block[16], msg[PUZ_MSG_MAX];
+    char block[16];
     const char *argv[13] = { "XREADGROUP", "GROUP", JOBQ_GROUP, consumer,
                              "COUNT", "1", "BLOCK", block, "STREAMS",
                              q->k_queue };
@@ -301,20 +358,31 @@ static void *worker(void *arg)
                       : backoff * 2;
             continue;
         }
-        backoff = 100;
         broken = got = refused = false;
+        msg[0] = '\0';
         if (puz_now_us() - last_claim >= 1000000u) {
             last_claim = puz_now_us();
-            got = claim(q, c, consumer, entry, id, &broken);
-            if (!got && !broken && q->cfg.tables != NULL
+            got = claim(q, c, consumer, entry, id, &broken, msg);
+            if (!got && !broken && msg[0] == '\0' && q->cfg.tables != NULL
                 && puz_now_us() >= units_after
                 && !jobq__units_claim(q, c, consumer, &broken))
                 refused = true;
         }
-        if (!got && !broken)
+        if (!got && !broken && msg[0] == '\0')
             got = read_new(q, c, consumer, q->cfg.tables != NULL
                            && puz_now_us() >= units_after, entry, id,
-                           &refused, &broken);
+                           &refused, &broken, msg);
+        if (!got && !broken && msg[0] != '\0') {
+            heal(q, c, msg);
+            nap(q, backoff);
+            backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS
+                      : backoff * 2;
+            continue;
+        }
+        if (!broken) {
+            backoff = 100;
+            set_trouble(q, "");
+        }
         /* no tables for a unit: leave units to others a while */
         if (refused)
             units_after = puz_now_us() + 2000000u;
@@ -441,6 +509,8 @@ void jobq_get_stats(jobq_t *q, struct jobq_stats *out)
     out->units_published = atomic_load(&q->units_published);
     out->units_run = atomic_load(&q->units_run);
     out->units_claimed = atomic_load(&q->units_claimed);
+    out->groups_made = atomic_load(&q->groups_made);
+    out->requeued = atomic_load(&q->requeued);
 }
 
 puz_err jobq__start_threads(jobq_t *q)
