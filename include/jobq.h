@@ -76,6 +76,9 @@ struct jobq_config {
     unsigned lease_ms;      /* a runner not heard of this long is dead */
     unsigned timeout_ms;    /* of every command (redis_timeout_ms) */
     unsigned events_max;    /* events kept per job (MAXLEN ~) */
+    /* Answer bytes all finished jobs keep, cluster-wide (counted in
+     * Redis; the oldest finished forgotten first); 0: no cap. */
+    size_t results_max_bytes;
     int nice;               /* the workers' niceness (pool.h) */
     /* The tables this instance's searches read: with them its workers
      * also run other jobs' work units (jobq_units_run); NULL: none. */
@@ -101,7 +104,8 @@ void jobq_run_progress(const struct jobq_run *run,
 /*
  * Store a job (len bytes of its request body, owner "" = nobody) and
  * queue it; its id in id (JOBS_ID_LEN + 1). PUZ_EFULL (job_queue
- * waiting, or job_max held and none finished to forget), PUZ_ELIMITED
+ * waiting, or job_max held and none finished to forget: msg ""; Redis
+ * near its maxmemory: msg says so, and no command was sent), PUZ_ELIMITED
  * (owner has owner_cap jobs queued or running; 0 = no cap), PUZ_EIO
  * (Redis: msg says why), PUZ_ENOMEM.
  */
@@ -173,6 +177,8 @@ struct jobq_stats {
     uint64_t units_claimed; /* units taken over from a silent worker */
     uint64_t groups_made;   /* queue groups made here (again: healed) */
     uint64_t requeued;      /* jobs queued again after a lost queue */
+    uint64_t shed;          /* finished jobs forgotten: Redis was full */
+    uint64_t mem_used, mem_max;     /* Redis's, as last read (0: none) */
 };
 void jobq_get_stats(jobq_t *q, struct jobq_stats *out);
 

@@ -40,9 +40,23 @@ static const char *const field_names[F_COUNT + 1] = {
 };
 
 /* KEYS: 1 hash, 2 lease, 3 events, 4 queued, 5 finished, 6 active,
- * 7 queue, 8 all; ARGV: 1 id, 2 token, 3 now_ms, 4 lease_ms, 5 ttl_s,
- * 6 events cap, 7 group, then the script's own. */
-#define PRELUDE \
+ * 7 queue, 8 all, 9 rbytes (id -> bytes of its kept answer), 10 rtotal
+ * (their sum: the cluster-wide count job_results_max_bytes caps);
+ * ARGV: 1 id, 2 token, 3 now_ms, 4 lease_ms, 5 ttl_s, 6 events cap,
+ * 7 group, then the script's own. The prefix P is KEYS[8] without its
+ * "jobs:all". forget() drops a finished job and its count, HDEL first:
+ * a write that frees, after which Redis lets a script write even when
+ * over maxmemory (so the forgetting itself is never refused). */
+#define FORGET \
+    "local P = string.sub(KEYS[8], 1, #KEYS[8] - 8)\n" \
+    "local function forget(id)\n" \
+    "  local n = tonumber(redis.call('HGET', KEYS[9], id) or '0')\n" \
+    "  redis.call('HDEL', KEYS[9], id)\n" \
+    "  if n > 0 then redis.call('DECRBY', KEYS[10], n) end\n" \
+    "  redis.call('ZREM', KEYS[8], id) redis.call('ZREM', KEYS[5], id)\n" \
+    "  redis.call('DEL', P .. 'job:' .. id, P .. 'job:' .. id .. ':events')\n" \
+    "end\n"
+#define PRELUDE FORGET \
     "local function fin(state, reason)\n" \
     "  local v = redis.call('HINCRBY', KEYS[1], 'version', 1)\n" \
     "  redis.call('HSET', KEYS[1], 'state', state, 'finished_ms', ARGV[3])\n" \
@@ -108,12 +122,26 @@ static const char renew_lua[] =
 
 /* ARGV 8 state, 9 reason, 10 result, 11 queue entry, 12..17 the last
  * progress (expanded, generated, p_elapsed_us, bound, lower_bound,
- * best_length). 1: written; -1: the lease is not ours (nothing
- * written). */
+ * best_length), 18 the answers' budget (bytes, 0 none), 19 "1": Redis
+ * was full, write even so (the body's HDEL first lets the rest past
+ * maxmemory: a failure with no answer must be written, or the job
+ * runs again and again). An answer kept makes room in the budget: the
+ * oldest finished jobs are forgotten first, as the embedded registry
+ * does. 1: written; -1: the lease is not ours (nothing written). */
 static const char finish_lua[] = PRELUDE
     "if redis.call('GET', KEYS[2]) ~= ARGV[2] then return -1 end\n"
     "if redis.call('HGET', KEYS[1], 'state') ~= 'running' then\n"
     "  redis.call('DEL', KEYS[2]) return -1 end\n"
+    "if ARGV[19] == '1' then redis.call('HDEL', KEYS[1], 'body') end\n"
+    "local len, cap = #ARGV[10], tonumber(ARGV[18])\n"
+    "while len > 0 and cap > 0 and tonumber(redis.call('GET', KEYS[10])"
+    " or '0') + len > cap do\n"
+    "  local o = redis.call('ZRANGE', KEYS[5], 0, 0)\n"
+    "  if #o == 0 then break end\n"
+    "  forget(o[1])\n"
+    "end\n"
+    "if len > 0 then redis.call('HSET', KEYS[9], ARGV[1], len)\n"
+    "  redis.call('INCRBY', KEYS[10], len) end\n"
     "redis.call('HSET', KEYS[1], 'expanded', ARGV[12], 'generated',"
     " ARGV[13], 'p_elapsed_us', ARGV[14], 'bound', ARGV[15],"
     " 'lower_bound', ARGV[16], 'best_length', ARGV[17])\n"
@@ -131,11 +159,7 @@ static const char finish_lua[] = PRELUDE
 static const char cancel_lua[] = PRELUDE
     "local st = redis.call('HGET', KEYS[1], 'state')\n"
     "if not st then return 0 end\n"
-    "if final(st) then\n"
-    "  redis.call('DEL', KEYS[1], KEYS[3])\n"
-    "  redis.call('ZREM', KEYS[5], ARGV[1])\n"
-    "  redis.call('ZREM', KEYS[8], ARGV[1])\n"
-    "  return 2 end\n"
+    "if final(st) then forget(ARGV[1]) return 2 end\n"
     "if st == 'queued' or redis.call('EXISTS', KEYS[2]) == 0 then\n"
     "  fin('cancelled', ARGV[8]) return 1 end\n"
     "redis.call('HSET', KEYS[1], 'cancel', '1', 'reason', ARGV[8])\n"
@@ -149,17 +173,33 @@ static const char release_lua[] =
     "  redis.call('DEL', KEYS[2]) return 1 end\n"
     "return 0\n";
 
+/* Redis full (the keeper): ARGV 8 finished jobs that keep an answer
+ * forgotten at most, the oldest first (the small records of the others
+ * stay: a failure's reason is what its client needs). How many. */
+static const char shed_lua[] = FORGET
+    "local n = 0\n"
+    "for _, id in ipairs(redis.call('ZRANGE', KEYS[5], 0, 255)) do\n"
+    "  if n >= tonumber(ARGV[8]) then break end\n"
+    "  if redis.call('HEXISTS', KEYS[9], id) == 1 then\n"
+    "    forget(id) n = n + 1 end\n"
+    "end\n"
+    "return n\n";
+
 static const char *const scripts[JOBQ_SCRIPT_COUNT_] = {
-    take_lua, renew_lua, finish_lua, cancel_lua, release_lua,
+    take_lua, renew_lua, finish_lua, cancel_lua, release_lua, shed_lua,
 };
 
-/* KEYS 1 all, 2 finished, 3 queued, 4 queue, 5 hash, 6 events, 7 active;
- * ARGV 1 id, 2 body, 3 owner, 4 now_ms, 5 max, 6 queue cap, 7 ttl_ms,
- * 8 events cap, 9 owner cap, 10 prefix. 0 queued; -1 queue full; -2
- * job_max held, none finished; -3 the owner's cap. Finished jobs past
- * their ttl leave the indexes first. */
+/* KEYS 1 all, 2 finished, 3 queued, 4 queue, 5 hash, 6 events, 7 active,
+ * 8 rbytes, 9 rtotal; ARGV 1 id, 2 body, 3 owner, 4 now_ms, 5 max, 6
+ * queue cap, 7 ttl_ms, 8 events cap, 9 owner cap, 10 prefix. 0 queued;
+ * -1 queue full; -2 job_max held, none finished; -3 the owner's cap.
+ * Finished jobs past their ttl leave the indexes (and the answers'
+ * count) first. */
 static const char submit_lua[] =
     "local function forget(id)\n"
+    "  local n = tonumber(redis.call('HGET', KEYS[8], id) or '0')\n"
+    "  redis.call('HDEL', KEYS[8], id)\n"
+    "  if n > 0 then redis.call('DECRBY', KEYS[9], n) end\n"
     "  redis.call('ZREM', KEYS[1], id) redis.call('ZREM', KEYS[2], id)\n"
     "  redis.call('DEL', ARGV[10] .. 'job:' .. id,"
     " ARGV[10] .. 'job:' .. id .. ':events')\n"
@@ -329,9 +369,9 @@ redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
     snprintf(ttl, sizeof(ttl), "%u", q->cfg.ttl_s);
     snprintf(cap, sizeof(cap), "%u", q->cfg.events_max);
     const char *fixed[] = {
-        "EVAL", scripts[s], "8", k.hash, k.lease, k.events, q->k_queued,
-        q->k_finished, q->k_active, q->k_queue, q->k_all, id, token, now,
-        lease, ttl, cap, JOBQ_GROUP,
+        "EVAL", scripts[s], "10", k.hash, k.lease, k.events, q->k_queued,
+        q->k_finished, q->k_active, q->k_queue, q->k_all, q->k_rbytes,
+        q->k_rtotal, id, token, now, lease, ttl, cap, JOBQ_GROUP,
     };
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
         argv[n] = fixed[i];
@@ -548,14 +588,18 @@ puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
     struct jobq_keys k;
     char now[24], max[16], qcap[16], ttl[24], ecap[16], ocap[16];
     const char *argv[] = {
-        "EVAL", submit_lua, "7", q->k_all, q->k_finished, q->k_queued,
-        q->k_queue, k.hash, k.events, q->k_active, id, body, owner, now,
-        max, qcap, ttl, ecap, ocap, q->prefix,
+        "EVAL", submit_lua, "9", q->k_all, q->k_finished, q->k_queued,
+        q->k_queue, k.hash, k.events, q->k_active, q->k_rbytes,
+        q->k_rtotal, id, body, owner, now, max, qcap, ttl, ecap, ocap,
+        q->prefix,
     };
     size_t lens[sizeof(argv) / sizeof(argv[0])];
     redisReply *r;
     long long got;
 
+    msg[0] = '\0';
+    if (jobq__full(q, msg))
+        return PUZ_EFULL;       /* msg says so: Redis, not the queue */
     if (!new_id(id, JOBS_ID_LEN / 2))
         return PUZ_ENOMEM;
     jobq__keys(q, id, &k);
@@ -569,6 +613,15 @@ puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
     for (size_t i = 0; i < sizeof(argv) / sizeof(argv[0]); i++)
         lens[i] = argv[i] == body ? len : strlen(argv[i]);
     r = pooled(q, (int)(sizeof(argv) / sizeof(argv[0])), argv, lens, msg);
+    if (r == NULL && strstr(msg, "OOM") != NULL) {
+        /* Full before the keeper's next look: full from now on (until
+         * that look), and the same refusal. */
+        atomic_store(&q->mem_used, atomic_load(&q->mem_max));
+        if (!jobq__full(q, msg))
+            snprintf(msg, PUZ_MSG_MAX, "the shared store (Redis) is "
+                     "full: it refused the job (OOM)");
+        return PUZ_EFULL;
+    }
     if (r == NULL)
         return PUZ_EIO;
     got = r->type == REDIS_REPLY_INTEGER ? r->integer : -9;
@@ -798,6 +851,8 @@ puz_err jobq_create(const struct jobq_config *cfg, jobq_t **out)
     snprintf(q->k_queued, sizeof(q->k_queued), "%sjobs:queued", p);
     snprintf(q->k_active, sizeof(q->k_active), "%sjobs:active", p);
     snprintf(q->k_units, sizeof(q->k_units), "%sunits:queue", p);
+    snprintf(q->k_rbytes, sizeof(q->k_rbytes), "%sjobs:result_bytes", p);
+    snprintf(q->k_rtotal, sizeof(q->k_rtotal), "%sjobs:result_total", p);
     pthread_mutex_init(&q->lock, NULL);
     pthread_mutex_init(&q->units_lock, NULL);
     pthread_mutex_init(&q->trouble_lock, NULL);

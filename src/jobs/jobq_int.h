@@ -11,6 +11,8 @@
 
 #include "jobq.h"
 
+#include <stdatomic.h>
+
 #define JOBQ_POOL 4             /* connections the routes share */
 #define JOBQ_GROUP "workers"
 #define JOBQ_KEY_MAX 256
@@ -47,7 +49,8 @@ struct jobq {
     char inst[17];              /* this instance: random hex */
     char k_queue[JOBQ_KEY_MAX], k_all[JOBQ_KEY_MAX],
          k_finished[JOBQ_KEY_MAX], k_queued[JOBQ_KEY_MAX],
-         k_active[JOBQ_KEY_MAX], k_units[JOBQ_KEY_MAX];
+         k_active[JOBQ_KEY_MAX], k_units[JOBQ_KEY_MAX],
+         k_rbytes[JOBQ_KEY_MAX], k_rtotal[JOBQ_KEY_MAX];
     pthread_mutex_t lock;       /* the pool */
     pthread_cond_t freed;
     redisContext *conns[JOBQ_POOL];
@@ -60,6 +63,10 @@ struct jobq {
     atomic_uint_fast64_t groups_made, requeued;   /* self-healing */
     pthread_mutex_t trouble_lock;
     char trouble[PUZ_MSG_MAX];  /* why the jobs are not ready ("" ok) */
+    /* Redis's memory as the keeper last read it (INFO, every second):
+     * the routes look here, never at Redis, before taking a job. */
+    atomic_uint_fast64_t mem_used, mem_max;
+    atomic_uint_fast64_t shed;  /* finished jobs forgotten: Redis full */
     atomic_uint round_seq;
     pthread_mutex_t units_lock;     /* units_running */
     struct jobq_unit_run *units_running;
@@ -105,7 +112,7 @@ long long jobq__requeue(jobq_t *q, redisContext *c, char *msg);
  */
 enum jobq_script {
     JOBQ_TAKE, JOBQ_RENEW, JOBQ_FINISH, JOBQ_CANCEL, JOBQ_RELEASE,
-    JOBQ_SCRIPT_COUNT_
+    JOBQ_SHED, JOBQ_SCRIPT_COUNT_
 };
 redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
                          const char *id, const char *token, int nextra,
@@ -113,6 +120,11 @@ redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
                          bool *broken, char *msg);
 
 int64_t jobq__wall_ms(void);
+
+/* Whether Redis is too full to take a job (used >= JOBQ_FULL_PCT % of
+ * maxmemory as last read); true with msg saying so. */
+#define JOBQ_FULL_PCT 90u
+bool jobq__full(jobq_t *q, char *msg);
 
 /* jobq_units.c: the units among the streams of an XREADGROUP reply
  * run, and one unit idle past a lease claimed and run (both false when

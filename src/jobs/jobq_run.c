@@ -26,6 +26,8 @@
 #define BLOCK_MS 1000u          /* XREADGROUP's wait */
 #define BACKOFF_MAX_MS 2000u
 #define FINISH_TRIES 3
+#define MEM_EVERY_US 1000000u   /* Redis's memory read by the keeper */
+#define SHED_MAX 4u             /* finished jobs forgotten a second, full */
 
 void jobq_run_progress(const struct jobq_run *run,
                        const struct puz_progress *p)
@@ -108,8 +110,14 @@ static void heal(jobq_t *q, redisContext *c, const char *err)
 
 bool jobq_ready(jobq_t *q, char *why)
 {
+    char full[PUZ_MSG_MAX];
     bool ok;
 
+    if (jobq__full(q, full)) {
+        if (why != NULL)
+            snprintf(why, PUZ_MSG_MAX, "%s", full);
+        return false;
+    }
     pthread_mutex_lock(&q->trouble_lock);
     ok = q->trouble[0] == '\0';
     if (!ok && why != NULL)
@@ -235,6 +243,25 @@ static void progress_args(struct jobq_slot *sl, char num[6][24])
     snprintf(num[5], 24, "%u", p.best_length);
 }
 
+/* Redis refused the answer (OOM: over maxmemory): the job ends failed
+ * with why, written past maxmemory without an answer (finish_lua's
+ * ARGV 19), instead of being left to its lease and run again and
+ * again into the same wall. */
+static void finish_failed_full(const char **extra, size_t *lens,
+                               char *reason, const char *err, size_t len)
+{
+    snprintf(reason, PUZ_MSG_MAX, "the shared store (Redis) is full: the "
+             "answer (%zu bytes) could not be kept (%.120s)", len, err);
+    extra[0] = "failed";
+    lens[0] = strlen(extra[0]);
+    extra[1] = reason;
+    lens[1] = strlen(reason);
+    extra[2] = "";
+    lens[2] = 0;
+    extra[11] = "1";
+    lens[11] = 1;
+}
+
 /* The end of a run written, if the lease is still ours; on a lost
  * connection again on a new one, a few times. */
 static void finish(struct jobq_slot *sl, redisContext **c, const char *entry,
@@ -244,19 +271,24 @@ static void finish(struct jobq_slot *sl, redisContext **c, const char *entry,
     /* Stopped by our shutdown, not by its client: give it back. */
     bool stopping = atomic_load(&q->stop) != 0
                     && o->state == JOBS_CANCELLED;
-    const char *extra[10] = { jobs_state_name(o->state), "",
+    char msg[PUZ_MSG_MAX], num[6][24], budget[24], reason[PUZ_MSG_MAX];
+    const char *extra[12] = { jobs_state_name(o->state), "",
                               o->body != NULL ? o->body : "", entry };
-    size_t lens[10] = { strlen(extra[0]), 0, o->body != NULL ? o->len : 0,
+    size_t lens[12] = { strlen(extra[0]), 0, o->body != NULL ? o->len : 0,
                         strlen(entry) };
-    char msg[PUZ_MSG_MAX], num[6][24];
     redisReply *r = NULL;
-    bool broken = false;
+    bool broken = false, full = false;
 
     progress_args(sl, num);
     for (int i = 0; i < 6; i++) {
         extra[4 + i] = num[i];
         lens[4 + i] = strlen(num[i]);
     }
+    snprintf(budget, sizeof(budget), "%zu", q->cfg.results_max_bytes);
+    extra[10] = budget;
+    lens[10] = strlen(budget);
+    extra[11] = "0";
+    lens[11] = 1;
 
     for (int i = 0; i < FINISH_TRIES && r == NULL; i++) {
         if (*c == NULL)
@@ -266,11 +298,18 @@ static void finish(struct jobq_slot *sl, redisContext **c, const char *entry,
                                         sl->token, 0, NULL, NULL, &broken,
                                         msg)
                          : jobq__script(q, *c, JOBQ_FINISH, sl->id,
-                                        sl->token, 10, extra, lens, &broken,
+                                        sl->token, 12, extra, lens, &broken,
                                         msg);
         if (broken && *c != NULL) {
             redisFree(*c);
             *c = NULL;
+        }
+        if (r == NULL && !broken && !full && !stopping
+            && strstr(msg, "OOM") != NULL) {
+            finish_failed_full(extra, lens, reason, msg, lens[2]);
+            full = true;
+            i--;            /* once more, as a failure */
+            continue;
         }
         if (r == NULL && !broken)
             break;          /* an error reply: trying again won't help */
@@ -471,15 +510,73 @@ static void give_up_stale(struct jobq_slot *sl)
         atomic_store(&sl->cancel, 1);
 }
 
+/* A number after "name:" in an INFO answer (0 when absent). */
+static uint64_t info_num(const char *info, const char *name)
+{
+    const char *p = strstr(info, name);
+
+    return p != NULL ? strtoull(p + strlen(name), NULL, 10) : 0;
+}
+
+bool jobq__full(jobq_t *q, char *msg)
+{
+    uint64_t used = atomic_load(&q->mem_used), max = atomic_load(&q->mem_max);
+
+    if (max == 0 || used < max / 100u * JOBQ_FULL_PCT)
+        return false;
+    snprintf(msg, PUZ_MSG_MAX, "the shared store (Redis) is full: %llu of "
+             "its maxmemory %llu bytes used (jobs are refused from %u %%; "
+             "old answers are being forgotten)", (unsigned long long)used,
+             (unsigned long long)max, JOBQ_FULL_PCT);
+    return true;
+}
+
+/* Redis's memory read (every MEM_EVERY_US, on the keeper's connection,
+ * never on a route's); full, the oldest finished jobs are forgotten a
+ * few at a time until there is room again, and /readyz says why. */
+static void watch_memory(jobq_t *q, redisContext **c)
+{
+    const char *argv[] = { "INFO", "memory" };
+    char msg[PUZ_MSG_MAX], n[8];
+    const char *extra[] = { n };
+    bool broken = false;
+    redisReply *r = jobq__cmd(*c, 2, argv, NULL, &broken, msg);
+
+    if (r != NULL && r->type == REDIS_REPLY_STRING) {
+        atomic_store(&q->mem_used, info_num(r->str, "\nused_memory:"));
+        atomic_store(&q->mem_max, info_num(r->str, "\nmaxmemory:"));
+    }
+    if (r != NULL)
+        freeReplyObject(r);
+    if (!broken && jobq__full(q, msg)) {
+        snprintf(n, sizeof(n), "%u", SHED_MAX);
+        r = jobq__script(q, *c, JOBQ_SHED, "-", "", 1, extra, NULL,
+                         &broken, msg);
+        if (r != NULL && r->type == REDIS_REPLY_INTEGER)
+            atomic_fetch_add(&q->shed, (uint64_t)r->integer);
+        if (r != NULL)
+            freeReplyObject(r);
+    }
+    if (broken) {
+        redisFree(*c);
+        *c = NULL;
+    }
+}
+
 static void *keeper(void *arg)
 {
     jobq_t *q = arg;
     redisContext *c = NULL;
     char msg[PUZ_MSG_MAX];
+    uint64_t mem_at = 0;
 
     while (!atomic_load(&q->workers_done)) {
         if (c == NULL)
             c = jobq__connect(q, q->cfg.timeout_ms, msg);
+        if (c != NULL && puz_now_us() - mem_at >= MEM_EVERY_US) {
+            mem_at = puz_now_us();
+            watch_memory(q, &c);
+        }
         for (unsigned i = 0; i < q->cfg.workers; i++) {
             if (c != NULL)
                 keep(&q->slots[i], &c);
@@ -511,6 +608,9 @@ void jobq_get_stats(jobq_t *q, struct jobq_stats *out)
     out->units_claimed = atomic_load(&q->units_claimed);
     out->groups_made = atomic_load(&q->groups_made);
     out->requeued = atomic_load(&q->requeued);
+    out->shed = atomic_load(&q->shed);
+    out->mem_used = atomic_load(&q->mem_used);
+    out->mem_max = atomic_load(&q->mem_max);
 }
 
 puz_err jobq__start_threads(jobq_t *q)
