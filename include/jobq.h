@@ -79,6 +79,11 @@ struct jobq_config {
     /* Answer bytes all finished jobs keep, cluster-wide (counted in
      * Redis; the oldest finished forgotten first); 0: no cap. */
     size_t results_max_bytes;
+    /* Runs a job gets (a run ends when its runner dies or stalls past
+     * its lease); past them it ends failed, "gave up after N attempts:
+     * <the last reason>". 0: 3. Between two, retry_ms doubled each
+     * time (0: 1000 ms). */
+    unsigned max_attempts, retry_ms;
     int nice;               /* the workers' niceness (pool.h) */
     /* The tables this instance's searches read: with them its workers
      * also run other jobs' work units (jobq_units_run); NULL: none. */
@@ -178,6 +183,8 @@ struct jobq_stats {
     uint64_t groups_made;   /* queue groups made here (again: healed) */
     uint64_t requeued;      /* jobs queued again after a lost queue */
     uint64_t shed;          /* finished jobs forgotten: Redis was full */
+    uint64_t gave_up;       /* jobs this instance ended failed after
+                               job_max_attempts runs (dead letters) */
     uint64_t mem_used, mem_max;     /* Redis's, as last read (0: none) */
 };
 void jobq_get_stats(jobq_t *q, struct jobq_stats *out);

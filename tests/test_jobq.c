@@ -111,13 +111,17 @@ static const puz_tables *units_tables(void)
     return tables;
 }
 
+/* job_max_attempts of the instances made next (0: the default, 3) */
+static unsigned max_attempts;
+
 static jobq_t *instance_budget(store *st, unsigned queue, unsigned max,
                                const puz_tables *t, size_t budget)
 {
     struct jobq_config c = {
         .store = st, .workers = 1, .queue = queue, .max = max,
         .ttl_s = 60, .lease_ms = 400, .timeout_ms = 300, .events_max = 100,
-        .results_max_bytes = budget, .tables = t, .run = task,
+        .results_max_bytes = budget, .max_attempts = max_attempts,
+        .retry_ms = 100, .tables = t, .run = task,
     };
     jobq_t *q = NULL;
 
@@ -144,6 +148,7 @@ static int setup(void **state)
                                .redis_prefix = prefix, .timeout_ms = 300 };
 
     snprintf(prefix, sizeof(prefix), "jq%u:", ++prefixes);
+    max_attempts = 0;
     if (store_start(&o, &f->st, msg) != PUZ_OK || !store_ready(f->st, msg))
         fail_msg("store_start: %s", msg);
     f->a = instance(f->st, 4, 8);
@@ -256,7 +261,7 @@ static void test_lost_lease_runs_again_written_once(void **state)
     snprintf(key, sizeof(key), "%sjob:%s:lease", prefix, id);
     r = redisCommand(c, "DEL %s", key);
     freeReplyObject(r);
-    for (int t = 0; t < 300 && v.attempts < 2; t++) {
+    for (int t = 0; t < 600 && v.attempts < 2; t++) {
         usleep(10000);
         wait_state(f->b, id, JOBS_RUNNING, 10, &v);
     }
@@ -329,6 +334,50 @@ static void test_redis_down_and_back(void **state)
     }
     assert_int_equal(rc, PUZ_OK);
     assert_true(wait_state(f->b, id, JOBS_DONE, 5000, &v));
+}
+
+/* A job whose runs keep dying (its lease vanishes, as when its
+ * instance is killed) runs job_max_attempts times, a delay apart, then
+ * ends failed saying so, once; the dead letter is counted. */
+static void test_gives_up_after_max_attempts(void **state)
+{
+    struct fix *f = *state;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], key[128];
+    struct jobs_view v;
+    struct jobq_stats sa, sb;
+    redisContext *c = store_redis_connect(f->st, msg);
+
+    assert_non_null(c);
+    memset(&v, 0, sizeof(v));
+    jobq_destroy(f->a);
+    jobq_destroy(f->b);
+    max_attempts = 2;
+    f->a = instance(f->st, 4, 8);
+    f->b = instance(f->st, 4, 8);
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id, msg), PUZ_OK);
+    snprintf(key, sizeof(key), "%sjob:%s:lease", prefix, id);
+    for (unsigned a = 1; a <= 2; a++) {
+        for (int t = 0; t < 600 && !(v.state == JOBS_RUNNING
+                                     && v.attempts == a); t++) {
+            usleep(10000);
+            wait_state(f->b, id, JOBS_RUNNING, 10, &v);
+        }
+        assert_int_equal(v.attempts, a);
+        freeReplyObject(redisCommand(c, "DEL %s", key));
+    }
+    for (int t = 0; t < 600 && v.state != JOBS_FAILED; t++) {
+        usleep(10000);
+        wait_state(f->b, id, JOBS_FAILED, 10, &v);
+    }
+    assert_int_equal(v.state, JOBS_FAILED);
+    assert_int_equal(v.attempts, 2);
+    assert_non_null(strstr(v.reason, "gave up after 2 attempts: its "
+                           "runner stopped"));
+    assert_int_equal(atomic_load(&runs), 2);
+    jobq_get_stats(f->a, &sa);
+    jobq_get_stats(f->b, &sb);
+    assert_int_equal(sa.gave_up + sb.gave_up, 1);
+    redisFree(c);
 }
 
 /* Commands Redis has run so far (INFO stats), to tell a spin. */
@@ -741,6 +790,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(
             test_redis_full_refuses_then_recovers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_oom_during_run_fails_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gives_up_after_max_attempts,
                                         setup, teardown),
     };
 

@@ -82,8 +82,12 @@ static const char *const field_names[F_COUNT + 1] = {
     "  return s == 'done' or s == 'cancelled' or s == 'failed'\n" \
     "end\n"
 
-/* ARGV 8: the queue entry. {1, body, attempts}: run it; {0}: another
- * runner holds it; {-1}: it had ended (acknowledged now). */
+/* ARGV 8: the queue entry, 9 job_max_attempts, 10 the first retry's
+ * delay (ms; doubled each attempt, at most 32 times it). {1, body,
+ * attempts}: run it; {0}: another runner holds it, or its next attempt
+ * is not due yet (left pending: claimed again later); {-1}: it had
+ * ended (acknowledged now); {-2}: it had had its attempts and ends
+ * failed now ("gave up after N attempts: <the last reason>"). */
 static const char take_lua[] = PRELUDE
     "local st = redis.call('HGET', KEYS[1], 'state')\n"
     "if not st or final(st) then ack(ARGV[8]) return {-1} end\n"
@@ -91,6 +95,24 @@ static const char take_lua[] = PRELUDE
     "  return {0} end\n"
     "if redis.call('HGET', KEYS[1], 'cancel') == '1' then\n"
     "  fin('cancelled', '') ack(ARGV[8]) return {-1} end\n"
+    "local had = tonumber(redis.call('HGET', KEYS[1], 'attempts') or '0')\n"
+    "if had > 0 then\n"
+    "  local why = redis.call('HGET', KEYS[1], 'last_error') or"
+    " 'its runner stopped renewing its lease (the instance died or"
+    " stalled)'\n"
+    "  if had >= tonumber(ARGV[9]) then\n"
+    "    fin('failed', 'gave up after ' .. had .. ' attempts: ' .. why)\n"
+    "    ack(ARGV[8]) return {-2} end\n"
+    "  local due = tonumber(redis.call('HGET', KEYS[1], 'retry_at') or '0')\n"
+    "  if due == 0 then\n"
+    "    due = tonumber(ARGV[3]) + tonumber(ARGV[10])"
+    " * 2 ^ math.min(had - 1, 5)\n"
+    "    redis.call('HSET', KEYS[1], 'retry_at', string.format('%d', due))"
+    " end\n"
+    "  if tonumber(ARGV[3]) < due then redis.call('DEL', KEYS[2])"
+    " return {0} end\n"
+    "  redis.call('HDEL', KEYS[1], 'retry_at')\n"
+    "end\n"
     "local a = redis.call('HINCRBY', KEYS[1], 'attempts', 1)\n"
     "local v = redis.call('HINCRBY', KEYS[1], 'version', 1)\n"
     "redis.call('HSET', KEYS[1], 'state', 'running', 'started_ms', ARGV[3],"
@@ -843,6 +865,10 @@ puz_err jobq_create(const struct jobq_config *cfg, jobq_t **out)
         q->cfg.lease_ms = 300;
     if (q->cfg.events_max == 0)
         q->cfg.events_max = 1000;
+    if (q->cfg.max_attempts == 0)
+        q->cfg.max_attempts = 3;
+    if (q->cfg.retry_ms == 0)
+        q->cfg.retry_ms = 1000;
     p = store_redis_prefix(cfg->store);
     snprintf(q->prefix, sizeof(q->prefix), "%s", p);
     snprintf(q->k_queue, sizeof(q->k_queue), "%sjobs:queue", p);

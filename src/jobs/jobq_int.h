@@ -67,6 +67,7 @@ struct jobq {
      * the routes look here, never at Redis, before taking a job. */
     atomic_uint_fast64_t mem_used, mem_max;
     atomic_uint_fast64_t shed;  /* finished jobs forgotten: Redis full */
+    atomic_uint_fast64_t gave_up;   /* jobs ended failed: attempts spent */
     atomic_uint round_seq;
     pthread_mutex_t units_lock;     /* units_running */
     struct jobq_unit_run *units_running;

@@ -329,7 +329,8 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
 {
     jobq_t *q = sl->q;
     char token[64], msg[PUZ_MSG_MAX];
-    const char *extra[] = { entry };
+    char max[16], delay[16];
+    const char *extra[] = { entry, max, delay };
     struct jobq_run run = { &sl->cancel, sl, sl->id };
     struct jobs_outcome o = { JOBS_CANCELLED, NULL, 0 };
     bool broken = false, lost;
@@ -337,8 +338,13 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
 
     snprintf(token, sizeof(token), "%s-%u-%u", q->inst,
              (unsigned)(sl - q->slots), ++*runs);
-    r = jobq__script(q, *c, JOBQ_TAKE, id, token, 1, extra, NULL, &broken,
+    snprintf(max, sizeof(max), "%u", q->cfg.max_attempts);
+    snprintf(delay, sizeof(delay), "%u", q->cfg.retry_ms);
+    r = jobq__script(q, *c, JOBQ_TAKE, id, token, 3, extra, NULL, &broken,
                      msg);
+    if (r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 1
+        && r->element[0]->integer == -2)
+        atomic_fetch_add(&q->gave_up, 1);
     if (r == NULL || r->type != REDIS_REPLY_ARRAY || r->elements != 3
         || r->element[0]->integer != 1
         || r->element[1]->type != REDIS_REPLY_STRING) {
@@ -609,6 +615,7 @@ void jobq_get_stats(jobq_t *q, struct jobq_stats *out)
     out->groups_made = atomic_load(&q->groups_made);
     out->requeued = atomic_load(&q->requeued);
     out->shed = atomic_load(&q->shed);
+    out->gave_up = atomic_load(&q->gave_up);
     out->mem_used = atomic_load(&q->mem_used);
     out->mem_max = atomic_load(&q->mem_max);
 }
