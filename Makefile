@@ -73,20 +73,31 @@ deps:
 deps-test:
 	@sh scripts/deps.sh --test
 
+# A build says one short line per file ("  CC   build/src/x.o"), not the
+# whole command, whose -Werror and -Wall read like errors and warnings
+# in a passing make test; V=1 shows the commands.
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+say = $(if $(filter 1,$(V)),,@printf '  %-4s %s\n' $(1) $(2))
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(LIBAPP): $(APP_OBJS)
 	@rm -f $@
-	ar rcs $@ $^ $(if $(APP_OBJS),,)
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^ $(if $(APP_OBJS),,)
 
 $(PUZZLED): $(BUILD)/src/main.o $(LIBAPP) $(LIBCORE)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A stable path for people and scripts: bin/puzzled is the release build.
 bin/puzzled: $(PUZZLED)
@@ -94,10 +105,12 @@ bin/puzzled: $(PUZZLED)
 	@if [ "$(BUILD)" = build ]; then ln -sf ../build/puzzled bin/puzzled; fi
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT_OBJS) $(LIBAPP) $(LIBCORE)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_PKG_LIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_PKG_LIBS)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBAPP) $(LIBCORE)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Every test binary, then the scripted checks (CLI, integration, browser),
 # several at a time (tests/run.py). T=NAME... runs only those (globs ok:
@@ -239,7 +252,8 @@ shared: $(SHLIB)
 
 $(PIC_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 # The version script exports puz_[a-z0-9]* and hides the rest, among
 # them the puz__ helpers only the core's own files share.
