@@ -56,7 +56,8 @@ LIBCORE := $(BUILD)/libpuzzled.a
 LIBAPP := $(BUILD)/libpuzapp.a
 PUZZLED := $(BUILD)/puzzled
 
-.PHONY: all build-all deps deps-test test unit run asan test-asan test-tsan fuzz \
+.PHONY: all build-all deps deps-test test test-build unit run asan test-asan test-tsan fuzz \
+	deps-fuzz fuzz-run \
 	bench clean
 ifeq ($(MAKELEVEL),0)
 all:
@@ -72,20 +73,31 @@ deps:
 deps-test:
 	@sh scripts/deps.sh --test
 
+# A build says one short line per file ("  CC   build/src/x.o"), not the
+# whole command, whose -Werror and -Wall read like errors and warnings
+# in a passing make test; V=1 shows the commands.
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+say = $(if $(filter 1,$(V)),,@printf '  %-4s %s\n' $(1) $(2))
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(LIBAPP): $(APP_OBJS)
 	@rm -f $@
-	ar rcs $@ $^ $(if $(APP_OBJS),,)
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^ $(if $(APP_OBJS),,)
 
 $(PUZZLED): $(BUILD)/src/main.o $(LIBAPP) $(LIBCORE)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A stable path for people and scripts: bin/puzzled is the release build.
 bin/puzzled: $(PUZZLED)
@@ -93,18 +105,28 @@ bin/puzzled: $(PUZZLED)
 	@if [ "$(BUILD)" = build ]; then ln -sf ../build/puzzled bin/puzzled; fi
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT_OBJS) $(LIBAPP) $(LIBCORE)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_PKG_LIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_PKG_LIBS)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBAPP) $(LIBCORE)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# Every test binary, then the scripted checks (CLI, integration, browser).
+# Every test binary, then the scripted checks (CLI, integration, browser),
+# several at a time (tests/run.py). T=NAME... runs only those (globs ok:
+# T='e2e_*'), JOBS_TEST=N suites at once, V=1 shows every suite's output.
+RUN_ENV = BUILD=$(BUILD) T="$(T)" JOBS_TEST="$(JOBS_TEST)" V="$(V)"
 test: deps-test
-	@$(MAKE) $(PAR) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
-	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
+	@$(MAKE) $(PAR) --no-print-directory test-build
+	@$(RUN_ENV) sh tests/run.sh $(TEST_BINS)
+
+# One goal with a recipe, so that a build with nothing to do says nothing
+# (make names every up-to-date goal given on its command line).
+test-build: all $(TEST_BINS) $(BENCH_BINS)
+	@:
 
 unit: $(TEST_BINS)
-	@BUILD=$(BUILD) sh tests/run.sh --unit-only $(TEST_BINS)
+	@$(RUN_ENV) sh tests/run.sh --unit-only $(TEST_BINS)
 
 asan:
 	$(MAKE) SANITIZER=address,undefined OPT="-O1 -g" test
@@ -118,15 +140,16 @@ asan:
 TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile test_jobs \
 	test_idastar_units test_pdb_background \
 	test_http_jobs test_jobq
+# Sanitized code runs several times slower: each suite's timeout too.
 test-asan:
-	PUZZLED_QUICK=1 $(MAKE) SANITIZER=address,undefined OPT="-O1 -g" \
+	PUZZLED_QUICK=1 TEST_TIMEOUT_SCALE=4 $(MAKE) SANITIZER=address,undefined OPT="-O1 -g" \
 		BUILD=$(BUILD)-asan test
 
 test-tsan:
 	$(MAKE) SANITIZER=thread OPT="-O1 -g" BUILD=$(BUILD)-tsan \
 		$(TSAN_TESTS:%=$(BUILD)-tsan/tests/%)
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-		BUILD=$(BUILD)-tsan sh tests/run.sh --unit-only \
+		TEST_TIMEOUT_SCALE=4 BUILD=$(BUILD)-tsan sh tests/run.sh --unit-only \
 		$(TSAN_TESTS:%=$(BUILD)-tsan/tests/%)
 
 # --- Fuzzing --------------------------------------------------------------
@@ -137,25 +160,51 @@ test-tsan:
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)-fuzz
-FUZZ_TARGETS := decode board
-FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+FUZZ_TARGETS := decode board keys daily
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core \
 	$(PKG_CFLAGS)
 FUZZ_SRCS := tests/support/fuzz_entry.c src/api/decode.c \
-	src/api/problem.c src/api/limits.c $(CORE_SRCS)
+	src/api/problem.c src/api/limits.c src/api/keys.c src/api/daily.c \
+	$(wildcard src/store/*.c src/pool/*.c) $(CORE_SRCS)
+# Compiled once for every target (instrumented, not linked with the
+# fuzzer's main), then each target links its own fuzz/fuzz_<name>.c.
+FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 
-$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_SRCS)
-	@mkdir -p $(FUZZ_BUILD)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRCS) $(PKG_LIBS) -pthread -lm
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c $< -o $@
 
-fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) \
+		$(PKG_LIBS) -pthread -lm
+
+-include $(FUZZ_OBJS:.o=.d)
+
+# libFuzzer's running commentary goes to $(FUZZ_BUILD)/<name>.log, shown
+# when a target fails (with the crashing input's file named in it).
+fuzz: deps-fuzz
+	@$(MAKE) $(PAR) --no-print-directory fuzz-run
+
+deps-fuzz:
+	@sh scripts/deps.sh --fuzz
+
+fuzz-run: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
-		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
-		$(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+		if $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
 			-max_len=8192 -timeout=10 -rss_limit_mb=2048 \
 			-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/$$t- \
-			$(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t || exit 1; \
+			$(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t \
+			>$(FUZZ_BUILD)/$$t.log 2>&1; then \
+			echo "== PASS fuzz $$t ($(FUZZ_SECONDS) s," \
+				"$$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' \
+				$(FUZZ_BUILD)/$$t.log) inputs)"; \
+		else \
+			tail -n 60 $(FUZZ_BUILD)/$$t.log; \
+			echo "== FAIL fuzz $$t (log: $(FUZZ_BUILD)/$$t.log)"; \
+			exit 1; \
+		fi; \
 	done
 
 bench: $(BENCH_BINS) $(PUZZLED)
@@ -203,7 +252,8 @@ shared: $(SHLIB)
 
 $(PIC_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 # The version script exports puz_[a-z0-9]* and hides the rest, among
 # them the puz__ helpers only the core's own files share.

@@ -66,6 +66,7 @@ struct http_config {
     char redis_prefix[128];              /* of every Redis key */
     unsigned redis_timeout_ms;  /* connect and command */
     unsigned job_lease_ms;      /* shared jobs: a runner's lease */
+    unsigned job_max_attempts;  /* shared jobs: runs, then failed */
     unsigned job_events_max;    /* shared jobs: events kept per job */
     char trusted_proxies[HTTP_CONFIG_STR]; /* CIDRs whose X-Forwarded-For
                                             * counts; "" = none */

@@ -76,6 +76,14 @@ struct jobq_config {
     unsigned lease_ms;      /* a runner not heard of this long is dead */
     unsigned timeout_ms;    /* of every command (redis_timeout_ms) */
     unsigned events_max;    /* events kept per job (MAXLEN ~) */
+    /* Answer bytes all finished jobs keep, cluster-wide (counted in
+     * Redis; the oldest finished forgotten first); 0: no cap. */
+    size_t results_max_bytes;
+    /* Runs a job gets (a run ends when its runner dies or stalls past
+     * its lease); past them it ends failed, "gave up after N attempts:
+     * <the last reason>". 0: 3. Between two, retry_ms doubled each
+     * time (0: 1000 ms). */
+    unsigned max_attempts, retry_ms;
     int nice;               /* the workers' niceness (pool.h) */
     /* The tables this instance's searches read: with them its workers
      * also run other jobs' work units (jobq_units_run); NULL: none. */
@@ -101,7 +109,8 @@ void jobq_run_progress(const struct jobq_run *run,
 /*
  * Store a job (len bytes of its request body, owner "" = nobody) and
  * queue it; its id in id (JOBS_ID_LEN + 1). PUZ_EFULL (job_queue
- * waiting, or job_max held and none finished to forget), PUZ_ELIMITED
+ * waiting, or job_max held and none finished to forget: msg ""; Redis
+ * near its maxmemory: msg says so, and no command was sent), PUZ_ELIMITED
  * (owner has owner_cap jobs queued or running; 0 = no cap), PUZ_EIO
  * (Redis: msg says why), PUZ_ENOMEM.
  */
@@ -153,6 +162,11 @@ puz_err jobq_events(jobq_t *q, const char *job, const char *after,
                     struct jobq_event *out, size_t max, size_t *n,
                     bool *gone, char *msg);
 
+/* Whether the shared jobs can take work, as this instance's workers
+ * last found (no I/O here): false with why (PUZ_MSG_MAX) while the
+ * queue's consumer group is lost and not made again yet. */
+bool jobq_ready(jobq_t *q, char *why);
+
 /* Jobs waiting in the queue, cluster-wide; 0 when Redis is down. */
 unsigned jobq_queued(jobq_t *q);
 
@@ -166,6 +180,12 @@ struct jobq_stats {
     uint64_t units_published;   /* work units this instance's jobs gave */
     uint64_t units_run;     /* units run here to their end (any job's) */
     uint64_t units_claimed; /* units taken over from a silent worker */
+    uint64_t groups_made;   /* queue groups made here (again: healed) */
+    uint64_t requeued;      /* jobs queued again after a lost queue */
+    uint64_t shed;          /* finished jobs forgotten: Redis was full */
+    uint64_t gave_up;       /* jobs this instance ended failed after
+                               job_max_attempts runs (dead letters) */
+    uint64_t mem_used, mem_max;     /* Redis's, as last read (0: none) */
 };
 void jobq_get_stats(jobq_t *q, struct jobq_stats *out);
 

@@ -6,7 +6,9 @@
 # --test (make test): also the tools the test suite drives (nginx,
 # redis-server, chromium, python3, and the pinned node packages via
 # npm ci - among them the Node.js the tests run on: Debian 12's Node 18
-# only runs npm, see package.json).
+# only runs npm, see package.json). --fuzz (make fuzz): clang and its
+# libFuzzer runtime (libclang-rt-dev: only recommended by clang, and
+# recommends are not installed here).
 #
 # apt's output goes to build/deps.log (shown if it fails): a passing
 # install printed pages of dpkg lines and service-script warnings.
@@ -42,6 +44,14 @@ if [ "$1" = --test ]; then
     # configured with, and the repository names none.
     need_cmd node nodejs
     need_cmd npm npm
+fi
+if [ "$1" = --fuzz ]; then
+    need_cmd clang clang
+    if ! command -v clang >/dev/null 2>&1 ||
+       ! ls "$(clang -print-resource-dir)"/lib/linux/libclang_rt.fuzzer-*.a \
+            >/dev/null 2>&1; then
+        missing="$missing libclang-rt-dev"
+    fi
 fi
 
 log=build/deps.log
@@ -91,5 +101,12 @@ if [ "$1" = --test ] &&
      [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
     echo "deps.sh: npm ci (test tools: Node 24, playwright-core, redocly," \
          "ajv, axe-core)" >&2
-    npm ci --no-audit --no-fund --no-update-notifier --loglevel=error >&2
+    # Its "added N packages" goes to the log too, shown if it fails.
+    mkdir -p build
+    if ! npm ci --no-audit --no-fund --no-update-notifier --loglevel=error \
+            >build/npm.log 2>&1; then
+        tail -n 30 build/npm.log >&2
+        echo "deps.sh: npm ci failed; its whole output is in build/npm.log" >&2
+        exit 1
+    fi
 fi

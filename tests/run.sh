@@ -1,9 +1,12 @@
 #!/bin/sh
-# run.sh - runs every test binary given on the command line, then every
-# executable tests/scripts/*.sh (CLI checks, integration, browser), and
-# prints one closing line "N passed, N failed". Scripts exit 0 (pass),
-# 77 (skipped, with their reason on stderr) or anything else (fail).
-# Environment: BUILD (build directory), PUZZLED (the binary under test).
+# run.sh - the test suite's entry point (make test, make unit, make
+# test-tsan): puts the pinned Node.js first on PATH, then hands the
+# suites to tests/run.py, which runs them several at a time with a
+# timeout each and prints one line per suite and the closing line
+# "N passed, N failed, N skipped". Arguments: [--unit-only] BINARY...
+# (--unit-only leaves out tests/scripts/*.sh). Environment: BUILD (build
+# directory), PUZZLED (the binary under test), and run.py's (JOBS_TEST,
+# T, V, TEST_TIMEOUT).
 BUILD=${BUILD:-build}
 PUZZLED=${PUZZLED:-$BUILD/puzzled}
 export BUILD PUZZLED
@@ -18,34 +21,8 @@ for n in node_modules/node-linux-*/bin/node; do
     fi
 done
 export PATH
-unit_only=0
-if [ "$1" = --unit-only ]; then unit_only=1; shift; fi
-
-passed=0 failed=0 skipped=0 failures=""
-run_one() { # run_one NAME COMMAND...
-    name=$1; shift
-    start=$(date +%s)
-    "$@"
-    rc=$?
-    secs=$(( $(date +%s) - start ))
-    case $rc in
-    0) passed=$((passed + 1)); echo "== PASS $name (${secs}s)" ;;
-    77) skipped=$((skipped + 1)); echo "== SKIP $name (${secs}s)" ;;
-    *) failed=$((failed + 1)); failures="$failures $name"
-       echo "== FAIL $name (exit $rc, ${secs}s)" ;;
-    esac
-}
-
-for bin in "$@"; do
-    run_one "$(basename "$bin")" "$bin"
-done
-if [ $unit_only = 0 ]; then
-    for script in tests/scripts/*.sh; do
-        [ -x "$script" ] || continue
-        run_one "$(basename "$script")" "$script"
-    done
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "run.sh: python3 is missing (sh scripts/deps.sh --test installs it)" >&2
+    exit 1
 fi
-
-[ -z "$failures" ] || echo "failed:$failures"
-echo "$passed passed, $failed failed, $skipped skipped"
-[ $failed = 0 ]
+exec python3 "$(dirname "$0")/run.py" "$@"

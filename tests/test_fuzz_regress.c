@@ -65,25 +65,36 @@ static unsigned replay_dir(const char *dir, entry_fn fn)
     return count;
 }
 
-static void test_decode_inputs(void **state)
-{
-    (void)state;
-    assert_true(replay_dir("fuzz/corpus/decode", fuzz_decode_one) >= 20);
-    replay_dir("fuzz/regress/decode", fuzz_decode_one);
-}
+/* One fuzz target: its name (the folders under fuzz/), its entry point
+ * and how many seeds it has at least (a lost corpus fails too). */
+struct target {
+    const char *name;
+    entry_fn fn;
+    unsigned seeds;
+};
 
-static void test_board_inputs(void **state)
+static void replay_target(void **state)
 {
-    (void)state;
-    assert_true(replay_dir("fuzz/corpus/board", fuzz_board_one) >= 20);
-    replay_dir("fuzz/regress/board", fuzz_board_one);
+    const struct target *t = *state;
+    char dir[256];
+
+    snprintf(dir, sizeof(dir), "fuzz/corpus/%s", t->name);
+    assert_true(replay_dir(dir, t->fn) >= t->seeds);
+    snprintf(dir, sizeof(dir), "fuzz/regress/%s", t->name);
+    replay_dir(dir, t->fn);
 }
 
 int main(void)
 {
+    static struct target decode = { "decode", fuzz_decode_one, 20 },
+        board = { "board", fuzz_board_one, 20 },
+        keys = { "keys", fuzz_keys_one, 3 },
+        daily = { "daily", fuzz_daily_one, 5 };
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_decode_inputs),
-        cmocka_unit_test(test_board_inputs),
+        { "decode_inputs", replay_target, NULL, NULL, &decode },
+        { "board_inputs", replay_target, NULL, NULL, &board },
+        { "keys_inputs", replay_target, NULL, NULL, &keys },
+        { "daily_inputs", replay_target, NULL, NULL, &daily },
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

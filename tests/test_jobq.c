@@ -34,8 +34,32 @@
 static char redis_url[160], prefix[32];
 static unsigned prefixes;
 
-/* The task: "echo:TEXT" answers TEXT; "wait" runs until cancelled. */
+/* The task: "echo:TEXT" answers TEXT; "wait" runs until cancelled;
+ * "fill" fills Redis up to its maxmemory (keys fill:N) and answers
+ * 100 kB, which Redis then refuses. */
 static atomic_int runs;
+
+static void fill_redis(void)
+{
+    redisContext *c = redisConnectUnix(redis_url + strlen("unix://"));
+    char *big = malloc(10000);
+    redisReply *r;
+    bool full = false;
+
+    /* small steps: Redis ends within 10 kB of its maxmemory, and the
+     * answer's 100 kB cannot fit */
+    memset(big, 'f', 10000);
+    for (int i = 0; c != NULL && !c->err && !full && i < 2000; i++) {
+        r = redisCommand(c, "SET fill:%d %b", i, big, (size_t)10000);
+        full = r == NULL || (r->type == REDIS_REPLY_ERROR
+                             && strstr(r->str, "OOM") != NULL);
+        if (r != NULL)
+            freeReplyObject(r);
+    }
+    if (c != NULL)
+        redisFree(c);
+    free(big);
+}
 
 static void task(void *user, const char *body, size_t len,
                  const struct jobq_run *run, struct jobs_outcome *out)
@@ -45,6 +69,13 @@ static void task(void *user, const char *body, size_t len,
     (void)user;
     atomic_fetch_add(&runs, 1);
     out->state = JOBS_DONE;
+    if (len == 4 && memcmp(body, "fill", 4) == 0) {
+        fill_redis();
+        out->len = 100000;
+        out->body = malloc(out->len);
+        memset(out->body, 'y', out->len);
+        return;
+    }
     if (len > 5 && memcmp(body, "echo:", 5) == 0) {
         out->body = malloc(len - 5);
         memcpy(out->body, body + 5, len - 5);
@@ -80,18 +111,30 @@ static const puz_tables *units_tables(void)
     return tables;
 }
 
-static jobq_t *instance_with(store *st, unsigned queue, unsigned max,
-                             const puz_tables *t)
+/* job_max_attempts of the instances made next: 10 unless a test says
+ * otherwise, so that a lease lost on a loaded machine (400 ms here)
+ * does not end another test's job. */
+static unsigned max_attempts;
+
+static jobq_t *instance_budget(store *st, unsigned queue, unsigned max,
+                               const puz_tables *t, size_t budget)
 {
     struct jobq_config c = {
         .store = st, .workers = 1, .queue = queue, .max = max,
         .ttl_s = 60, .lease_ms = 400, .timeout_ms = 300, .events_max = 100,
-        .tables = t, .run = task,
+        .results_max_bytes = budget, .max_attempts = max_attempts,
+        .retry_ms = 100, .tables = t, .run = task,
     };
     jobq_t *q = NULL;
 
     assert_int_equal(jobq_create(&c, &q), PUZ_OK);
     return q;
+}
+
+static jobq_t *instance_with(store *st, unsigned queue, unsigned max,
+                             const puz_tables *t)
+{
+    return instance_budget(st, queue, max, t, 0);
 }
 
 static jobq_t *instance(store *st, unsigned queue, unsigned max)
@@ -107,6 +150,7 @@ static int setup(void **state)
                                .redis_prefix = prefix, .timeout_ms = 300 };
 
     snprintf(prefix, sizeof(prefix), "jq%u:", ++prefixes);
+    max_attempts = 10;
     if (store_start(&o, &f->st, msg) != PUZ_OK || !store_ready(f->st, msg))
         fail_msg("store_start: %s", msg);
     f->a = instance(f->st, 4, 8);
@@ -219,7 +263,7 @@ static void test_lost_lease_runs_again_written_once(void **state)
     snprintf(key, sizeof(key), "%sjob:%s:lease", prefix, id);
     r = redisCommand(c, "DEL %s", key);
     freeReplyObject(r);
-    for (int t = 0; t < 300 && v.attempts < 2; t++) {
+    for (int t = 0; t < 600 && v.attempts < 2; t++) {
         usleep(10000);
         wait_state(f->b, id, JOBS_RUNNING, 10, &v);
     }
@@ -292,6 +336,304 @@ static void test_redis_down_and_back(void **state)
     }
     assert_int_equal(rc, PUZ_OK);
     assert_true(wait_state(f->b, id, JOBS_DONE, 5000, &v));
+}
+
+/* A job whose runs keep dying (its lease vanishes, as when its
+ * instance is killed) runs job_max_attempts times, a delay apart, then
+ * ends failed saying so, once; the dead letter is counted. */
+static void test_gives_up_after_max_attempts(void **state)
+{
+    struct fix *f = *state;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], key[128];
+    struct jobs_view v;
+    struct jobq_stats sa, sb;
+    redisContext *c = store_redis_connect(f->st, msg);
+
+    assert_non_null(c);
+    memset(&v, 0, sizeof(v));
+    jobq_destroy(f->a);
+    jobq_destroy(f->b);
+    max_attempts = 2;
+    f->a = instance(f->st, 4, 8);
+    f->b = instance(f->st, 4, 8);
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id, msg), PUZ_OK);
+    snprintf(key, sizeof(key), "%sjob:%s:lease", prefix, id);
+    /* every run's lease taken away as soon as it runs */
+    for (int t = 0; t < 1500 && v.state != JOBS_FAILED; t++) {
+        if (v.state == JOBS_RUNNING)
+            freeReplyObject(redisCommand(c, "DEL %s", key));
+        usleep(10000);
+        wait_state(f->b, id, JOBS_FAILED, 10, &v);
+    }
+    assert_int_equal(v.state, JOBS_FAILED);
+    assert_int_equal(v.attempts, 2);
+    assert_non_null(strstr(v.reason, "gave up after 2 attempts: its "
+                           "runner stopped"));
+    assert_int_equal(atomic_load(&runs), 2);
+    jobq_get_stats(f->a, &sa);
+    jobq_get_stats(f->b, &sb);
+    assert_int_equal(sa.gave_up + sb.gave_up, 1);
+    redisFree(c);
+}
+
+/* Commands Redis has run so far (INFO stats), to tell a spin. */
+static long long redis_commands(redisContext *c)
+{
+    redisReply *r = redisCommand(c, "INFO stats");
+    const char *p = r != NULL && r->type == REDIS_REPLY_STRING
+                    ? strstr(r->str, "total_commands_processed:") : NULL;
+    long long n = p != NULL ? atoll(p + 25) : -1;
+
+    if (r != NULL)
+        freeReplyObject(r);
+    return n;
+}
+
+/* The queue's stream (and its consumer group) deleted while two jobs
+ * run and two wait: once the workers are free they make the group
+ * again at once, the waiting jobs are queued again from their records
+ * and run to done, and nothing spins meanwhile (Redis counts the
+ * commands: a worker answered NOGROUP at once would send thousands a
+ * second). */
+static void test_lost_queue_made_again(void **state)
+{
+    struct fix *f = *state;
+    char id[4][JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], key[128];
+    struct jobs_view v;
+    struct jobq_stats sa, sb;
+    redisContext *c = store_redis_connect(f->st, msg);
+    redisReply *r;
+    long long before, after;
+    int what;
+
+    assert_non_null(c);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id[i], msg),
+                         PUZ_OK);
+        assert_true(wait_state(f->a, id[i], JOBS_RUNNING, 3000, &v));
+    }
+    for (int i = 2; i < 4; i++)
+        assert_int_equal(jobq_submit(f->b, "echo:x", 6, "", 0, id[i], msg),
+                         PUZ_OK);
+    snprintf(key, sizeof(key), "%sjobs:queue", prefix);
+    r = redisCommand(c, "DEL %s", key);
+    assert_int_equal(r->integer, 1);
+    freeReplyObject(r);
+    before = redis_commands(c);
+    assert_int_equal(jobq_cancel(f->b, id[0], "x", 1000, &what, msg),
+                     PUZ_OK);
+    assert_int_equal(jobq_cancel(f->b, id[1], "x", 1000, &what, msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->a, id[2], JOBS_DONE, 5000, &v));
+    assert_true(wait_state(f->a, id[3], JOBS_DONE, 5000, &v));
+    assert_int_equal(v.attempts, 1);
+    usleep(1500000);
+    after = redis_commands(c);
+    assert_true(after - before < 400);
+    assert_true(jobq_ready(f->a, msg));
+    assert_true(jobq_ready(f->b, msg));
+    jobq_get_stats(f->a, &sa);
+    jobq_get_stats(f->b, &sb);
+    assert_true(sa.requeued + sb.requeued >= 2);
+    redisFree(c);
+}
+
+/* FLUSHALL while a job runs and one waits: both are gone with their
+ * records (the run stops and writes nothing); a job submitted after
+ * runs to done within seconds, with no spin. */
+static void test_flushall_recovers(void **state)
+{
+    struct fix *f = *state;
+    char id[3][JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX];
+    struct jobs_view v;
+    redisContext *c = store_redis_connect(f->st, msg);
+    redisReply *r;
+    long long before;
+    bool found = true;
+
+    assert_non_null(c);
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id[0], msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->a, id[0], JOBS_RUNNING, 3000, &v));
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id[1], msg),
+                     PUZ_OK);
+    r = redisCommand(c, "FLUSHALL");
+    freeReplyObject(r);
+    before = redis_commands(c);
+    usleep(1500000);
+    /* Both workers free again, waiting on a queue that is not there. */
+    assert_true(redis_commands(c) - before < 400);
+    assert_int_equal(jobq_find(f->b, id[0], &v, NULL, &found, msg),
+                     PUZ_OK);
+    assert_false(found);
+    assert_int_equal(jobq_submit(f->b, "echo:y", 6, "", 0, id[2], msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->a, id[2], JOBS_DONE, 5000, &v));
+    assert_true(jobq_ready(f->a, msg));
+    redisFree(c);
+}
+
+/* A number of Redis's (GET key, or a field of INFO memory). */
+static long long redis_num(redisContext *c, const char *key,
+                           const char *info_field)
+{
+    redisReply *r = info_field != NULL ? redisCommand(c, "INFO memory")
+                    : redisCommand(c, "GET %s", key);
+    const char *p = r == NULL || r->type != REDIS_REPLY_STRING ? NULL
+                    : info_field != NULL ? strstr(r->str, info_field)
+                    : r->str;
+    long long n = p != NULL ? atoll(p + (info_field != NULL
+                                         ? strlen(info_field) : 0)) : 0;
+
+    if (r != NULL)
+        freeReplyObject(r);
+    return n;
+}
+
+/* "echo:" and n bytes of x: a job whose answer is n bytes. */
+static char *echo_body(size_t n)
+{
+    char *b = malloc(n + 6);
+
+    memcpy(b, "echo:", 5);
+    memset(b + 5, 'x', n);
+    b[n + 5] = '\0';
+    return b;
+}
+
+/* The kept answers' budget is cluster-wide, counted in Redis: 1000
+ * bytes hold two 400-byte answers, the oldest finished job is
+ * forgotten first, whichever instance ran it. */
+static void test_answers_budget_cluster_wide(void **state)
+{
+    struct fix *f = *state;
+    char id[4][JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], key[128];
+    char *body = echo_body(400);
+    struct jobs_view v;
+    redisContext *c = store_redis_connect(f->st, msg);
+    bool found;
+
+    assert_non_null(c);
+    jobq_destroy(f->a);
+    jobq_destroy(f->b);
+    f->a = instance_budget(f->st, 4, 8, NULL, 1000);
+    f->b = instance_budget(f->st, 4, 8, NULL, 1000);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(jobq_submit(i % 2 ? f->a : f->b, body, 405, "", 0,
+                                     id[i], msg), PUZ_OK);
+        assert_true(wait_state(f->a, id[i], JOBS_DONE, 3000, &v));
+    }
+    snprintf(key, sizeof(key), "%sjobs:result_total", prefix);
+    assert_int_equal(redis_num(c, key, NULL), 800);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(jobq_find(f->b, id[i], &v, NULL, &found, msg),
+                         PUZ_OK);
+        assert_int_equal(found, i >= 2);
+    }
+    /* A DELETE of a finished job gives its bytes back. */
+    assert_int_equal(jobq_cancel(f->a, id[3], "x", 0, &(int){ 0 }, msg),
+                     PUZ_OK);
+    assert_int_equal(redis_num(c, key, NULL), 400);
+    free(body);
+    redisFree(c);
+}
+
+/* Jobs still queued or running among the first n of the list. */
+static size_t unfinished(jobq_t *q)
+{
+    struct jobs_view v[64];
+    char msg[PUZ_MSG_MAX];
+    size_t n = 0, k = 0;
+
+    assert_int_equal(jobq_list(q, -1, NULL, v, 64, &n, msg), PUZ_OK);
+    for (size_t i = 0; i < n; i++)
+        k += !jobs_state_final(v[i].state);
+    return k;
+}
+
+/* Redis near its maxmemory (noeviction) with big answers: a new job is
+ * refused (PUZ_EFULL, saying Redis is full) without a command sent,
+ * the jobs are not ready, none is left running; the oldest answers are
+ * forgotten and jobs are taken again within seconds. */
+static void test_redis_full_refuses_then_recovers(void **state)
+{
+    struct fix *f = *state;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX] = "", why[PUZ_MSG_MAX];
+    char *body = echo_body(100000);
+    struct jobs_view v;
+    struct jobq_stats sa, sb;
+    redisContext *c = store_redis_connect(f->st, msg);
+    long long used;
+    puz_err rc = PUZ_OK;
+    int t;
+
+    assert_non_null(c);
+    jobq_destroy(f->a);         /* job_max no bound before Redis's */
+    jobq_destroy(f->b);
+    f->a = instance(f->st, 4, 64);
+    f->b = instance(f->st, 4, 64);
+    used = redis_num(c, NULL, "\nused_memory:");
+    freeReplyObject(redisCommand(c, "CONFIG SET maxmemory-policy "
+                                 "noeviction"));
+    freeReplyObject(redisCommand(c, "CONFIG SET maxmemory %lld",
+                                 used + (3 << 20)));
+    for (t = 0; t < 100 && !(rc == PUZ_EFULL && msg[0] != '\0'); t++) {
+        rc = jobq_submit(t % 2 ? f->a : f->b, body, 100005, "", 0, id, msg);
+        if (rc == PUZ_OK)
+            wait_state(f->a, id, JOBS_DONE, 3000, &v);
+        usleep(50000);
+    }
+    assert_int_equal(rc, PUZ_EFULL);
+    assert_non_null(strstr(msg, "full"));
+    assert_false(jobq_ready(t % 2 ? f->b : f->a, why));
+    assert_non_null(strstr(why, "full"));
+    for (t = 0; t < 500 && unfinished(f->a) > 0; t++)
+        usleep(10000);
+    assert_int_equal(unfinished(f->a), 0);
+    /* The oldest answers go: jobs are taken again. */
+    rc = PUZ_EFULL;
+    for (t = 0; t < 100 && rc != PUZ_OK; t++) {
+        rc = jobq_submit(f->a, "echo:ok", 7, "", 0, id, msg);
+        usleep(100000);
+    }
+    assert_int_equal(rc, PUZ_OK);
+    assert_true(wait_state(f->b, id, JOBS_DONE, 3000, &v));
+    jobq_get_stats(f->a, &sa);
+    jobq_get_stats(f->b, &sb);
+    assert_true(sa.shed + sb.shed > 0);
+    freeReplyObject(redisCommand(c, "CONFIG SET maxmemory 0"));
+    free(body);
+    redisFree(c);
+}
+
+/* Redis fills up while a job runs: its answer is refused (OOM) and the
+ * job ends failed with why, on its first attempt, not run again. */
+static void test_oom_during_run_fails_once(void **state)
+{
+    struct fix *f = *state;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX];
+    struct jobs_view v;
+    redisContext *c = store_redis_connect(f->st, msg);
+    long long used;
+
+    assert_non_null(c);
+    used = redis_num(c, NULL, "\nused_memory:");
+    freeReplyObject(redisCommand(c, "CONFIG SET maxmemory-policy "
+                                 "noeviction"));
+    freeReplyObject(redisCommand(c, "CONFIG SET maxmemory %lld",
+                                 used + (1 << 20)));
+    assert_int_equal(jobq_submit(f->a, "fill", 4, "", 0, id, msg), PUZ_OK);
+    wait_state(f->b, id, JOBS_FAILED, 5000, &v);
+    assert_int_equal(v.state, JOBS_FAILED);
+    assert_int_equal(v.attempts, 1);
+    assert_non_null(strstr(v.reason, "full"));
+    usleep(1500000);
+    assert_true(wait_state(f->b, id, JOBS_FAILED, 10, &v));
+    assert_int_equal(atomic_load(&runs), 1);
+    freeReplyObject(redisCommand(c, "CONFIG SET maxmemory 0"));
+    for (int i = 0; i < 2000; i++)
+        freeReplyObject(redisCommand(c, "DEL fill:%d", i));
+    redisFree(c);
 }
 
 /* A worker that takes up to `want` units from the shared queue and
@@ -435,6 +777,18 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_units_across_instances, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_lost_queue_made_again, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_flushall_recovers, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_answers_budget_cluster_wide,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_redis_full_refuses_then_recovers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_oom_during_run_fails_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gives_up_after_max_attempts,
+                                        setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, redis_up, redis_down);

@@ -116,7 +116,11 @@ void api__jobq_submit(struct api_call *c)
                      key != NULL ? key->jobs : 0, id, msg);
     if (rc == PUZ_OK)
         rc = jobq_find(c->ctx->jobq, id, &v, NULL, &found, msg);
-    if (rc == PUZ_EFULL)
+    if (rc == PUZ_EFULL && msg[0] != '\0')      /* Redis itself */
+        api_answer_problemf(c, API_PROBLEM_UNAVAILABLE, "no job is taken "
+                            "now: %s; retry after the delay in "
+                            "Retry-After", msg);
+    else if (rc == PUZ_EFULL)
         api_answer_problemf(c, API_PROBLEM_OVERLOADED, "%u jobs are "
                             "waiting across the instances (or %u are "
                             "held); retry after the delay in Retry-After",

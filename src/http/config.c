@@ -169,6 +169,10 @@ static const struct key keys[] = {
       "with redis_url: an instance running a job renews its lease every "
       "100 ms; a job whose lease is this old (its instance died) is run "
       "again by another instance" },
+    { "job_max_attempts", K_UINT, OFF(job_max_attempts), 0, 1, 100,
+      "with redis_url: runs a job gets when its runner dies or stalls "
+      "(1 s, then 2, 4 ... apart); past them it ends failed, 'gave up "
+      "after N attempts'" },
     { "job_events_max", K_UINT, OFF(job_events_max), 0, 16, 100000,
       "with redis_url: progress events kept per job in Redis (a stream "
       "trimmed to about this many); a client reconnecting later than "
@@ -229,6 +233,7 @@ void http_config_defaults(struct http_config *c)
     strcpy(c->redis_prefix, "puzzled:");
     c->redis_timeout_ms = 1000;
     c->job_lease_ms = 10000;
+    c->job_max_attempts = 3;
     c->job_events_max = 1000;
     c->worker_nice = 5;
     c->max_streams = 256;

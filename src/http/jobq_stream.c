@@ -256,7 +256,7 @@ struct MHD_Response *http_jstreams_open(http_jstreams *s,
     return resp;
 }
 
-#define METRICS_MAX 4096
+#define METRICS_MAX 8192
 
 char *http_jobq_metrics_render(jobq_t *q, unsigned open_streams,
                                size_t *len)
@@ -307,14 +307,37 @@ char *http_jobq_metrics_render(jobq_t *q, unsigned open_streams,
         "# HELP puzzled_shared_units_claimed_total Work units this "
         "instance took over from a worker silent for a lease.\n"
         "# TYPE puzzled_shared_units_claimed_total counter\n"
-        "puzzled_shared_units_claimed_total %llu\n",
+        "puzzled_shared_units_claimed_total %llu\n"
+        "# HELP puzzled_shared_jobs_requeued_total Jobs this instance "
+        "queued again from their records after the queue was lost "
+        "(FLUSHALL, the stream deleted).\n"
+        "# TYPE puzzled_shared_jobs_requeued_total counter\n"
+        "puzzled_shared_jobs_requeued_total %llu\n"
+        "# HELP puzzled_shared_jobs_shed_total Finished jobs' answers "
+        "this instance forgot because Redis was full.\n"
+        "# TYPE puzzled_shared_jobs_shed_total counter\n"
+        "puzzled_shared_jobs_shed_total %llu\n"
+        "# HELP puzzled_shared_redis_used_bytes Redis's used_memory as "
+        "last read (jobs refused from 90 %% of maxmemory).\n"
+        "# TYPE puzzled_shared_redis_used_bytes gauge\n"
+        "puzzled_shared_redis_used_bytes %llu\n"
+        "# HELP puzzled_shared_redis_max_bytes Redis's maxmemory (0: "
+        "none).\n# TYPE puzzled_shared_redis_max_bytes gauge\n"
+        "puzzled_shared_redis_max_bytes %llu\n"
+        "# HELP puzzled_jobs_gave_up_total Shared jobs this instance "
+        "ended failed after job_max_attempts runs (dead letters).\n"
+        "# TYPE puzzled_jobs_gave_up_total counter\n"
+        "puzzled_jobs_gave_up_total %llu\n",
         jobq_queued(q), st.running,
         (unsigned long long)(st.taken - st.retaken),
         (unsigned long long)st.retaken, (unsigned long long)st.finished,
         (unsigned long long)st.lost, open_streams,
         (unsigned long long)st.units_published,
         (unsigned long long)st.units_run,
-        (unsigned long long)st.units_claimed);
+        (unsigned long long)st.units_claimed,
+        (unsigned long long)st.requeued, (unsigned long long)st.shed,
+        (unsigned long long)st.mem_used, (unsigned long long)st.mem_max,
+        (unsigned long long)st.gave_up);
     *len = n > 0 && n < METRICS_MAX ? (size_t)n : 0;
     return buf;
 }

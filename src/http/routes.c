@@ -210,8 +210,8 @@ bool http__ready(struct http_server *s, json_t **checks)
     struct pool_stats st;
     bool workers, queue, tables, draining;
 
-    char why[PUZ_MSG_MAX] = "";
-    bool store_ok;
+    char why[PUZ_MSG_MAX] = "", jobs_why[PUZ_MSG_MAX] = "";
+    bool store_ok, jobs_ok;
 
     pool_get_stats(s->pool, &st);
     workers = st.workers == s->workers;
@@ -220,12 +220,20 @@ bool http__ready(struct http_server *s, json_t **checks)
     draining = atomic_load(&s->draining) != 0;
     /* The store as its own thread last found it: no I/O here. */
     store_ok = s->store == NULL || store_ready(s->store, why);
+    /* Shared jobs as their workers last found them (queue lost, Redis
+     * full): counted with the store, so ?ignore=store leaves both. */
+    jobs_ok = s->jobq == NULL || jobq_ready(s->jobq, jobs_why);
     if (checks != NULL) {
         *checks = json_pack("{s:b, s:b, s:b, s:b, s:b}", "workers",
                             workers, "tables", tables, "queue", queue,
                             "draining", draining, "store", store_ok);
         if (!store_ok && *checks != NULL)
             json_object_set_new(*checks, "store_error", json_string(why));
+        if (s->jobq != NULL && *checks != NULL)
+            json_object_set_new(*checks, "jobs", json_boolean(jobs_ok));
+        if (!jobs_ok && *checks != NULL)
+            json_object_set_new(*checks, "jobs_error",
+                                json_string(jobs_why));
         if (*checks != NULL && s->pdb_bg4 != NULL)
             json_object_set_new(*checks, "pdb", bg_json(s->pdb_bg4));
         if (*checks != NULL && s->pdb_bg != NULL)
@@ -234,7 +242,7 @@ bool http__ready(struct http_server *s, json_t **checks)
             json_object_set_new(*checks, "pdb_rect",
                                 bg_json(s->pdb_bg_rect));
     }
-    return workers && queue && tables && !draining && store_ok;
+    return workers && queue && tables && !draining && store_ok && jobs_ok;
 }
 
 /* ?ignore=store: the store's check is shown but does not count, for a
@@ -249,7 +257,8 @@ static bool handle_readyz(struct http_req *r)
 
     if (!ok && ignore != NULL && strcmp(ignore, "store") == 0
         && checks != NULL
-        && json_is_false(json_object_get(checks, "store"))) {
+        && (json_is_false(json_object_get(checks, "store"))
+            || json_is_false(json_object_get(checks, "jobs")))) {
         json_t *c = json_object_get(checks, "draining");
 
         ok = json_is_true(json_object_get(checks, "workers"))

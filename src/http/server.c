@@ -549,6 +549,8 @@ static puz_err start_jobq(struct http_server *s, char *msg)
         .ttl_s = s->cfg.api.job_ttl_s, .lease_ms = s->cfg.job_lease_ms,
         .timeout_ms = s->cfg.redis_timeout_ms,
         .events_max = s->cfg.job_events_max,
+        .results_max_bytes = s->cfg.api.job_results_max_bytes,
+        .max_attempts = s->cfg.job_max_attempts,
         .nice = (int)s->cfg.worker_nice,
         .tables = s->tables,
         .run = api_jobq_run, .user = &s->api,

@@ -40,9 +40,23 @@ static const char *const field_names[F_COUNT + 1] = {
 };
 
 /* KEYS: 1 hash, 2 lease, 3 events, 4 queued, 5 finished, 6 active,
- * 7 queue, 8 all; ARGV: 1 id, 2 token, 3 now_ms, 4 lease_ms, 5 ttl_s,
- * 6 events cap, 7 group, then the script's own. */
-#define PRELUDE \
+ * 7 queue, 8 all, 9 rbytes (id -> bytes of its kept answer), 10 rtotal
+ * (their sum: the cluster-wide count job_results_max_bytes caps);
+ * ARGV: 1 id, 2 token, 3 now_ms, 4 lease_ms, 5 ttl_s, 6 events cap,
+ * 7 group, then the script's own. The prefix P is KEYS[8] without its
+ * "jobs:all". forget() drops a finished job and its count, HDEL first:
+ * a write that frees, after which Redis lets a script write even when
+ * over maxmemory (so the forgetting itself is never refused). */
+#define FORGET \
+    "local P = string.sub(KEYS[8], 1, #KEYS[8] - 8)\n" \
+    "local function forget(id)\n" \
+    "  local n = tonumber(redis.call('HGET', KEYS[9], id) or '0')\n" \
+    "  redis.call('HDEL', KEYS[9], id)\n" \
+    "  if n > 0 then redis.call('DECRBY', KEYS[10], n) end\n" \
+    "  redis.call('ZREM', KEYS[8], id) redis.call('ZREM', KEYS[5], id)\n" \
+    "  redis.call('DEL', P .. 'job:' .. id, P .. 'job:' .. id .. ':events')\n" \
+    "end\n"
+#define PRELUDE FORGET \
     "local function fin(state, reason)\n" \
     "  local v = redis.call('HINCRBY', KEYS[1], 'version', 1)\n" \
     "  redis.call('HSET', KEYS[1], 'state', state, 'finished_ms', ARGV[3])\n" \
@@ -68,8 +82,12 @@ static const char *const field_names[F_COUNT + 1] = {
     "  return s == 'done' or s == 'cancelled' or s == 'failed'\n" \
     "end\n"
 
-/* ARGV 8: the queue entry. {1, body, attempts}: run it; {0}: another
- * runner holds it; {-1}: it had ended (acknowledged now). */
+/* ARGV 8: the queue entry, 9 job_max_attempts, 10 the first retry's
+ * delay (ms; doubled each attempt, at most 32 times it). {1, body,
+ * attempts}: run it; {0}: another runner holds it, or its next attempt
+ * is not due yet (left pending: claimed again later); {-1}: it had
+ * ended (acknowledged now); {-2}: it had had its attempts and ends
+ * failed now ("gave up after N attempts: <the last reason>"). */
 static const char take_lua[] = PRELUDE
     "local st = redis.call('HGET', KEYS[1], 'state')\n"
     "if not st or final(st) then ack(ARGV[8]) return {-1} end\n"
@@ -77,6 +95,24 @@ static const char take_lua[] = PRELUDE
     "  return {0} end\n"
     "if redis.call('HGET', KEYS[1], 'cancel') == '1' then\n"
     "  fin('cancelled', '') ack(ARGV[8]) return {-1} end\n"
+    "local had = tonumber(redis.call('HGET', KEYS[1], 'attempts') or '0')\n"
+    "if had > 0 then\n"
+    "  local why = redis.call('HGET', KEYS[1], 'last_error') or"
+    " 'its runner stopped renewing its lease (the instance died or"
+    " stalled)'\n"
+    "  if had >= tonumber(ARGV[9]) then\n"
+    "    fin('failed', 'gave up after ' .. had .. ' attempts: ' .. why)\n"
+    "    ack(ARGV[8]) return {-2} end\n"
+    "  local due = tonumber(redis.call('HGET', KEYS[1], 'retry_at') or '0')\n"
+    "  if due == 0 then\n"
+    "    due = tonumber(ARGV[3]) + tonumber(ARGV[10])"
+    " * 2 ^ math.min(had - 1, 5)\n"
+    "    redis.call('HSET', KEYS[1], 'retry_at', string.format('%d', due))"
+    " end\n"
+    "  if tonumber(ARGV[3]) < due then redis.call('DEL', KEYS[2])"
+    " return {0} end\n"
+    "  redis.call('HDEL', KEYS[1], 'retry_at')\n"
+    "end\n"
     "local a = redis.call('HINCRBY', KEYS[1], 'attempts', 1)\n"
     "local v = redis.call('HINCRBY', KEYS[1], 'version', 1)\n"
     "redis.call('HSET', KEYS[1], 'state', 'running', 'started_ms', ARGV[3],"
@@ -108,12 +144,26 @@ static const char renew_lua[] =
 
 /* ARGV 8 state, 9 reason, 10 result, 11 queue entry, 12..17 the last
  * progress (expanded, generated, p_elapsed_us, bound, lower_bound,
- * best_length). 1: written; -1: the lease is not ours (nothing
- * written). */
+ * best_length), 18 the answers' budget (bytes, 0 none), 19 "1": Redis
+ * was full, write even so (the body's HDEL first lets the rest past
+ * maxmemory: a failure with no answer must be written, or the job
+ * runs again and again). An answer kept makes room in the budget: the
+ * oldest finished jobs are forgotten first, as the embedded registry
+ * does. 1: written; -1: the lease is not ours (nothing written). */
 static const char finish_lua[] = PRELUDE
     "if redis.call('GET', KEYS[2]) ~= ARGV[2] then return -1 end\n"
     "if redis.call('HGET', KEYS[1], 'state') ~= 'running' then\n"
     "  redis.call('DEL', KEYS[2]) return -1 end\n"
+    "if ARGV[19] == '1' then redis.call('HDEL', KEYS[1], 'body') end\n"
+    "local len, cap = #ARGV[10], tonumber(ARGV[18])\n"
+    "while len > 0 and cap > 0 and tonumber(redis.call('GET', KEYS[10])"
+    " or '0') + len > cap do\n"
+    "  local o = redis.call('ZRANGE', KEYS[5], 0, 0)\n"
+    "  if #o == 0 then break end\n"
+    "  forget(o[1])\n"
+    "end\n"
+    "if len > 0 then redis.call('HSET', KEYS[9], ARGV[1], len)\n"
+    "  redis.call('INCRBY', KEYS[10], len) end\n"
     "redis.call('HSET', KEYS[1], 'expanded', ARGV[12], 'generated',"
     " ARGV[13], 'p_elapsed_us', ARGV[14], 'bound', ARGV[15],"
     " 'lower_bound', ARGV[16], 'best_length', ARGV[17])\n"
@@ -131,11 +181,7 @@ static const char finish_lua[] = PRELUDE
 static const char cancel_lua[] = PRELUDE
     "local st = redis.call('HGET', KEYS[1], 'state')\n"
     "if not st then return 0 end\n"
-    "if final(st) then\n"
-    "  redis.call('DEL', KEYS[1], KEYS[3])\n"
-    "  redis.call('ZREM', KEYS[5], ARGV[1])\n"
-    "  redis.call('ZREM', KEYS[8], ARGV[1])\n"
-    "  return 2 end\n"
+    "if final(st) then forget(ARGV[1]) return 2 end\n"
     "if st == 'queued' or redis.call('EXISTS', KEYS[2]) == 0 then\n"
     "  fin('cancelled', ARGV[8]) return 1 end\n"
     "redis.call('HSET', KEYS[1], 'cancel', '1', 'reason', ARGV[8])\n"
@@ -149,17 +195,33 @@ static const char release_lua[] =
     "  redis.call('DEL', KEYS[2]) return 1 end\n"
     "return 0\n";
 
+/* Redis full (the keeper): ARGV 8 finished jobs that keep an answer
+ * forgotten at most, the oldest first (the small records of the others
+ * stay: a failure's reason is what its client needs). How many. */
+static const char shed_lua[] = FORGET
+    "local n = 0\n"
+    "for _, id in ipairs(redis.call('ZRANGE', KEYS[5], 0, 255)) do\n"
+    "  if n >= tonumber(ARGV[8]) then break end\n"
+    "  if redis.call('HEXISTS', KEYS[9], id) == 1 then\n"
+    "    forget(id) n = n + 1 end\n"
+    "end\n"
+    "return n\n";
+
 static const char *const scripts[JOBQ_SCRIPT_COUNT_] = {
-    take_lua, renew_lua, finish_lua, cancel_lua, release_lua,
+    take_lua, renew_lua, finish_lua, cancel_lua, release_lua, shed_lua,
 };
 
-/* KEYS 1 all, 2 finished, 3 queued, 4 queue, 5 hash, 6 events, 7 active;
- * ARGV 1 id, 2 body, 3 owner, 4 now_ms, 5 max, 6 queue cap, 7 ttl_ms,
- * 8 events cap, 9 owner cap, 10 prefix. 0 queued; -1 queue full; -2
- * job_max held, none finished; -3 the owner's cap. Finished jobs past
- * their ttl leave the indexes first. */
+/* KEYS 1 all, 2 finished, 3 queued, 4 queue, 5 hash, 6 events, 7 active,
+ * 8 rbytes, 9 rtotal; ARGV 1 id, 2 body, 3 owner, 4 now_ms, 5 max, 6
+ * queue cap, 7 ttl_ms, 8 events cap, 9 owner cap, 10 prefix. 0 queued;
+ * -1 queue full; -2 job_max held, none finished; -3 the owner's cap.
+ * Finished jobs past their ttl leave the indexes (and the answers'
+ * count) first. */
 static const char submit_lua[] =
     "local function forget(id)\n"
+    "  local n = tonumber(redis.call('HGET', KEYS[8], id) or '0')\n"
+    "  redis.call('HDEL', KEYS[8], id)\n"
+    "  if n > 0 then redis.call('DECRBY', KEYS[9], n) end\n"
     "  redis.call('ZREM', KEYS[1], id) redis.call('ZREM', KEYS[2], id)\n"
     "  redis.call('DEL', ARGV[10] .. 'job:' .. id,"
     " ARGV[10] .. 'job:' .. id .. ':events')\n"
@@ -254,17 +316,62 @@ redisReply *jobq__cmd(redisContext *c, int argc, const char **argv,
     return r;
 }
 
-puz_err jobq__group(redisContext *c, const char *stream, char *msg)
+puz_err jobq__group(redisContext *c, const char *stream, bool *made,
+                    char *msg)
 {
     const char *argv[] = { "XGROUP", "CREATE", stream, JOBQ_GROUP, "0",
                            "MKSTREAM" };
     bool broken = false;
     redisReply *r = jobq__cmd(c, 6, argv, NULL, &broken, msg);
 
+    if (made != NULL)
+        *made = r != NULL;
     if (r != NULL)
         freeReplyObject(r);
     return r != NULL || (!broken && strstr(msg, "BUSYGROUP") != NULL)
            ? PUZ_OK : PUZ_EIO;
+}
+
+/* KEYS 1 all, 2 queued, 3 queue, 4 finished; ARGV 1 prefix. The jobs
+ * still waiting (in the list or the waiting set) and the running ones
+ * whose runner is gone get a new queue entry (a second entry of a job
+ * is harmless: the take script leaves or acknowledges it); ids whose
+ * record is gone leave the indexes. The number re-queued. */
+static const char requeue_lua[] =
+    "local seen, n = {}, 0\n"
+    "local ids = redis.call('ZRANGE', KEYS[1], 0, -1)\n"
+    "for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do\n"
+    "  ids[#ids + 1] = id end\n"
+    "for _, id in ipairs(ids) do\n"
+    "  local h = ARGV[1] .. 'job:' .. id\n"
+    "  local f = redis.call('HMGET', h, 'state', 'created_ms')\n"
+    "  if seen[id] then\n"
+    "  elseif not f[1] then\n"
+    "    redis.call('ZREM', KEYS[1], id) redis.call('ZREM', KEYS[4], id)\n"
+    "    redis.call('SREM', KEYS[2], id)\n"
+    "  elseif f[1] == 'queued' or (f[1] == 'running'\n"
+    "      and redis.call('EXISTS', h .. ':lease') == 0) then\n"
+    "    if f[1] == 'queued' then redis.call('SADD', KEYS[2], id) end\n"
+    "    redis.call('ZADD', KEYS[1], 'NX', f[2] or 0, id)\n"
+    "    redis.call('XADD', KEYS[3], '*', 'id', id)\n"
+    "    n = n + 1\n"
+    "  end\n"
+    "  seen[id] = true\n"
+    "end\n"
+    "return n\n";
+
+long long jobq__requeue(jobq_t *q, redisContext *c, char *msg)
+{
+    const char *argv[] = { "EVAL", requeue_lua, "4", q->k_all, q->k_queued,
+                           q->k_queue, q->k_finished, q->prefix };
+    bool broken = false;
+    redisReply *r = jobq__cmd(c, 8, argv, NULL, &broken, msg);
+    long long n = r != NULL && r->type == REDIS_REPLY_INTEGER
+                  ? r->integer : -1;
+
+    if (r != NULL)
+        freeReplyObject(r);
+    return n;
 }
 
 redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
@@ -284,9 +391,9 @@ redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
     snprintf(ttl, sizeof(ttl), "%u", q->cfg.ttl_s);
     snprintf(cap, sizeof(cap), "%u", q->cfg.events_max);
     const char *fixed[] = {
-        "EVAL", scripts[s], "8", k.hash, k.lease, k.events, q->k_queued,
-        q->k_finished, q->k_active, q->k_queue, q->k_all, id, token, now,
-        lease, ttl, cap, JOBQ_GROUP,
+        "EVAL", scripts[s], "10", k.hash, k.lease, k.events, q->k_queued,
+        q->k_finished, q->k_active, q->k_queue, q->k_all, q->k_rbytes,
+        q->k_rtotal, id, token, now, lease, ttl, cap, JOBQ_GROUP,
     };
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
         argv[n] = fixed[i];
@@ -503,14 +610,18 @@ puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
     struct jobq_keys k;
     char now[24], max[16], qcap[16], ttl[24], ecap[16], ocap[16];
     const char *argv[] = {
-        "EVAL", submit_lua, "7", q->k_all, q->k_finished, q->k_queued,
-        q->k_queue, k.hash, k.events, q->k_active, id, body, owner, now,
-        max, qcap, ttl, ecap, ocap, q->prefix,
+        "EVAL", submit_lua, "9", q->k_all, q->k_finished, q->k_queued,
+        q->k_queue, k.hash, k.events, q->k_active, q->k_rbytes,
+        q->k_rtotal, id, body, owner, now, max, qcap, ttl, ecap, ocap,
+        q->prefix,
     };
     size_t lens[sizeof(argv) / sizeof(argv[0])];
     redisReply *r;
     long long got;
 
+    msg[0] = '\0';
+    if (jobq__full(q, msg))
+        return PUZ_EFULL;       /* msg says so: Redis, not the queue */
     if (!new_id(id, JOBS_ID_LEN / 2))
         return PUZ_ENOMEM;
     jobq__keys(q, id, &k);
@@ -524,6 +635,15 @@ puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
     for (size_t i = 0; i < sizeof(argv) / sizeof(argv[0]); i++)
         lens[i] = argv[i] == body ? len : strlen(argv[i]);
     r = pooled(q, (int)(sizeof(argv) / sizeof(argv[0])), argv, lens, msg);
+    if (r == NULL && strstr(msg, "OOM") != NULL) {
+        /* Full before the keeper's next look: full from now on (until
+         * that look), and the same refusal. */
+        atomic_store(&q->mem_used, atomic_load(&q->mem_max));
+        if (!jobq__full(q, msg))
+            snprintf(msg, PUZ_MSG_MAX, "the shared store (Redis) is "
+                     "full: it refused the job (OOM)");
+        return PUZ_EFULL;
+    }
     if (r == NULL)
         return PUZ_EIO;
     got = r->type == REDIS_REPLY_INTEGER ? r->integer : -9;
@@ -745,6 +865,10 @@ puz_err jobq_create(const struct jobq_config *cfg, jobq_t **out)
         q->cfg.lease_ms = 300;
     if (q->cfg.events_max == 0)
         q->cfg.events_max = 1000;
+    if (q->cfg.max_attempts == 0)
+        q->cfg.max_attempts = 3;
+    if (q->cfg.retry_ms == 0)
+        q->cfg.retry_ms = 1000;
     p = store_redis_prefix(cfg->store);
     snprintf(q->prefix, sizeof(q->prefix), "%s", p);
     snprintf(q->k_queue, sizeof(q->k_queue), "%sjobs:queue", p);
@@ -753,8 +877,11 @@ puz_err jobq_create(const struct jobq_config *cfg, jobq_t **out)
     snprintf(q->k_queued, sizeof(q->k_queued), "%sjobs:queued", p);
     snprintf(q->k_active, sizeof(q->k_active), "%sjobs:active", p);
     snprintf(q->k_units, sizeof(q->k_units), "%sunits:queue", p);
+    snprintf(q->k_rbytes, sizeof(q->k_rbytes), "%sjobs:result_bytes", p);
+    snprintf(q->k_rtotal, sizeof(q->k_rtotal), "%sjobs:result_total", p);
     pthread_mutex_init(&q->lock, NULL);
     pthread_mutex_init(&q->units_lock, NULL);
+    pthread_mutex_init(&q->trouble_lock, NULL);
     pthread_cond_init(&q->freed, NULL);
     if (!new_id(q->inst, 8) || jobq__start_threads(q) != PUZ_OK) {
         jobq_destroy(q);
@@ -783,5 +910,6 @@ void jobq_destroy(jobq_t *q)
     pthread_cond_destroy(&q->freed);
     pthread_mutex_destroy(&q->lock);
     pthread_mutex_destroy(&q->units_lock);
+    pthread_mutex_destroy(&q->trouble_lock);
     free(q);
 }

@@ -11,6 +11,8 @@
 
 #include "jobq.h"
 
+#include <stdatomic.h>
+
 #define JOBQ_POOL 4             /* connections the routes share */
 #define JOBQ_GROUP "workers"
 #define JOBQ_KEY_MAX 256
@@ -47,7 +49,8 @@ struct jobq {
     char inst[17];              /* this instance: random hex */
     char k_queue[JOBQ_KEY_MAX], k_all[JOBQ_KEY_MAX],
          k_finished[JOBQ_KEY_MAX], k_queued[JOBQ_KEY_MAX],
-         k_active[JOBQ_KEY_MAX], k_units[JOBQ_KEY_MAX];
+         k_active[JOBQ_KEY_MAX], k_units[JOBQ_KEY_MAX],
+         k_rbytes[JOBQ_KEY_MAX], k_rtotal[JOBQ_KEY_MAX];
     pthread_mutex_t lock;       /* the pool */
     pthread_cond_t freed;
     redisContext *conns[JOBQ_POOL];
@@ -57,6 +60,14 @@ struct jobq {
     atomic_int workers_done;    /* the keeper: every run has ended */
     atomic_uint_fast64_t taken, retaken, finished, lost;
     atomic_uint_fast64_t units_published, units_run, units_claimed;
+    atomic_uint_fast64_t groups_made, requeued;   /* self-healing */
+    pthread_mutex_t trouble_lock;
+    char trouble[PUZ_MSG_MAX];  /* why the jobs are not ready ("" ok) */
+    /* Redis's memory as the keeper last read it (INFO, every second):
+     * the routes look here, never at Redis, before taking a job. */
+    atomic_uint_fast64_t mem_used, mem_max;
+    atomic_uint_fast64_t shed;  /* finished jobs forgotten: Redis full */
+    atomic_uint_fast64_t gave_up;   /* jobs ended failed: attempts spent */
     atomic_uint round_seq;
     pthread_mutex_t units_lock;     /* units_running */
     struct jobq_unit_run *units_running;
@@ -84,8 +95,15 @@ redisReply *jobq__cmd(redisContext *c, int argc, const char **argv,
                       const size_t *lens, bool *broken, char *msg);
 
 /* The consumer group "workers" on stream (made with it when missing;
- * one that exists already is fine). PUZ_EIO with msg otherwise. */
-puz_err jobq__group(redisContext *c, const char *stream, char *msg);
+ * one that exists already is fine); *made (may be NULL) true when this
+ * call made it. PUZ_EIO with msg otherwise. */
+puz_err jobq__group(redisContext *c, const char *stream, bool *made,
+                    char *msg);
+
+/* After the queue's group was made again (FLUSHALL, the stream
+ * deleted): the jobs still waiting, and the running ones whose runner
+ * is gone, queued again from their records. How many; -1 + msg. */
+long long jobq__requeue(jobq_t *q, redisContext *c, char *msg);
 
 /*
  * A state script (Lua in jobq.c) on job id: KEYS are the job's hash,
@@ -95,7 +113,7 @@ puz_err jobq__group(redisContext *c, const char *stream, char *msg);
  */
 enum jobq_script {
     JOBQ_TAKE, JOBQ_RENEW, JOBQ_FINISH, JOBQ_CANCEL, JOBQ_RELEASE,
-    JOBQ_SCRIPT_COUNT_
+    JOBQ_SHED, JOBQ_SCRIPT_COUNT_
 };
 redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
                          const char *id, const char *token, int nextra,
@@ -103,6 +121,11 @@ redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
                          bool *broken, char *msg);
 
 int64_t jobq__wall_ms(void);
+
+/* Whether Redis is too full to take a job (used >= JOBQ_FULL_PCT % of
+ * maxmemory as last read); true with msg saying so. */
+#define JOBQ_FULL_PCT 90u
+bool jobq__full(jobq_t *q, char *msg);
 
 /* jobq_units.c: the units among the streams of an XREADGROUP reply
  * run, and one unit idle past a lease claimed and run (both false when

@@ -26,6 +26,8 @@
 #define BLOCK_MS 1000u          /* XREADGROUP's wait */
 #define BACKOFF_MAX_MS 2000u
 #define FINISH_TRIES 3
+#define MEM_EVERY_US 1000000u   /* Redis's memory read by the keeper */
+#define SHED_MAX 4u             /* finished jobs forgotten a second, full */
 
 void jobq_run_progress(const struct jobq_run *run,
                        const struct puz_progress *p)
@@ -45,20 +47,83 @@ static void nap(jobq_t *q, unsigned ms)
         usleep(20000);
 }
 
+/* What is wrong with the jobs' keys now, for /readyz ("" nothing). */
+static void set_trouble(jobq_t *q, const char *why)
+{
+    pthread_mutex_lock(&q->trouble_lock);
+    snprintf(q->trouble, sizeof(q->trouble), "%s", why);
+    pthread_mutex_unlock(&q->trouble_lock);
+}
+
+/* The consumer groups (jobs, and units with tables) exist afterwards,
+ * made by whoever is first. The one who makes the jobs' group again
+ * after it was lost (FLUSHALL, the stream deleted) queues again the
+ * jobs whose records are left, so none waits for an entry that is
+ * gone. */
+static puz_err groups(jobq_t *q, redisContext *c, char *msg)
+{
+    bool made = false;
+    long long n;
+
+    if (jobq__group(c, q->k_queue, &made, msg) != PUZ_OK
+        || (q->cfg.tables != NULL
+            && jobq__group(c, q->k_units, NULL, msg) != PUZ_OK))
+        return PUZ_EIO;
+    if (!made)
+        return PUZ_OK;
+    atomic_fetch_add(&q->groups_made, 1);
+    n = jobq__requeue(q, c, msg);
+    if (n > 0)
+        atomic_fetch_add(&q->requeued, (uint64_t)n);
+    return PUZ_OK;
+}
+
 /* A worker's connection: the command timeout covers its blocking read;
- * the consumer groups (jobs, and units with tables) exist afterwards
- * (made once by whoever is first). */
+ * the groups exist afterwards. */
 static redisContext *worker_connect(jobq_t *q, char *msg)
 {
     redisContext *c = jobq__connect(q, BLOCK_MS + q->cfg.timeout_ms, msg);
 
-    if (c != NULL && (jobq__group(c, q->k_queue, msg) != PUZ_OK
-                      || (q->cfg.tables != NULL
-                          && jobq__group(c, q->k_units, msg) != PUZ_OK))) {
+    if (c != NULL && groups(q, c, msg) != PUZ_OK) {
         redisFree(c);
         return NULL;
     }
     return c;
+}
+
+/* A read answered with an error (not a lost connection). The group
+ * gone (NOGROUP: FLUSHALL, a DEL of the stream) is made again at once;
+ * anything else is only reported. The caller backs off either way:
+ * an error answered at once must not turn the loop into a spin. */
+static void heal(jobq_t *q, redisContext *c, const char *err)
+{
+    char msg[PUZ_MSG_MAX], why[PUZ_MSG_MAX];
+
+    snprintf(why, sizeof(why), "jobs queue: %.200s", err);
+    set_trouble(q, why);
+    if (strstr(err, "NOGROUP") != NULL && groups(q, c, msg) != PUZ_OK) {
+        snprintf(why, sizeof(why), "jobs queue lost, not made again: "
+                 "%.200s", msg);
+        set_trouble(q, why);
+    }
+}
+
+bool jobq_ready(jobq_t *q, char *why)
+{
+    char full[PUZ_MSG_MAX];
+    bool ok;
+
+    if (jobq__full(q, full)) {
+        if (why != NULL)
+            snprintf(why, PUZ_MSG_MAX, "%s", full);
+        return false;
+    }
+    pthread_mutex_lock(&q->trouble_lock);
+    ok = q->trouble[0] == '\0';
+    if (!ok && why != NULL)
+        snprintf(why, PUZ_MSG_MAX, "%s", q->trouble);
+    pthread_mutex_unlock(&q->trouble_lock);
+    return ok;
 }
 
 /* The first entry [id, [ "id", JOB ]] of a list of entries. */
@@ -86,9 +151,9 @@ static bool entry_of(const redisReply *list, char *entry, char *id)
 /* An entry idle a while (its runner may be dead: the take script checks
  * its lease). */
 static bool claim(jobq_t *q, redisContext *c, const char *consumer,
-                  char *entry, char *id, bool *broken)
+                  char *entry, char *id, bool *broken, char *msg)
 {
-    char idle[16], msg[PUZ_MSG_MAX];
+    char idle[16];
     const char *argv[] = { "XAUTOCLAIM", q->k_queue, JOBQ_GROUP, consumer,
                            idle, "0-0", "COUNT", "1" };
     redisReply *r;
@@ -113,9 +178,9 @@ static bool claim(jobq_t *q, redisContext *c, const char *consumer,
  * be given back). */
 static bool read_new(jobq_t *q, redisContext *c, const char *consumer,
                      bool units, char *entry, char *id, bool *refused,
-                     bool *broken)
+                     bool *broken, char *msg)
 {
-    char block[16], msg[PUZ_MSG_MAX];
+    char block[16];
     const char *argv[13] = { "XREADGROUP", "GROUP", JOBQ_GROUP, consumer,
                              "COUNT", "1", "BLOCK", block, "STREAMS",
                              q->k_queue };
@@ -178,6 +243,25 @@ static void progress_args(struct jobq_slot *sl, char num[6][24])
     snprintf(num[5], 24, "%u", p.best_length);
 }
 
+/* Redis refused the answer (OOM: over maxmemory): the job ends failed
+ * with why, written past maxmemory without an answer (finish_lua's
+ * ARGV 19), instead of being left to its lease and run again and
+ * again into the same wall. */
+static void finish_failed_full(const char **extra, size_t *lens,
+                               char *reason, const char *err, size_t len)
+{
+    snprintf(reason, PUZ_MSG_MAX, "the shared store (Redis) is full: the "
+             "answer (%zu bytes) could not be kept (%.120s)", len, err);
+    extra[0] = "failed";
+    lens[0] = strlen(extra[0]);
+    extra[1] = reason;
+    lens[1] = strlen(reason);
+    extra[2] = "";
+    lens[2] = 0;
+    extra[11] = "1";
+    lens[11] = 1;
+}
+
 /* The end of a run written, if the lease is still ours; on a lost
  * connection again on a new one, a few times. */
 static void finish(struct jobq_slot *sl, redisContext **c, const char *entry,
@@ -187,19 +271,24 @@ static void finish(struct jobq_slot *sl, redisContext **c, const char *entry,
     /* Stopped by our shutdown, not by its client: give it back. */
     bool stopping = atomic_load(&q->stop) != 0
                     && o->state == JOBS_CANCELLED;
-    const char *extra[10] = { jobs_state_name(o->state), "",
+    char msg[PUZ_MSG_MAX], num[6][24], budget[24], reason[PUZ_MSG_MAX];
+    const char *extra[12] = { jobs_state_name(o->state), "",
                               o->body != NULL ? o->body : "", entry };
-    size_t lens[10] = { strlen(extra[0]), 0, o->body != NULL ? o->len : 0,
+    size_t lens[12] = { strlen(extra[0]), 0, o->body != NULL ? o->len : 0,
                         strlen(entry) };
-    char msg[PUZ_MSG_MAX], num[6][24];
     redisReply *r = NULL;
-    bool broken = false;
+    bool broken = false, full = false;
 
     progress_args(sl, num);
     for (int i = 0; i < 6; i++) {
         extra[4 + i] = num[i];
         lens[4 + i] = strlen(num[i]);
     }
+    snprintf(budget, sizeof(budget), "%zu", q->cfg.results_max_bytes);
+    extra[10] = budget;
+    lens[10] = strlen(budget);
+    extra[11] = "0";
+    lens[11] = 1;
 
     for (int i = 0; i < FINISH_TRIES && r == NULL; i++) {
         if (*c == NULL)
@@ -209,11 +298,18 @@ static void finish(struct jobq_slot *sl, redisContext **c, const char *entry,
                                         sl->token, 0, NULL, NULL, &broken,
                                         msg)
                          : jobq__script(q, *c, JOBQ_FINISH, sl->id,
-                                        sl->token, 10, extra, lens, &broken,
+                                        sl->token, 12, extra, lens, &broken,
                                         msg);
         if (broken && *c != NULL) {
             redisFree(*c);
             *c = NULL;
+        }
+        if (r == NULL && !broken && !full && !stopping
+            && strstr(msg, "OOM") != NULL) {
+            finish_failed_full(extra, lens, reason, msg, lens[2]);
+            full = true;
+            i--;            /* once more, as a failure */
+            continue;
         }
         if (r == NULL && !broken)
             break;          /* an error reply: trying again won't help */
@@ -233,7 +329,8 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
 {
     jobq_t *q = sl->q;
     char token[64], msg[PUZ_MSG_MAX];
-    const char *extra[] = { entry };
+    char max[16], delay[16];
+    const char *extra[] = { entry, max, delay };
     struct jobq_run run = { &sl->cancel, sl, sl->id };
     struct jobs_outcome o = { JOBS_CANCELLED, NULL, 0 };
     bool broken = false, lost;
@@ -241,8 +338,13 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
 
     snprintf(token, sizeof(token), "%s-%u-%u", q->inst,
              (unsigned)(sl - q->slots), ++*runs);
-    r = jobq__script(q, *c, JOBQ_TAKE, id, token, 1, extra, NULL, &broken,
+    snprintf(max, sizeof(max), "%u", q->cfg.max_attempts);
+    snprintf(delay, sizeof(delay), "%u", q->cfg.retry_ms);
+    r = jobq__script(q, *c, JOBQ_TAKE, id, token, 3, extra, NULL, &broken,
                      msg);
+    if (r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 1
+        && r->element[0]->integer == -2)
+        atomic_fetch_add(&q->gave_up, 1);
     if (r == NULL || r->type != REDIS_REPLY_ARRAY || r->elements != 3
         || r->element[0]->integer != 1
         || r->element[1]->type != REDIS_REPLY_STRING) {
@@ -301,20 +403,31 @@ static void *worker(void *arg)
                       : backoff * 2;
             continue;
         }
-        backoff = 100;
         broken = got = refused = false;
+        msg[0] = '\0';
         if (puz_now_us() - last_claim >= 1000000u) {
             last_claim = puz_now_us();
-            got = claim(q, c, consumer, entry, id, &broken);
-            if (!got && !broken && q->cfg.tables != NULL
+            got = claim(q, c, consumer, entry, id, &broken, msg);
+            if (!got && !broken && msg[0] == '\0' && q->cfg.tables != NULL
                 && puz_now_us() >= units_after
                 && !jobq__units_claim(q, c, consumer, &broken))
                 refused = true;
         }
-        if (!got && !broken)
+        if (!got && !broken && msg[0] == '\0')
             got = read_new(q, c, consumer, q->cfg.tables != NULL
                            && puz_now_us() >= units_after, entry, id,
-                           &refused, &broken);
+                           &refused, &broken, msg);
+        if (!got && !broken && msg[0] != '\0') {
+            heal(q, c, msg);
+            nap(q, backoff);
+            backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS
+                      : backoff * 2;
+            continue;
+        }
+        if (!broken) {
+            backoff = 100;
+            set_trouble(q, "");
+        }
         /* no tables for a unit: leave units to others a while */
         if (refused)
             units_after = puz_now_us() + 2000000u;
@@ -403,15 +516,73 @@ static void give_up_stale(struct jobq_slot *sl)
         atomic_store(&sl->cancel, 1);
 }
 
+/* A number after "name:" in an INFO answer (0 when absent). */
+static uint64_t info_num(const char *info, const char *name)
+{
+    const char *p = strstr(info, name);
+
+    return p != NULL ? strtoull(p + strlen(name), NULL, 10) : 0;
+}
+
+bool jobq__full(jobq_t *q, char *msg)
+{
+    uint64_t used = atomic_load(&q->mem_used), max = atomic_load(&q->mem_max);
+
+    if (max == 0 || used < max / 100u * JOBQ_FULL_PCT)
+        return false;
+    snprintf(msg, PUZ_MSG_MAX, "the shared store (Redis) is full: %llu of "
+             "its maxmemory %llu bytes used (jobs are refused from %u %%; "
+             "old answers are being forgotten)", (unsigned long long)used,
+             (unsigned long long)max, JOBQ_FULL_PCT);
+    return true;
+}
+
+/* Redis's memory read (every MEM_EVERY_US, on the keeper's connection,
+ * never on a route's); full, the oldest finished jobs are forgotten a
+ * few at a time until there is room again, and /readyz says why. */
+static void watch_memory(jobq_t *q, redisContext **c)
+{
+    const char *argv[] = { "INFO", "memory" };
+    char msg[PUZ_MSG_MAX], n[8];
+    const char *extra[] = { n };
+    bool broken = false;
+    redisReply *r = jobq__cmd(*c, 2, argv, NULL, &broken, msg);
+
+    if (r != NULL && r->type == REDIS_REPLY_STRING) {
+        atomic_store(&q->mem_used, info_num(r->str, "\nused_memory:"));
+        atomic_store(&q->mem_max, info_num(r->str, "\nmaxmemory:"));
+    }
+    if (r != NULL)
+        freeReplyObject(r);
+    if (!broken && jobq__full(q, msg)) {
+        snprintf(n, sizeof(n), "%u", SHED_MAX);
+        r = jobq__script(q, *c, JOBQ_SHED, "-", "", 1, extra, NULL,
+                         &broken, msg);
+        if (r != NULL && r->type == REDIS_REPLY_INTEGER)
+            atomic_fetch_add(&q->shed, (uint64_t)r->integer);
+        if (r != NULL)
+            freeReplyObject(r);
+    }
+    if (broken) {
+        redisFree(*c);
+        *c = NULL;
+    }
+}
+
 static void *keeper(void *arg)
 {
     jobq_t *q = arg;
     redisContext *c = NULL;
     char msg[PUZ_MSG_MAX];
+    uint64_t mem_at = 0;
 
     while (!atomic_load(&q->workers_done)) {
         if (c == NULL)
             c = jobq__connect(q, q->cfg.timeout_ms, msg);
+        if (c != NULL && puz_now_us() - mem_at >= MEM_EVERY_US) {
+            mem_at = puz_now_us();
+            watch_memory(q, &c);
+        }
         for (unsigned i = 0; i < q->cfg.workers; i++) {
             if (c != NULL)
                 keep(&q->slots[i], &c);
@@ -441,6 +612,12 @@ void jobq_get_stats(jobq_t *q, struct jobq_stats *out)
     out->units_published = atomic_load(&q->units_published);
     out->units_run = atomic_load(&q->units_run);
     out->units_claimed = atomic_load(&q->units_claimed);
+    out->groups_made = atomic_load(&q->groups_made);
+    out->requeued = atomic_load(&q->requeued);
+    out->shed = atomic_load(&q->shed);
+    out->gave_up = atomic_load(&q->gave_up);
+    out->mem_used = atomic_load(&q->mem_used);
+    out->mem_max = atomic_load(&q->mem_max);
 }
 
 puz_err jobq__start_threads(jobq_t *q)

@@ -649,7 +649,7 @@ void jobq_units_run(void (*piece)(void *work, unsigned i), void *work,
         t = LOCAL_MAX;
     if (ids != NULL && filed != NULL)
         c = jobq__connect(q, q->cfg.timeout_ms + 200u, msg);
-    if (c == NULL || jobq__group(c, q->k_units, msg) != PUZ_OK) {
+    if (c == NULL || jobq__group(c, q->k_units, NULL, msg) != PUZ_OK) {
         /* Redis away: this instance's threads, as without it */
         if (c != NULL)
             redisFree(c);

@@ -11,7 +11,7 @@
  * run from its start token); the same nickname again keeps the better
  * entry and says so.
  *
- * Run: tests/scripts/e2e.sh.
+ * Run: tests/scripts/e2e_daily.sh.
  */
 
 import { after, before, test } from 'node:test';

@@ -6,7 +6,7 @@
  * unsolvable board and see why, compare heuristics, use a picture of your
  * own, switch to 4×4, and check a phone-sized viewport. Screenshots go to test-output/e2e/.
  *
- * Run: node --test tests/e2e/   (tests/scripts/e2e.sh does the checks first)
+ * Run: node --test tests/e2e/   (tests/scripts/e2e_game.sh does the checks first)
  * Env: PUZZLED (binary, default build/puzzled), CHROMIUM (/usr/bin/chromium).
  */
 

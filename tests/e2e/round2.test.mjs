@@ -4,7 +4,7 @@
  * failed before its fix) and one per feature added (undo, resume, level
  * map, light mode, sound, share links). Screenshots: test-output/e2e/.
  *
- * Run: tests/scripts/e2e.sh (checks chromium and playwright-core first).
+ * Run: tests/scripts/e2e_round2.sh (checks chromium and playwright-core first).
  */
 
 import { after, before, test } from 'node:test';

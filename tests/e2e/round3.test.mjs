@@ -4,7 +4,7 @@
  * failed before its fix) and one per feature added. Screenshots:
  * test-output/e2e/.
  *
- * Run: tests/scripts/e2e.sh, or just this file:
+ * Run: tests/scripts/e2e_round3.sh, or just this file:
  *   node --test tests/e2e/round3.test.mjs
  */
 

@@ -31,6 +31,9 @@ kb() { awk -v k="$1" '$1 == k":" { print $2 }' "/proc/$pid/status"; }
 # RSS in $idle (kB).
 start() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    # Emptied here, not by the background job's redirection, which may
+    # come after serve_url has read the last server's "listening on".
+    : >"$tmp/out"
     "$PUZZLED" serve --port 0 --workers $workers --queue 16 --pdb none \
         --solve-max-bytes "$1m" --max-response-bytes "$2" \
         --solve-timeout-ms 30000 --batch-timeout-ms 60000 \

@@ -23,5 +23,6 @@ then
     echo "openapi_check: redocly lint failed" >&2
     exit 1
 fi
-grep -E "valid|warning" "$out" | head -5
+# Its warnings, not its success banner: a passing run prints nothing.
+grep -i "warning" "$out" | head -5
 node tests/openapi/validate.mjs openapi.yaml "test-output/$BUILD/responses"

@@ -26,8 +26,14 @@ rcli() { redis-cli -s "$sock" "$@"; }
 cache=${BUILD:-build}/pdb-cache
 mkdir -p "$cache"
 
-common="--redis-url unix://$sock --redis-timeout-ms 300 --state-dir off
-        --job-workers 1 --workers 1 --job-lease-ms 1000
+# The lease and Redis timeout are short (the defaults are 10 s and 1 s)
+# so that a dead instance's units are claimed soon, but not so short that
+# a loaded machine loses a live runner's lease: the keeper thread renews
+# every 100 ms, yet with 1 s and 300 ms a redis-server (AOF, fsync
+# always) starved of CPU by other work answered too late, the lease ran
+# out and the job ran twice ("attempts": 2 on a fresh root at load 7-13).
+common="--redis-url unix://$sock --redis-timeout-ms 1000 --state-dir off
+        --job-workers 1 --workers 1 --job-lease-ms 4000
         --pdb-5x5 4x6 --pdb-dir $cache"
 start() {
     # shellcheck disable=SC2086

@@ -34,6 +34,9 @@ fail() { echo "store_readonly: $*" >&2; cat "$tmp/err" >&2 2>/dev/null
          exit 1; }
 
 start() { # start [PREFIX...]: puzzled on $tmp/state, any port
+    # Emptied here, not by the background job's redirection, which may
+    # come after serve_url has read the last server's "listening on".
+    : >"$tmp/out"
     # shellcheck disable=SC2086
     $* "$PUZZLED" serve --bind 127.0.0.1 --port 0 --access-log off \
         --static-root "" --openapi-path "" --pdb none --workers 1 \

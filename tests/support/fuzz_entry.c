@@ -4,16 +4,24 @@
  */
 #include "fuzz_entry.h"
 
+#include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <jansson.h>
 
+#include "api_keys.h"
 #include "api_limits.h"
 #include "api_decode.h"
 #include "api_problem.h"
 #include "puz_arena.h"
 #include "puz_board.h"
+#include "daily.h"
+#include "store.h"
 
 /* What the server would send for err must exist and be valid JSON. */
 static void check_problem(const struct api_problem *err)
@@ -32,12 +40,15 @@ static void check_problem(const struct api_problem *err)
     json_decref(j);
 }
 
+/* Any shape the decoders accept (squares and rectangles, 2..8 a side)
+ * holding each of 0..cells-1 once, with the blank where it says. */
 static void check_board(const struct puz_board *b)
 {
     bool seen[PUZ_MAX_CELLS] = { false };
-    unsigned cells = (unsigned)b->n * b->n;
+    unsigned rows = puz_board_rows(b), cells = puz_board_cells(b);
 
-    if (b->n < PUZ_MIN_SIZE || b->n > PUZ_MAX_SIZE)
+    if (b->n < PUZ_MIN_SIZE || b->n > PUZ_MAX_SIZE || rows < PUZ_MIN_SIZE
+        || rows > PUZ_MAX_SIZE || b->blank >= cells || b->cells[b->blank] != 0)
         abort();
     for (unsigned i = 0; i < cells; i++) {
         if (b->cells[i] >= cells || seen[b->cells[i]])
@@ -46,10 +57,27 @@ static void check_board(const struct puz_board *b)
     }
 }
 
+static void decode_solve(const json_t *root,
+                         const struct api_solve_caps *caps)
+{
+    struct api_solve_request sr;
+    struct api_problem err;
+
+    if (api_decode_solve(root, caps, &sr, &err) != PUZ_OK) {
+        check_problem(&err);
+        return;
+    }
+    check_board(&sr.board);
+    if (sr.has_goal)
+        check_board(&sr.goal);
+    if (api_decode_solvable(&sr.board, sr.has_goal ? &sr.goal : NULL,
+                             &err) != PUZ_OK)
+        check_problem(&err);
+}
+
 static void decode_bodies(const json_t *root, const struct api_limits *c)
 {
     struct api_solve_caps caps = api_limits_solve_caps(c, false);
-    struct api_solve_request sr;
     struct api_batch_request br;
     struct api_score_request sc;
     struct api_problem err;
@@ -57,14 +85,10 @@ static void decode_bodies(const json_t *root, const struct api_limits *c)
 
     if (a == NULL)
         return;
-    if (api_decode_solve(root, &caps, &sr, &err) != PUZ_OK) {
-        check_problem(&err);
-    } else {
-        check_board(&sr.board);
-        if (api_decode_solvable(&sr.board, sr.has_goal ? &sr.goal : NULL,
-                                 &err) != PUZ_OK)
-            check_problem(&err);
-    }
+    decode_solve(root, &caps);
+    /* A job's body (POST /v1/jobs) is a solve body with the job caps. */
+    caps = api_limits_solve_caps(c, true);
+    decode_solve(root, &caps);
     if (api_decode_batch(root, c, a, &br, &err) != PUZ_OK)
         check_problem(&err);
     for (size_t i = 0; i < br.count; i++)
@@ -141,5 +165,114 @@ void fuzz_board_one(const uint8_t *data, size_t size)
     } else if (memchr(msg, '\0', sizeof(msg)) == NULL) {
         abort();
     }
+    free(s);
+}
+
+/* Input as a C string of at most cap bytes (the parsers take C strings;
+ * a NUL ends one); the caller frees it. */
+static char *c_string(const uint8_t *data, size_t size, size_t cap)
+{
+    size_t n = size < cap ? size : cap;
+    char *s = malloc(n + 1);
+
+    if (s != NULL) {
+        memcpy(s, data, n);
+        s[n] = '\0';
+    }
+    return s;
+}
+
+void fuzz_keys_one(const uint8_t *data, size_t size)
+{
+    /* The loader reads a path: the input as an in-memory file. */
+    int fd = memfd_create("keys", 0);
+    char path[64], msg[PUZ_MSG_MAX], hex[API_KEY_HASH_HEX + 1], *token;
+    const struct api_key *k;
+    api_keys *t = NULL;
+    size_t lines = 1;
+
+    if (fd < 0)
+        return;
+    if (size > 0 && write(fd, data, size) != (ssize_t)size) {
+        close(fd);
+        return;
+    }
+    for (size_t i = 0; i < size; i++)
+        lines += data[i] == '\n';
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    msg[0] = '\0';
+    if (api_keys_load(path, &t, msg) != PUZ_OK) {
+        if (t != NULL || msg[0] == '\0'
+            || memchr(msg, '\0', sizeof(msg)) == NULL)
+            abort();
+        close(fd);
+        return;
+    }
+    if (api_keys_count(t) > lines)
+        abort();
+    /* A key is found only by the token whose SHA-256 it holds. */
+    token = c_string(data, size, API_KEY_TOKEN_MAX);
+    k = token != NULL ? api_keys_find(t, token) : NULL;
+    if (k != NULL) {
+        api_keys_hash_hex(token, hex);
+        for (int i = 0; i < 32; i++) {
+            unsigned byte;
+
+            if (sscanf(hex + 2 * i, "%2x", &byte) != 1 || byte != k->hash[i])
+                abort();
+        }
+        if (k->name[0] == '\0'
+            || memchr(k->name, '\0', sizeof(k->name)) == NULL)
+            abort();
+    }
+    free(token);
+    api_keys_free(t);
+    close(fd);
+}
+
+/* The calendar's own answer: YYYY-MM-DD, years 2000..2999, and a day
+ * that timegm() does not carry into the next month. */
+static bool real_date(const char *s)
+{
+    struct tm tm = { 0 };
+    time_t t;
+
+    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
+            return false;
+    tm.tm_year = atoi(s) - 1900;
+    tm.tm_mon = atoi(s + 5) - 1;
+    tm.tm_mday = atoi(s + 8);
+    tm.tm_hour = 12;
+    if (tm.tm_year < 100 || tm.tm_year > 1099 || tm.tm_mon < 0
+        || tm.tm_mon > 11 || tm.tm_mday < 1)
+        return false;
+    t = timegm(&tm);
+    return gmtime_r(&t, &tm) != NULL && tm.tm_mon == atoi(s + 5) - 1
+           && tm.tm_mday == atoi(s + 8);
+}
+
+static bool lower_hex(const char *s, size_t len)
+{
+    if (strlen(s) != len)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!isdigit((unsigned char)s[i]) && !(s[i] >= 'a' && s[i] <= 'f'))
+            return false;
+    return true;
+}
+
+void fuzz_daily_one(const uint8_t *data, size_t size)
+{
+    char *s = c_string(data, size, 256);
+
+    if (s == NULL)
+        return;
+    if (daily_date_ok(s) != real_date(s))
+        abort();
+    if (store_token_ok(s) != lower_hex(s, STORE_TOKEN_HEX))
+        abort();
     free(s);
 }

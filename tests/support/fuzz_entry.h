@@ -13,12 +13,21 @@
 #include <stdint.h>
 
 /* Request body bytes through api_decode_json and every body decoder
- * (solve, batch, score) with the default config; every failure must
- * still give a problem+json body. */
+ * (solve and job bodies, batch, score) with the default config; every
+ * failure must still give a problem+json body. */
 void fuzz_decode_one(const uint8_t *data, size_t size);
 
 /* Bytes as the string form of a board (puz_board_parse); an accepted
  * board must be a permutation that formats and parses back to itself. */
 void fuzz_board_one(const uint8_t *data, size_t size);
+
+/* Bytes as an API keys file (api_keys_load); a loaded table finds a key
+ * only by the token whose SHA-256 it holds. */
+void fuzz_keys_one(const uint8_t *data, size_t size);
+
+/* Bytes as the date of a daily puzzle (daily_date_ok) and as a start
+ * token (store_token_ok), each against an independent check (the C
+ * library's calendar; lowercase hex of the right length). */
+void fuzz_daily_one(const uint8_t *data, size_t size);
 
 #endif

@@ -38,6 +38,9 @@ import { bestFor, chooseLevel, recordFinish, unlockedFor } from './progress.js';
 
 const ARROW = Object.freeze({ up: '↑', down: '↓', left: '←', right: '→' });
 const SLIDE_MS = 140;
+/* How long the daily's "a hint marks this run assisted" question waits
+   for the second H that confirms it. */
+const HINT_CONFIRM_MS = 8000;
 /* Let the last tile land and the picture close up before the card shows. */
 const FINISH_PAUSE_MS = 900;
 const KIND_NAME = Object.freeze({ custom: 'Your board', shared: 'Shared board', daily: 'Daily puzzle' });
@@ -386,6 +389,19 @@ export class Game {
     {
         if (this.phase !== 'playing' || this.busy)
             return;
+        /* On the daily a hint marks the run assisted for good: the first
+           H (or click) of a run without help only says so; a second one
+           within HINT_CONFIRM_MS gives the hint. */
+        if (this.kind === 'daily' && this.hints === 0) {
+            const now = Date.now();
+            if (!this.hintAskedAt || now - this.hintAskedAt > HINT_CONFIRM_MS) {
+                this.hintAskedAt = now;
+                this.hud.say('A hint marks this daily run "assisted": it then ranks after ' +
+                    'every unassisted entry. Press H (or Hint) again for the hint.', 'hint');
+                return;
+            }
+        }
+        this.hintAskedAt = 0;
         const waiting = this.assistant.cached(this.tiles) ? null : 'Asking the solver…';
         await this.withPath('hint', waiting, (path) => this.showHint(path));
     }

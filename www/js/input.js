@@ -8,6 +8,8 @@
 
 /* A drag shorter than this (in CSS pixels) is a tap, not a swipe. */
 const SWIPE_MIN_PX = 24;
+/* Set while returnFocusAfterPointer gives the board its focus back. */
+let refocusing = false;
 
 const ARROWS = Object.freeze({
     ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
@@ -91,7 +93,11 @@ export function returnFocusAfterPointer(area, board)
             return;
         if (event.target.type === 'file')
             return;
-        setTimeout(() => board.focus({ preventScroll: true }), 0);
+        setTimeout(() => {
+            refocusing = true;
+            board.focus({ preventScroll: true });
+            refocusing = false;
+        }, 0);
     };
     area.addEventListener('change', back);
     area.addEventListener('click', (event) => {
@@ -101,14 +107,22 @@ export function returnFocusAfterPointer(area, board)
 }
 
 /*
- * Keyboard shortcuts for the whole page. `actions` maps intents to
- * functions: slide(direction), hint, solve, restart, shuffle, undo, pause,
- * step, stop. `blocked()` says when the game is not listening (a dialog is
- * open). Keys typed into text fields are left alone, and so are arrow keys
- * on a radio group or slider the keyboard reached (where they choose).
- * Letter keys work whatever control has the focus.
+ * Keyboard shortcuts for the game. `actions` maps intents to functions:
+ * slide(direction), hint, solve, restart, shuffle, undo, pause, step,
+ * stop. `blocked()` says when the game is not listening (a dialog is
+ * open). The keys play only while the player is at the board:
+ * - the board has the focus and some of it is on screen, or
+ * - no control has the focus (the page itself), one of the play area's
+ *   own controls has it (`area`: level, size and buttons beside the
+ *   board), or a control elsewhere got it from a click (the theme toggle:
+ *   a mouse user's arrows still play), and more than half of the board
+ *   is on screen.
+ * So an arrow pressed while reading the leaderboard scrolls the page, and
+ * `h` on a link the keyboard reached does nothing to the game. Keys typed
+ * into text fields are left alone, and so are arrow keys on a radio group
+ * or slider the keyboard reached (where they choose).
  */
-export function attachKeys(actions, blocked)
+export function attachKeys(actions, blocked, board, area)
 {
     /* Whether the focused control got the focus from a pointer (a click
      * or a tap) rather than from the keyboard. Focus goes back to the
@@ -126,10 +140,21 @@ export function attachKeys(actions, blocked)
     document.addEventListener('focusin', () => {
         focusFromPointer = pointerRecent;
     }, true);
+    /* The board focused by the player (Tab, a skip link, a click) comes
+       into view at once: the page scrolls smoothly, and a key pressed
+       meanwhile would find the board still out of view. Not when the
+       focus comes back to it after a click elsewhere in the play area
+       (returnFocusAfterPointer), which must not make the page jump. */
+    board.addEventListener('focus', () => {
+        if (!refocusing && !inView(board, 0.5))
+            board.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+    });
     document.addEventListener('keydown', (event) => {
         if (event.defaultPrevented || event.altKey)
             return;
         if (isTyping(event.target) || blocked())
+            return;
+        if (!atBoard(event.target, board, area, focusFromPointer))
             return;
         const action = keyAction(event, focusFromPointer);
         if (!action)
@@ -137,6 +162,26 @@ export function attachKeys(actions, blocked)
         event.preventDefault();
         action(actions);
     });
+}
+
+/* Whether a key pressed with the focus on `target` is meant for the
+ * board (see attachKeys). */
+function atBoard(target, board, area, pointerFocus)
+{
+    if (target === board || board.contains(target))
+        return inView(board, 0);   /* focused by the player: any of it seen */
+    const onPage = !target || target === document.body ||
+        target === document.documentElement;
+    return (onPage || pointerFocus || area.contains(target)) && inView(board, 0.5);
+}
+
+/* More than `part` of el's area is inside the viewport. */
+function inView(el, part)
+{
+    const r = el.getBoundingClientRect();
+    const w = Math.min(r.right, innerWidth) - Math.max(r.left, 0);
+    const h = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+    return w > 0 && h > 0 && w * h > part * r.width * r.height;
 }
 
 /* pointerFocus: the focus came from a pointer, so even a radio or a

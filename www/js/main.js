@@ -281,7 +281,7 @@ function wireInput()
                 hud.say('Stopped. Your move.');
             }
         },
-    }, () => card.open || $('level-map').open);
+    }, () => card.open || $('level-map').open, $('board'), $('play'));
     returnFocusAfterPointer($('play'), $('board'));
     /* The clock is saved with each move; a reload or a closed tab keeps
        the time since the last one as well. Only a game already saved is

@@ -42,7 +42,11 @@ export function mini(tiles, className = '', goal = null)
 {
     const grid = document.createElement('span');
     grid.className = `mini ${className}`.trim();
-    grid.style.gridTemplateColumns = `repeat(${Math.round(Math.sqrt(tiles.length))}, 1.05em)`;
+    /* A column fits the widest number with room either side: two-digit
+       tiles (4x4 and up) in 1.05em ran into each other ("1512"). */
+    const digits = String(Math.max(...tiles)).length;
+    grid.style.gridTemplateColumns =
+        `repeat(${Math.round(Math.sqrt(tiles.length))}, ${(0.62 * digits + 0.5).toFixed(2)}em)`;
     grid.setAttribute('role', 'img');
     grid.setAttribute('aria-label', tiles.map((t) => (t === 0 ? 'gap' : t)).join(' '));
     const n = Math.round(Math.sqrt(tiles.length));
