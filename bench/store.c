@@ -66,7 +66,8 @@ static int run(store *s, const char *name, unsigned n)
                  i % 256);
         snprintf(nick, sizeof(nick), "bench%u", i);
         t0 = now_us();
-        if (store_daily_start(s, e.day, e.size, client, 1000000, token, msg)
+        /* Started a minute before: a person's pace (the move floor). */
+        if (store_daily_start(s, e.day, e.size, client, 940000, token, msg)
             != PUZ_OK || store_daily_add(s, &e, 1001000 + i, &placed, msg)
             != PUZ_OK) {
             fprintf(stderr, "store: entry %u: %s\n", i, msg);

@@ -14,8 +14,10 @@
  * by their unguessable id only. The limits (0 = none): jobs queued or
  * running at once, event streams open at once, requests a minute.
  *
- * Thread-safe: the table is read-only after loading; the request
- * counters have a mutex of their own.
+ * Thread-safe: the table is read-only after loading; the request and
+ * stream counters have a mutex of their own. With a shared store the
+ * counts are the cluster's (api_keys_use_collect); with one instance
+ * they are this one's.
  */
 #ifndef API_KEYS_H
 #define API_KEYS_H
@@ -45,6 +47,13 @@ struct api_key {
 puz_err api_keys_load(const char *path, api_keys **out, char *msg);
 void api_keys_free(api_keys *k);
 
+/* A key's words (its line split at blanks: name, hash in hex, options)
+ * into k, checked as the server checks its keys file; false with why
+ * (size bytes) otherwise. `puzzled key new` refuses what this refuses. */
+bool api_keys_parse_words(const char *name, const char *hash,
+                          const char *const *opts, size_t nopts,
+                          struct api_key *k, char *why, size_t size);
+
 /* Keys in the table. */
 size_t api_keys_count(const api_keys *k);
 
@@ -56,6 +65,25 @@ const struct api_key *api_keys_find(const api_keys *k, const char *token);
  * the current minute (*retry_s: seconds until the minute ends). */
 bool api_keys_take_request(api_keys *k, const struct api_key *key,
                            uint64_t now_ms, unsigned *retry_s);
+
+/* A key's (its name; "" or unknown: nothing) event stream opened here
+ * (delta 1) or closed (-1). */
+void api_keys_stream_count(api_keys *k, const char *name, int delta);
+
+/* Streams of the key named name open on other instances, as of the last
+ * sync (0 with one instance). */
+unsigned api_keys_streams_elsewhere(api_keys *k, const char *name);
+
+/* Shared mode (issue 42 item 3): the keys with an rpm= or streams= cap,
+ * up to max into out, each with its requests here since the last
+ * collect (in the minute of now_ms) and streams open here, for
+ * store_key_use_sync; how many. Then _apply takes the cluster's answer
+ * (same array): the others' requests and streams count from then on. */
+struct store_key_use;
+size_t api_keys_use_collect(api_keys *k, uint64_t now_ms,
+                            struct store_key_use *out, size_t max);
+void api_keys_use_apply(api_keys *k, uint64_t now_ms,
+                        const struct store_key_use *in, size_t n);
 
 /* SHA-256 of token as 64 lowercase hex digits and a NUL. */
 void api_keys_hash_hex(const char *token, char out[API_KEY_HASH_HEX + 1]);

@@ -70,6 +70,11 @@ struct http_config {
     unsigned job_events_max;    /* shared jobs: events kept per job */
     char trusted_proxies[HTTP_CONFIG_STR]; /* CIDRs whose X-Forwarded-For
                                             * counts; "" = none */
+    unsigned probe_port;        /* /livez, /readyz, /metrics on a listener
+                                 * of their own; 0 = none */
+    unsigned daily_starts_max;  /* unused start tokens kept per board */
+    unsigned daily_entries_max; /* entries kept per board */
+    unsigned daily_move_floor_ms;   /* least ms a move of a ranked run */
 };
 
 /* Built-in defaults. */

@@ -35,6 +35,8 @@ struct http_streams_limits {
     unsigned per_client;    /* from one client address */
     unsigned lifetime_s;    /* a stream ends after this and the client
                              * reconnects (Last-Event-ID); 0 = never */
+    struct api_keys *keys;  /* counts each key's streams (with other
+                             * instances' in shared mode); NULL = none */
 };
 
 /* Which limit refused a stream (http_streams_open's *limit): its

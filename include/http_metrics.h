@@ -32,6 +32,7 @@ struct http_metrics_gauges {
     int ready;                  /* 1 when /readyz says ready */
     unsigned connections_open;  /* connections held now */
     uint64_t connections_refused;   /* past max_connections (per IP too) */
+    uint64_t connections_reclaimed; /* idle ones shut at max_connections */
     uint64_t cut_head, cut_body;    /* requests past a deadline */
     uint64_t abandoned;         /* clients that hung up mid-solve */
 };

@@ -32,6 +32,10 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
 /* The port actually bound (useful with port 0). */
 unsigned http_server_port(const http_server *s);
 
+/* The probe listener's port (probe_port: /livez, /readyz, /metrics on
+ * a daemon of their own); 0 when there is none. */
+unsigned http_server_probe_port(const http_server *s);
+
 /* "http://127.0.0.1:8080" (IPv6 in brackets). */
 const char *http_server_url(const http_server *s);
 

@@ -41,17 +41,28 @@ typedef struct store store;
 #define STORE_RATE_MAX 5            /* ... at most this many per window */
 #define STORE_RATE_NET_MAX 30       /* ... and from one /24 or /64 */
 #define STORE_TOKEN_HEX 32          /* a start token: 128 random bits */
-#define STORE_TOKEN_TTL_MS 86400000 /* a token lasts a day */
+/* An unused token lasts two hours: a 5x5 by hand takes minutes, so two
+ * hours cover a long pause, and a flood's tokens are gone soon. */
+#define STORE_TOKEN_TTL_MS 7200000
 #define STORE_START_RATE_MAX 20     /* starts per address per window ... */
 #define STORE_START_RATE_NET_MAX 60 /* ... and per /24 or /64 */
-#define STORE_DAY_STARTS_MAX 100000 /* tokens kept per day and size */
-#define STORE_SCHEMA_VERSION 4
+/* Unused tokens kept per day and size: at the cap the oldest unused
+ * one is forgotten for the new one, so a flood costs the flooders'
+ * own oldest tokens and never refuses a new player (issue 44). */
+#define STORE_DAY_STARTS_MAX 100000
+/* A run faster than a person plays is not ranked: at least this many
+ * ms a move from the start token to the entry. The fastest players
+ * sustain about ten moves a second; the web game slides a tile in
+ * 140 ms; and the time includes the start's round trip. */
+#define STORE_MOVE_FLOOR_MS 100
+#define STORE_SCHEMA_VERSION 5
 
-/* Calls return puz_err: PUZ_EINVAL (a field out of bounds; msg says
- * which), PUZ_ELIMITED (this client or its network submitted too
- * often), PUZ_EFULL (this day and size hold the maximum and the entry
- * is not better than the worst of them, or the day has handed out
- * STORE_DAY_STARTS_MAX tokens), PUZ_EFINISHED (the start token is
+/* Calls return puz_err: PUZ_EINVAL (a field out of bounds, msg says
+ * which; or a run faster than a person plays), PUZ_ELIMITED (this client or its network submitted too
+ * often), PUZ_EFULL
+ * (this day and size hold the maximum and the entry is not better than
+ * the worst of them, or the nickname looks like another player's
+ * there), PUZ_EFINISHED (the start token is
  * unknown, spent, expired or of another board), PUZ_EIO (the store is
  * unavailable or failed; msg has its words). */
 
@@ -87,6 +98,18 @@ struct store_placed {
  * failure returns PUZ_EINVAL with words in msg (PUZ_MSG_MAX bytes). */
 puz_err store_open(const char *dir, store **out, char *msg);
 
+/* The caps of a day's board (store_limits_default: the STORE_ ones);
+ * smaller ones make a test's flood short. */
+struct store_limits {
+    unsigned starts_max;        /* unused tokens kept per day and size */
+    unsigned entries_max;       /* entries kept per day and size */
+    unsigned move_floor_ms;     /* least ms a move of a ranked run */
+};
+extern const struct store_limits store_limits_default;
+/* Sets s's limits (before its first call): a zero cap keeps the
+ * default's; move_floor_ms is taken as it is (0: no floor). */
+void store_set_limits(store *s, const struct store_limits *l);
+
 struct store_options {
     const char *dir;            /* embedded: the state directory */
     const char *redis_url;      /* non-empty: the shared backend,
@@ -97,6 +120,7 @@ struct store_options {
     /* Where the store says it went down or came back (may be NULL). */
     void (*log)(void *user, const char *line);
     void *user;
+    const struct store_limits *limits;  /* NULL: the defaults */
 };
 
 /* The server's way in: the store of o, started even when it cannot be
@@ -145,21 +169,33 @@ bool store_day_ok(const char *day);
  * not starting or ending with a space. */
 bool store_nickname_ok(const char *nick);
 
+/* A nickname's look-alike form (issue 44): lowercase, 'i' and '1' as
+ * 'l', '0' as 'o', "rn" as 'm', "vv" as 'w', and spaces, '_', '-' and
+ * '.' dropped, so "AIice", "Al1ce" and "al_ice" all fold to "allce".
+ * One nickname per fold on a board: an entry whose nickname folds like
+ * another player's there (not the same letters, case aside) is refused
+ * (PUZ_EFULL: no room for that name; the words name the other). out has
+ * STORE_NICK_MAX + 1 bytes. */
+void store_nickname_fold(const char *nick, char *out);
+
 /* True for STORE_TOKEN_HEX lowercase hex digits. */
 bool store_token_ok(const char *token);
 
 /* Hands out a start token for day and size at now_ms (unix ms) into
  * token (STORE_TOKEN_HEX + 1 bytes): 128 bits from getrandom, kept with
  * its start for STORE_TOKEN_TTL_MS. At most STORE_START_RATE_MAX a
- * window per address (and _NET_MAX per network) and
- * STORE_DAY_STARTS_MAX per day and size: PUZ_ELIMITED, PUZ_EFULL. */
+ * window per address (and _NET_MAX per network): PUZ_ELIMITED. Never
+ * refused for the day's count: at starts_max unused tokens of the day
+ * and size the oldest unused is forgotten (its entry is then refused
+ * as unknown). */
 puz_err store_daily_start(store *s, const char *day, unsigned size,
                           const char *client, int64_t now_ms, char *token,
                           char *msg);
 
 /* Adds a verified entry at now_ms (unix ms), spending its start token
  * in the same step: the time is now_ms - the token's start (at least 1
- * ms). One entry per nickname (letters' case aside) per day and size:
+ * ms). A run under move_floor_ms a move is not ranked (PUZ_EINVAL,
+ * the token left unspent). One entry per nickname (letters' case aside) per day and size:
  * a later one replaces it only when better, else out->improved is false
  * and the earlier stands. Ranks (1 = best): unassisted entries before
  * any with help, then fewest moves, least time, earliest. A full board
@@ -186,6 +222,26 @@ puz_err store_daily_par_get(store *s, const char *day,
 puz_err store_daily_par_put(store *s, const char *day,
                                       unsigned size, unsigned *par,
                                       bool *optimal, char *msg);
+
+/* An API key's use, counted across instances (issue 42 item 3): what
+ * this instance adds, and what the cluster answers. */
+struct store_key_use {
+    const char *key;            /* the key's name */
+    unsigned requests;          /* in: requests here since the last sync,
+                                 * in the minute of now_ms */
+    unsigned streams;           /* in: event streams open here now */
+    unsigned requests_total;    /* out: the minute's, every instance's */
+    unsigned streams_elsewhere; /* out: open on other instances */
+};
+#define STORE_KEY_USE_TTL_MS 3000   /* an instance's streams count this
+                                     * long after its last sync */
+
+/* Adds this instance's (instance: its id) use of n keys and reads the
+ * cluster's back, in one round trip. The shared backend only: with the
+ * embedded one there is one instance, so out is this one's (requests
+ * total = 0, streams elsewhere = 0) and nothing is asked. */
+puz_err store_key_use_sync(store *s, const char *instance, int64_t now_ms,
+                           struct store_key_use *use, size_t n, char *msg);
 
 /* Entries of day and size in all. */
 puz_err store_daily_count(store *s, const char *day,

@@ -229,7 +229,7 @@ static void test_entry_written_by_the_worker(void **state)
 
     day_board(f, 3, &b);
     solve_astar(&b, best, sizeof(best));
-    token_ago(f, 3, "1.1.1.1", 10, path);
+    token_ago(f, 3, "1.1.1.1", 10000, path);
     snprintf(body, sizeof(body), ENTRY, "w", best, path);
     snprintf(path, sizeof(path), "/v1/daily/%s/3/entries", f->today);
     f->t.client = "1.1.1.1";
@@ -265,7 +265,7 @@ static void test_honest_entries_ranked_by_moves_then_time(void **state)
     assert_int_equal(json_integer_value(json_object_get(f->t.json, "moves")),
                      len);
     assert_true(json_real_value(json_object_get(f->t.json, "score")) == 1.0);
-    assert_int_equal(enter(f, "fast.but-long", longer, 1000, "1.1.1.2"), 201);
+    assert_int_equal(enter(f, "fast.but-long", longer, 4000, "1.1.1.2"), 201);
     assert_int_equal(json_integer_value(json_object_get(f->t.json, "rank")), 2);
     assert_int_equal(enter(f, "short_and_fast", best, 5000, "1.1.1.3"), 201);
     assert_int_equal(json_integer_value(json_object_get(f->t.json, "rank")), 1);
@@ -340,12 +340,36 @@ static void test_flood_from_one_address_limited(void **state)
         char nick[16];
 
         snprintf(nick, sizeof(nick), "bot%d", i);
-        assert_int_equal(enter(f, nick, best, 1, "9.9.9.9"), 201);
+        assert_int_equal(enter(f, nick, best, 10000, "9.9.9.9"), 201);
     }
-    assert_int_equal(enter(f, "bot", best, 1, "9.9.9.9"), 429);
+    assert_int_equal(enter(f, "bot", best, 10000, "9.9.9.9"), 429);
     assert_non_null(strstr(problem_type(f), "/rate-limited"));
     assert_string_equal(f->t.call.answer.headers[0].name, "Retry-After");
-    assert_int_equal(enter(f, "someone", best, 1, "9.9.9.10"), 201);
+    assert_int_equal(enter(f, "someone", best, 10000, "9.9.9.10"), 201);
+}
+
+/* Issue 44 finding 2: a run faster than a person plays (under
+ * STORE_MOVE_FLOOR_MS a move from its start token) is a 422 that says
+ * so, and is not on the board; its token is not spent. */
+static void test_bot_run_not_ranked(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], token[STORE_TOKEN_HEX + 1];
+    unsigned len = routes(f, best, NULL);
+
+    token_ago(f, 3, "7.7.7.7", 5, token);
+    assert_int_equal(post_entry(f, ENTRY, "bot", best, token, "7.7.7.7"),
+                     422);
+    assert_non_null(strstr(problem_type(f), "/invalid-request"));
+    assert_non_null(strstr(json_string_value(json_object_get(f->t.json,
+                    "detail")), "faster than a person"));
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "7.7.7.7"),
+                     200);
+    assert_int_equal(json_integer_value(json_object_get(f->t.json,
+                                                        "total_entries")), 0);
+    /* A run of len moves at the floor itself is plausible. */
+    assert_int_equal(enter(f, "person", best, len * STORE_MOVE_FLOOR_MS
+                           + 1000, "7.7.7.8"), 201);
 }
 
 static void test_old_day_closed(void **state)
@@ -406,6 +430,8 @@ static void test_start_then_entry_timed_by_the_server(void **state)
     char best[1024], token[STORE_TOKEN_HEX + 1];
     unsigned ms;
 
+    /* Timed over 300 ms: the move floor has a test of its own. */
+    store_set_limits(f->t.ctx.store, &(struct store_limits){ 0, 0, 0 });
     routes(f, best, NULL);
     assert_int_equal(run(f, "POST", "/v1/daily/today/3/start", NULL,
                          "2.2.2.2"), 201);
@@ -470,14 +496,14 @@ static void test_bad_tokens_refused(void **state)
                                     "4.4.4.4"), shape[i].status);
         assert_string_equal(apitest_str(f->t.json, "pointer"), "/token");
     }
-    token_ago(f, 3, "4.4.4.4", 10, token);
+    token_ago(f, 3, "4.4.4.4", 10000, token);
     assert_int_equal(post_entry(f, ENTRY, "t", best, token, "4.4.4.4"), 201);
     assert_int_equal(post_entry(f, ENTRY, "t", best, token, "4.4.4.4"), 409);
     assert_non_null(strstr(apitest_str(f->t.json, "detail"), "spent"));
     token_ago(f, 3, "4.4.4.4", STORE_TOKEN_TTL_MS + 1000, token);
     assert_int_equal(post_entry(f, ENTRY, "u", best, token, "4.4.4.4"), 409);
     assert_non_null(strstr(apitest_str(f->t.json, "detail"), "expired"));
-    token_ago(f, 4, "4.4.4.4", 10, token);
+    token_ago(f, 4, "4.4.4.4", 10000, token);
     assert_int_equal(post_entry(f, ENTRY, "u", best, token, "4.4.4.4"), 409);
     assert_non_null(strstr(apitest_str(f->t.json, "detail"), "another"));
 }
@@ -493,7 +519,7 @@ static void test_duplicate_nickname_keeps_the_best(void **state)
     assert_int_equal(enter(f, "Twice", longer, 5000, "5.5.5.5"), 201);
     assert_int_equal(enter(f, "twice", best, 9000, "5.5.5.5"), 201);
     assert_int_equal(answer_int(f, "rank"), 1);
-    assert_int_equal(enter(f, "twice", longer, 100, "5.5.5.5"), 200);
+    assert_int_equal(enter(f, "twice", longer, 6000, "5.5.5.5"), 200);
     assert_true(json_is_false(json_object_get(f->t.json, "improved")));
     assert_int_equal(answer_int(f, "moves"), len + 2);
     assert_int_equal(answer_int(f, "rank"), 1);
@@ -510,7 +536,7 @@ static void test_help_marked_and_ranked_after(void **state)
     json_t *entries;
 
     routes(f, best, longer);
-    token_ago(f, 3, "7.7.7.7", 10, token);
+    token_ago(f, 3, "7.7.7.7", 10000, token);
     assert_int_equal(post_entry(f, "{\"nickname\":\"%s\",\"moves\":%s,"
                                 "\"token\":\"%s\"}", "helped", best, token,
                                 "7.7.7.7"), 422);
@@ -543,6 +569,7 @@ int main(void)
         T(test_honest_entries_ranked_by_moves_then_time),
         T(test_forged_entries_refused),
         T(test_flood_from_one_address_limited),
+        T(test_bot_run_not_ranked),
         T(test_old_day_closed),
         T(test_leaderboard_kept_on_reopen),
         T(test_without_store),

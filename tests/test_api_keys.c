@@ -4,7 +4,8 @@
  * is (no header, a key, a wrong key: 401), and what a key may do with
  * jobs: its own and the anonymous ones by id, an operator all; listing
  * only its own (anonymous listing refused unless switched on); its jobs
- * and requests-a-minute caps (429).
+ * and requests-a-minute caps (429), and (issue 42 item 3) its rpm and
+ * streams caps counted across two instances sharing one Redis.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +20,9 @@
 #include "api.h"
 #include "api_keys.h"
 #include "jobs.h"
+#include "store.h"
 #include "support/apitest.h"
+#include "support/tredis.h"
 
 struct fixture {
     struct apitest t;
@@ -217,6 +220,85 @@ static void test_key_job_cap(void **state)
                           APITEST_QUICK_BODY)->status, 202);
 }
 
+/* One instance's sync (keysync.c's step): its use in, the others' out. */
+static void sync_keys(api_keys *k, store *st, const char *inst,
+                      uint64_t now)
+{
+    struct store_key_use use[4];
+    size_t n = api_keys_use_collect(k, now, use, 4);
+    char msg[PUZ_MSG_MAX];
+
+    if (store_key_use_sync(st, inst, (int64_t)now, use, n, msg) != PUZ_OK)
+        fail_msg("store_key_use_sync: %s", msg);
+    api_keys_use_apply(k, now, use, n);
+}
+
+/* Issue 42 item 3: with a shared store a key's rpm=10 and streams=2
+ * hold across two instances (two tables, two stores, one Redis of the
+ * test's own); before, each instance counted its own (20 requests a
+ * minute, 4 streams). An instance that stops syncing stops counting
+ * after STORE_KEY_USE_TTL_MS. */
+static void test_key_caps_across_instances(void **state)
+{
+    char text[256], h[65], path[64], url[160], msg[PUZ_MSG_MAX], tok[65];
+    api_keys *a = NULL, *b = NULL;
+    store *sa = NULL, *sb = NULL;
+    struct store_options o = { .redis_url = url, .redis_prefix = "kc:",
+                               .timeout_ms = 500 };
+    const uint64_t now = UINT64_C(29000000) * 60000 + 1000;
+    unsigned retry, ok = 0;
+
+    (void)state;
+    if (tredis_start(url, sizeof(url)) != 0)
+        fail_msg("redis-server cannot be started (make test installs it)");
+    api_keys_new_token(tok);
+    api_keys_hash_hex(tok, h);
+    snprintf(text, sizeof(text), "carol %s streams=2 rpm=10\n", h);
+    write_keys(path, sizeof(path), text);
+    assert_int_equal(api_keys_load(path, &a, msg), PUZ_OK);
+    assert_int_equal(api_keys_load(path, &b, msg), PUZ_OK);
+    unlink(path);
+    assert_int_equal(store_start(&o, &sa, msg), PUZ_OK);
+    assert_int_equal(store_start(&o, &sb, msg), PUZ_OK);
+    assert_true(store_ready(sa, msg) && store_ready(sb, msg));
+    for (int i = 0; i < 6; i++)
+        assert_true(api_keys_take_request(a, api_keys_find(a, tok), now,
+                                          &retry));
+    sync_keys(a, sa, "A", now);
+    sync_keys(b, sb, "B", now);
+    for (int i = 0; i < 8; i++)
+        ok += api_keys_take_request(b, api_keys_find(b, tok), now, &retry);
+    assert_int_equal(ok, 4);
+    assert_true(retry > 0);
+    sync_keys(b, sb, "B", now);
+    sync_keys(a, sa, "A", now);
+    assert_false(api_keys_take_request(a, api_keys_find(a, tok), now,
+                                       &retry));
+    /* The next minute starts afresh. */
+    assert_true(api_keys_take_request(a, api_keys_find(a, tok),
+                                      now + 60000, &retry));
+    /* Streams: two open on A are B's to count. */
+    api_keys_stream_count(a, "carol", 1);
+    api_keys_stream_count(a, "carol", 1);
+    sync_keys(a, sa, "A", now);
+    sync_keys(b, sb, "B", now);
+    assert_int_equal(api_keys_streams_elsewhere(b, "carol"), 2);
+    assert_int_equal(api_keys_streams_elsewhere(a, "carol"), 0);
+    api_keys_stream_count(a, "carol", -1);
+    sync_keys(a, sa, "A", now);
+    sync_keys(b, sb, "B", now);
+    assert_int_equal(api_keys_streams_elsewhere(b, "carol"), 1);
+    /* A dies (no more syncs): its stream stops counting. */
+    usleep((STORE_KEY_USE_TTL_MS + 300) * 1000);
+    sync_keys(b, sb, "B", now);
+    assert_int_equal(api_keys_streams_elsewhere(b, "carol"), 0);
+    store_close(sa);
+    store_close(sb);
+    api_keys_free(a);
+    api_keys_free(b);
+    tredis_stop();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +307,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_jobs_belong_to_keys, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_key_job_cap, setup, teardown),
+        cmocka_unit_test(test_key_caps_across_instances),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

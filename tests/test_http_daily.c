@@ -31,13 +31,21 @@
 
 static char dir[64];
 
-static http_server *start(void)
+/* A server with a store; floor_ms the daily's move floor (these tests
+ * enter at once, so most turn it off). */
+static http_server *start_floor(unsigned floor_ms)
 {
     struct http_config c;
 
     htest_config(&c);
     snprintf(c.state_dir, sizeof(c.state_dir), "%s/state", dir);
+    c.daily_move_floor_ms = floor_ms;
     return htest_start(&c);
+}
+
+static http_server *start(void)
+{
+    return start_floor(0);
 }
 
 static int setup(void **state)
@@ -156,6 +164,31 @@ static void test_entry_then_flood_from_this_address(void **state)
     assert_string_equal(retry, "60");
     htest_resp_free(&r);
     free(body);
+}
+
+/* Issue 44 finding 2 over HTTP: with the shipped move floor an entry
+ * right after its start (a solver bot's) is a 422 problem that says
+ * why, and the board stays empty. */
+static void test_bot_entry_not_ranked(void **state)
+{
+    char *body;
+    struct htest_resp r;
+    json_t *j;
+
+    http_server_destroy(*state);
+    *state = start_floor(STORE_MOVE_FLOOR_MS);
+    body = honest_entry(*state, "bot");
+    assert_int_equal(post_entry(*state, body, &r), 422);
+    j = htest_problem(&r, 422, "invalid-request");
+    assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
+                           "faster than a person"));
+    json_decref(j);
+    htest_resp_free(&r);
+    free(body);
+    j = get_day(*state, "/v1/daily/today/3");
+    assert_int_equal(json_integer_value(json_object_get(j, "total_entries")),
+                     0);
+    json_decref(j);
 }
 
 static void test_forged_entry_is_a_problem(void **state)
@@ -424,6 +457,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_entry_then_flood_from_this_address),
         T(test_forged_entry_is_a_problem),
+        T(test_bot_entry_not_ranked),
         T(test_same_nickname_and_spent_token),
         T(test_refusals_are_problems),
         T(test_methods_and_head),

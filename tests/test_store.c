@@ -91,6 +91,9 @@ static store *open_ok(void)
     if (url != NULL && (store_start(&o, &s, msg) != PUZ_OK
                         || !store_ready(s, msg)))
         fail_msg("store_start %s: %s", url, msg);
+    /* These tests time their runs in instants: the move floor is off
+     * but in its own test (test_bot_runs_not_ranked). */
+    store_set_limits(s, &(struct store_limits){ .move_floor_ms = 0 });
     return s;
 }
 
@@ -708,6 +711,146 @@ static void test_full_board_keeps_the_best(void **state)
     store_close(s);
 }
 
+/* Issue 44 finding 1: a flood of starts from many networks never locks
+ * a new player out: at the cap of unused tokens the oldest unused ones
+ * are forgotten (their entries refused as unknown), a recent token
+ * still enters, and the store holds no more than the cap. */
+static void test_day_starts_never_lock_out(void **state)
+{
+    store *s = open_ok();
+    char flood[12][STORE_TOKEN_HEX + 1], tok[STORE_TOKEN_HEX + 1],
+         client[64], msg[PUZ_MSG_MAX];
+    struct store_submission e = { DAY, 4, "player", 40, false, tok,
+                                  "192.0.2.7" };
+    struct store_placed p;
+
+    (void)state;
+    store_set_limits(s, &(struct store_limits){ .starts_max = 5,
+                                                .move_floor_ms = 100 });
+    for (int i = 0; i < 12; i++) {
+        snprintf(client, sizeof(client), "10.%d.0.1", 10 + i);
+        if (store_daily_start(s, DAY, 4, client, 300000 + i, flood[i], msg)
+            != PUZ_OK)
+            fail_msg("flood start %d: %s", i, msg);
+    }
+    /* A new player after the flood: a token (no 409), and it enters. */
+    assert_int_equal(store_daily_start(s, DAY, 4, "192.0.2.7", 300100, tok,
+                                       msg), PUZ_OK);
+    assert_int_equal(store_daily_add(s, &e, 360000, &p, msg), PUZ_OK);
+    assert_true(p.improved);
+    assert_int_equal(p.time_ms, 59900);
+    /* The flood's oldest tokens are gone, its newest four kept. */
+    e.nickname = "flooder";
+    e.token = flood[0];
+    e.client = "10.10.0.1";
+    assert_int_equal(store_daily_add(s, &e, 360000, &p, msg), PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "unknown"));
+    e.token = flood[11];
+    assert_int_equal(store_daily_add(s, &e, 360000, &p, msg), PUZ_OK);
+    /* The player's spent token is no unused one: five more starts
+     * forget flood[8..10] and never the spent token's refusal. */
+    for (int i = 0; i < 5; i++) {
+        snprintf(client, sizeof(client), "10.%d.0.1", 40 + i);
+        assert_int_equal(store_daily_start(s, DAY, 4, client, 300200 + i,
+                                           flood[i], msg), PUZ_OK);
+    }
+    e.token = tok;
+    assert_int_equal(store_daily_add(s, &e, 360000, &p, msg), PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "spent"));
+    store_close(s);
+}
+
+/* Issue 44 finding 2: a run faster than a person plays (under the
+ * floor a move) is refused unranked and its token stays unspent; a
+ * full board of plausible runs takes a better one in the worst's place
+ * and never refuses it. */
+static void test_bot_runs_not_ranked(void **state)
+{
+    store *s = open_ok();
+    struct store_submission e = { DAY, 5, "bot", 24, false, NULL,
+                                  "198.51.100.1" };
+    char tok[STORE_TOKEN_HEX + 1], client[64], nick[32], msg[PUZ_MSG_MAX];
+    struct store_placed p;
+    struct store_entry top[3];
+    unsigned n;
+
+    (void)state;
+    store_set_limits(s, &(struct store_limits){ .entries_max = 3,
+                                                .move_floor_ms = 100 });
+    /* 24 moves in 1 ms, then in 2399 ms: both under 2400 ms. */
+    assert_int_equal(add_run(s, &e, 1, 400000, &p, msg), PUZ_EINVAL);
+    assert_non_null(strstr(msg, "faster than a person"));
+    assert_int_equal(add_run(s, &e, 2399, 400000, &p, msg), PUZ_EINVAL);
+    /* The refused run's token enters later, when it is plausible. */
+    assert_int_equal(store_daily_start(s, DAY, 5, "198.51.100.1", 400000,
+                                       tok, msg), PUZ_OK);
+    e.token = tok;
+    assert_int_equal(store_daily_add(s, &e, 400001, &p, msg), PUZ_EINVAL);
+    assert_int_equal(store_daily_add(s, &e, 402400, &p, msg), PUZ_OK);
+    assert_int_equal(p.time_ms, 2400);
+    e.token = NULL;
+    e.nickname = nick;
+    e.client = client;
+    for (int i = 0; i < 2; i++) {
+        snprintf(nick, sizeof(nick), "slow%d", i);
+        snprintf(client, sizeof(client), "198.51.%d.1", 101 + i);
+        assert_int_equal(add_run(s, &e, 30000 + i, 500000, &p, msg), PUZ_OK);
+    }
+    /* Full: a human's 20 s run replaces the worst kept. */
+    snprintf(nick, sizeof(nick), "human");
+    snprintf(client, sizeof(client), "203.0.113.9");
+    assert_int_equal(add_run(s, &e, 20000, 600000, &p, msg), PUZ_OK);
+    assert_int_equal(p.best.rank, 2);
+    assert_int_equal(store_daily_top(s, DAY, 5, top, 3, &n, msg), PUZ_OK);
+    assert_int_equal(n, 3);
+    assert_string_equal(top[0].nickname, "bot");
+    assert_string_equal(top[1].nickname, "human");
+    assert_string_equal(top[2].nickname, "slow0");
+    snprintf(nick, sizeof(nick), "late");
+    snprintf(client, sizeof(client), "203.0.113.10");
+    assert_int_equal(add_run(s, &e, 40000, 700000, &p, msg), PUZ_EFULL);
+    store_close(s);
+}
+
+/* Issue 44 finding 4: ASCII look-alikes of a nickname on the board
+ * ("AIice", "Al1ce" beside "Alice") are refused, naming the other; the
+ * same letters (case aside) are the same player as before. */
+static void test_lookalike_nicknames_refused(void **state)
+{
+    static const struct { const char *nick, *fold; } folds[] = {
+        { "Alice", "allce" }, { "AIice", "allce" }, { "Al1ce", "allce" },
+        { "al_ice", "allce" }, { "rnaria", "marla" }, { "VVolf 0", "wolfo" },
+    };
+    store *s = open_ok();
+    struct store_submission e = { DAY, 3, "Alice", 20, false, NULL,
+                                  "10.9.9.1" };
+    struct store_placed p;
+    char fold[STORE_NICK_MAX + 1], msg[PUZ_MSG_MAX];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(folds) / sizeof(folds[0]); i++) {
+        store_nickname_fold(folds[i].nick, fold);
+        assert_string_equal(fold, folds[i].fold);
+    }
+    assert_int_equal(add_run(s, &e, 9000, 800000, &p, msg), PUZ_OK);
+    e.nickname = "AIice";
+    e.client = "10.9.10.1";
+    assert_int_equal(add_run(s, &e, 8000, 801000, &p, msg), PUZ_EFULL);
+    assert_non_null(strstr(msg, "looks like Alice"));
+    e.nickname = "Al1ce";
+    assert_int_equal(add_run(s, &e, 8000, 802000, &p, msg), PUZ_EFULL);
+    e.nickname = "ALICE";
+    assert_int_equal(add_run(s, &e, 8000, 803000, &p, msg), PUZ_OK);
+    assert_true(p.improved);
+    e.nickname = "Bob";
+    assert_int_equal(add_run(s, &e, 8000, 804000, &p, msg), PUZ_OK);
+    /* Another board: the name is free there. */
+    e.nickname = "AIice";
+    e.size = 4;
+    assert_int_equal(add_run(s, &e, 8000, 805000, &p, msg), PUZ_OK);
+    store_close(s);
+}
+
 static double ms_since(const struct timespec *t0)
 {
     struct timespec t;
@@ -815,6 +958,12 @@ int main(void)
                                         fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_rate_limit_per_network,
                                         fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_day_starts_never_lock_out,
+                                        fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_bot_runs_not_ranked,
+                                        fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_lookalike_nicknames_refused,
+                                        fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,
                                         fresh_dir, fresh_dir_done),
     };
@@ -837,6 +986,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_help_ranked_after_unassisted,
                                         fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_rate_limit_per_network,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_day_starts_never_lock_out,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_bot_runs_not_ranked,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_lookalike_nicknames_refused,
                                         fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,
                                         fresh_prefix, NULL),

@@ -1,7 +1,12 @@
 /*
  * keys.c - the API keys table (api_keys.h): the keys file read once at
  * start, bearer tokens matched by their SHA-256 (OpenSSL's libcrypto),
- * and a per-key count of requests in the current minute.
+ * and a per-key count of requests in the current minute and of event
+ * streams open. In shared mode the server's sync thread adds those to
+ * the cluster's in Redis every STORE_KEY_USE_TTL_MS / 30 and brings the
+ * other instances' back (api_keys_use_collect/_apply), so rpm=N and
+ * streams=N hold across instances (issue 42 item 3) without a network
+ * thread ever waiting for Redis: a check reads the last sync's numbers.
  */
 #include "api_keys.h"
 
@@ -18,12 +23,18 @@
 #include <openssl/evp.h>
 
 #include "puz_board.h"
+#include "store.h"
 
 #define KEYS_MAX 4096
 
+/* A key's use. Requests: n here in the minute, of them pushed already
+ * to the cluster (shared mode), and the cluster's total for the minute
+ * at the last sync (so the others' are total - pushed). Streams: open
+ * here, and on other instances at the last sync. */
 struct counter {
     uint64_t minute;            /* now_ms / 60000 of the count */
-    unsigned n;
+    unsigned n, pushed, total;
+    unsigned streams, streams_elsewhere;
 };
 
 struct api_keys {
@@ -130,32 +141,49 @@ static bool option(struct api_key *k, const char *w)
     return false;
 }
 
-/* One line into k; false with why in msg. */
-static bool parse_line(char *line, struct api_key *k, char *why, size_t size)
+bool api_keys_parse_words(const char *name, const char *hash,
+                          const char *const *opts, size_t nopts,
+                          struct api_key *k, char *why, size_t size)
 {
-    char *save = NULL, *w = strtok_r(line, " \t", &save);
-
     memset(k, 0, sizeof(*k));
-    if (w == NULL || !name_ok(w)) {
+    if (name == NULL || !name_ok(name)) {
         snprintf(why, size, "a key's name is 1 to %d letters, digits, "
                  "'-', '_' or '.'", API_KEY_NAME_MAX);
         return false;
     }
-    snprintf(k->name, sizeof(k->name), "%s", w);
-    w = strtok_r(NULL, " \t", &save);
-    if (w == NULL || !parse_hash(w, k->hash)) {
+    snprintf(k->name, sizeof(k->name), "%s", name);
+    if (hash == NULL || !parse_hash(hash, k->hash)) {
         snprintf(why, size, "after the name comes the key's SHA-256 in "
                  "hex (puzzled key new NAME prints a line)");
         return false;
     }
-    while ((w = strtok_r(NULL, " \t", &save)) != NULL) {
-        if (!option(k, w)) {
+    for (size_t i = 0; i < nopts; i++) {
+        if (!option(k, opts[i])) {
             snprintf(why, size, "'%.40s' is not operator, jobs=N, "
-                     "streams=N or rpm=N", w);
+                     "streams=N or rpm=N (N 0 to 1000000)", opts[i]);
             return false;
         }
     }
     return true;
+}
+
+/* One line into k (its words through api_keys_parse_words, the check
+ * `puzzled key new` makes too); false with why in msg. */
+static bool parse_line(char *line, struct api_key *k, char *why, size_t size)
+{
+    char *save = NULL, *name = strtok_r(line, " \t", &save);
+    char *hash = name ? strtok_r(NULL, " \t", &save) : NULL, *w;
+    const char *opts[64];
+    size_t n = 0;
+
+    while (hash != NULL && (w = strtok_r(NULL, " \t", &save)) != NULL) {
+        if (n == sizeof(opts) / sizeof(opts[0])) {
+            snprintf(why, size, "more than %zu options", n);
+            return false;
+        }
+        opts[n++] = w;
+    }
+    return api_keys_parse_words(name, hash, opts, n, k, why, size);
 }
 
 static bool add_line(api_keys *t, char *line, char *why, size_t size)
@@ -251,26 +279,109 @@ const struct api_key *api_keys_find(const api_keys *k, const char *token)
     return found;
 }
 
+/* c's count moved to minute (a new one starts at nothing); lock held. */
+static void at_minute(struct counter *c, uint64_t minute)
+{
+    if (c->minute != minute) {
+        c->minute = minute;
+        c->n = c->pushed = c->total = 0;
+    }
+}
+
 bool api_keys_take_request(api_keys *k, const struct api_key *key,
                            uint64_t now_ms, unsigned *retry_s)
 {
     size_t i = (size_t)(key - k->keys);
-    uint64_t minute = now_ms / 60000;
+    struct counter *c = &k->counts[i];
     bool ok;
 
     *retry_s = 0;
     if (key->rpm == 0)
         return true;
     pthread_mutex_lock(&k->lock);
-    if (k->counts[i].minute != minute) {
-        k->counts[i].minute = minute;
-        k->counts[i].n = 0;
-    }
-    ok = k->counts[i].n < key->rpm;
+    at_minute(c, now_ms / 60000);
+    /* Ours here, and the other instances' as of the last sync. */
+    ok = c->n + (c->total > c->pushed ? c->total - c->pushed : 0) < key->rpm;
     if (ok)
-        k->counts[i].n++;
+        c->n++;
     pthread_mutex_unlock(&k->lock);
     if (!ok)
         *retry_s = (unsigned)(60 - (now_ms / 1000) % 60);
     return ok;
+}
+
+/* The index of the key named name, or -1. */
+static long index_of(const api_keys *k, const char *name)
+{
+    for (size_t i = 0; k != NULL && name != NULL && name[0] != '\0'
+                       && i < k->n; i++)
+        if (strcmp(k->keys[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+void api_keys_stream_count(api_keys *k, const char *name, int delta)
+{
+    long i = index_of(k, name);
+
+    if (i < 0)
+        return;
+    pthread_mutex_lock(&k->lock);
+    if (delta > 0 || k->counts[i].streams > 0)
+        k->counts[i].streams += (unsigned)delta;
+    pthread_mutex_unlock(&k->lock);
+}
+
+unsigned api_keys_streams_elsewhere(api_keys *k, const char *name)
+{
+    long i = index_of(k, name);
+    unsigned n;
+
+    if (i < 0)
+        return 0;
+    pthread_mutex_lock(&k->lock);
+    n = k->counts[i].streams_elsewhere;
+    pthread_mutex_unlock(&k->lock);
+    return n;
+}
+
+size_t api_keys_use_collect(api_keys *k, uint64_t now_ms,
+                            struct store_key_use *out, size_t max)
+{
+    size_t n = 0;
+
+    if (k == NULL)
+        return 0;
+    pthread_mutex_lock(&k->lock);
+    for (size_t i = 0; i < k->n && n < max; i++) {
+        struct counter *c = &k->counts[i];
+
+        if (k->keys[i].rpm == 0 && k->keys[i].streams == 0)
+            continue;
+        at_minute(c, now_ms / 60000);
+        out[n] = (struct store_key_use){ .key = k->keys[i].name,
+                                         .requests = c->n - c->pushed,
+                                         .streams = c->streams };
+        c->pushed = c->n;
+        n++;
+    }
+    pthread_mutex_unlock(&k->lock);
+    return n;
+}
+
+void api_keys_use_apply(api_keys *k, uint64_t now_ms,
+                        const struct store_key_use *in, size_t n)
+{
+    pthread_mutex_lock(&k->lock);
+    for (size_t j = 0; j < n; j++) {
+        long i = index_of(k, in[j].key);
+
+        if (i < 0)
+            continue;
+        /* A minute that ended since the collect: its total is stale. */
+        if (k->counts[i].minute == now_ms / 60000)
+            k->counts[i].total = in[j].requests_total;
+        k->counts[i].streams_elsewhere = in[j].streams_elsewhere;
+    }
+    pthread_mutex_unlock(&k->lock);
 }

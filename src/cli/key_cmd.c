@@ -3,7 +3,9 @@
  * [rpm=N]`: a new API key. The key goes to standard output once (give it
  * to its user; the server never stores it); the line for the keys file,
  * which holds only the key's SHA-256, goes to standard error with a
- * word on where to put it.
+ * word on where to put it. A name or option the server would refuse in
+ * its keys file is refused here, by the server's own check
+ * (api_keys_parse_words), before any key is made.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +25,8 @@ static void usage(FILE *f)
 int cli_key_main(int argc, char **argv)
 {
     char token[API_KEY_HASH_HEX + 1], hash[API_KEY_HASH_HEX + 1];
-    char line[512];
+    char line[512], why[160];
+    struct api_key key;
     size_t len;
     int n;
 
@@ -34,6 +37,12 @@ int cli_key_main(int argc, char **argv)
     }
     if (argc < 3 || strcmp(argv[1], "new") != 0) {
         usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    api_keys_hash_hex("", hash);    /* a well-formed hash for the check */
+    if (!api_keys_parse_words(argv[2], hash, (const char *const *)argv + 3,
+                              (size_t)(argc - 3), &key, why, sizeof(why))) {
+        fprintf(stderr, "puzzled: key new: %s\n", why);
         return CLI_EXIT_USAGE;
     }
     if (!api_keys_new_token(token)) {

@@ -4,6 +4,7 @@
  * --help text, so the four can never disagree.
  */
 #include "http_config.h"
+#include "store.h"     /* the daily caps' defaults */
 
 #include <ctype.h>
 #include <sched.h>
@@ -180,6 +181,19 @@ static const struct key keys[] = {
       "(10.0.0.0/8, ::1/128) whose X-Forwarded-For is believed: the "
       "client is the last address in it not of a trusted proxy; empty = "
       "the socket's address" },
+    { "probe_port", K_UINT, OFF(probe_port), 0, 0, 65535,
+      "a second port, on bind, answering only /livez, /healthz, /readyz "
+      "and /metrics on a thread and connections of its own, so floods "
+      "of the main port's connections never fail the probes; 0 = none" },
+    { "daily_starts_max", K_UINT, OFF(daily_starts_max), 0, 1, 10000000,
+      "unused daily start tokens kept per day and size; past it the "
+      "oldest unused is forgotten (a new player is never refused)" },
+    { "daily_entries_max", K_UINT, OFF(daily_entries_max), 0, 1, 1000000,
+      "entries a daily board keeps; a better entry takes the worst's "
+      "place" },
+    { "daily_move_floor_ms", K_UINT, OFF(daily_move_floor_ms), 0, 0, 10000,
+      "a daily run faster than this many ms a move (from its start "
+      "token) is not ranked (422): no person plays that fast" },
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -226,6 +240,9 @@ void http_config_defaults(struct http_config *c)
     c->max_streams_per_job = 32;
     c->max_streams_per_client = 8;
     c->stream_max_s = 300;
+    c->daily_starts_max = STORE_DAY_STARTS_MAX;
+    c->daily_entries_max = STORE_DAY_ENTRIES_MAX;
+    c->daily_move_floor_ms = STORE_MOVE_FLOOR_MS;
 }
 
 /* Find a key; dashes in name count as underscores. */

@@ -8,10 +8,15 @@
  *    byte a second held its slot for ever;
  *  - max_connections: MHD stops accepting at its limit and leaves the
  *    rest in the listen backlog, where they wait unanswered. We give
- *    MHD some headroom and refuse the excess ourselves: a 503 written on
- *    the fresh socket, then it is shut. (Not while the server drains:
- *    then a new connection's request is read and answered like any
- *    other, see conn_started);
+ *    MHD some headroom and handle the excess ourselves: first the
+ *    oldest idle connection (no request in progress: a keep-alive one
+ *    after its answer, else one that never sent a whole head) is shut
+ *    to make room, as nginx reclaims idle keep-alive connections, so
+ *    idle sockets and slow heads cannot keep a new client (or a probe)
+ *    out (issue 44 finding 3); only when every connection is busy is
+ *    the new one refused: a 503 written on the fresh socket, then it is
+ *    shut. (Not while the server drains: then a new connection's
+ *    request is read and answered like any other, see conn_started);
  *  - a client that hangs up while its request waits for a worker: MHD
  *    does not look at a suspended connection, so we poll its socket and
  *    set the job's cancel flag (logged and counted as 499).
@@ -45,12 +50,16 @@ struct conn {
     atomic_int phase;           /* enum phase */
     atomic_uint_fast64_t deadline_us;   /* 0: none in this phase */
     atomic_int *cancel;         /* a suspended job's flag, or NULL */
-    bool cut;                   /* shut by a deadline */
+    /* Under the lock (the watchdog's sweeps and reclaim read them). */
+    bool cut;                   /* shut by a deadline or a reclaim */
     bool abandoned;             /* hung up while its job was pending */
+    bool served;                /* answered a request: idle = keep-alive */
+    char remote[HTTP__ADDR_MAX]; /* the client's address, as logged */
+    /* The connection's own thread only, apart from the flags above (a
+     * load of those must not take these along: ThreadSanitizer). */
     bool refused;               /* answered outside MHD; ignore the rest */
     bool http11;                /* the request is HTTP/1.1 (1xx allowed) */
     bool probed;                /* a 1xx was sent after the peer's FIN */
-    char remote[HTTP__ADDR_MAX]; /* the client's address, as logged */
 };
 
 struct http__conns {
@@ -63,7 +72,7 @@ struct http__conns {
     unsigned open;
     uint64_t head_us, body_us, keepalive_us;
     unsigned max;
-    atomic_uint_fast64_t refused, cut_head, cut_body, abandoned;
+    atomic_uint_fast64_t refused, cut_head, cut_body, abandoned, reclaimed;
 };
 
 static uint64_t secs_us(unsigned s)
@@ -109,6 +118,34 @@ static unsigned open_from(const struct http__conns *w, const char *remote)
     return n;
 }
 
+/* Room for a new connection at max_connections (lock held): the oldest
+ * idle keep-alive connection, else the oldest still reading its head,
+ * is shut (MHD sees its end and closes it). False when every one is
+ * busy, or too many are on their way out already (MHD's own limit is a
+ * quarter of max_connections and 16 above ours: server.c). */
+static bool reclaim(struct http__conns *w)
+{
+    struct conn *pick = NULL;
+
+    if (w->open >= w->max + w->max / 4 + 8)
+        return false;
+    /* Newest first in the list: the last idle one met is the oldest. */
+    for (struct conn *k = w->head; k != NULL; k = k->next) {
+        if (k->cut || k->cancel != NULL
+            || atomic_load_explicit(&k->phase, memory_order_relaxed)
+               != PH_HEAD)
+            continue;
+        if (pick == NULL || k->served || !pick->served)
+            pick = k;
+    }
+    if (pick == NULL)
+        return false;
+    pick->cut = true;
+    shutdown(pick->fd, SHUT_RDWR);
+    atomic_fetch_add(&w->reclaimed, 1);
+    return true;
+}
+
 static void conn_started(struct http_server *s, struct MHD_Connection *c,
                          void **ctx)
 {
@@ -117,6 +154,7 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     struct conn *k = calloc(1, sizeof(*k));
     int fd = ci != NULL ? (int)ci->connect_fd : -1;
+    bool per_ip;
 
     *ctx = NULL;
     if (fd < 0 || k == NULL) {
@@ -124,16 +162,16 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
         return;
     }
     pthread_mutex_lock(&w->lock);
-    /* Past the limit: refused before a byte is read, so a flood of
+    /* Past the limit: room made by shutting the oldest idle one
+     * (reclaim), else refused before a byte is read, so a flood of
      * connections costs nothing. A drain refuses nothing here: the
      * request is read and answered (503 shutting-down, Connection:
      * close), as nginx mistook a 503 sent before its request for the
      * reply and gave its client a retry's 200 body under that status. */
     http__addr_format(c, k->remote);
-    if (w->open >= w->max || (s->cfg.max_connections_per_ip != 0
-                              && open_from(w, k->remote)
-                                 >= s->cfg.max_connections_per_ip)) {
-        bool per_ip = w->open < w->max;
+    per_ip = s->cfg.max_connections_per_ip != 0
+             && open_from(w, k->remote) >= s->cfg.max_connections_per_ip;
+    if (per_ip || (w->open >= w->max && !reclaim(w))) {
         pthread_mutex_unlock(&w->lock);
         free(k);
         atomic_fetch_add(&w->refused, 1);
@@ -240,6 +278,7 @@ void http__conn_completed(void *cls, struct MHD_Connection *c,
         abandoned = k->abandoned;
         cut = k->cut && atomic_load(&k->phase) == PH_BODY;
         k->abandoned = false;
+        k->served = true;
         atomic_store(&k->phase, PH_HEAD);
         /* Next head: idle time first (MHD's own timeout), then a head. */
         atomic_store(&k->deadline_us, now + s->conns->keepalive_us);
@@ -456,4 +495,5 @@ void http__conns_stats(struct http_server *s, struct http__conn_stats *st)
     st->cut_head = atomic_load(&w->cut_head);
     st->cut_body = atomic_load(&w->cut_body);
     st->abandoned = atomic_load(&w->abandoned);
+    st->reclaimed = atomic_load(&w->reclaimed);
 }

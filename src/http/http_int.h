@@ -47,6 +47,11 @@ struct http_server {
     struct MHD_Daemon *daemon;
     int listen_fd;
     bool mhd_owns_fd;               /* MHD closes listen_fd on stop */
+    struct MHD_Daemon *probe_daemon;    /* probe_port's; NULL = none */
+    struct http__keysync *keysync;  /* keys' use across instances; NULL =
+                                     * none (keysync.c) */
+    int probe_fd;
+    unsigned probe_port;
     bool stopped;
     unsigned port;
     char url[96];
@@ -94,6 +99,7 @@ struct http__conn_stats {
     uint64_t refused;           /* past max_connections */
     uint64_t cut_head, cut_body;    /* past a deadline */
     uint64_t abandoned;         /* hung up while a job was pending */
+    uint64_t reclaimed;         /* idle ones shut for a new one */
 };
 
 struct http_req;
@@ -219,6 +225,11 @@ puz_err http__conns_start(struct http_server *s);
 void http__conns_stop(struct http_server *s);
 void http__conns_destroy(struct http_server *s);
 void http__conns_stats(struct http_server *s, struct http__conn_stats *st);
+
+/* keysync.c: in shared mode with API keys, a thread that counts each
+ * key's requests and streams across instances; nothing otherwise. */
+puz_err http__keysync_start(struct http_server *s);
+void http__keysync_stop(struct http_server *s);
 void http__conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
                        enum MHD_ConnectionNotificationCode code);
 enum MHD_Result http__conn_access(void *cls, struct MHD_Connection *c,

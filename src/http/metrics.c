@@ -294,6 +294,9 @@ static void render_gauges(FILE *f, const http_metrics *m,
     count_line(f, "puzzled_connections_refused_total", "Connections refused "
                "with a 503 past max_connections(_per_ip).",
                g->connections_refused);
+    count_line(f, "puzzled_connections_reclaimed_total", "Idle connections "
+               "shut at max_connections to let a new one in.",
+               g->connections_reclaimed);
     fprintf(f, "# HELP puzzled_requests_cut_total Requests cut off past "
             "their deadline, by part.\n# TYPE puzzled_requests_cut_total "
             "counter\npuzzled_requests_cut_total{part=\"head\"} %llu\n"

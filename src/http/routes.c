@@ -295,6 +295,7 @@ static bool handle_metrics(struct http_req *r)
     http__conns_stats(s, &cs);
     g.connections_open = cs.open;
     g.connections_refused = cs.refused;
+    g.connections_reclaimed = cs.reclaimed;
     g.cut_head = cs.cut_head;
     g.cut_body = cs.cut_body;
     g.abandoned = cs.abandoned;

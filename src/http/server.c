@@ -190,10 +190,14 @@ static void log_store(void *user, const char *line)
  * "off" runs without a store (the daily routes then say so). */
 static puz_err open_store(struct http_server *s, char *msg)
 {
+    const struct store_limits lim = { s->cfg.daily_starts_max,
+                                      s->cfg.daily_entries_max,
+                                      s->cfg.daily_move_floor_ms };
     struct store_options o = {
         .dir = s->cfg.state_dir[0] ? s->cfg.state_dir : ".",
         .redis_url = s->cfg.redis_url, .redis_prefix = s->cfg.redis_prefix,
         .timeout_ms = s->cfg.redis_timeout_ms, .log = log_store,
+        .limits = &lim,
     };
     char why[PUZ_MSG_MAX] = "";
 
@@ -306,7 +310,9 @@ static void set_url(struct http_server *s, int family)
              : "http://%s:%u", s->cfg.bind, s->port);
 }
 
+/* A listening socket on ai into *fd_out, its port into *port_out. */
 static puz_err bind_listen(struct http_server *s, const struct addrinfo *ai,
+                           unsigned port, int *fd_out, unsigned *port_out,
                            char *msg)
 {
     int one = 1, fd;
@@ -321,38 +327,120 @@ static puz_err bind_listen(struct http_server *s, const struct addrinfo *ai,
         || getsockname(fd, (struct sockaddr *)&ss, &len) != 0) {
         snprintf(msg, HTTP_SERVER_MSG, "cannot listen on %s%s%s:%u: %s",
                  ai->ai_family == AF_INET6 ? "[" : "", s->cfg.bind,
-                 ai->ai_family == AF_INET6 ? "]" : "", s->cfg.port,
+                 ai->ai_family == AF_INET6 ? "]" : "", port,
                  strerror(errno));
         if (fd >= 0)
             close(fd);
         return PUZ_EIO;
     }
-    s->listen_fd = fd;
-    s->port = ntohs(ss.ss_family == AF_INET6
-                    ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                    : ((struct sockaddr_in *)&ss)->sin_port);
-    set_url(s, ai->ai_family);
+    *fd_out = fd;
+    *port_out = ntohs(ss.ss_family == AF_INET6
+                      ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                      : ((struct sockaddr_in *)&ss)->sin_port);
     return PUZ_OK;
 }
 
-static puz_err open_listener(struct http_server *s, char *msg)
+/* A listener on cfg.bind at port: the main one (probe false: the
+ * server's port and url) or the probes' (probe_port). */
+static puz_err open_listener(struct http_server *s, bool probe, char *msg)
 {
     struct addrinfo hints, *ai = NULL;
+    unsigned want = probe ? s->cfg.probe_port : s->cfg.port;
     char port[16];
     puz_err rc;
 
     memset(&hints, 0, sizeof(hints));
     hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
     hints.ai_socktype = SOCK_STREAM;
-    snprintf(port, sizeof(port), "%u", s->cfg.port);
+    snprintf(port, sizeof(port), "%u", want);
     if (getaddrinfo(s->cfg.bind, port, &hints, &ai) != 0 || ai == NULL) {
         snprintf(msg, HTTP_SERVER_MSG, "bind: '%s' is not a numeric IPv4 "
                  "or IPv6 address", s->cfg.bind);
         return PUZ_EINVAL;
     }
-    rc = bind_listen(s, ai, msg);
+    if (probe) {
+        rc = bind_listen(s, ai, want, &s->probe_fd, &s->probe_port, msg);
+    } else {
+        rc = bind_listen(s, ai, want, &s->listen_fd, &s->port, msg);
+        if (rc == PUZ_OK)
+            set_url(s, ai->ai_family);
+    }
     freeaddrinfo(ai);
     return rc;
+}
+
+/* The probes' paths: all the probe listener answers. */
+static bool probe_path(const char *url)
+{
+    static const char *const paths[] = { "/livez", "/healthz", "/readyz",
+                                         "/metrics" };
+
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+        if (strcmp(url, paths[i]) == 0)
+            return true;
+    return false;
+}
+
+static enum MHD_Result probe_access(void *cls, struct MHD_Connection *c,
+                                    const char *url, const char *method,
+                                    const char *version, const char *upload,
+                                    size_t *upload_size, void **con_cls)
+{
+    static char nothing[] = "not found: the probe port answers /livez, "
+                            "/healthz, /readyz and /metrics\n";
+    struct MHD_Response *rsp;
+    enum MHD_Result ret;
+
+    if (probe_path(url))
+        return http__conn_access(cls, c, url, method, version, upload,
+                                 upload_size, con_cls);
+    rsp = MHD_create_response_from_buffer(sizeof(nothing) - 1, nothing,
+                                          MHD_RESPMEM_PERSISTENT);
+    if (rsp == NULL)
+        return MHD_NO;
+    MHD_add_response_header(rsp, "Content-Type", "text/plain");
+    ret = MHD_queue_response(c, MHD_HTTP_NOT_FOUND, rsp);
+    MHD_destroy_response(rsp);
+    return ret;
+}
+
+/*
+ * The probes' own listener (probe_port; issue 44 finding 3): /livez,
+ * /readyz and /metrics on a small daemon with one thread of its own,
+ * out of reach of whatever fills the main port's max_connections (idle
+ * sockets, slow heads and bodies, event streams). The kubelet and the
+ * scraper are its only clients (no Service exposes it), so its few
+ * connections are no one else's to take; they are not the watchdog's.
+ */
+static puz_err start_probe_daemon(struct http_server *s, char *msg)
+{
+    puz_err rc;
+
+    if (s->cfg.probe_port == 0)
+        return PUZ_OK;
+    rc = open_listener(s, true, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    s->probe_daemon = MHD_start_daemon(
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME, 0, NULL,
+        NULL, probe_access, s,
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)s->probe_fd,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024),
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+        MHD_OPTION_NOTIFY_COMPLETED, http__conn_completed, s,
+        MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+        MHD_OPTION_END);
+    if (s->probe_daemon == NULL) {
+        close(s->probe_fd);
+        s->probe_fd = -1;
+        snprintf(msg, HTTP_SERVER_MSG, "cannot start the probe daemon on "
+                 "port %u", s->probe_port);
+        return PUZ_EIO;
+    }
+    http__log_line("puzzled: /livez, /readyz and /metrics also on port %u "
+                   "(probe_port)", s->probe_port);
+    return PUZ_OK;
 }
 
 static puz_err start_daemon(struct http_server *s, char *msg)
@@ -433,6 +521,7 @@ static puz_err start_jobs(struct http_server *s, char *msg)
 
     /* A quarter of the connections stays out of the streams' reach. */
     sl->max = s->cfg.max_streams;
+    sl->keys = s->keys;
     if (sl->max > s->cfg.max_connections * 3 / 4)
         sl->max = s->cfg.max_connections * 3 / 4 ? s->cfg.max_connections
                   * 3 / 4 : 1;
@@ -489,6 +578,7 @@ static struct http_server *server_new(const struct http_config *cfg)
         return NULL;
     s->cfg = *cfg;
     s->listen_fd = -1;
+    s->probe_fd = -1;
     s->log_fd = -1;
     s->cors_any = strcmp(cfg->cors_origins, "*") == 0;
     pthread_mutex_init(&s->arena_lock, NULL);
@@ -528,7 +618,7 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
     if (rc == PUZ_OK)
         rc = open_log(s, msg);
     if (rc == PUZ_OK)
-        rc = open_listener(s, msg);
+        rc = open_listener(s, false, msg);
     if (rc == PUZ_OK)
         rc = start_pool(s, msg);
     if (rc == PUZ_OK)
@@ -548,6 +638,12 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
         open_static(s);
         rc = start_daemon(s, msg);
     }
+    if (rc == PUZ_OK)
+        rc = start_probe_daemon(s, msg);
+    if (rc == PUZ_OK && http__keysync_start(s) != PUZ_OK) {
+        snprintf(msg, HTTP_SERVER_MSG, "cannot start the API keys' sync");
+        rc = PUZ_ENOMEM;
+    }
     if (rc != PUZ_OK) {
         http_server_destroy(s);
         return rc;
@@ -559,6 +655,11 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
 unsigned http_server_port(const http_server *s)
 {
     return s->port;
+}
+
+unsigned http_server_probe_port(const http_server *s)
+{
+    return s->probe_daemon != NULL ? s->probe_port : 0;
 }
 
 const char *http_server_url(const http_server *s)
@@ -624,6 +725,12 @@ void http_server_shutdown(http_server *s)
     if (s->daemon != NULL)
         MHD_stop_daemon(s->daemon);
     s->daemon = NULL;
+    http__keysync_stop(s);
+    /* The probes answer to the end (/readyz says draining). */
+    if (s->probe_daemon != NULL)
+        MHD_stop_daemon(s->probe_daemon);  /* closes probe_fd */
+    s->probe_daemon = NULL;
+    s->probe_fd = -1;
     http__conns_stop(s);
     /* MHD_stop_daemon closed the socket if it still owned it. */
     if (s->listen_fd >= 0 && !s->mhd_owns_fd)

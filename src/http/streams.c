@@ -91,6 +91,8 @@ puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
         from_client += strcmp(o->client, st->client) == 0;
         of_key += st->key[0] != '\0' && strcmp(o->key, st->key) == 0;
     }
+    /* A key's streams=N holds across instances (issue 42 item 3). */
+    of_key += api_keys_streams_elsewhere(set->lim.keys, st->key);
     rc = fits(&set->lim, set->count, on_job, from_client, of_key, key_cap,
               limit);
     if (rc == PUZ_OK) {
@@ -101,6 +103,7 @@ puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
             set->head->prev = st;
         set->head = st;
         set->count++;
+        api_keys_stream_count(set->lim.keys, st->key, 1);
     }
     pthread_mutex_unlock(&set->lock);
     return rc;
@@ -118,6 +121,7 @@ void http__set_unlink(struct http__stream_set *set, struct http__stream *st)
         st->next->prev = st->prev;
     st->linked = false;
     set->count--;
+    api_keys_stream_count(set->lim.keys, st->key, -1);
 }
 
 unsigned http__set_count(struct http__stream_set *set)

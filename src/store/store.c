@@ -10,6 +10,7 @@
 #include "store_int.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -44,7 +45,23 @@ struct store {
     void *user;
     atomic_uint_fast64_t calls, errors, reconnects, lat_sum;
     atomic_uint_fast64_t lat_le[STORE_LATENCY_BUCKETS];
+    struct store_limits lim;
 };
+
+const struct store_limits store_limits_default = {
+    STORE_DAY_STARTS_MAX, STORE_DAY_ENTRIES_MAX, STORE_MOVE_FLOOR_MS
+};
+
+void store_set_limits(store *s, const struct store_limits *l)
+{
+    pthread_mutex_lock(&s->lock);
+    s->lim.starts_max = l->starts_max ? l->starts_max
+                        : STORE_DAY_STARTS_MAX;
+    s->lim.entries_max = l->entries_max ? l->entries_max
+                         : STORE_DAY_ENTRIES_MAX;
+    s->lim.move_floor_ms = l->move_floor_ms;
+    pthread_mutex_unlock(&s->lock);
+}
 
 static uint64_t now_us(void)
 {
@@ -273,6 +290,7 @@ static store *store_new(const struct store__ops *ops, void *be,
     s->ops = ops;
     s->be = be;
     s->lock_ms = lock_ms;
+    s->lim = store_limits_default;
     pthread_mutex_init(&s->lock, NULL);
     pthread_mutex_init(&s->state_lock, NULL);
     pthread_cond_init(&s->wake, NULL);
@@ -324,6 +342,8 @@ puz_err store_start(const struct store_options *o, store **out, char *msg)
         return PUZ_ENOMEM;
     s->log = o->log;
     s->user = o->user;
+    if (o->limits != NULL)
+        store_set_limits(s, o->limits);
     if (ops->connect(be, why) == PUZ_OK) {
         s->up = true;
     } else {
@@ -401,6 +421,36 @@ bool store_nickname_ok(const char *nick)
     return true;
 }
 
+void store_nickname_fold(const char *nick, char *out)
+{
+    size_t n = 0;
+
+    for (const char *p = nick; *p != '\0' && n < STORE_NICK_MAX; p++) {
+        char c = (char)tolower((unsigned char)*p), next = (char)tolower(
+            (unsigned char)p[1]);
+
+        if (c == ' ' || c == '_' || c == '-' || c == '.')
+            continue;
+        if ((c == 'r' && next == 'n') || (c == 'v' && next == 'v')) {
+            out[n++] = c == 'r' ? 'm' : 'w';
+            p++;
+            continue;
+        }
+        out[n++] = c == 'i' || c == '1' ? 'l' : c == '0' ? 'o' : c;
+    }
+    out[n] = '\0';
+}
+
+puz_err store__lookalike(char *msg, const char *other)
+{
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "the nickname looks like %s's, already "
+                 "on this board (I, l and 1, O and 0, rn and m, vv and w, "
+                 "case and separators count as the same): choose another",
+                 other);
+    return PUZ_EFULL;
+}
+
 bool store_day_ok(const char *day)
 {
     if (day == NULL || strlen(day) != 10 || day[4] != '-' || day[7] != '-')
@@ -443,28 +493,35 @@ puz_err store__limited(char *msg, bool start, bool net)
     return PUZ_ELIMITED;
 }
 
-puz_err store__full(char *msg, bool starts)
+puz_err store__full(char *msg, unsigned cap)
 {
-    if (msg != NULL && starts)
-        snprintf(msg, PUZ_MSG_MAX, "this board has been started %d times "
-                 "today, as many as the server keeps; try tomorrow's",
-                 STORE_DAY_STARTS_MAX);
-    else if (msg != NULL)
-        snprintf(msg, PUZ_MSG_MAX, "this day's board is full (%d entries) "
-                 "and this entry is not better than its last",
-                 STORE_DAY_ENTRIES_MAX);
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "this day's board is full (%u entries) "
+                 "and this entry is not better than its last", cap);
     return PUZ_EFULL;
+}
+
+puz_err store__too_fast(char *msg, unsigned moves, unsigned ms,
+                        unsigned floor_ms)
+{
+    if (msg != NULL)
+        snprintf(msg, PUZ_MSG_MAX, "%u moves in %u ms is faster than a "
+                 "person plays (at least %u ms a move from the start "
+                 "token): the run is not ranked; the token stays unspent",
+                 moves, ms, floor_ms);
+    return PUZ_EINVAL;
 }
 
 puz_err store__token_refused(char *msg, enum store__token_why why)
 {
     static const char *const words[] = {
         [STORE__TOKEN_UNKNOWN] = "this start token is unknown to the "
-            "server (never handed out, or expired and forgotten)",
+            "server (never handed out, expired, or the oldest unused "
+            "when the day's tokens reached their cap)",
         [STORE__TOKEN_SPENT] = "this start token has been spent on an "
             "entry already: each run starts with a token of its own",
-        [STORE__TOKEN_EXPIRED] = "this start token has expired (a token "
-            "lasts a day)",
+        [STORE__TOKEN_EXPIRED] = "this start token has expired (an unused "
+            "token lasts two hours)",
         [STORE__TOKEN_OTHER_BOARD] = "this start token is for another "
             "day or size",
     };
@@ -548,7 +605,7 @@ puz_err store_daily_add(store *s, const struct store_submission *e,
                         char *msg)
 {
     char net[80];
-    struct store__add a = { e, net, now_ms };
+    struct store__add a = { e, net, now_ms, &s->lim, "" };
     puz_err rc = check_entry(e, msg);
     uint64_t t0;
 
@@ -556,6 +613,7 @@ puz_err store_daily_add(store *s, const struct store_submission *e,
     if (rc != PUZ_OK)
         return rc;
     net_of(e->client, net, sizeof(net));
+    store_nickname_fold(e->nickname, a.fold);
     rc = enter(s, msg);
     if (rc != PUZ_OK)
         return rc;
@@ -584,7 +642,8 @@ puz_err store_daily_start(store *s, const char *day, unsigned size,
                           char *msg)
 {
     char net[80];
-    struct store__start a = { day, size, client, net, token, now_ms };
+    struct store__start a = { day, size, client, net, token, now_ms,
+                              &s->lim };
     puz_err rc = check_board(day, size, msg);
     uint64_t t0;
 
@@ -672,4 +731,22 @@ puz_err store_daily_par_put(store *s, const char *day,
         return rc;
     return leave(s, s->ops->par_put(s->be, day, size, par, optimal, msg),
                  t0, msg);
+}
+
+puz_err store_key_use_sync(store *s, const char *instance, int64_t now_ms,
+                           struct store_key_use *use, size_t n, char *msg)
+{
+    uint64_t t0;
+    puz_err rc;
+
+    for (size_t i = 0; i < n; i++)
+        use[i].requests_total = use[i].streams_elsewhere = 0;
+    if (s->ops != &store__redis_ops || n == 0)
+        return PUZ_OK;
+    rc = enter(s, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    t0 = now_us();
+    return leave(s, store__redis_key_use(s->be, instance, now_ms, use, n,
+                                         msg), t0, msg);
 }

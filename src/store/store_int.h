@@ -20,6 +20,8 @@ struct store__add {
     const struct store_submission *e;
     const char *net;        /* the client's /24 or /64 ("10.1.2.0/24") */
     int64_t now_ms;
+    const struct store_limits *lim;
+    char fold[STORE_NICK_MAX + 1];  /* store_nickname_fold's */
 };
 
 /* A start token to keep: checked, made, with its limits' keys. */
@@ -29,6 +31,7 @@ struct store__start {
     const char *client, *net;
     const char *token;
     int64_t now_ms;
+    const struct store_limits *lim;
 };
 
 /* Why a start token is refused (store__token_refused words it). */
@@ -100,12 +103,21 @@ puz_err store__redis_new(const char *url, const char *prefix,
 struct redisContext *store__redis_connect_new(void *be, char *msg);
 const char *store__redis_prefix(const void *be);
 
+/* store_key_use_sync on the shared backend (connected, lock held). */
+puz_err store__redis_key_use(void *be, const char *instance, int64_t now_ms,
+                             struct store_key_use *use, size_t n, char *msg);
+
 /* The refusals both backends word the same way. */
 /* Too many entries (start false) or starts (true) from an address or
  * its network (net). */
 puz_err store__limited(char *msg, bool start, bool net);
-/* A full board (starts false) or a day's tokens all handed out. */
-puz_err store__full(char *msg, bool starts);
+/* A full board of cap entries. */
+puz_err store__full(char *msg, unsigned cap);
+/* A run of moves in ms, under floor_ms a move: not ranked. */
+puz_err store__too_fast(char *msg, unsigned moves, unsigned ms,
+                        unsigned floor_ms);
 puz_err store__token_refused(char *msg, enum store__token_why why);
+/* A nickname that folds like other's, another player's on the board. */
+puz_err store__lookalike(char *msg, const char *other);
 
 #endif

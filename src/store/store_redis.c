@@ -16,15 +16,28 @@
  *                           a better entry takes the worst one's place.
  *   P daily:DAY:SIZE:nicks  hash, lowercased nickname -> its member (one
  *                           entry per nickname: a better one replaces it)
+ *   P daily:DAY:SIZE:folds  hash, folded nickname (store_nickname_fold)
+ *                           -> the nickname of the board that has it;
+ *   P daily:DAY:SIZE:foldof hash, lowercased nickname -> its fold (so an
+ *                           entry that leaves the board frees its fold)
  *   P daily:DAY:SIZE:par    "PAR OPTIMAL", written once (SET NX)
- *   P daily:DAY:SIZE:starts tokens handed out (expires after two days)
+ *   P daily:DAY:SIZE:tokens sorted set of the unused tokens by their
+ *                           start (ms): at starts_max the oldest are
+ *                           forgotten (ZPOPMIN, their token keys
+ *                           deleted), expired ones trimmed at each start
  *   P daily:token:TOKEN     "DAY SIZE STARTED_MS EXPIRES_MS", or "spent"
- *                           once an entry used it; PX a day
+ *                           once an entry used it; PX STORE_TOKEN_TTL_MS
  *   P daily:seq             the arrival counter
  *   P rate:a:CLIENT:MINUTE, P rate:n:NET:MINUTE
  *                           entries from an address and its /24 or /64
  *                           in that minute (now / 60), expiring after two
  *   P rate:s:CLIENT:MINUTE, P rate:sn:NET:MINUTE   the same for starts
+ *   P keys:rpm:NAME:MINUTE  an API key's requests in that minute, every
+ *                           instance's (INCRBY at each sync; 2 minutes)
+ *   P keys:streams:INSTANCE hash, key name -> event streams open on that
+ *                           instance (PX STORE_KEY_USE_TTL_MS: a dead
+ *                           instance's streams stop counting)
+ *   P keys:instances        set of the instances that sync key use
  * An entry is one Lua script (checks, the token spent, the nickname's
  * earlier entry, room, ZADD, counters, rank), so it is atomic across
  * instances and one round trip; a start is another. A command returns
@@ -57,10 +70,12 @@ struct redis_be {
     redisContext *c;
 };
 
-/* KEYS: board, seq, rate a, rate n, token, nicks. ARGV: moves, created
- * (s), nickname, address max, network max, rate ttl, board cap, day,
- * size, now (ms), help, time cap. Answers {code, ms, member, score}:
- * code 1 placed, 0 kept the earlier, < 0 refused (the token as it was). */
+/* KEYS: board, seq, rate a, rate n, token, nicks, unused tokens, folds,
+ * foldof. ARGV: moves, created (s), nickname, address max, network max,
+ * rate ttl, board cap, day, size, now (ms), help, time cap, ms a move at
+ * least, the token, the nickname's fold. Answers {code, ms, member,
+ * score}: code 1 placed, 0 kept the earlier, < 0 refused (the token as
+ * it was; -8 too fast, {-8, ms}; -9 a look-alike, {-9, its nickname}). */
 static const char add_script[] =
     "local a = tonumber(redis.call('GET', KEYS[3]) or '0')\n"
     "if a >= tonumber(ARGV[4]) then return {-1} end\n"
@@ -74,12 +89,16 @@ static const char add_script[] =
     "local now = tonumber(ARGV[10])\n"
     "if now >= tonumber(ex) then return {-7} end\n"
     "local ms = math.min(math.max(now - tonumber(st), 1), tonumber(ARGV[12]))\n"
+    "if ms < tonumber(ARGV[1]) * tonumber(ARGV[13]) then return {-8, ms} end\n"
     "local score = tonumber(ARGV[11]) * 2^40 + tonumber(ARGV[1]) * 2^27 + ms\n"
     "local lower = string.lower(ARGV[3])\n"
+    "local fo = redis.call('HGET', KEYS[8], ARGV[15])\n"
+    "if fo and string.lower(fo) ~= lower then return {-9, fo} end\n"
     "local old = redis.call('HGET', KEYS[6], lower)\n"
     "local os = old and redis.call('ZSCORE', KEYS[1], old)\n"
     "if os and tonumber(os) <= score then\n"
     "  redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
+    "  redis.call('ZREM', KEYS[7], ARGV[14])\n"
     "  return {0, ms, old, os}\n"
     "end\n"
     "if os then\n"
@@ -90,37 +109,96 @@ static const char add_script[] =
     "  redis.call('ZREM', KEYS[1], w[1])\n"
     "  local wn = string.match(w[1], '^[^:]*:[^:]*:(.*)$') or ''\n"
     "  redis.call('HDEL', KEYS[6], string.lower(wn))\n"
+    "  local wf = redis.call('HGET', KEYS[9], string.lower(wn))\n"
+    "  if wf then\n"
+    "    redis.call('HDEL', KEYS[8], wf)\n"
+    "    redis.call('HDEL', KEYS[9], string.lower(wn))\n"
+    "  end\n"
     "end\n"
     "redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
+    "redis.call('ZREM', KEYS[7], ARGV[14])\n"
     "local seq = redis.call('INCR', KEYS[2])\n"
     "local m = string.format('%016x', seq) .. ':' .. ARGV[2] .. ':' ..\n"
     "          ARGV[3]\n"
     "redis.call('ZADD', KEYS[1], score, m)\n"
     "redis.call('HSET', KEYS[6], lower, m)\n"
+    "redis.call('HSET', KEYS[8], ARGV[15], ARGV[3])\n"
+    "redis.call('HSET', KEYS[9], lower, ARGV[15])\n"
     "redis.call('INCR', KEYS[3])\n"
     "redis.call('EXPIRE', KEYS[3], ARGV[6])\n"
     "redis.call('INCR', KEYS[4])\n"
     "redis.call('EXPIRE', KEYS[4], ARGV[6])\n"
     "return {1, ms, m, redis.call('ZSCORE', KEYS[1], m)}\n";
 
-/* KEYS: token, rate s, rate sn, starts. ARGV: value, ttl (ms), address
- * max, network max, rate ttl, day cap. Answers 1, or < 0 refused. */
+/* KEYS: token, rate s, rate sn, unused tokens. ARGV: value, ttl (ms),
+ * address max, network max, rate ttl, unused cap, now (ms), the token
+ * keys' prefix, the token. Answers 1, or < 0 refused. The token keys
+ * of the forgotten are named here (one Redis, not a cluster). */
 static const char start_script[] =
     "if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[3])\n"
     "then return -1 end\n"
     "if tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[4])\n"
     "then return -2 end\n"
-    "if tonumber(redis.call('GET', KEYS[4]) or '0') >= tonumber(ARGV[6])\n"
-    "then return -3 end\n"
     "if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')\n"
     "then return -4 end\n"
     "for i = 2, 3 do\n"
     "  redis.call('INCR', KEYS[i])\n"
     "  redis.call('EXPIRE', KEYS[i], ARGV[5])\n"
     "end\n"
-    "redis.call('INCR', KEYS[4])\n"
-    "redis.call('EXPIRE', KEYS[4], 172800)\n"
+    "local now = tonumber(ARGV[7])\n"
+    "redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[2]))\n"
+    "local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[6]) + 1\n"
+    "if over > 0 then\n"
+    "  local old = redis.call('ZPOPMIN', KEYS[4], over)\n"
+    "  for i = 1, #old, 2 do redis.call('DEL', ARGV[8] .. old[i]) end\n"
+    "end\n"
+    "redis.call('ZADD', KEYS[4], now, ARGV[9])\n"
+    "redis.call('PEXPIRE', KEYS[4], ARGV[2])\n"
     "return 1\n";
+
+/* ARGV: prefix, instance, minute, ttl (ms), then per key: name,
+ * requests since the last sync, streams open here. Answers per key
+ * {requests this minute in all, streams open elsewhere}. Key names are
+ * made here (one Redis, not a cluster). */
+static const char key_use_script[] =
+    "local p, inst, minute = ARGV[1], ARGV[2], ARGV[3]\n"
+    "local mine = p .. 'keys:streams:' .. inst\n"
+    "local set = p .. 'keys:instances'\n"
+    "redis.call('SADD', set, inst)\n"
+    "redis.call('DEL', mine)\n"
+    "for i = 5, #ARGV, 3 do\n"
+    "  if tonumber(ARGV[i + 2]) > 0 then\n"
+    "    redis.call('HSET', mine, ARGV[i], ARGV[i + 2])\n"
+    "  end\n"
+    "end\n"
+    "redis.call('PEXPIRE', mine, ARGV[4])\n"
+    "local others = {}\n"
+    "for _, o in ipairs(redis.call('SMEMBERS', set)) do\n"
+    "  if o ~= inst then\n"
+    "    if redis.call('EXISTS', p .. 'keys:streams:' .. o) == 1 then\n"
+    "      others[#others + 1] = p .. 'keys:streams:' .. o\n"
+    "    else\n"
+    "      redis.call('SREM', set, o)\n"
+    "    end\n"
+    "  end\n"
+    "end\n"
+    "local out = {}\n"
+    "for i = 5, #ARGV, 3 do\n"
+    "  local rk = p .. 'keys:rpm:' .. ARGV[i] .. ':' .. minute\n"
+    "  local d = tonumber(ARGV[i + 1])\n"
+    "  local total = tonumber(redis.call('GET', rk) or '0')\n"
+    "  if d > 0 then\n"
+    "    total = redis.call('INCRBY', rk, d)\n"
+    "    redis.call('EXPIRE', rk, 120)\n"
+    "  end\n"
+    "  local st = 0\n"
+    "  for _, k in ipairs(others) do\n"
+    "    st = st + tonumber(redis.call('HGET', k, ARGV[i]) or '0')\n"
+    "  end\n"
+    "  out[#out + 1] = total\n"
+    "  out[#out + 1] = st\n"
+    "end\n"
+    "return out\n";
 
 /* %XX decoded in place (a password may hold '@' or ':'). */
 static void unescape(char *s)
@@ -402,15 +480,28 @@ static void key_of(const struct redis_be *b, char *out, size_t size,
     snprintf(out, size, "%sdaily:%s:%u:%s", b->prefix, day, sz, what);
 }
 
-/* The add script's refusal codes as the store's answers. */
-static puz_err add_refused(long long code, char *msg)
+/* The add script's refusal codes as the store's answers (r its answer,
+ * a the entry). */
+static puz_err add_refused(const redisReply *r, const struct store__add *a,
+                           char *msg)
 {
+    long long code = r->element[0]->integer;
+
     switch (code) {
     case -1:
     case -2:
         return store__limited(msg, false, code == -2);
     case -3:
-        return store__full(msg, false);
+        return store__full(msg, a->lim->entries_max);
+    case -9:
+        return store__lookalike(msg, r->elements > 1
+                                && r->element[1]->type == REDIS_REPLY_STRING
+                                ? r->element[1]->str : "another player");
+    case -8:
+        return store__too_fast(msg, a->e->moves, r->elements > 1
+                               && r->element[1]->type == REDIS_REPLY_INTEGER
+                               ? (unsigned)r->element[1]->integer : 0,
+                               a->lim->move_floor_ms);
     case -4:
         return store__token_refused(msg, STORE__TOKEN_UNKNOWN);
     case -5:
@@ -464,17 +555,22 @@ static puz_err redis_add(void *be, const struct store__add *a,
     struct redis_be *b = be;
     const struct store_submission *e = a->e;
     char board[256], seq[160], ra[256], rn[256], tok[200], nicks[256],
-         moves[16], created[24], amax[16], nmax[16], ttl[16], cap[16],
-         size[4], now[24], tmax[16];
+         unused[256], folds[256], foldof[256], moves[16], created[24],
+         amax[16], nmax[16], ttl[16],
+         cap[16], size[4], now[24], tmax[16], floor_ms[16];
     long long minute = (long long)(a->now_ms / 1000 / STORE_RATE_WINDOW_S);
-    const char *argv[] = { "EVAL", add_script, "6", board, seq, ra, rn, tok,
-                           nicks, moves, created, e->nickname, amax, nmax,
-                           ttl, cap, e->day, size, now, e->help ? "1" : "0",
-                           tmax };
+    const char *argv[] = { "EVAL", add_script, "9", board, seq, ra, rn, tok,
+                           nicks, unused, folds, foldof, moves, created,
+                           e->nickname, amax, nmax, ttl, cap, e->day, size,
+                           now, e->help ? "1" : "0", tmax, floor_ms, e->token,
+                           a->fold };
     redisReply *r;
 
     key_of(b, board, sizeof(board), e->day, e->size, "board");
     key_of(b, nicks, sizeof(nicks), e->day, e->size, "nicks");
+    key_of(b, unused, sizeof(unused), e->day, e->size, "tokens");
+    key_of(b, folds, sizeof(folds), e->day, e->size, "folds");
+    key_of(b, foldof, sizeof(foldof), e->day, e->size, "foldof");
     snprintf(seq, sizeof(seq), "%sdaily:seq", b->prefix);
     snprintf(tok, sizeof(tok), "%sdaily:token:%s", b->prefix, e->token);
     snprintf(ra, sizeof(ra), "%srate:a:%s:%lld", b->prefix, e->client,
@@ -485,7 +581,8 @@ static puz_err redis_add(void *be, const struct store__add *a,
     snprintf(amax, sizeof(amax), "%d", STORE_RATE_MAX);
     snprintf(nmax, sizeof(nmax), "%d", STORE_RATE_NET_MAX);
     snprintf(ttl, sizeof(ttl), "%d", 2 * STORE_RATE_WINDOW_S);
-    snprintf(cap, sizeof(cap), "%d", STORE_DAY_ENTRIES_MAX);
+    snprintf(cap, sizeof(cap), "%u", a->lim->entries_max);
+    snprintf(floor_ms, sizeof(floor_ms), "%u", a->lim->move_floor_ms);
     snprintf(size, sizeof(size), "%u", e->size);
     snprintf(now, sizeof(now), "%lld", (long long)a->now_ms);
     snprintf(tmax, sizeof(tmax), "%u", STORE_TIME_MAX_MS);
@@ -495,10 +592,10 @@ static puz_err redis_add(void *be, const struct store__add *a,
     if (!add_answer_ok(r))
         return failed(b, r, msg);
     if (r->element[0]->integer < 0) {
-        long long code = r->element[0]->integer;
+        puz_err rc = add_refused(r, a, msg);
 
         freeReplyObject(r);
-        return add_refused(code, msg);
+        return rc;
     }
     return placed_of(b, board, r, out, msg);
 }
@@ -507,11 +604,12 @@ static puz_err redis_start(void *be, const struct store__start *a,
                            char *msg)
 {
     struct redis_be *b = be;
-    char tok[200], rs[256], rsn[256], starts[256], val[64], ttl[16],
-         amax[16], nmax[16], rttl[16], cap[16];
+    char tok[200], rs[256], rsn[256], unused[256], val[64], ttl[16],
+         amax[16], nmax[16], rttl[16], cap[16], now[24], tokens[160];
     long long minute = (long long)(a->now_ms / 1000 / STORE_RATE_WINDOW_S);
-    const char *argv[] = { "EVAL", start_script, "4", tok, rs, rsn, starts,
-                           val, ttl, amax, nmax, rttl, cap };
+    const char *argv[] = { "EVAL", start_script, "4", tok, rs, rsn, unused,
+                           val, ttl, amax, nmax, rttl, cap, now, tokens,
+                           a->token };
     redisReply *r;
     long long got;
 
@@ -520,7 +618,9 @@ static puz_err redis_start(void *be, const struct store__start *a,
              minute);
     snprintf(rsn, sizeof(rsn), "%srate:sn:%s:%lld", b->prefix, a->net,
              minute);
-    key_of(b, starts, sizeof(starts), a->day, a->size, "starts");
+    key_of(b, unused, sizeof(unused), a->day, a->size, "tokens");
+    snprintf(tokens, sizeof(tokens), "%sdaily:token:", b->prefix);
+    snprintf(now, sizeof(now), "%lld", (long long)a->now_ms);
     snprintf(val, sizeof(val), "%s %u %lld %lld", a->day, a->size,
              (long long)a->now_ms, (long long)(a->now_ms
              + STORE_TOKEN_TTL_MS));
@@ -528,7 +628,7 @@ static puz_err redis_start(void *be, const struct store__start *a,
     snprintf(amax, sizeof(amax), "%d", STORE_START_RATE_MAX);
     snprintf(nmax, sizeof(nmax), "%d", STORE_START_RATE_NET_MAX);
     snprintf(rttl, sizeof(rttl), "%d", 2 * STORE_RATE_WINDOW_S);
-    snprintf(cap, sizeof(cap), "%d", STORE_DAY_STARTS_MAX);
+    snprintf(cap, sizeof(cap), "%u", a->lim->starts_max);
     r = command(b, (int)(sizeof(argv) / sizeof(argv[0])), argv, msg);
     if (r == NULL)
         return PUZ_EIO;
@@ -538,8 +638,6 @@ static puz_err redis_start(void *be, const struct store__start *a,
     freeReplyObject(r);
     if (got == -1 || got == -2)
         return store__limited(msg, true, got == -2);
-    if (got == -3)
-        return store__full(msg, true);
     if (got != 1 && msg != NULL)
         snprintf(msg, PUZ_MSG_MAX, "redis: a fresh start token was there "
                  "already");
@@ -665,6 +763,59 @@ static int redis_schema_version(void *be)
 {
     (void)be;
     return -1;
+}
+
+puz_err store__redis_key_use(void *be, const char *instance, int64_t now_ms,
+                             struct store_key_use *use, size_t n, char *msg)
+{
+    struct redis_be *b = be;
+    size_t argc = 7 + 3 * n;
+    const char **argv = calloc(argc, sizeof(*argv));
+    char (*num)[24] = calloc(2 * n + 2, sizeof(*num));
+    redisReply *r = NULL;
+    puz_err rc = PUZ_ENOMEM;
+
+    if (argv == NULL || num == NULL)
+        goto out_free;
+    argv[0] = "EVAL";
+    argv[1] = key_use_script;
+    argv[2] = "0";
+    argv[3] = b->prefix;
+    argv[4] = instance;
+    snprintf(num[0], sizeof(num[0]), "%lld", (long long)(now_ms / 60000));
+    snprintf(num[1], sizeof(num[1]), "%d", STORE_KEY_USE_TTL_MS);
+    argv[5] = num[0];
+    argv[6] = num[1];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(num[2 + 2 * i], sizeof(num[0]), "%u", use[i].requests);
+        snprintf(num[3 + 2 * i], sizeof(num[0]), "%u", use[i].streams);
+        argv[7 + 3 * i] = use[i].key;
+        argv[8 + 3 * i] = num[2 + 2 * i];
+        argv[9 + 3 * i] = num[3 + 2 * i];
+    }
+    r = command(b, (int)argc, argv, msg);
+    rc = PUZ_EIO;
+    if (r == NULL)
+        goto out_free;
+    if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 * n) {
+        failed(b, r, msg);
+        goto out_free;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (r->element[2 * i]->type != REDIS_REPLY_INTEGER
+            || r->element[2 * i + 1]->type != REDIS_REPLY_INTEGER) {
+            failed(b, r, msg);
+            goto out_free;
+        }
+        use[i].requests_total = (unsigned)r->element[2 * i]->integer;
+        use[i].streams_elsewhere = (unsigned)r->element[2 * i + 1]->integer;
+    }
+    freeReplyObject(r);
+    rc = PUZ_OK;
+out_free:
+    free(num);
+    free(argv);
+    return rc;
 }
 
 const struct store__ops store__redis_ops = STORE__OPS(redis, "shared");

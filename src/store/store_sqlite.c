@@ -82,6 +82,14 @@ static const char *const migrations[] = {
     "DROP INDEX IF EXISTS daily_rank;"
     "CREATE INDEX daily_rank ON daily_entries "
     "  (day, size, help, moves, time_ms, id);",
+    /* 5: a day's unused tokens by age, the oldest forgotten first when
+     * they reach their cap; each entry's nickname folded for look-alikes
+     * (store_nickname_fold, as puz_fold; issue 44). */
+    "CREATE INDEX daily_tokens_unused ON daily_tokens "
+    "  (day, size, spent, started_ms);"
+    "ALTER TABLE daily_entries ADD COLUMN fold TEXT NOT NULL DEFAULT '';"
+    "UPDATE daily_entries SET fold = puz_fold(nickname);"
+    "CREATE INDEX daily_fold ON daily_entries (day, size, fold);",
 };
 #define MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 
@@ -133,6 +141,18 @@ static int migrate(struct sqlite_be *b, char *msg)
         }
     }
     return 0;
+}
+
+/* puz_fold(nickname) in SQL: store_nickname_fold, for the migration
+ * that folds the nicknames already kept. */
+static void sql_fold(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    const unsigned char *nick = sqlite3_value_text(argv[0]);
+    char out[STORE_NICK_MAX + 1];
+
+    (void)argc;
+    store_nickname_fold(nick ? (const char *)nick : "", out);
+    sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
 }
 
 static int make_dir(const char *dir, char *msg)
@@ -192,6 +212,12 @@ static puz_err sqlite_connect(void *be, char *msg)
         goto out_close;
     }
     sqlite3_busy_timeout(b->db, 5000);
+    if (sqlite3_create_function(b->db, "puz_fold", 1, SQLITE_UTF8
+                                | SQLITE_DETERMINISTIC, NULL, sql_fold, NULL,
+                                NULL)) {
+        say(msg, "cannot set up the store", b->db);
+        goto out_close;
+    }
     if (sqlite3_exec(b->db, "PRAGMA journal_mode = WAL; "
                      "PRAGMA synchronous = NORMAL; "
                      "PRAGMA foreign_keys = ON", NULL, NULL, NULL)) {
@@ -356,7 +382,7 @@ static int make_room(struct sqlite_be *b, const struct store__add *a,
     if (query_int(b, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
                   "AND size = ?2", "ti", t, n, &got))
         return -1;
-    if (got < STORE_DAY_ENTRIES_MAX)
+    if (got < a->lim->entries_max)
         return 0;
     r = entry_row(b, "SELECT " ROW_COLUMNS " FROM daily_entries WHERE day "
                   "= ?1 AND size = ?2 ORDER BY help DESC, moves DESC, "
@@ -365,7 +391,7 @@ static int make_room(struct sqlite_be *b, const struct store__add *a,
     if (r < 0)
         return -1;
     if (r == 0 || !better(mine, &worst)) {
-        store__full(msg, false);
+        store__full(msg, a->lim->entries_max);
         return 1;
     }
     return exec_id(b, "DELETE FROM daily_entries WHERE id = ?1", worst.id);
@@ -380,8 +406,8 @@ static int insert(struct sqlite_be *b, const struct store__add *a,
 
     if (sqlite3_prepare_v2(b->db, "INSERT INTO daily_entries (day, size, "
                            "nickname, moves, time_ms, client, created_at, "
-                           "net, help) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-                           "?8, ?9)", -1, &st, NULL))
+                           "net, help, fold) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                           "?7, ?8, ?9, ?10)", -1, &st, NULL))
         return -1;
     sqlite3_bind_text(st, 1, e->day, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, (int)e->size);
@@ -392,6 +418,7 @@ static int insert(struct sqlite_be *b, const struct store__add *a,
     sqlite3_bind_int64(st, 7, r->created_at);
     sqlite3_bind_text(st, 8, a->net, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 9, r->help);
+    sqlite3_bind_text(st, 10, a->fold, -1, SQLITE_STATIC);
     rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
     return rc;
@@ -474,6 +501,30 @@ static int rank_of(struct sqlite_be *b, const struct store_submission *e,
     return 0;
 }
 
+/* Another player's nickname on the board that folds like the entry's:
+ * 0 none, 1 one (*rc and msg name it), -1 failed. */
+static int lookalike(struct sqlite_be *b, const struct store__add *a,
+                     puz_err *rc, char *msg)
+{
+    sqlite3_stmt *st;
+    int step;
+
+    if (sqlite3_prepare_v2(b->db, "SELECT nickname FROM daily_entries "
+                           "WHERE day = ?1 AND size = ?2 AND fold = ?3 AND "
+                           "nickname != ?4 COLLATE NOCASE LIMIT 1", -1, &st,
+                           NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, a->e->day, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, (int)a->e->size);
+    sqlite3_bind_text(st, 3, a->fold, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, a->e->nickname, -1, SQLITE_STATIC);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        *rc = store__lookalike(msg, (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
+}
+
 /* The entry against its nickname's earlier one: kept (not better),
  * replacing it, or new (room made on a full board). 0 placed (out
  * set), 1 refused (*rc, msg), -1 failed. */
@@ -536,31 +587,51 @@ static puz_err sqlite_add(void *be, const struct store__add *a,
         r = token_take(b, a, &started, &rc, msg);
     if (r == 0) {
         out->time_ms = store__run_ms(a->now_ms, started);
-        r = place(b, a, out, &rc, msg);
+        if (out->time_ms < (uint64_t)a->e->moves * a->lim->move_floor_ms) {
+            rc = store__too_fast(msg, a->e->moves, out->time_ms,
+                                 a->lim->move_floor_ms);
+            r = 1;      /* rolled back: the token stays unspent */
+        }
     }
+    if (r == 0)
+        r = lookalike(b, a, &rc, msg);
+    if (r == 0)
+        r = place(b, a, out, &rc, msg);
     return end_write(b, r, rc, msg);
 }
 
 /* The start limits: tokens in the last window from the address and its
- * network, and of the day and size. 0 within, 1 refused, -1 failed. */
+ * network. Then room for the token: at the cap of unused tokens of the
+ * day and size the oldest unused ones are forgotten (a flood costs its
+ * own oldest tokens; no player is refused). 0 within, 1 refused, -1
+ * failed. */
 static int start_limited(struct sqlite_be *b, const struct store__start *a,
                          puz_err *rc, char *msg)
 {
     const char *t[1] = { a->day };
     int64_t n[1] = { a->size }, got;
+    sqlite3_stmt *st;
     int r = limited(b, true, a->client, a->net, a->now_ms
                     - STORE_RATE_WINDOW_S * 1000, rc, msg);
 
     if (r != 0)
         return r;
     if (query_int(b, "SELECT count(*) FROM daily_tokens WHERE day = ?1 "
-                  "AND size = ?2", "ti", t, n, &got))
+                  "AND size = ?2 AND spent = 0", "ti", t, n, &got))
         return -1;
-    if (got >= STORE_DAY_STARTS_MAX) {
-        *rc = store__full(msg, true);
-        return 1;
-    }
-    return 0;
+    if (got < a->lim->starts_max)
+        return 0;
+    if (sqlite3_prepare_v2(b->db, "DELETE FROM daily_tokens WHERE token IN "
+                           "(SELECT token FROM daily_tokens WHERE day = ?1 "
+                           "AND size = ?2 AND spent = 0 ORDER BY started_ms "
+                           "LIMIT ?3)", -1, &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, a->day, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, (int)a->size);
+    sqlite3_bind_int64(st, 3, got - a->lim->starts_max + 1);
+    r = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return r;
 }
 
 static int token_insert(struct sqlite_be *b, const struct store__start *a)

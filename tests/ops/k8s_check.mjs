@@ -35,6 +35,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -238,12 +239,20 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
           `${label}: the image EXPOSEs containerPort ${cport}`);
     check(['0.0.0.0', '::'].includes(setting('bind')),
           `${label}: bind ${setting('bind')} is reachable from outside`);
+    // The probes' own listener (probe_port, issue 44): a container port
+    // named probe that is the configured probe_port.
+    const pport = ((c.ports || []).find(p => p.name === 'probe') || {})
+        .containerPort;
+    if (pport !== undefined || Number(setting('probe_port') || 0) !== 0)
+        check(Number(setting('probe_port')) === pport,
+              `${label}: containerPort probe ${pport} = configured ` +
+              `probe_port ${setting('probe_port')}`);
     const ann = (tpl.metadata || {}).annotations || {};
     if ('prometheus.io/port' in ann)
-        check(Number(ann['prometheus.io/port']) === cport,
-              `${label}: prometheus.io/port = containerPort`);
+        check([cport, pport].includes(Number(ann['prometheus.io/port'])),
+              `${label}: prometheus.io/port = containerPort http or probe`);
 
-    // Probes: the right paths, on the http port.
+    // Probes: the right paths, on the http port or the probe port.
     const probes = [];
     for (const kind of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
         const p = c[kind];
@@ -251,9 +260,10 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
         if (!p || !p.httpGet)
             continue;
         const pp = p.httpGet.port;
-        check(pp === 'http' || pp === cport,
-              `${label}: ${kind} port ${pp} is the http port`);
-        probes.push({ kind, path: p.httpGet.path });
+        const onProbe = pport !== undefined && (pp === 'probe' || pp === pport);
+        check(pp === 'http' || pp === cport || onProbe,
+              `${label}: ${kind} port ${pp} is the http or the probe port`);
+        probes.push({ kind, path: p.httpGet.path, onProbe });
     }
     const live = c.livenessProbe && c.livenessProbe.httpGet;
     const ready = c.readinessProbe && c.readinessProbe.httpGet;
@@ -310,7 +320,7 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
            '6666z2', '4x6', '444444'].includes(setting('pdb_5x5')),
           `${label}: pdb_5x5 ${setting('pdb_5x5')} is none, 6-6-6-6, ` +
           `6-6-6-6z, 6-6-6-6z2 or 4x6`);
-    return { label, dep, c, env, image, confText, conf, cport, probes,
+    return { label, dep, c, env, image, confText, conf, cport, pport, probes,
              podLabels, pdbDir };
 }
 
@@ -460,6 +470,17 @@ function startPuzzled(args, env) {
     });
 }
 
+// A free TCP port of loopback (listened on, then let go).
+function freePort() {
+    return new Promise(resolve => {
+        const srv = net.createServer();
+        srv.listen(0, '127.0.0.1', () => {
+            const { port } = srv.address();
+            srv.close(() => resolve(port));
+        });
+    });
+}
+
 function get(url) {
     return new Promise(resolve => {
         const req = http.get(url, { timeout: 5000 }, res => {
@@ -500,6 +521,10 @@ async function probeServer(facts) {
         env.PUZZLED_CONFIG = conf;
         let srv, redis = null;
         const more = [];
+        // The probe listener on a free port of loopback, not the pod's.
+        const probePort = facts.pport !== undefined ? await freePort() : 0;
+        if (probePort)
+            more.push('--probe-port', String(probePort));
         if (facts.conf.redis_url) {
             redis = await startRedis(dir);
             if (redis)
@@ -523,12 +548,16 @@ async function probeServer(facts) {
         }
         check(true, `${facts.label}: puzzled accepts the ConfigMap's ` +
               'puzzled.conf and the container env');
-        const paths = facts.probes.map(p => [p.kind, p.path]);
+        const probeUrl = `http://127.0.0.1:${probePort}`;
+        const paths = facts.probes.map(p => [p.kind, p.path,
+                                             p.onProbe ? probeUrl : srv.url]);
         const ann = (facts.dep.spec.template.metadata || {}).annotations || {};
         if (ann['prometheus.io/path'])
-            paths.push(['prometheus.io/path', ann['prometheus.io/path']]);
-        for (const [kind, p] of paths) {
-            const r = await get(srv.url + p);
+            paths.push(['prometheus.io/path', ann['prometheus.io/path'],
+                        Number(ann['prometheus.io/port']) === facts.pport
+                            ? probeUrl : srv.url]);
+        for (const [kind, p, base] of paths) {
+            const r = await get(base + p);
             check(r.status === 200, `${facts.label}: ${kind} GET ${p} -> ` +
                   `${r.status}`);
         }

@@ -84,5 +84,16 @@ check "score limit exits 3" 3 "$PUZZLED" score -t 1 \
     --goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
     "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4" "up"
 check "score help" 0 "$PUZZLED" score --help
+# Issue 44 finding 4: `key new` refuses what the server's keys file
+# refuses (one check, api_keys_parse_words), and prints no key then.
+check "key new bad name exits 2" 2 "$PUZZLED" key new "bad name"
+expect_text "key new bad name says why" "$err" "a key's name is 1 to 32"
+[ -z "$out" ] || { echo "FAIL: key new bad name printed a key"; fail=1; }
+check "key new jobs=lots exits 2" 2 "$PUZZLED" key new ok jobs=lots
+expect_text "key new jobs=lots names it" "$err" "'jobs=lots' is not"
+check "key new 33-byte name exits 2" 2 "$PUZZLED" key new \
+    abcdefghijabcdefghijabcdefghijabc
+check "key new good" 0 "$PUZZLED" key new ci.bot-1 jobs=3 streams=2 rpm=60
+expect_text "key new good line" "$err" "ci.bot-1 "
 rm -f /tmp/cli_err.$$
 exit $fail

@@ -22,6 +22,10 @@
 cd "$(dirname "$0")/../.." || exit 1
 lb_root=$(pwd)
 . tests/ops/lb_lib.sh
+# The entries here are a solver's, sent at once: the daily's move floor
+# (issue 44) is off; test_store.c tests it on both backends.
+PUZZLED_DAILY_MOVE_FLOOR_MS=0
+export PUZZLED_DAILY_MOVE_FLOOR_MS
 
 command -v curl >/dev/null 2>&1 || { echo "shared_store: no curl" >&2
                                      exit 77; }

@@ -1,0 +1,135 @@
+/*
+ * keysync.c - shared mode (redis_url and API keys with rpm= or
+ * streams=): a thread of the server that, every KEYSYNC_MS, adds this
+ * instance's use of each key (requests since the last sync, event
+ * streams open) to the cluster's count in Redis and brings the other
+ * instances' back into the keys table (api_keys_use_collect/_apply,
+ * store_key_use_sync), so a key's caps hold across instances (issue 42
+ * item 3: with streams=2 a key held 4 streams on 2 instances).
+ *
+ * The checks themselves (api.c's rpm, streams.c's admission) read the
+ * table only: no network thread waits for Redis. The price is a window
+ * of one sync: requests that arrive on several instances within it may
+ * pass a cap together (at most rpm + the others' requests of 100 ms).
+ * A Redis that is down leaves the last numbers in place; an instance
+ * that dies stops counting after STORE_KEY_USE_TTL_MS.
+ */
+#include "http_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#define KEYSYNC_MS 100
+
+struct http__keysync {
+    struct http_server *srv;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool stop;
+    char instance[33];          /* this process's id in Redis */
+    struct store_key_use *use;  /* one per key */
+    size_t cap;
+};
+
+static uint64_t wall_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void sync_once(struct http__keysync *k)
+{
+    struct http_server *s = k->srv;
+    uint64_t now = wall_ms();
+    size_t n = api_keys_use_collect(s->keys, now, k->use, k->cap);
+    char msg[PUZ_MSG_MAX];
+
+    if (n > 0 && store_key_use_sync(s->store, k->instance, (int64_t)now,
+                                    k->use, n, msg) == PUZ_OK)
+        api_keys_use_apply(s->keys, now, k->use, n);
+}
+
+static void *keysync_main(void *arg)
+{
+    struct http__keysync *k = arg;
+    struct timespec until;
+
+    pthread_mutex_lock(&k->lock);
+    while (!k->stop) {
+        pthread_mutex_unlock(&k->lock);
+        sync_once(k);
+        pthread_mutex_lock(&k->lock);
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += KEYSYNC_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        if (!k->stop)
+            pthread_cond_timedwait(&k->wake, &k->lock, &until);
+    }
+    pthread_mutex_unlock(&k->lock);
+    return NULL;
+}
+
+puz_err http__keysync_start(struct http_server *s)
+{
+    struct http__keysync *k;
+    pthread_condattr_t attr;
+    unsigned char id[16];
+
+    if (s->keys == NULL || s->store == NULL
+        || strcmp(store_backend(s->store), "shared") != 0)
+        return PUZ_OK;
+    k = calloc(1, sizeof(*k));
+    if (k == NULL)
+        return PUZ_ENOMEM;
+    k->srv = s;
+    k->cap = api_keys_count(s->keys);
+    k->use = calloc(k->cap ? k->cap : 1, sizeof(*k->use));
+    if (k->use == NULL || getrandom(id, sizeof(id), 0) != (ssize_t)sizeof(id)) {
+        free(k->use);
+        free(k);
+        return PUZ_ENOMEM;
+    }
+    for (size_t i = 0; i < sizeof(id); i++)
+        snprintf(k->instance + 2 * i, 3, "%02x", id[i]);
+    pthread_mutex_init(&k->lock, NULL);
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&k->wake, &attr);
+    pthread_condattr_destroy(&attr);
+    if (pthread_create(&k->thread, NULL, keysync_main, k) != 0) {
+        pthread_cond_destroy(&k->wake);
+        pthread_mutex_destroy(&k->lock);
+        free(k->use);
+        free(k);
+        return PUZ_ENOMEM;
+    }
+    s->keysync = k;
+    return PUZ_OK;
+}
+
+void http__keysync_stop(struct http_server *s)
+{
+    struct http__keysync *k = s->keysync;
+
+    if (k == NULL)
+        return;
+    pthread_mutex_lock(&k->lock);
+    k->stop = true;
+    pthread_cond_signal(&k->wake);
+    pthread_mutex_unlock(&k->lock);
+    pthread_join(k->thread, NULL);
+    pthread_cond_destroy(&k->wake);
+    pthread_mutex_destroy(&k->lock);
+    free(k->use);
+    free(k);
+    s->keysync = NULL;
+}

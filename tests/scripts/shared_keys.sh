@@ -1,0 +1,56 @@
+#!/bin/sh
+# shared_keys.sh - issue 42 item 3 with real servers: an API key's rpm=N
+# holds across two puzzled instances sharing a redis-server of the
+# test's own (unix socket in a temporary directory): 20 requests of a
+# key with rpm=10, alternating between the instances 50 ms apart, get
+# 10 answers (one sync window's slack: at most 12) and the rest 429
+# with Retry-After, from both instances. Before, each instance counted
+# its own: 20 of 20 were answered. Skipped (77) only when redis-server
+# or curl is not installed.
+cd "$(dirname "$0")/../.." || exit 1
+lb_root=$(pwd)
+. tests/ops/lb_lib.sh
+
+command -v curl >/dev/null 2>&1 || { echo "shared_keys: no curl" >&2
+                                     exit 77; }
+if ! command -v redis-server >/dev/null 2>&1; then
+    echo "shared_keys: skipped: redis-server is not installed" >&2
+    exit 77
+fi
+[ -x "$PUZZLED" ] || { echo "shared_keys: $PUZZLED not built" >&2; exit 1; }
+lb_init shared_keys
+
+key=$("$PUZZLED" key new carol rpm=10 streams=2 2>"$lb_tmp/line")
+tail -n 1 "$lb_tmp/line" >"$lb_tmp/keys"
+sock=$lb_tmp/redis.sock
+lb_start_redis "$sock"
+common="--redis-url unix://$sock --state-dir off --workers 1
+        --api-keys-file $lb_tmp/keys"
+# shellcheck disable=SC2086
+lb_start_puzzled a $common
+a_url=$lb_url
+# shellcheck disable=SC2086
+lb_start_puzzled b $common
+b_url=$lb_url
+
+ok=0 limited=0 limited_a=0 limited_b=0
+for i in $(seq 20); do
+    if [ $((i % 2)) = 0 ]; then u=$a_url; else u=$b_url; fi
+    code=$(curl -s -o /dev/null -D "$lb_tmp/h" -w '%{http_code}' \
+           -H "Authorization: Bearer $key" "$u/v1/jobs")
+    case $code in
+    200) ok=$((ok + 1)) ;;
+    429) limited=$((limited + 1))
+         grep -qi '^retry-after:' "$lb_tmp/h" ||
+             lb_fail "a 429 without Retry-After"
+         if [ "$u" = "$a_url" ]; then limited_a=1; else limited_b=1; fi ;;
+    *) lb_fail "request $i: $code" ;;
+    esac
+    sleep 0.05
+done
+echo "shared_keys: rpm=10 across a and b: $ok answered, $limited refused"
+[ "$ok" -ge 10 ] && [ "$ok" -le 12 ] ||
+    lb_fail "$ok of 20 answered: rpm=10 is not counted across instances"
+[ $limited_a = 1 ] && [ $limited_b = 1 ] ||
+    lb_fail "429s only from one instance (a $limited_a, b $limited_b)"
+echo "shared_keys: ok"
