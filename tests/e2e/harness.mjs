@@ -14,6 +14,10 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+/* The arrow key that slides a tile in each direction. */
+export const KEY_FOR_SLIDE = Object.freeze({
+    up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight',
+});
 
 const CHROMIUM_ARGS = [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',

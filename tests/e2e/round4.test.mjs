@@ -12,15 +12,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, fromApi, opposite } from '../../www/js/board.js';
 import { lowContrast } from './contrast.mjs';
-import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { KEY_FOR_SLIDE, apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
 
+/* One server, one browser page for the whole file. */
+let server, browser, page, api;
 const SHOTS = outputDir('test-output', 'e2e');
-const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
-
-let server;
-let browser;
-let page;
-let api;
 
 before(async () => {
     server = await startServer();
