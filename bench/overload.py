@@ -139,11 +139,16 @@ def overload():
     check(fast < 0.2, "503s came at once (< 200 ms)")
     # A network thread waiting behind the pool would hold nearly every
     # probe of the overload for a solve (SLOW_MS), which p90 shows; one
-    # slow probe is this machine's scheduler (worst, printed), so the
-    # bound is 50 ms or three times what an idle server's probes take
-    # on this machine right now, whichever is more.
-    check(p90 < max(0.05, 3 * idle) and all(st == 200 for st, _ in lat),
-          "/livez answered within 50 ms (or 3 x idle) throughout")
+    # slow probe is this machine's scheduler (worst, printed). The bound
+    # is 50 ms or three times what an idle server's probes take on this
+    # machine right now, and never under a quarter of SLOW_MS: a CPU
+    # shared with other test suites delayed a probe 140 ms (a fresh root
+    # beside a second make test), where a probe held behind a solve
+    # takes the solve's whole SLOW_MS.
+    bound = max(0.05, 3 * idle, SLOW_MS / 4000)
+    check(p90 < bound and all(st == 200 for st, _ in lat),
+          f"/livez answered within {bound * 1000:.0f} ms throughout "
+          f"(50 ms, 3 x idle or SLOW_MS / 4)")
     check(after < max(5 * base, 0.02), "latency back to normal right after")
 
 

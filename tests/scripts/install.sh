@@ -152,7 +152,10 @@ unit=$root/lib/systemd/system/puzzled.service
 grep -qx "ExecStart=$root/bin/puzzled serve --config /etc/puzzled/puzzled.conf" \
     "$unit" || bad "the unit's ExecStart is not $root/bin/puzzled"
 if command -v systemd-analyze >/dev/null 2>&1; then
-    warn=$(MANPATH=$root/share/man systemd-analyze verify "$unit" 2>&1)
+    # The Documentation= pages are looked up with man(1), which a minimal
+    # Debian lacks (the pages themselves are checked with groff above).
+    man=yes; command -v man >/dev/null 2>&1 || man=no
+    warn=$(MANPATH=$root/share/man systemd-analyze verify --man=$man "$unit" 2>&1)
     [ -z "$warn" ] || bad "systemd-analyze verify: $warn"
 fi
 
