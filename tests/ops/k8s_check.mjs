@@ -183,6 +183,13 @@ function labelsMatch(selector, labels) {
 }
 
 // The facts of a Deployment that the dynamic checks use.
+/* MAJOR.MINOR.PATCH from include/puz_version.h. */
+function releaseVersion() {
+    const h = fs.readFileSync('include/puz_version.h', 'utf8');
+    const part = (n) => (new RegExp(`#define PUZ_VERSION_${n} (\\d+)`).exec(h) || [])[1];
+    return `${part('MAJOR')}.${part('MINOR')}.${part('PATCH')}`;
+}
+
 function checkDeployment(label, dep, cms, serverDefaults, image) {
     const spec = dep.spec || {};
     const tpl = spec.template || {};
@@ -193,6 +200,9 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
     if (!c)
         return null;
     const env = Object.fromEntries((c.env || []).map(e => [e.name, e.value]));
+    /* The image's tag is the release, whose one home is puz_version.h. */
+    check(c.image === `puzzled:${releaseVersion()}`,
+          `${label}: image ${c.image} is puzzled:${releaseVersion()} (include/puz_version.h)`);
     check(spec.replicas >= 2, `${label}: replicas ${spec.replicas} >= 2`);
     check(labelsMatch((spec.selector || {}).matchLabels, podLabels) &&
           Object.keys((spec.selector || {}).matchLabels || {}).length > 0,
