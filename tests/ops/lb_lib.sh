@@ -196,17 +196,24 @@ lb_write_nginx_conf() {
 }
 
 # Port for nginx: it cannot take port 0 and tell us, so try a few random
-# high ports and keep the first it can bind.
+# ports and keep the first it can bind. They are drawn below the kernel's
+# ephemeral range, where every `--port 0` server of the suites running
+# beside this one lives: a port taken by one of those would otherwise
+# answer /livez while our nginx fails to bind it.
 lb_start_nginx() {
+    low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+    [ "$low" -gt 12000 ] 2>/dev/null || low=32768
     for _ in 1 2 3 4 5 6 7 8; do
-        port=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000 ))
+        port=$(( 10000 + $(od -An -N2 -tu2 /dev/urandom) % (low - 10000) ))
         lb_write_nginx_conf "$port" "$@"
         : >"$lb_tmp/nginx-error.log"
         "$lb_nginx" -p "$lb_tmp/nginx/" -c "$lb_tmp/nginx.conf" \
             -e "$lb_tmp/nginx-error.log" 2>>"$lb_tmp/nginx-error.log" &
         lb_nginx_pid=$!
         for _ in $(seq 100); do
-            if curl -sf -o /dev/null "http://127.0.0.1:$port/livez"; then
+            if curl -sf -o /dev/null "http://127.0.0.1:$port/livez" &&
+               kill -0 "$lb_nginx_pid" 2>/dev/null &&
+               ! grep -q "Address already in use" "$lb_tmp/nginx-error.log"; then
                 lb_nginx_url=http://127.0.0.1:$port
                 return 0
             fi
