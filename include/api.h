@@ -1,6 +1,10 @@
 /*
  * api.h - the routes of puzzled's JSON API as plain functions of the
- * request's bytes: no socket, no libmicrohttpd, no thread in them.
+ * request's bytes: no socket and no libmicrohttpd in them, and no thread
+ * of their own to manage: where a search runs is the caller's (the
+ * server's pool, a test inline). The one exception is a job's parallel
+ * IDA*, whose units go to pool_run_units (this instance's threads)
+ * unless units_via sends them elsewhere.
  *
  * A route function reads a struct api_call (the request: path, id,
  * query, body) and fills its answer (status, content type, extra
@@ -171,8 +175,12 @@ struct api_route {
     api_fn work;
 };
 
-/* The route table, ended by an entry whose path is NULL. */
-extern const struct api_route api_routes[];
+/* The route table, ended by an entry whose path is NULL. Its bound is
+ * part of the type so that the server can size its metric labels at
+ * build time (routes.c): a table with more than API_ROUTES_MAX routes
+ * plus its end does not compile (excess elements in the initializer). */
+#define API_ROUTES_MAX 16
+extern const struct api_route api_routes[API_ROUTES_MAX + 1];
 
 /* The route for method and path (HEAD finds GET routes), or NULL; its
  * path's "{name}" segments go to *pp when pp is not NULL. */

@@ -1,8 +1,9 @@
 /*
  * api_limits.h - the limits the API enforces on what a client may ask
- * for and what an answer may cost. The API owns them (their defaults
- * are here); the server's settings hold one (struct http_config's `api`
- * member), so `puzzled serve` fills them from its config file, the
+ * for and what an answer may cost. The API owns them (their defaults,
+ * ranges and docs are its rows in limits.c); the server's settings hold
+ * one (struct http_config's `api` member) and take those rows in as keys
+ * of their own, so `puzzled serve` fills them from its config file, the
  * environment and its flags without the API knowing about any of those.
  */
 #ifndef API_LIMITS_H
@@ -11,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "conf_key.h"
 
 struct api_limits {
     size_t max_body_bytes;      /* request body cap (413 above) */
@@ -38,8 +41,12 @@ struct api_limits {
                                  * most cores / job_workers */
 };
 
-/* The built-in defaults. */
+/* The built-in defaults (from the rows of api_limits_keys). */
 void api_limits_defaults(struct api_limits *l);
+
+/* The limits as settings: one row each, offsets into struct api_limits
+ * (every member but cores); *n gets their number. */
+const struct conf_key *api_limits_keys(size_t *n);
 
 /*
  * What a solve request is decoded against: /v1/solve's caps, or a job's

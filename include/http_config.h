@@ -77,6 +77,22 @@ struct http_config {
     unsigned daily_move_floor_ms;   /* least ms a move of a ranked run */
 };
 
+/* What the server's pdb settings accept (load_pdb in server.c checks
+ * them; the reference lists them). */
+#define HTTP_CONFIG_PDB_VALUES "none (or off), 6-6-3, 7-8"
+#define HTTP_CONFIG_PDB_5X5_VALUES "none (or off), 6-6-6-6, 6-6-6-6z, " \
+    "6-6-6-6z2, 4x6, 4x6z, 4x6z2"
+
+/* What `puzzled serve` was asked to do: serve, or print and exit. */
+enum http_config_action {
+    HTTP_CONFIG_SERVE = 0,
+    HTTP_CONFIG_HELP,               /* -h, --help */
+    HTTP_CONFIG_PRINT_CONF,         /* --print-defaults[=conf] */
+    HTTP_CONFIG_PRINT_MARKDOWN,     /* --print-defaults=markdown */
+    HTTP_CONFIG_PRINT_MAN,          /* --print-defaults=man */
+    HTTP_CONFIG_PRINT_EFFECTIVE,    /* --print-config */
+};
+
 /* Built-in defaults. */
 void http_config_defaults(struct http_config *c);
 
@@ -96,11 +112,14 @@ puz_err http_config_load_env(struct http_config *c, char *msg);
 /*
  * Everything in order: defaults, --config FILE or PUZZLED_CONFIG, the
  * environment, then the flags in argv[1..argc-1] ("--key value" or
- * "--key=value", dashes or underscores). *help is set when -h/--help was
- * given (nothing else is checked then).
+ * "--key=value", dashes or underscores). *action (enum
+ * http_config_action) says what was asked: HTTP_CONFIG_HELP for
+ * -h/--help and the PRINT_ ones for --print-defaults (nothing else is
+ * read or checked then), HTTP_CONFIG_PRINT_EFFECTIVE for --print-config
+ * (after everything was read), HTTP_CONFIG_SERVE otherwise.
  */
 puz_err http_config_from_args(struct http_config *c, int argc,
-                              char **argv, int *help, char *msg);
+                              char **argv, int *action, char *msg);
 
 /* Solver threads to start: c->workers, or the number of cores if 0. */
 unsigned http_config_workers(const struct http_config *c);
@@ -112,5 +131,15 @@ unsigned http_config_http_threads(const struct http_config *c);
 /* The text of `puzzled serve --help`: every key, its flag, its
  * environment variable and its default. */
 void http_config_usage(FILE *out);
+
+/*
+ * The reference of every key, printed from the keys' table: a commented
+ * puzzled.conf (HTTP_CONFIG_PRINT_CONF: defaults; PRINT_EFFECTIVE: c's
+ * values, set where they differ from the default), the tables of
+ * docs/operations.md (PRINT_MARKDOWN) or the key list of puzzled.conf(5)
+ * (PRINT_MAN). `make config-docs` writes them into the repository's files.
+ */
+void http_config_print(FILE *out, enum http_config_action what,
+                       const struct http_config *c);
 
 #endif

@@ -30,8 +30,8 @@ enum puz_algorithm {
     PUZ_ALG_COUNT_
 };
 
-/* "auto", "astar", "idastar", "bfs", "dfs", "bnb", "greedy",
- * "constructive", "wastar", "anytime"; "unknown" out of range. */
+/* Its name, as the registry's row says it ("auto", "astar", ...);
+ * "unknown" out of range. */
 const char *puz_algorithm_name(enum puz_algorithm a);
 /* By name, "auto" included; PUZ_EINVAL (and *out = AUTO) if unknown. */
 puz_err puz_algorithm_parse(const char *s, enum puz_algorithm *out);

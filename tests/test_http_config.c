@@ -3,7 +3,9 @@
  * (defaults < file < PUZZLED_* < flags), and every rejection: unknown
  * keys, out-of-range numbers, bad lines with their line number, missing
  * files and flag values. Also checks that config/puzzled.conf, the file
- * `make run` uses, loads cleanly and that --help lists every key.
+ * `make run` uses, loads cleanly, that --help lists every key, and that
+ * the reference --print-defaults prints is a file that loads back as the
+ * defaults (tests/scripts/config_docs.sh compares it with the tree).
  */
 #include <sched.h>
 #include <setjmp.h>
@@ -237,6 +239,123 @@ static void test_help_and_shipped_config(void **state)
     free(text);
 }
 
+/* Print to a string (the caller frees it). */
+static char *print_to_string(enum http_config_action what,
+                             const struct http_config *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    assert_non_null(f);
+    http_config_print(f, what, c);
+    fclose(f);
+    return text;
+}
+
+/*
+ * --print-defaults is a file the server takes back as it is: every key
+ * uncommented ("#port = 8080" -> "port = 8080") loads (so every row's
+ * default is in its own range and fits its buffer) and comes out as no
+ * change at all; one key changed comes out set, and only that one.
+ */
+static void test_print_defaults_round_trip(void **state)
+{
+    struct http_config c, d;
+    char msg[HTTP_CONFIG_MSG];
+    char *text, *line, *save, *active, *want;
+    FILE *f;
+    unsigned keys = 0;
+
+    (void)state;
+    clear_env();
+    http_config_defaults(&d);
+    text = print_to_string(HTTP_CONFIG_PRINT_CONF, NULL);
+    mkdir("test-output", 0755);
+    f = fopen("test-output/test_http_config.all.conf", "w");
+    assert_non_null(f);
+    for (line = strtok_r(text, "\n", &save); line != NULL;
+         line = strtok_r(NULL, "\n", &save))
+        if (line[0] == '#' && line[1] >= 'a' && line[1] <= 'z') {
+            fprintf(f, "%s\n", line + 1);
+            keys++;
+        }
+    fclose(f);
+    free(text);
+    assert_true(keys >= 62);       /* every key of the day of writing */
+    c = d;
+    assert_int_equal(http_config_load_file(&c, "test-output/"
+                     "test_http_config.all.conf", msg), PUZ_OK);
+    text = print_to_string(HTTP_CONFIG_PRINT_EFFECTIVE, &c);
+    want = print_to_string(HTTP_CONFIG_PRINT_CONF, NULL);
+    assert_string_equal(text, want);
+    free(text);
+
+    assert_int_equal(http_config_set(&c, "job_results_max_bytes", "3m", msg),
+                     PUZ_OK);
+    text = print_to_string(HTTP_CONFIG_PRINT_EFFECTIVE, &c);
+    active = strstr(text, "\njob_results_max_bytes = 3m\n");
+    assert_non_null(active);
+    /* nothing else uncommented */
+    for (line = strtok_r(text, "\n", &save); line != NULL;
+         line = strtok_r(NULL, "\n", &save))
+        if (line[0] >= 'a' && line[0] <= 'z')
+            assert_string_equal(line, "job_results_max_bytes = 3m");
+    free(text);
+    free(want);
+}
+
+/* The reference's other forms name every key (install.sh greps the man
+ * page for each; the docs' table is a key's only list of its range). */
+static void test_print_reference_forms(void **state)
+{
+    char *md = print_to_string(HTTP_CONFIG_PRINT_MARKDOWN, NULL);
+    char *man = print_to_string(HTTP_CONFIG_PRINT_MAN, NULL);
+
+    (void)state;
+    assert_non_null(strstr(md, "| `max_body_bytes` | `--max-body-bytes` / "
+                           "`PUZZLED_MAX_BODY_BYTES` | `64k` | 64–64m |"));
+    assert_non_null(strstr(md, "| `job_max_nodes` | `--job-max-nodes` / "
+                           "`PUZZLED_JOB_MAX_NODES` | `2^40` | 1–2^50 |"));
+    assert_non_null(strstr(md, "| `pdb_dir` | `--pdb-dir` / "
+                           "`PUZZLED_PDB_DIR` | empty |"));
+    assert_non_null(strstr(man, ".B pdb_5x5\n"));
+    assert_non_null(strstr(man, "4x6z2"));
+    assert_non_null(strstr(man, "Default 8080; accepts 0\\(en65535; "
+                           "environment \\fBPUZZLED_PORT\\fR, flag "
+                           "\\fB\\-\\-port\\fR.\n"));
+    free(md);
+    free(man);
+}
+
+/* The action flags: --print-defaults[=FORMAT] reads nothing else, a
+ * format it does not know is an error, --print-config reads everything
+ * first. */
+static void test_print_flags(void **state)
+{
+    char *defaults[] = { "serve", "--print-defaults=man", "--port", "x",
+                         NULL };
+    char *bad[] = { "serve", "--print-defaults=yaml", NULL };
+    char *effective[] = { "serve", "--port", "9001", "--print-config",
+                          NULL };
+    struct http_config c;
+    char msg[HTTP_CONFIG_MSG];
+    int action;
+
+    (void)state;
+    clear_env();
+    assert_int_equal(http_config_from_args(&c, 4, defaults, &action, msg),
+                     PUZ_OK);
+    assert_int_equal(action, HTTP_CONFIG_PRINT_MAN);
+    assert_int_not_equal(http_config_from_args(&c, 2, bad, &action, msg),
+                         PUZ_OK);
+    assert_non_null(strstr(msg, "conf, markdown or man"));
+    assert_int_equal(http_config_from_args(&c, 4, effective, &action, msg),
+                     PUZ_OK);
+    assert_int_equal(action, HTTP_CONFIG_PRINT_EFFECTIVE);
+    assert_int_equal(c.port, 9001);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +367,9 @@ int main(void)
         cmocka_unit_test(test_rejections),
         cmocka_unit_test(test_file_errors_name_the_line),
         cmocka_unit_test(test_help_and_shipped_config),
+        cmocka_unit_test(test_print_defaults_round_trip),
+        cmocka_unit_test(test_print_reference_forms),
+        cmocka_unit_test(test_print_flags),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,7 @@
 #include "api_jalloc.h"
 #include "codec.h"
 
-const struct api_route api_routes[] = {
+const struct api_route api_routes[API_ROUTES_MAX + 1] = {
     { "POST", "/v1/solve", true, api__solve, api__solve_work },
     { "POST", "/v1/solve/batch", true, api__batch, api__batch_work },
     { "GET", "/v1/puzzles/random", false, api__random, NULL },

@@ -1,7 +1,8 @@
 /*
  * api_jalloc.c - jansson allocation routed into the arena bound to the
- * calling thread, under its budget (no heap fallback). See
- * api_jalloc.h for the rule.
+ * calling thread, under its budget: with an arena bound, a refused
+ * allocation fails (no fallback to the heap); with none bound, malloc and
+ * free as jansson would. See api_jalloc.h for the rule.
  */
 #include "api_jalloc.h"
 

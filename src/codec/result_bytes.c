@@ -2,7 +2,8 @@
  * result_bytes.c - a solve result written straight to JSON bytes, with
  * no tree in between: the answer has a fixed shape, so building a
  * jansson object and printing it (most of a 3x3 request's CPU) is not
- * needed. The bytes are exactly those of codec_result_json() printed by
+ * needed. The bytes are exactly those of the reference tree encoder
+ * (codec_ref_result_json() in tests/support/codec_ref.c) printed by
  * json_dumpb() with JSON_COMPACT and the given real precision: same key
  * order, same escapes (jansson's: \" \\ \b \f \n \r \t, other control
  * characters as \u00XX, UTF-8 passed through), same integer and real

@@ -1,12 +1,16 @@
 /*
- * config.c - the settings of `puzzled serve`: one table of keys drives
- * the config file parser, the PUZZLED_* environment, the --flags and the
- * --help text, so the four can never disagree.
+ * config.c - the settings of `puzzled serve`: one table of keys (these
+ * rows and the API's, include/conf_key.h) drives the defaults, the config
+ * file parser, the PUZZLED_* environment, the --flags, the --help text
+ * and the reference --print-defaults prints for config/puzzled.conf,
+ * docs/operations.md and man/puzzled.conf.5, so none can disagree.
  */
 #include "http_config.h"
 #include "store.h"     /* the daily caps' defaults */
+#include "conf_key.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <errno.h>
@@ -15,240 +19,273 @@
 #include <string.h>
 #include <unistd.h>
 
-enum kind { K_UINT, K_U64, K_SIZE, K_STR };
-
-struct key {
-    const char *name;
-    enum kind kind;
-    size_t off;         /* offsetof in struct http_config */
-    size_t len;         /* K_STR: buffer size */
-    uint64_t min, max;  /* numbers: inclusive range */
-    const char *help;
-};
-
 #define OFF(f) offsetof(struct http_config, f)
-#define STR(f) K_STR, OFF(f), sizeof(((struct http_config *)0)->f), 0, 0
-#define GIB (1024ull * 1024 * 1024)
+#define STR(f) .kind = CONF_STR, .off = OFF(f), \
+               .len = sizeof(((struct http_config *)0)->f)
+#define NUM(k, f) .kind = k, .off = OFF(f)
 
-static const struct key keys[] = {
-    { "bind", STR(bind), "numeric IPv4/IPv6 address to listen on" },
-    { "port", K_UINT, OFF(port), 0, 0, 65535,
-      "TCP port; 0 picks a free one (printed at start)" },
-    { "workers", K_UINT, OFF(workers), 0, 0, 256,
-      "solver threads; 0 = one per core" },
-    { "queue", K_UINT, OFF(queue), 0, 1, 1000000,
-      "solves allowed to wait for a worker; more get 503" },
-    { "http_threads", K_UINT, OFF(http_threads), 0, 0, 64,
-      "libmicrohttpd network threads (they answer 3x3 table walks; "
-      "every search goes to a worker); 0 = half the cores, at least 1" },
-    { "connection_memory_bytes", K_SIZE, OFF(connection_memory_bytes), 0,
-      4096, 1ull << 20, "libmicrohttpd's buffers per connection; a "
-      "request head must fit in it (431 otherwise); suffixes k, m" },
-    { "max_connections", K_UINT, OFF(max_connections), 0, 1, 100000,
-      "open connections at once" },
-    { "max_connections_per_ip", K_UINT, OFF(max_connections_per_ip), 0, 0,
-      100000, "open connections from one client address; 0 = no limit" },
-    { "connection_timeout_s", K_UINT, OFF(connection_timeout_s), 0, 1,
-      3600, "idle connections are closed after this many seconds" },
-    { "request_head_timeout_s", K_UINT, OFF(request_head_timeout_s), 0, 1,
-      3600, "the whole request head must arrive within this many seconds" },
-    { "request_body_timeout_s", K_UINT, OFF(request_body_timeout_s), 0, 1,
-      3600, "the whole request body must arrive within this many seconds "
-      "of its head" },
-    { "max_body_bytes", K_SIZE, OFF(api.max_body_bytes), 0, 64, 64ull << 20,
-      "request body cap (413 above); suffixes k, m" },
-    { "max_discard_bytes", K_SIZE, OFF(max_discard_bytes), 0, 0, 1ull << 30,
-      "body bytes past max_body_bytes read and dropped so the client sees "
-      "its 413; suffixes k, m" },
-    { "json_max_depth", K_UINT, OFF(api.json_max_depth), 0, 2, 1024,
-      "deepest nesting of JSON arrays/objects accepted" },
-    { "batch_max", K_UINT, OFF(api.batch_max), 0, 1, 100000,
-      "boards per /v1/solve/batch request" },
-    { "score_max_moves", K_UINT, OFF(api.score_max_moves), 0, 1, 10000000,
-      "moves per /v1/score request" },
-    { "random_max_moves", K_UINT, OFF(api.random_max_moves), 0, 1, 1000000,
-      "largest ?moves= of /v1/puzzles/random for sizes above 3" },
-    { "solve_max_nodes", K_U64, OFF(api.solve_max_nodes), 0, 1,
-      UINT64_C(1) << 40, "default and cap of limits.max_nodes" },
-    { "solve_timeout_ms", K_UINT, OFF(api.solve_timeout_ms), 0, 1, 3600000,
-      "default and cap of limits.timeout_ms (queue wait included)" },
-    { "solve_max_bytes", K_SIZE, OFF(api.solve_max_bytes), 0, 1ull << 20,
-      64 * GIB, "memory one request may use: search, JSON and answer; "
-      "suffixes k, m, g" },
-    { "max_response_bytes", K_SIZE, OFF(api.max_response_bytes), 0, 64 << 10,
-      1ull << 30, "largest answer body; a bigger one is refused 422 "
-      "(answer-too-large), a batch entry says limit_memory; suffixes k, m" },
-    { "batch_timeout_ms", K_UINT, OFF(api.batch_timeout_ms), 0, 1, 3600000,
-      "time for a whole batch; boards not reached end as timeout" },
-    { "shutdown_grace_ms", K_UINT, OFF(shutdown_grace_ms), 0, 0, 3600000,
-      "on SIGINT/SIGTERM running solves get this long to finish" },
-    { "retry_after_s", K_UINT, OFF(api.retry_after_s), 0, 1, 3600,
-      "Retry-After of 503 answers" },
-    { "arena_cache", K_UINT, OFF(arena_cache), 0, 0, 4096,
-      "idle request arenas kept for reuse" },
-    { "arena_chunk_bytes", K_SIZE, OFF(api.arena_chunk_bytes), 0, 1024,
-      64ull << 20, "first chunk of each request arena" },
-    { "cors_origins", STR(cors_origins),
-      "origins allowed by CORS: *, none, or a comma-separated list" },
-    { "static_root", STR(static_root),
-      "directory of the web game served at /; empty = none" },
-    { "openapi_path", STR(openapi_path),
-      "the OpenAPI description served at /openapi.yaml" },
-    { "access_log", STR(access_log),
-      "JSON access log: stderr, off, or a file to append to" },
-    { "access_log_flush_ms", K_UINT, OFF(access_log_flush_ms), 0, 0, 10000,
-      "access log lines are written together, at the latest this many ms "
-      "after the oldest; 0 = each line at once" },
-    { "pdb", STR(pdb), "4x4 pattern databases loaded at start for the "
-      "pdb heuristic: none, 6-6-3 (seconds to build) or 7-8 (minutes)" },
-    { "pdb_5x5", STR(pdb_5x5), "5x5 pattern databases loaded at start "
-      "for the pdb heuristic: none, 6-6-6-6 (128 MB; minutes and "
-      "~0.75 GB to build when not cached), 6-6-6-6z (zero-aware: "
-      "332 MB, fewer nodes, more CPU per node) or 6-6-6-6z2 (6-6-6-6z "
-      "and a second partition, the larger sum: 564 MB, the fewest nodes "
-      "and the least CPU; opt-in: more than the 512 MB the default "
-      "tables stay under)" },
-    { "pdb_rect", K_UINT, OFF(pdb_rect), 0, 0, 1,
-      "1: load (or build, about 10 s once, 13 MB) at start the pattern "
-      "databases of every rectangle up to 16 cells (2x5..2x8, 3x4, 3x5 "
-      "and their transposes): auto is then optimal on them" },
-    { "pdb_background", K_UINT, OFF(pdb_background), 0, 0, 1,
-      "1: build (or load) pdb, pdb_5x5 and pdb_rect in the background "
-      "at low priority while the server answers; /readyz and /v1/catalog "
-      "say building and its percentage until they are used, and pdb "
-      "searches for their boards get 503 meanwhile" },
-    { "pdb_dir", STR(pdb_dir),
-      "where pattern databases are cached; empty = build, never save" },
-    { "state_dir", STR(state_dir), "directory of the store (the daily "
-      "leaderboard, puzzled.db), created if missing; off = no store" },
-    { "job_workers", K_UINT, OFF(api.job_workers), 0, 1, 256,
-      "threads running /v1/jobs, apart from the solve workers" },
-    { "job_queue", K_UINT, OFF(api.job_queue), 0, 1, 100000,
-      "jobs allowed to wait for a job worker; more get 503" },
-    { "job_timeout_ms", K_UINT, OFF(api.job_timeout_ms), 0, 1, 86400000,
-      "default and cap of a job's limits.timeout_ms (from its start)" },
-    { "job_max_nodes", K_U64, OFF(api.job_max_nodes), 0, 1,
-      UINT64_C(1) << 50, "default and cap of a job's limits.max_nodes" },
-    { "job_ttl_s", K_UINT, OFF(api.job_ttl_s), 0, 0, 604800,
-      "finished jobs are kept this many seconds" },
-    { "job_max", K_UINT, OFF(api.job_max), 0, 1, 1000000,
-      "jobs held in memory at most; the oldest finished go first" },
-    { "worker_nice", K_UINT, OFF(worker_nice), 0, 0, 19,
-      "solver and job threads run this much nicer than the network "
-      "threads, so probes and answers are not held up behind searches "
-      "when every core is busy; 0 = the same priority" },
-    { "api_keys_file", STR(api_keys_file), "API keys, one a line: NAME "
-      "SHA256 [operator] [jobs=N] [streams=N] [rpm=N] (puzzled key new "
-      "NAME); a job then belongs to its key; empty = no keys" },
-    { "jobs_list_anonymous", K_UINT, OFF(jobs_list_anonymous), 0, 0, 1,
-      "1: GET /v1/jobs without a key lists the anonymous jobs; 0: it is "
-      "refused (a job is still reachable by its id)" },
-    { "max_streams", K_UINT, OFF(max_streams), 0, 1, 100000,
-      "job event streams open at once; at most three quarters of "
-      "max_connections are used, so probes and DELETEs always get in" },
-    { "max_streams_per_job", K_UINT, OFF(max_streams_per_job), 0, 1,
-      100000, "event streams open on one job (503 above)" },
-    { "max_streams_per_client", K_UINT, OFF(max_streams_per_client), 0, 1,
-      100000, "event streams open from one client address (429 above)" },
-    { "stream_max_s", K_UINT, OFF(stream_max_s), 0, 0, 86400,
-      "an event stream ends after this many seconds and the client "
-      "reconnects with Last-Event-ID; 0 = never" },
-    { "job_results_max_bytes", K_SIZE, OFF(api.job_results_max_bytes), 0,
-      64 << 10, 64 * GIB, "answer bytes all finished jobs hold together; "
-      "the oldest finished go first; suffixes k, m, g" },
-    { "redis_url", STR(redis_url), "the shared store: "
-      "redis://[user:password@]host[:port][/db] or unix:///path[?db=N]; "
-      "the daily par, leaderboard and rate limits then live in Redis, "
-      "shared by every instance naming it; empty = the embedded store" },
-    { "redis_prefix", STR(redis_prefix), "prefix of every Redis key, so "
-      "several deployments can share one Redis" },
-    { "redis_timeout_ms", K_UINT, OFF(redis_timeout_ms), 0, 10, 60000,
-      "Redis connect and command timeout; past it the call fails and the "
-      "store reconnects with backoff" },
-    { "job_lease_ms", K_UINT, OFF(job_lease_ms), 0, 300, 600000,
-      "with redis_url: an instance running a job renews its lease every "
-      "100 ms; a job whose lease is this old (its instance died) is run "
-      "again by another instance" },
-    { "job_max_attempts", K_UINT, OFF(job_max_attempts), 0, 1, 100,
-      "with redis_url: runs a job gets when its runner dies or stalls "
-      "(1 s, then 2, 4 ... apart); past them it ends failed, 'gave up "
-      "after N attempts'" },
-    { "job_events_max", K_UINT, OFF(job_events_max), 0, 16, 100000,
-      "with redis_url: progress events kept per job in Redis (a stream "
-      "trimmed to about this many); a client reconnecting later than "
-      "that misses the oldest" },
-    { "trusted_proxies", STR(trusted_proxies), "comma-separated CIDRs "
-      "(10.0.0.0/8, ::1/128) whose X-Forwarded-For is believed: the "
-      "client is the last address in it not of a trusted proxy; empty = "
-      "the socket's address" },
-    { "probe_port", K_UINT, OFF(probe_port), 0, 0, 65535,
-      "a second port, on bind, answering only /livez, /healthz, /readyz "
-      "and /metrics on a thread and connections of its own, so floods "
-      "of the main port's connections never fail the probes; 0 = none" },
-    { "daily_starts_max", K_UINT, OFF(daily_starts_max), 0, 1, 10000000,
-      "unused daily start tokens kept per day and size; past it the "
-      "oldest unused is forgotten (a new player is never refused)" },
-    { "daily_entries_max", K_UINT, OFF(daily_entries_max), 0, 1, 1000000,
-      "entries a daily board keeps; a better entry takes the worst's "
-      "place" },
-    { "daily_move_floor_ms", K_UINT, OFF(daily_move_floor_ms), 0, 0, 10000,
-      "a daily run faster than this many ms a move (from its start "
-      "token) is not ranked (422): no person plays that fast" },
-};
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
-
-void http_config_defaults(struct http_config *c)
-{
-    memset(c, 0, sizeof(*c));
-    api_limits_defaults(&c->api);
-    strcpy(c->bind, "127.0.0.1");
-    c->port = 8080;
-    c->workers = 0;
-    c->queue = 256;
-    c->http_threads = 0;
-    c->max_connections = 1024;
+/*
+ * The server's own keys; the API's limits are rows of src/api/limits.c,
+ * taken in below (api_limits_keys). A key is one row: its default, range
+ * and doc are written nowhere else (the docs and config/puzzled.conf are
+ * printed from here by `make config-docs`).
+ */
+static const struct conf_key own[] = {
+    /* --- listening and connections --- */
+    { "bind", STR(bind), .section = CONF_SEC_LISTEN, .def_str = "127.0.0.1",
+      .values = "numeric IPv4 or IPv6 address",
+      .help = "numeric IPv4/IPv6 address to listen on" },
+    { "port", NUM(CONF_UINT, port), .section = CONF_SEC_LISTEN, .max = 65535,
+      .def = 8080, .help = "TCP port; 0 picks a free one (printed at "
+      "start)" },
+    { "http_threads", NUM(CONF_UINT, http_threads), .section = CONF_SEC_LISTEN,
+      .max = 64, .help = "libmicrohttpd network threads (they answer 3x3 "
+      "table walks; every search goes to a worker); 0 = half the cores, "
+      "at least 1" },
     /* libmicrohttpd clears a connection's buffers after every request:
      * half its default of 32k is a cost off each request, and still
      * holds a head of ~14 KB (nginx's default caps a header at 8k). */
-    c->connection_memory_bytes = 16 * 1024;
+    { "connection_memory_bytes", NUM(CONF_SIZE, connection_memory_bytes),
+      .section = CONF_SEC_LISTEN, .min = 4096, .max = 1ull << 20, .def = 16 * 1024,
+      .help = "libmicrohttpd's buffers per connection; a request head "
+      "must fit in it (431 otherwise)" },
+    { "max_connections", NUM(CONF_UINT, max_connections), .section = CONF_SEC_LISTEN,
+      .min = 1, .max = 100000, .def = 1024,
+      .help = "open connections at once" },
     /* Off by default: behind a proxy every client shares its address. */
-    c->max_connections_per_ip = 0;
-    c->connection_timeout_s = 30;
-    c->request_head_timeout_s = 10;
-    c->request_body_timeout_s = 20;
-    c->max_discard_bytes = 8u << 20;
-    c->shutdown_grace_ms = 15000;
-    c->arena_cache = 64;
-    strcpy(c->cors_origins, "*");
-    strcpy(c->static_root, "www");
-    strcpy(c->openapi_path, "openapi.yaml");
-    strcpy(c->access_log, "stderr");
-    /* One write() a request was a tenth of a 3x3 request's cost. */
-    c->access_log_flush_ms = 100;
-    strcpy(c->pdb, "none");
-    strcpy(c->pdb_5x5, "none");
-    c->pdb_dir[0] = '\0';
+    { "max_connections_per_ip", NUM(CONF_UINT, max_connections_per_ip),
+      .section = CONF_SEC_LISTEN, .max = 100000, .help = "open connections from one "
+      "client address; 0 = no limit" },
+    { "probe_port", NUM(CONF_UINT, probe_port), .section = CONF_SEC_LISTEN,
+      .max = 65535, .help = "a second port, on bind, answering only "
+      "/livez, /healthz, /readyz and /metrics on a thread and connections "
+      "of its own, so floods of the main port's connections never fail "
+      "the probes; 0 = none" },
+    { "connection_timeout_s", NUM(CONF_UINT, connection_timeout_s),
+      .section = CONF_SEC_LISTEN, .min = 1, .max = 3600, .def = 30,
+      .help = "idle connections are closed after this many seconds" },
+    { "request_head_timeout_s", NUM(CONF_UINT, request_head_timeout_s),
+      .section = CONF_SEC_LISTEN, .min = 1, .max = 3600, .def = 10,
+      .help = "the whole request head must arrive within this many "
+      "seconds" },
+    { "request_body_timeout_s", NUM(CONF_UINT, request_body_timeout_s),
+      .section = CONF_SEC_LISTEN, .min = 1, .max = 3600, .def = 20,
+      .help = "the whole request body must arrive within this many "
+      "seconds of its head" },
+    { "max_discard_bytes", NUM(CONF_SIZE, max_discard_bytes),
+      .section = CONF_SEC_LISTEN, .max = 1ull << 30, .def = 8u << 20,
+      .help = "body bytes past max_body_bytes read and dropped so the "
+      "client sees its 413" },
+
+    /* --- solving --- */
+    { "workers", NUM(CONF_UINT, workers), .section = CONF_SEC_SOLVE, .max = 256,
+      .help = "solver threads; 0 = one per core" },
+    { "worker_nice", NUM(CONF_UINT, worker_nice), .section = CONF_SEC_SOLVE,
+      .max = 19, .def = 5, .help = "solver and job threads run this much "
+      "nicer than the network threads, so probes and answers are not held "
+      "up behind searches when every core is busy; 0 = the same "
+      "priority" },
+    { "queue", NUM(CONF_UINT, queue), .section = CONF_SEC_SOLVE, .min = 1,
+      .max = 1000000, .def = 256,
+      .help = "solves allowed to wait for a worker; more get 503" },
+
+    /* --- pattern databases --- */
+    { "pdb", STR(pdb), .section = CONF_SEC_TABLES, .def_str = "none",
+      .values = HTTP_CONFIG_PDB_VALUES, .help = "4x4 pattern databases "
+      "loaded at start for the pdb heuristic: 6-6-3 (seconds to build) or "
+      "7-8 (minutes)" },
+    { "pdb_5x5", STR(pdb_5x5), .section = CONF_SEC_TABLES, .def_str = "none",
+      .values = HTTP_CONFIG_PDB_5X5_VALUES, .help = "5x5 pattern "
+      "databases loaded at start for the pdb heuristic: 6-6-6-6 (128 MB; "
+      "minutes and ~0.75 GB to build when not cached), 6-6-6-6z "
+      "(zero-aware: 332 MB, fewer nodes, more CPU per node), 6-6-6-6z2 "
+      "(6-6-6-6z and a second partition, the larger sum: 564 MB, the "
+      "fewest nodes and the least CPU; opt-in: more than the 512 MB the "
+      "default tables stay under), or 4x6, 4x6z, 4x6z2 (six groups of "
+      "four: 1 MB, built in a second, weaker)" },
+    { "pdb_rect", NUM(CONF_UINT, pdb_rect), .section = CONF_SEC_TABLES, .max = 1,
+      .help = "1: load (or build, about 10 s once, 13 MB) at start the "
+      "pattern databases of every rectangle up to 16 cells (2x5..2x8, "
+      "3x4, 3x5 and their transposes): auto is then optimal on them" },
+    { "pdb_background", NUM(CONF_UINT, pdb_background), .section = CONF_SEC_TABLES,
+      .max = 1, .help = "1: build (or load) pdb, pdb_5x5 and pdb_rect in "
+      "the background at low priority while the server answers; /readyz "
+      "and /v1/catalog say building and its percentage until they are "
+      "used, and pdb searches for their boards get 503 meanwhile" },
+    { "pdb_dir", STR(pdb_dir), .section = CONF_SEC_TABLES, .values = "a directory",
+      .help = "where pattern databases are cached; empty = build, never "
+      "save" },
+
+    /* --- job streams, API keys, shared jobs --- */
+    { "max_streams", NUM(CONF_UINT, max_streams), .section = CONF_SEC_STREAMS,
+      .min = 1, .max = 100000, .def = 256, .help = "job event streams "
+      "open at once; at most three quarters of max_connections are used, "
+      "so probes and DELETEs always get in" },
+    { "max_streams_per_job", NUM(CONF_UINT, max_streams_per_job),
+      .section = CONF_SEC_STREAMS, .min = 1, .max = 100000, .def = 32,
+      .help = "event streams open on one job (503 above)" },
+    { "max_streams_per_client", NUM(CONF_UINT, max_streams_per_client),
+      .section = CONF_SEC_STREAMS, .min = 1, .max = 100000, .def = 8,
+      .help = "event streams open from one client address (429 above)" },
+    { "stream_max_s", NUM(CONF_UINT, stream_max_s), .section = CONF_SEC_STREAMS,
+      .max = 86400, .def = 300, .help = "an event stream ends after this "
+      "many seconds and the client reconnects with Last-Event-ID; 0 = "
+      "never" },
+    { "api_keys_file", STR(api_keys_file), .section = CONF_SEC_STREAMS,
+      .values = "a file", .help = "API keys, one a line: NAME SHA256 "
+      "[operator] [jobs=N] [streams=N] [rpm=N] (puzzled key new NAME); a "
+      "job then belongs to its key; empty = no keys" },
+    { "jobs_list_anonymous", NUM(CONF_UINT, jobs_list_anonymous),
+      .section = CONF_SEC_STREAMS, .max = 1, .help = "1: GET /v1/jobs without a key "
+      "lists the anonymous jobs; 0: it is refused (a job is still "
+      "reachable by its id)" },
+    { "job_lease_ms", NUM(CONF_UINT, job_lease_ms), .section = CONF_SEC_STREAMS,
+      .min = 300, .max = 600000, .def = 10000, .help = "with redis_url: "
+      "an instance running a job renews its lease every 100 ms; a job "
+      "whose lease is this old (its instance died) is run again by "
+      "another instance" },
+    { "job_max_attempts", NUM(CONF_UINT, job_max_attempts),
+      .section = CONF_SEC_STREAMS, .min = 1, .max = 100, .def = 3,
+      .help = "with redis_url: runs a job gets when its runner dies or "
+      "stalls (1 s, then 2, 4 ... apart); past them it ends failed, 'gave "
+      "up after N attempts'" },
+    { "job_events_max", NUM(CONF_UINT, job_events_max), .section = CONF_SEC_STREAMS,
+      .min = 16, .max = 100000, .def = 1000, .help = "with redis_url: "
+      "progress events kept per job in Redis (a stream trimmed to about "
+      "this many); a client reconnecting later than that misses the "
+      "oldest" },
+
+    /* --- state: the store, Redis, the daily --- */
     /* Relative, like www and pdb-cache: `make run` works from the tree. */
-    strcpy(c->state_dir, "state");
-    strcpy(c->redis_prefix, "puzzled:");
-    c->redis_timeout_ms = 1000;
-    c->job_lease_ms = 10000;
-    c->job_max_attempts = 3;
-    c->job_events_max = 1000;
-    c->worker_nice = 5;
-    c->max_streams = 256;
-    c->max_streams_per_job = 32;
-    c->max_streams_per_client = 8;
-    c->stream_max_s = 300;
-    c->daily_starts_max = STORE_DAY_STARTS_MAX;
-    c->daily_entries_max = STORE_DAY_ENTRIES_MAX;
-    c->daily_move_floor_ms = STORE_MOVE_FLOOR_MS;
+    { "state_dir", STR(state_dir), .section = CONF_SEC_STATE, .def_str = "state",
+      .values = "a directory, or off", .help = "directory of the store "
+      "(the daily leaderboard, puzzled.db), created if missing; off = no "
+      "store" },
+    { "redis_url", STR(redis_url), .section = CONF_SEC_STATE,
+      .values = "redis://[user:password@]host[:port][/db] or "
+      "unix:///path[?db=N]", .help = "the shared store: the daily par, "
+      "leaderboard and rate limits then live in Redis, shared by every "
+      "instance naming it; empty = the embedded store" },
+    { "redis_prefix", STR(redis_prefix), .section = CONF_SEC_STATE,
+      .def_str = "puzzled:", .values = "up to 127 bytes",
+      .help = "prefix of every Redis key, so several deployments can "
+      "share one Redis" },
+    { "redis_timeout_ms", NUM(CONF_UINT, redis_timeout_ms), .section = CONF_SEC_STATE,
+      .min = 10, .max = 60000, .def = 1000, .help = "Redis connect and "
+      "command timeout; past it the call fails and the store reconnects "
+      "with backoff" },
+    { "trusted_proxies", STR(trusted_proxies), .section = CONF_SEC_STATE,
+      .values = "comma-separated CIDRs, at most 32",
+      .help = "CIDRs (10.0.0.0/8, ::1/128) whose X-Forwarded-For is "
+      "believed: the client is the last address in it not of a trusted "
+      "proxy; empty = the socket's address" },
+    /* the store's own caps when no server sets them (store.h) */
+    { "daily_starts_max", NUM(CONF_UINT, daily_starts_max), .section = CONF_SEC_STATE,
+      .min = 1, .max = 10000000, .def = STORE_DAY_STARTS_MAX,
+      .help = "unused daily start tokens kept per day and size; past it "
+      "the oldest unused is forgotten (a new player is never refused)" },
+    { "daily_entries_max", NUM(CONF_UINT, daily_entries_max),
+      .section = CONF_SEC_STATE, .min = 1, .max = 1000000,
+      .def = STORE_DAY_ENTRIES_MAX, .help = "entries a daily board keeps; "
+      "a better entry takes the worst's place" },
+    { "daily_move_floor_ms", NUM(CONF_UINT, daily_move_floor_ms),
+      .section = CONF_SEC_STATE, .max = 10000, .def = STORE_MOVE_FLOOR_MS,
+      .help = "a daily run faster than this many ms a move (from its "
+      "start token) is not ranked (422): no person plays that fast" },
+
+    /* --- browsers, files, logging, memory, lifecycle --- */
+    { "cors_origins", STR(cors_origins), .section = CONF_SEC_FILES, .def_str = "*",
+      .values = "*, none, or a comma-separated list of origins",
+      .help = "origins allowed by CORS: * (any, without credentials), "
+      "none, or a list of exact origins" },
+    { "static_root", STR(static_root), .section = CONF_SEC_FILES, .def_str = "www",
+      .values = "a directory",
+      .help = "directory of the web game served at /; empty = none" },
+    { "openapi_path", STR(openapi_path), .section = CONF_SEC_FILES,
+      .def_str = "openapi.yaml", .values = "a file",
+      .help = "the OpenAPI description served at /openapi.yaml" },
+    { "access_log", STR(access_log), .section = CONF_SEC_FILES, .def_str = "stderr",
+      .values = "stderr, off, or a file",
+      .help = "JSON access log: stderr, off, or a file to append to" },
+    /* One write() a request was a tenth of a 3x3 request's cost. */
+    { "access_log_flush_ms", NUM(CONF_UINT, access_log_flush_ms),
+      .section = CONF_SEC_FILES, .max = 10000, .def = 100, .help = "access log "
+      "lines are written together, at the latest this many ms after the "
+      "oldest; 0 = each line at once" },
+    { "shutdown_grace_ms", NUM(CONF_UINT, shutdown_grace_ms),
+      .section = CONF_SEC_FILES, .max = 3600000, .def = 15000, .help = "on "
+      "SIGINT/SIGTERM running solves get this long to finish" },
+    { "arena_cache", NUM(CONF_UINT, arena_cache), .section = CONF_SEC_FILES,
+      .max = 4096, .def = 64, .help = "idle request arenas kept for "
+      "reuse, each keeping its first chunk" },
+};
+#define NOWN (sizeof(own) / sizeof(own[0]))
+
+static const char *const section_title[CONF_SEC_COUNT_] = {
+    [CONF_SEC_LISTEN] = "Listening and connections",
+    [CONF_SEC_SOLVE] = "Solving",
+    [CONF_SEC_TABLES] = "Tables (pattern databases)",
+    [CONF_SEC_JOBS] = "Jobs (long solves)",
+    [CONF_SEC_STREAMS] = "Job streams, API keys, shared jobs",
+    [CONF_SEC_REQUESTS] = "Requests",
+    [CONF_SEC_STATE] = "State: the store, Redis, the daily",
+    [CONF_SEC_FILES] = "Browsers, files, logging, memory, lifecycle",
+};
+
+/* Every key, in the reference's order: section by section, the server's
+ * own rows then the API's. The API's offsets are within struct
+ * api_limits, so each is copied with the offset of the api member added.
+ * Filled once, on first use, and read-only after; the process keeps it. */
+static struct conf_key *all_keys;
+static size_t nkeys;
+static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
+
+static void keys_init(void)
+{
+    size_t napi;
+    const struct conf_key *api = api_limits_keys(&napi);
+
+    all_keys = calloc(NOWN + napi, sizeof(*all_keys));
+    if (all_keys == NULL)
+        abort();        /* at start-up, a few KB: nothing to serve with */
+    for (unsigned sec = 0; sec < CONF_SEC_COUNT_; sec++) {
+        for (size_t i = 0; i < NOWN; i++)
+            if (own[i].section == sec)
+                all_keys[nkeys++] = own[i];
+        for (size_t i = 0; i < napi; i++)
+            if (api[i].section == sec) {
+                all_keys[nkeys] = api[i];
+                all_keys[nkeys++].off += OFF(api);
+            }
+    }
+}
+
+/* The keys, and their number in *n. */
+static const struct conf_key *keys_get(size_t *n)
+{
+    pthread_once(&keys_once, keys_init);
+    *n = nkeys;
+    return all_keys;
+}
+
+void http_config_defaults(struct http_config *c)
+{
+    size_t n;
+    const struct conf_key *keys = keys_get(&n);
+
+    memset(c, 0, sizeof(*c));
+    api_limits_defaults(&c->api);       /* and what is no key: cores */
+    for (size_t i = 0; i < n; i++)
+        conf_key_default(&keys[i], c);
 }
 
 /* Find a key; dashes in name count as underscores. */
-static const struct key *key_find(const char *name, size_t len)
+static const struct conf_key *key_find(const char *name, size_t len)
 {
-    for (size_t i = 0; i < NKEYS; i++) {
+    size_t n;
+    const struct conf_key *keys = keys_get(&n);
+
+    for (size_t i = 0; i < n; i++) {
         const char *k = keys[i].name;
         size_t j = 0;
 
@@ -289,13 +326,13 @@ static bool parse_number(const char *s, bool suffix, uint64_t *out)
     return true;
 }
 
-static puz_err set_value(struct http_config *c, const struct key *k,
+static puz_err set_value(struct http_config *c, const struct conf_key *k,
                          const char *value, char *msg)
 {
     char *field = (char *)c + k->off;
     uint64_t v;
 
-    if (k->kind == K_STR) {
+    if (k->kind == CONF_STR) {
         if (strlen(value) >= k->len) {
             snprintf(msg, HTTP_CONFIG_MSG, "%s: value longer than %zu "
                      "characters", k->name, k->len - 1);
@@ -304,16 +341,16 @@ static puz_err set_value(struct http_config *c, const struct key *k,
         strcpy(field, value);
         return PUZ_OK;
     }
-    if (!parse_number(value, k->kind == K_SIZE, &v) || v < k->min
+    if (!parse_number(value, k->kind == CONF_SIZE, &v) || v < k->min
         || v > k->max) {
         snprintf(msg, HTTP_CONFIG_MSG, "%s: '%.64s' is not a whole number "
                  "from %llu to %llu", k->name, value,
                  (unsigned long long)k->min, (unsigned long long)k->max);
         return PUZ_EINVAL;
     }
-    if (k->kind == K_UINT)
+    if (k->kind == CONF_UINT)
         *(unsigned *)(void *)field = (unsigned)v;
-    else if (k->kind == K_U64)
+    else if (k->kind == CONF_U64)
         *(uint64_t *)(void *)field = v;
     else
         *(size_t *)(void *)field = (size_t)v;
@@ -323,7 +360,7 @@ static puz_err set_value(struct http_config *c, const struct key *k,
 puz_err http_config_set(struct http_config *c, const char *key,
                         const char *value, char *msg)
 {
-    const struct key *k = key_find(key, strlen(key));
+    const struct conf_key *k = key_find(key, strlen(key));
 
     if (k == NULL) {
         snprintf(msg, HTTP_CONFIG_MSG, "unknown setting '%.64s' (see "
@@ -414,8 +451,10 @@ puz_err http_config_load_env(struct http_config *c, char *msg)
 {
     char name[64], inner[HTTP_CONFIG_MSG];
     const char *v;
+    size_t n;
+    const struct conf_key *keys = keys_get(&n);
 
-    for (size_t i = 0; i < NKEYS; i++) {
+    for (size_t i = 0; i < n; i++) {
         env_name(keys[i].name, name, sizeof(name));
         v = getenv(name);
         if (v == NULL)
@@ -449,14 +488,37 @@ static bool is_flag(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
-/* --config FILE wins over PUZZLED_CONFIG; NULL when neither is given. */
-static const char *find_config(int argc, char **argv, int *help)
+/* What to print instead of serving: --print-defaults[=FORMAT]. */
+static bool print_flag(const char *arg, int *action)
+{
+    const char *fmt;
+
+    if (!is_flag(arg, "--print-defaults"))
+        return false;
+    fmt = strchr(arg, '=') != NULL ? strchr(arg, '=') + 1 : "conf";
+    if (strcmp(fmt, "conf") == 0)
+        *action = HTTP_CONFIG_PRINT_CONF;
+    else if (strcmp(fmt, "markdown") == 0 || strcmp(fmt, "md") == 0)
+        *action = HTTP_CONFIG_PRINT_MARKDOWN;
+    else if (strcmp(fmt, "man") == 0)
+        *action = HTTP_CONFIG_PRINT_MAN;
+    else
+        *action = -1;
+    return true;
+}
+
+/* --config FILE wins over PUZZLED_CONFIG; NULL when neither is given.
+ * Sets *action for --help and --print-defaults (nothing else is read
+ * then: the answer must not depend on this machine's settings). */
+static const char *find_config(int argc, char **argv, int *action)
 {
     const char *path = getenv("PUZZLED_CONFIG");
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
-            *help = 1;
+            *action = HTTP_CONFIG_HELP;
+        else if (print_flag(argv[i], action))
+            continue;
         else if (is_flag(argv[i], "--config"))
             path = flag_value(argc, argv, &i);
     }
@@ -467,9 +529,11 @@ static puz_err apply_flag(struct http_config *c, int argc, char **argv,
                           int *i, char *msg)
 {
     const char *arg = argv[*i], *name = arg + 2, *value;
-    const struct key *k;
+    const struct conf_key *k;
     char inner[HTTP_CONFIG_MSG];
 
+    if (strcmp(arg, "--print-config") == 0)
+        return PUZ_OK;  /* what to do, not a setting: seen by the caller */
     if (strncmp(arg, "--", 2) != 0) {
         snprintf(msg, HTTP_CONFIG_MSG, "unexpected argument '%.64s' (see "
                  "puzzled serve --help)", arg);
@@ -496,16 +560,21 @@ static puz_err apply_flag(struct http_config *c, int argc, char **argv,
 }
 
 puz_err http_config_from_args(struct http_config *c, int argc,
-                              char **argv, int *help, char *msg)
+                              char **argv, int *action, char *msg)
 {
     const char *path;
     puz_err rc;
 
-    *help = 0;
+    *action = HTTP_CONFIG_SERVE;
     msg[0] = '\0';
     http_config_defaults(c);
-    path = find_config(argc, argv, help);
-    if (*help)
+    path = find_config(argc, argv, action);
+    if (*action < 0) {
+        snprintf(msg, HTTP_CONFIG_MSG, "--print-defaults takes conf, "
+                 "markdown or man");
+        return PUZ_EINVAL;
+    }
+    if (*action != HTTP_CONFIG_SERVE)
         return PUZ_OK;
     if (path != NULL && *path != '\0') {
         rc = http_config_load_file(c, path, msg);
@@ -513,8 +582,11 @@ puz_err http_config_from_args(struct http_config *c, int argc,
             return rc;
     }
     rc = http_config_load_env(c, msg);
-    for (int i = 1; rc == PUZ_OK && i < argc; i++)
+    for (int i = 1; rc == PUZ_OK && i < argc; i++) {
+        if (strcmp(argv[i], "--print-config") == 0)
+            *action = HTTP_CONFIG_PRINT_EFFECTIVE;
         rc = apply_flag(c, argc, argv, &i, msg);
+    }
     return rc;
 }
 
@@ -576,26 +648,270 @@ unsigned http_config_http_threads(const struct http_config *c)
     return half > 0 ? half : 1;
 }
 
-static void format_default(const struct key *k, const struct http_config *d,
-                           char *buf, size_t size)
+/* The flag (--key-with-dashes) and the environment variable of a key. */
+static void flag_name(const char *key, char *buf, size_t size)
 {
-    const char *field = (const char *)d + k->off;
+    snprintf(buf, size, "--%s", key);
+    for (char *p = buf; *p != '\0'; p++)
+        *p = *p == '_' ? '-' : *p;
+}
 
-    if (k->kind == K_STR)
-        snprintf(buf, size, "\"%s\"", field);
-    else if (k->kind == K_UINT)
-        snprintf(buf, size, "%u", *(const unsigned *)(const void *)field);
-    else if (k->kind == K_U64)
-        snprintf(buf, size, "%llu", (unsigned long long)
-                 *(const uint64_t *)(const void *)field);
+static uint64_t number_of(const struct conf_key *k, const void *c)
+{
+    const char *field = (const char *)c + k->off;
+
+    if (k->kind == CONF_UINT)
+        return *(const unsigned *)(const void *)field;
+    if (k->kind == CONF_U64)
+        return *(const uint64_t *)(const void *)field;
+    return *(const size_t *)(const void *)field;
+}
+
+/* A number as the reader takes it in: sizes with the largest binary
+ * suffix that divides them (the file accepts it back), and for people
+ * (human) the powers of two past 2^31 as 2^N. */
+static void format_number(const struct conf_key *k, uint64_t v, bool human,
+                          char *buf, size_t size)
+{
+    static const char suffix[] = "kmg";
+    unsigned p = 0;
+
+    if (human && v > (UINT64_C(1) << 31) && (v & (v - 1)) == 0) {
+        while ((UINT64_C(1) << p) != v)
+            p++;
+        snprintf(buf, size, "2^%u", p);
+        return;
+    }
+    if (k->kind == CONF_SIZE && v != 0) {
+        while (p < 3 && v % (UINT64_C(1024) << (10 * p)) == 0)
+            p++;
+        if (p > 0) {
+            snprintf(buf, size, "%llu%c", (unsigned long long)(v >> (10 * p)),
+                     suffix[p - 1]);
+            return;
+        }
+    }
+    snprintf(buf, size, "%llu", (unsigned long long)v);
+}
+
+/* A key's value in c as the file would say it ("" for an empty string;
+ * numbers raw, as --help always printed them, unless human). */
+static void format_value(const struct conf_key *k, const void *c,
+                         bool human, char *buf, size_t size)
+{
+    if (k->kind == CONF_STR)
+        snprintf(buf, size, "%s", (const char *)c + k->off);
     else
-        snprintf(buf, size, "%zu", *(const size_t *)(const void *)field);
+        format_number(k, number_of(k, c), human, buf, size);
+}
+
+/* What a key accepts: the row's words for strings, "min-max unit" for
+ * numbers (dash is "-" in the file, an en dash in the docs). */
+static void format_range(const struct conf_key *k, const char *dash,
+                         char *buf, size_t size)
+{
+    char lo[32], hi[32];
+    size_t n = strlen(k->name);
+    const char *unit = "";
+
+    if (k->kind == CONF_STR) {
+        snprintf(buf, size, "%s", k->values != NULL ? k->values : "text");
+        return;
+    }
+    if (n > 3 && strcmp(k->name + n - 3, "_ms") == 0)
+        unit = " ms";
+    else if (n > 2 && strcmp(k->name + n - 2, "_s") == 0)
+        unit = " s";
+    format_number(k, k->min, true, lo, sizeof(lo));
+    format_number(k, k->max, true, hi, sizeof(hi));
+    snprintf(buf, size, "%s%s%s%s", lo, dash, hi, unit);
+}
+
+/* text as comment lines ("# ..."), wrapped before 76 columns */
+static void put_comment(FILE *out, const char *text)
+{
+    while (*text != '\0') {
+        size_t n = strlen(text), cut = n;
+
+        if (n > 74) {
+            cut = 74;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = strcspn(text, " ");
+        }
+        fprintf(out, "# %.*s\n", (int)cut, text);
+        text += cut;
+        while (*text == ' ')
+            text++;
+    }
+}
+
+static void print_conf(FILE *out, const struct http_config *c,
+                       const struct http_config *d)
+{
+    char value[HTTP_CONFIG_STR + 4], range[256], line[1024];
+    size_t n;
+    const struct conf_key *keys = keys_get(&n);
+    int sec = -1;
+
+    fputs("# puzzled.conf - the settings of `puzzled serve`: every key, "
+          "what it does,\n"
+          "# what it accepts and its built-in default.\n"
+          "#\n", out);
+    put_comment(out, "One \"key = value\" a line; \"#\" starts a comment. "
+                "A key left commented out keeps its built-in default. "
+                "The environment variable PUZZLED_<KEY> (PUZZLED_PORT=9000)"
+                " and then the flag --<key> with dashes (--port 9000) win "
+                "over this file. Sizes take a k, m or g suffix (binary "
+                "units). `puzzled serve --print-defaults` prints this file;"
+                " `puzzled serve --print-config` the settings in force, "
+                "from the file, the environment and the flags.");
+    for (size_t i = 0; i < n; i++) {
+        const struct conf_key *k = &keys[i];
+        bool set;
+
+        if ((int)k->section != sec) {
+            sec = (int)k->section;
+            snprintf(line, sizeof(line), "# --- %s ", section_title[sec]);
+            fprintf(out, "\n%s", line);
+            for (size_t j = strlen(line); j < 76; j++)
+                fputc('-', out);
+            fputc('\n', out);
+        }
+        format_range(k, "-", range, sizeof(range));
+        snprintf(line, sizeof(line), "%s. Accepts: %s.", k->help, range);
+        fputc('\n', out);
+        put_comment(out, line);
+        set = k->kind == CONF_STR
+            ? strcmp((const char *)c + k->off, (const char *)d + k->off) != 0
+            : number_of(k, c) != number_of(k, d);
+        format_value(k, set ? (const void *)c : (const void *)d, false,
+                     value, sizeof(value));
+        fprintf(out, "%s%s =%s%s\n", set ? "" : "#", k->name,
+                value[0] != '\0' ? " " : "", value);
+    }
+}
+
+/* Markdown: `|` would end a cell, `*` start emphasis, `<` a tag. */
+static void put_md(FILE *out, const char *text)
+{
+    for (; *text != '\0'; text++) {
+        if (*text == '|' || *text == '*' || *text == '<')
+            fputc('\\', out);
+        fputc(*text, out);
+    }
+}
+
+static void print_markdown(FILE *out, const struct http_config *d)
+{
+    char value[HTTP_CONFIG_STR + 4], range[256], flag[64], env[64];
+    size_t n;
+    const struct conf_key *keys = keys_get(&n);
+    int sec = -1;
+
+    for (size_t i = 0; i < n; i++) {
+        const struct conf_key *k = &keys[i];
+
+        if ((int)k->section != sec) {
+            sec = (int)k->section;
+            fprintf(out, "%s### %s\n\n"
+                    "| key | flag / environment | default | accepts | "
+                    "meaning |\n| --- | --- | --- | --- | --- |\n",
+                    i > 0 ? "\n" : "", section_title[sec]);
+        }
+        flag_name(k->name, flag, sizeof(flag));
+        env_name(k->name, env, sizeof(env));
+        format_value(k, d, true, value, sizeof(value));
+        format_range(k, "–", range, sizeof(range));
+        fprintf(out, "| `%s` | `%s` / `%s` | ", k->name, flag, env);
+        if (value[0] != '\0')
+            fprintf(out, "`%s`", value);
+        else
+            fputs("empty", out);
+        fputs(" | ", out);
+        put_md(out, range);
+        fputs(" | ", out);
+        put_md(out, k->help);
+        fputs(" |\n", out);
+    }
+}
+
+/* roff: a backslash is an escape, "-" a hyphen (\- a minus, which is
+ * what flags and ranges mean). */
+static void put_roff(FILE *out, const char *text)
+{
+    for (; *text != '\0'; text++) {
+        if (*text == '\\')
+            fputs("\\e", out);
+        else if (*text == '-')
+            fputs("\\-", out);
+        else
+            fputc(*text, out);
+    }
+}
+
+static void print_man(FILE *out, const struct http_config *d)
+{
+    char value[HTTP_CONFIG_STR + 4], range[256], flag[64], env[64];
+    size_t n;
+    const struct conf_key *keys = keys_get(&n);
+    int sec = -1;
+
+    for (size_t i = 0; i < n; i++) {
+        const struct conf_key *k = &keys[i];
+
+        if ((int)k->section != sec) {
+            sec = (int)k->section;
+            fprintf(out, ".SS %s\n", section_title[sec]);
+        }
+        flag_name(k->name, flag, sizeof(flag));
+        env_name(k->name, env, sizeof(env));
+        format_value(k, d, true, value, sizeof(value));
+        format_range(k, "\\(en", range, sizeof(range));
+        fprintf(out, ".TP\n.B %s\n", k->name);
+        put_roff(out, k->help);
+        fputs(".\n.br\nDefault ", out);
+        if (k->kind == CONF_STR && value[0] == '\0')
+            fputs("empty", out);
+        else if (k->kind == CONF_STR) {
+            fputc('"', out);
+            put_roff(out, value);
+            fputc('"', out);
+        } else
+            fputs(value, out);
+        fputs("; accepts ", out);
+        if (k->kind == CONF_STR)
+            put_roff(out, range);
+        else
+            fputs(range, out);      /* numbers and the en dash: no hyphen */
+        fprintf(out, "; environment \\fB%s\\fR, flag \\fB", env);
+        put_roff(out, flag);
+        fputs("\\fR.\n", out);
+    }
+}
+
+void http_config_print(FILE *out, enum http_config_action what,
+                       const struct http_config *c)
+{
+    struct http_config d;
+
+    http_config_defaults(&d);
+    if (what == HTTP_CONFIG_PRINT_MARKDOWN)
+        print_markdown(out, &d);
+    else if (what == HTTP_CONFIG_PRINT_MAN)
+        print_man(out, &d);
+    else
+        print_conf(out, what == HTTP_CONFIG_PRINT_EFFECTIVE && c != NULL
+                   ? c : &d, &d);
 }
 
 void http_config_usage(FILE *out)
 {
     struct http_config d;
     char env[64], def[HTTP_CONFIG_STR + 4], flag[64];
+    size_t n;
+    const struct conf_key *keys = keys_get(&n);
 
     http_config_defaults(&d);
     fprintf(out,
@@ -606,15 +922,31 @@ void http_config_usage(FILE *out)
             "--key (also --key=VALUE).\n\n"
             "  --config FILE   PUZZLED_CONFIG   config file to read "
             "(default: none)\n"
-            "  -h, --help      this text\n\n");
-    for (size_t i = 0; i < NKEYS; i++) {
-        snprintf(flag, sizeof(flag), "--%s", keys[i].name);
-        for (char *p = flag; *p != '\0'; p++)
-            *p = *p == '_' ? '-' : *p;
+            "  -h, --help      this text\n"
+            "  --print-defaults[=conf|markdown|man]\n"
+            "                  every key, its default and range: a "
+            "commented puzzled.conf\n"
+            "                  (or the reference of docs/operations.md, "
+            "puzzled.conf(5))\n"
+            "  --print-config  the settings in force (file, environment, "
+            "flags) as a\n"
+            "                  puzzled.conf: keys off their default set, "
+            "the others commented\n\n");
+    for (size_t i = 0; i < n; i++) {
+        flag_name(keys[i].name, flag, sizeof(flag));
         env_name(keys[i].name, env, sizeof(env));
-        format_default(&keys[i], &d, def, sizeof(def));
-        fprintf(out, "  %-24s %-30s default %s\n      %s\n", flag, env,
-                def, keys[i].help);
+        format_value(&keys[i], &d, false, def, sizeof(def));
+        if (keys[i].kind == CONF_STR) {
+            char quoted[sizeof(def) + 2];
+            snprintf(quoted, sizeof(quoted), "\"%s\"", def);
+            fprintf(out, "  %-24s %-30s default %s\n      %s\n", flag, env,
+                    quoted, keys[i].help);
+        } else {
+            /* raw numbers: scripts read these (nginx_lb.sh) */
+            fprintf(out, "  %-24s %-30s default %llu\n      %s\n", flag,
+                    env, (unsigned long long)number_of(&keys[i], &d),
+                    keys[i].help);
+        }
     }
     fprintf(out, "\nSIGINT/SIGTERM stop accepting, cancel queued solves, "
             "let running ones\nfinish within shutdown_grace_ms, and exit "

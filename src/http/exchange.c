@@ -1,7 +1,7 @@
 /*
  * exchange.c - one request's life on its connection, read top to bottom:
- * libmicrohttpd calls http__on_request again and again for the same
- * request, and r->phase says where it stands.
+ * libmicrohttpd calls (through conns.c) http__on_request again and again
+ * for the same request, and r->phase says where it stands.
  *
  *   HEAD   the first call: the request and its arena are made, the route
  *          matched (routes.c), framing and the body's headers checked;
@@ -16,10 +16,13 @@
  *          response with the common headers)
  *
  * and http__on_completed ends it: metrics, the access-log line, the
- * arena back to the cache. Everything below this file is a helper:
+ * arena back to the cache. libmicrohttpd does not call these two
+ * itself: conns.c's http__conn_access and http__conn_completed are the
+ * handlers registered with it, which keep the connection's deadlines
+ * and limits and then call in here. What this file calls are helpers:
  * request.c (the request, its body, its replies), routes.c (matching,
- * the server's own routes), framing.c (header checks), job.c (the pool),
- * conns.c (the connection's deadlines and limits).
+ * the server's own routes), framing.c (header checks), job.c (the
+ * pool).
  */
 #include "http_int.h"
 

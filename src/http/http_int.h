@@ -38,7 +38,8 @@
 #define HTTP__ADDR_MAX 48
 
 /* Metric labels: one per route of the API table and of the server's
- * own table, in that order, then "static" and "other" (http__labels). */
+ * own table, in that order, then "static" and "other"
+ * (http__labels_init fills s->labels). */
 #define HTTP__LABELS_MAX HTTP_METRICS_MAX_ROUTES
 
 struct http_server {

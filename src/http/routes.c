@@ -32,6 +32,13 @@ static const struct http__route routes[] = {
     { NULL, NULL, false, NULL },
 };
 
+/* Every route gets a label of its own, never "other": the API's at most
+ * API_ROUTES_MAX, these, then "static" and "other" fit the metrics'
+ * table (a route past it would be counted under "other" unseen). */
+_Static_assert(API_ROUTES_MAX + sizeof(routes) / sizeof(routes[0]) - 1 + 2
+               <= HTTP__LABELS_MAX, "more routes than metric labels: raise "
+               "HTTP_METRICS_MAX_ROUTES");
+
 /* The label of a route path: each path once, whatever its methods. */
 static unsigned label_of(const struct http_server *s, const char *path)
 {
@@ -43,6 +50,8 @@ static unsigned label_of(const struct http_server *s, const char *path)
 
 static void add_label(struct http_server *s, const char *path)
 {
+    /* never false: the _Static_assert above; kept so that a table grown
+     * past it can never write beyond labels[] */
     if (s->nlabels + 2 < HTTP__LABELS_MAX
         && label_of(s, path) == s->label_other)
         s->labels[s->nlabels++] = path;

@@ -25,9 +25,13 @@ int http_serve_main(int argc, char **argv)
         fprintf(stderr, "puzzled serve: %s\n", msg);
         return 2;
     }
-    if (help) {
+    if (help == HTTP_CONFIG_HELP) {
         http_config_usage(stdout);
         return 0;
+    }
+    if (help != HTTP_CONFIG_SERVE) {
+        http_config_print(stdout, (enum http_config_action)help, &cfg);
+        return fflush(stdout) == 0 ? 0 : 1;
     }
     sigemptyset(&set);
     sigaddset(&set, SIGINT);

@@ -67,13 +67,14 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
     if (strcmp(name, "none") == 0 || strcmp(name, "off") == 0 ||
         name[0] == '\0')
         return PUZ_OK;
-    /* a second partition's set is only half of a pair (6-6-6-6z2) */
+    /* a second partition's set is only half of a pair (6-6-6-6z2); a
+     * rectangle's (3x4, 2x5) is no square's and comes with pdb_rect */
     if (puz_pdb_partition_parse(name, &part) != PUZ_OK ||
         puz_pdb_partition_size(part) != n || part == PUZ_PDB_6666ZB ||
-        part == PUZ_PDB_4X6ZB) {
-        snprintf(msg, HTTP_SERVER_MSG, "%s: '%s' is not %s", n == 4 ? "pdb"
-                 : "pdb_5x5", name, n == 4 ? "none, 6-6-3 or 7-8"
-                 : "none, 6-6-6-6, 6-6-6-6z, 6-6-6-6z2 or 4x6");
+        part == PUZ_PDB_4X6ZB || puz_pdb_partition_rect(part)) {
+        snprintf(msg, HTTP_SERVER_MSG, "%s: '%s' is not one of: %s",
+                 n == 4 ? "pdb" : "pdb_5x5", name, n == 4
+                 ? HTTP_CONFIG_PDB_VALUES : HTTP_CONFIG_PDB_5X5_VALUES);
         return PUZ_EINVAL;
     }
     if (s->cfg.pdb_background)                  /* issue 30 */

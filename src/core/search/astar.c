@@ -858,7 +858,8 @@ static bool table_walk(struct puz__search *s)
     return true;
 }
 
-puz_err puz__astar(struct puz__search *s, int mode)
+/* The best-first search in one of the PUZ__PRIO_ modes. */
+static puz_err best_first(struct puz__search *s, int mode)
 {
     struct bestfirst bf;
 
@@ -882,4 +883,26 @@ puz_err puz__astar(struct puz__search *s, int mode)
     }
     s->out->status = run(&bf);
     return PUZ_OK;
+}
+
+/* The registry's four best-first algorithms (solve/algorithm.c): one
+ * search, four orders of its open list. */
+puz_err puz__astar(struct puz__search *s)
+{
+    return best_first(s, PUZ__PRIO_ASTAR);
+}
+
+puz_err puz__greedy(struct puz__search *s)
+{
+    return best_first(s, PUZ__PRIO_GREEDY);
+}
+
+puz_err puz__bnb(struct puz__search *s)
+{
+    return best_first(s, PUZ__PRIO_BNB);
+}
+
+puz_err puz__wastar(struct puz__search *s)
+{
+    return best_first(s, PUZ__PRIO_WEIGHTED);
 }

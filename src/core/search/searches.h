@@ -1,6 +1,7 @@
 /*
- * searches.h - the search algorithms of this room, as solve.c and the
- * large-board methods call them (private to the core). Each takes a
+ * searches.h - the search algorithms of this room, as the registry
+ * (solve/algorithm.c, each row's run) and the large-board methods call
+ * them (private to the core). Each takes a
  * prepared puz__search (base/search.h), sets s->out->status (and the
  * path when solved) and returns PUZ_OK unless something outside the
  * search failed.
@@ -11,8 +12,12 @@
 #include "base/search.h"
 #include "heur/heuristic_impl.h"
 
-/* Best-first search (astar.c) in one of the modes below. */
-puz_err puz__astar(struct puz__search *s, int mode);
+/* Best-first search (astar.c), with its open list ordered by one of
+ * the modes below: A*, greedy, branch and bound, weighted A*. */
+puz_err puz__astar(struct puz__search *s);
+puz_err puz__greedy(struct puz__search *s);
+puz_err puz__bnb(struct puz__search *s);
+puz_err puz__wastar(struct puz__search *s);
 /* IDA* (idastar.c): the pattern database plug-in on 4x4 and 5x5 with
  * the pdb heuristic, the packed one on 3x3 and 4x4 with table-shaped
  * heuristics, the generic one otherwise. */
@@ -32,7 +37,8 @@ puz_err puz__idastar_tables(const struct puz_board *start,
 puz_err puz__bfs(struct puz__search *s);
 puz_err puz__dfs(struct puz__search *s);
 
-/* Modes of puz__astar: which priority orders the open list. */
+/* Modes of astar.c's best-first search: which priority orders the open
+ * list. */
 #define PUZ__PRIO_ASTAR 0    /* f = g + h, ties to larger g */
 #define PUZ__PRIO_GREEDY 1   /* h only */
 #define PUZ__PRIO_BNB 2      /* g + h, ties first come first served */

@@ -1,13 +1,20 @@
 /*
  * algorithm.c - the registry of search algorithms: one row per
- * algorithm (name, description, optimality, sizes, heuristic use) and
- * the defaults every caller shares (AUTO by size, the heuristic of a
- * solve). puz_solve() dispatches on the same enum in solve.c.
+ * algorithm (name, description, optimality, sizes, heuristic use, and
+ * the function that runs it) and the defaults every caller shares (AUTO
+ * by size, the heuristic of a solve). puz_solve() runs a row's run.
+ *
+ * A new algorithm is its file (src/core/search/ or large/, its run
+ * declared in that room's header), its constant in puz_algorithm.h's
+ * enum and its row here; openapi.yaml's list of names tells clients.
  */
 #include <string.h>
 
+#include "large/large.h"
 #include "puz_algorithm.h"
 #include "puz_board.h"
+#include "search/searches.h"
+#include "solve/registry.h"
 
 struct algorithm {
     const char *name;
@@ -16,37 +23,88 @@ struct algorithm {
     bool heuristic;         /* looks at the solve's heuristic */
     unsigned min_size;      /* 0: PUZ_MIN_SIZE */
     bool traces;            /* records its expansions (puz_trace.h) */
+    puz_err (*run)(struct puz__search *s);  /* NULL: AUTO, resolved
+                                             * before anything runs */
 };
 
 static const struct algorithm registry[PUZ_ALG_COUNT_] = {
-    [PUZ_ALG_AUTO] = { "auto", "the default for the size: A* up to 3x3, "
-                       "IDA* on 4x4, anytime from 5x5 (rectangles: "
-                       "optimal up to 12 cells and on 3x5, and up to 16 "
-                       "cells with their pattern databases loaded; "
-                       "anytime beyond)", false, true, 0 },
-    [PUZ_ALG_ASTAR] = { "astar", "A*: best-first on moves so far plus the "
-                        "heuristic; optimal", true, true, 0, true },
-    [PUZ_ALG_IDASTAR] = { "idastar", "IDA*: A* as iterative deepening; "
-                          "optimal in tiny memory", true, true, 0 },
-    [PUZ_ALG_BFS] = { "bfs", "breadth-first: every board at distance 1, "
-                      "then 2...; optimal, no heuristic", true, false, 0 },
-    [PUZ_ALG_DFS] = { "dfs", "depth-first to a depth limit: finds a path, "
-                      "rarely a short one", false, false, 0 },
-    [PUZ_ALG_BNB] = { "bnb", "branch and bound: least cost first on moves "
-                      "plus misplaced tiles; optimal", true, true, 0,
-                      true },
-    [PUZ_ALG_GREEDY] = { "greedy", "greedy best-first on the heuristic "
-                         "alone: fast, not optimal", false, true, 0, true },
-    [PUZ_ALG_CONSTRUCTIVE] = { "constructive", "places rows and columns "
-                               "one by one as people do: any size, not "
-                               "optimal", false, false, 0 },
-    [PUZ_ALG_WASTAR] = { "wastar", "weighted A*: f = g + w*h, at most w "
-                         "times optimal with far fewer nodes", false, true,
-                         0, true },
-    [PUZ_ALG_ANYTIME] = { "anytime", "large boards: a constructive answer "
-                          "at once, then shorter ones until the deadline",
-                          false, false, 5 },
+    [PUZ_ALG_AUTO] = {
+        .name = "auto",
+        .description = "the default for the size: A* up to 3x3, IDA* on "
+            "4x4, anytime from 5x5 (rectangles: optimal up to 12 cells and "
+            "on 3x5, and up to 16 cells with their pattern databases "
+            "loaded; anytime beyond)",
+        .heuristic = true,
+    },
+    [PUZ_ALG_ASTAR] = {
+        .name = "astar",
+        .description = "A*: best-first on moves so far plus the "
+            "heuristic; optimal",
+        .optimal = true, .heuristic = true, .traces = true,
+        .run = puz__astar,
+    },
+    [PUZ_ALG_IDASTAR] = {
+        .name = "idastar",
+        .description = "IDA*: A* as iterative deepening; optimal in tiny "
+            "memory",
+        .optimal = true, .heuristic = true,
+        .run = puz__idastar,
+    },
+    [PUZ_ALG_BFS] = {
+        .name = "bfs",
+        .description = "breadth-first: every board at distance 1, then "
+            "2...; optimal, no heuristic",
+        .optimal = true,
+        .run = puz__bfs,
+    },
+    [PUZ_ALG_DFS] = {
+        .name = "dfs",
+        .description = "depth-first to a depth limit: finds a path, "
+            "rarely a short one",
+        .run = puz__dfs,
+    },
+    [PUZ_ALG_BNB] = {
+        .name = "bnb",
+        .description = "branch and bound: least cost first on moves plus "
+            "misplaced tiles; optimal",
+        .optimal = true, .heuristic = true, .traces = true,
+        .run = puz__bnb,
+    },
+    [PUZ_ALG_GREEDY] = {
+        .name = "greedy",
+        .description = "greedy best-first on the heuristic alone: fast, "
+            "not optimal",
+        .heuristic = true, .traces = true,
+        .run = puz__greedy,
+    },
+    [PUZ_ALG_CONSTRUCTIVE] = {
+        .name = "constructive",
+        .description = "places rows and columns one by one as people do: "
+            "any size, not optimal",
+        .run = puz__constructive,
+    },
+    [PUZ_ALG_WASTAR] = {
+        .name = "wastar",
+        .description = "weighted A*: f = g + w*h, at most w times optimal "
+            "with far fewer nodes",
+        .heuristic = true, .traces = true,
+        .run = puz__wastar,
+    },
+    [PUZ_ALG_ANYTIME] = {
+        .name = "anytime",
+        .description = "large boards: a constructive answer at once, then "
+            "shorter ones until the deadline",
+        .min_size = 5,
+        .run = puz__anytime,
+    },
 };
+
+puz_err puz__algorithm_run(enum puz_algorithm a, struct puz__search *s)
+{
+    if ((unsigned)a >= PUZ_ALG_COUNT_ || registry[a].run == NULL)
+        return PUZ_EINVAL;
+    return registry[a].run(s);
+}
 
 bool puz_algorithm_traces(enum puz_algorithm a)
 {

@@ -2,7 +2,7 @@
  * solve.c - puz_solve(): validates the request, decides solvability by
  * parity before any search, resolves defaults (algorithm and heuristic,
  * as the registry in algorithm.c decides them), arms the limits and hands
- * over to one algorithm. Also the names of statuses and puz_replay. The
+ * over to the algorithm's row of that registry. Also the names of statuses and puz_replay. The
  * helpers every search shares (limits, progress, the path) are in
  * search.c, below the searches: no search calls back into this file.
  */
@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "heur/heuristic_impl.h"
-#include "large/large.h"
 #include "puz_pdb.h"
-#include "search/searches.h"
+#include "solve/registry.h"
 
 const char *puz_status_name(enum puz_status s)
 {
@@ -33,22 +32,6 @@ puz_err puz_replay(const struct puz_board *start, const uint8_t *moves,
             puz_board_move(end, (enum puz_dir)moves[i]) == 0)
             return PUZ_EINVAL;
     return PUZ_OK;
-}
-
-static puz_err run_algorithm(struct puz__search *s, enum puz_algorithm alg)
-{
-    switch (alg) {
-    case PUZ_ALG_ASTAR: return puz__astar(s, PUZ__PRIO_ASTAR);
-    case PUZ_ALG_GREEDY: return puz__astar(s, PUZ__PRIO_GREEDY);
-    case PUZ_ALG_BNB: return puz__astar(s, PUZ__PRIO_BNB);
-    case PUZ_ALG_IDASTAR: return puz__idastar(s);
-    case PUZ_ALG_BFS: return puz__bfs(s);
-    case PUZ_ALG_DFS: return puz__dfs(s);
-    case PUZ_ALG_CONSTRUCTIVE: return puz__constructive(s);
-    case PUZ_ALG_WASTAR: return puz__astar(s, PUZ__PRIO_WEIGHTED);
-    case PUZ_ALG_ANYTIME: return puz__anytime(s);
-    default: return PUZ_EINVAL;
-    }
 }
 
 /* Parity first: an unsolvable board costs no search at all. Once per
@@ -286,7 +269,7 @@ static puz_err solve(const struct puz_board *start,
     s.unit = unit;
     s.unit_out = uout;
     if (rc == PUZ_OK)
-        rc = run_algorithm(&s, out->algorithm);
+        rc = puz__algorithm_run(out->algorithm, &s);
     puz_arena_set_budget(a, budget_before);
     if (rc == PUZ_ENOMEM)
         rc = PUZ_OK;        /* reported as limit_memory */
