@@ -76,13 +76,16 @@ async function measure({ png, items })
     canvas.height = img.height;
     const ctx = canvas.getContext('2d', { willReadFrequently: true });
     ctx.drawImage(img, 0, 0);
-    const lum = ([r, g, b]) => {
-        const c = [r, g, b].map((v) => {
-            const x = v / 255;
-            return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
-        });
-        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
-    };
+    /* sRGB channel -> linear light, once per value: the pixels of a
+       whole screen go through it for every text (a power per channel
+       per pixel made this the slowest step of the browser suites). */
+    const linear = new Float64Array(256);
+    for (let v = 0; v < 256; v++) {
+        const x = v / 255;
+        linear[v] = x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    }
+    const lum = ([r, g, b]) => 0.2126 * linear[Math.round(r)] +
+        0.7152 * linear[Math.round(g)] + 0.0722 * linear[Math.round(b)];
     const ratio = (a, b) => {
         const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
         return (hi + 0.05) / (lo + 0.05);
