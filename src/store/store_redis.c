@@ -722,28 +722,22 @@ static puz_err finish_answer(struct redis_be *b, redisReply *r,
                              const struct store__add *a,
                              struct store_run *out, char *msg)
 {
-    long long code;
+    puz_err rc = PUZ_OK;
 
     if (r->type != REDIS_REPLY_ARRAY || r->elements < 1
         || r->element[0]->type != REDIS_REPLY_INTEGER
         || (r->element[0]->integer >= 0 && (r->elements != 2
             || r->element[1]->type != REDIS_REPLY_INTEGER)))
         return failed(b, r, msg);
-    code = r->element[0]->integer;
-    if (code == -8)
-        code = store__too_fast(msg, a->e->moves, r->elements > 1
-                               && r->element[1]->type == REDIS_REPLY_INTEGER
-                               ? (unsigned)r->element[1]->integer : 0,
-                               a->lim->move_floor_ms);
-    else if (code < 0)
-        code = add_refused(r, a, msg);
-    else {
-        out->again = code == 0;
+    if (r->element[0]->integer < 0) {
+        /* -8 (too fast) and the token's refusals, worded as an entry's */
+        rc = add_refused(r, a, msg);
+    } else {
+        out->again = r->element[0]->integer == 0;
         out->time_ms = (unsigned)r->element[1]->integer;
-        code = PUZ_OK;
     }
     freeReplyObject(r);
-    return (puz_err)code;
+    return rc;
 }
 
 static puz_err redis_finish(void *be, const struct store__add *a,
