@@ -129,8 +129,11 @@ test('daily: a forged entry is refused with the server\u2019s reason and listed 
     await playDaily();
     await page.fill('#daily-nick', 'forger');
     await page.click('#daily-submit');
+    /* The card says the reason as soon as the finish is refused, before
+       Enter too: wait for Enter's own answer (the button back). */
     await page.waitForFunction(() => /do not solve/.test(
-        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+        document.getElementById('daily-entry-message').textContent) &&
+        !document.getElementById('daily-submit').disabled, null, { timeout: 10000 });
     await page.unroute('**/v1/daily/*/3/finish');
     assert.equal(await page.isEnabled('#daily-submit'), true, 'the honest entry can still be sent');
     const day = (await api('/v1/daily/today/3')).json;

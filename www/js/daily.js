@@ -129,6 +129,8 @@ export class Daily {
     {
         this.stopRun();
         this.noteRun('');
+        /* An earlier run's token is no token of this one's after a reload. */
+        writeJson(RUN_KEY, { key: keyOf(d), token: null });
         this.run = { key: keyOf(d), daily: d, token: null, tries: 0, pending: null, timer: 0, over: false };
         this.tryStart(this.run);
     }
