@@ -59,7 +59,7 @@ static int run(store *s, const char *name, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         char nick[24], token[STORE_TOKEN_HEX + 1];
         struct store_submission e = { "2026-12-04", 4, nick, 40 + i % 50,
-                                      false, token, client };
+                                      false, token, client, false };
         double t0;
 
         snprintf(client, sizeof(client), "10.%u.%u.1", 100 + i / 256,

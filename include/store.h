@@ -55,7 +55,7 @@ typedef struct store store;
  * sustain about ten moves a second; the web game slides a tile in
  * 140 ms; and the time includes the start's round trip. */
 #define STORE_MOVE_FLOOR_MS 100
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 /* Calls return puz_err: PUZ_EINVAL (a field out of bounds, msg says
  * which; or a run faster than a person plays), PUZ_ELIMITED (this client or its network submitted too
@@ -70,18 +70,23 @@ struct store_submission {
     const char *day;        /* "YYYY-MM-DD" */
     unsigned size;          /* 3..5 */
     const char *nickname;   /* see store_nickname_ok */
-    unsigned moves;         /* verified by replay */
+    unsigned moves;         /* verified by replay; 0 with a token: the
+                             * token's finished run (store_daily_finish)
+                             * is the one named, its moves and help */
     bool help;              /* the player says hints or the solver helped */
     const char *token;      /* from store_daily_start: times the entry */
     const char *client;     /* client address, for the rate limit */
+    bool untimed;           /* no token (no start reached the server):
+                             * ranked after every timed entry */
 };
 
 struct store_entry {
     unsigned rank;          /* 1-based */
     char nickname[STORE_NICK_MAX + 1];
     unsigned moves;
-    unsigned time_ms;       /* as the server measured it */
+    unsigned time_ms;       /* as the server measured it (0: untimed) */
     bool help;
+    bool untimed;           /* entered without a start token */
     int64_t created_at;     /* unix seconds */
 };
 
@@ -89,9 +94,21 @@ struct store_entry {
 struct store_placed {
     bool improved;          /* the entry stands now: its nickname's first
                              * on this board, or better than the earlier */
-    unsigned time_ms;       /* this run's time, start token to entry */
+    unsigned time_ms;       /* this run's time, start token to its finish
+                             * (or to the entry); 0 untimed */
+    unsigned moves;         /* this run's moves and help (a named run's */
+    bool help;              /* are those of its finish) */
     struct store_entry best;/* the nickname's entry that stands (this one
                              * when improved), with its rank */
+};
+
+/* A run finished and kept unnamed (store_daily_finish). */
+struct store_run {
+    unsigned time_ms;       /* start token to the finish */
+    unsigned moves;
+    bool help;
+    bool again;             /* finished before with the same moves and
+                             * help: this is that first finish */
 };
 
 /* Opens (creating if need be) dir/STORE_FILE, creating dir too. On
@@ -194,11 +211,16 @@ puz_err store_daily_start(store *s, const char *day, unsigned size,
 
 /* Adds a verified entry at now_ms (unix ms), spending its start token
  * in the same step: the time is now_ms - the token's start (at least 1
- * ms). A run under move_floor_ms a move is not ranked (PUZ_EINVAL,
+ * ms). With moves 0 it names the token's finished run instead: its
+ * moves, help and time are the finish's (a token not finished, or a
+ * finished one sent with moves: PUZ_EFINISHED). untimed (no token) is
+ * a run no start reached: no time, no floor, ranked after every timed
+ * entry. A run under move_floor_ms a move is not ranked (PUZ_EINVAL,
  * the token left unspent). One entry per nickname (letters' case aside) per day and size:
  * a later one replaces it only when better, else out->improved is false
- * and the earlier stands. Ranks (1 = best): unassisted entries before
- * any with help, then fewest moves, least time, earliest. A full board
+ * and the earlier stands. Ranks (1 = best): timed entries
+ * before untimed ones, unassisted before any with help, then fewest
+ * moves, least time, earliest. A full board
  * keeps its best STORE_DAY_ENTRIES_MAX: a better entry takes the place
  * of the worst, others are PUZ_EFULL. Only PUZ_OK spends the token (a
  * refusal leaves it as it was, to be spent or to expire). PUZ_OK means the entry is written (in the file, or
@@ -206,6 +228,22 @@ puz_err store_daily_start(store *s, const char *day, unsigned size,
 puz_err store_daily_add(store *s, const struct store_submission *e,
                         int64_t now_ms, struct store_placed *out,
                         char *msg);
+
+/* The run of e->token is finished at now_ms (unix ms): its clock stops
+ * here, whenever it is named. e has day, size, moves (verified by
+ * replay, at least 1), help, token and client; no nickname. The time
+ * is now_ms - the token's start, and the move floor applies as in
+ * store_daily_add (PUZ_EINVAL, the token left as it was). The run is
+ * kept unnamed, off the leaderboard, for STORE_TOKEN_TTL_MS from the
+ * finish (no longer among the day's unused tokens that a flood of
+ * starts may push out); store_daily_add with the token and moves 0
+ * names it. A finish again with the same moves and help answers the
+ * first one's record (out->again; a retry after a lost answer); with
+ * others, or a token unknown, spent (named), expired or of another
+ * board: PUZ_EFINISHED. */
+puz_err store_daily_finish(store *s, const struct store_submission *e,
+                           int64_t now_ms, struct store_run *out,
+                           char *msg);
 
 /* The best max entries of day and size, best first; *count of them. */
 puz_err store_daily_top(store *s, const char *day, unsigned size,

@@ -10,6 +10,10 @@
  * token from POST .../start times the run on the server; a time_ms
  * sent by the client is refused and changes nothing; bad tokens are
  * refused; one entry per nickname; help marked and ranked after.
+ * Issue 45: POST .../finish stops the clock the moment the board is
+ * solved and an entry of the nickname and token alone names the run
+ * later, timed to its finish (not to the naming); a run no start
+ * reached the server for goes in untimed, after every timed entry.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -558,6 +562,183 @@ static void test_help_marked_and_ranked_after(void **state)
                                              "help")));
 }
 
+/* POST body to today's 3x3 route what (finish, entries). */
+static unsigned post_to(struct fixture *f, const char *what,
+                        const char *client, const char *fmt, ...)
+{
+    char body[4096], path[64];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof(body), fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof(path), "/v1/daily/%s/3/%s", f->today, what);
+    return run(f, "POST", path, body, client);
+}
+
+#define FINISH "{\"moves\":%s,\"token\":\"%s\",\"help\":%s}"
+#define NAME "{\"nickname\":\"%s\",\"token\":\"%s\"}"
+
+/* Issue 45 defect 1: the finish stops the clock; the nickname typed
+ * afterwards (300 ms here) adds nothing: the entry's time is the
+ * finish's to the millisecond. A retried finish answers the first. */
+static void test_finish_then_name_timed_to_the_finish(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], token[STORE_TOKEN_HEX + 1];
+    unsigned len = routes(f, best, NULL), ms;
+    json_t *first;
+
+    token_ago(f, 3, "8.8.8.1", 5000, token);
+    assert_int_equal(post_to(f, "finish", "8.8.8.1", FINISH, best, token,
+                             "false"), 201);
+    ms = answer_int(f, "time_ms");
+    assert_in_range(ms, 5000, 5000 + 2000);
+    assert_int_equal(answer_int(f, "moves"), len);
+    assert_true(json_real_value(json_object_get(f->t.json, "score")) == 1.0);
+    assert_int_equal(answer_int(f, "name_within_ms"), STORE_TOKEN_TTL_MS);
+    assert_string_equal(apitest_str(f->t.json, "token"), token);
+    /* Not on the board until named. */
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "8.8.8.1"),
+                     200);
+    assert_int_equal(answer_int(f, "total_entries"), 0);
+    usleep(300 * 1000);         /* the player types a nickname */
+    assert_int_equal(post_to(f, "finish", "8.8.8.1", FINISH, best, token,
+                             "false"), 200);
+    assert_int_equal(answer_int(f, "time_ms"), ms);
+    assert_int_equal(post_to(f, "entries", "8.8.8.1", NAME, "typist",
+                             token), 201);
+    assert_int_equal(answer_int(f, "time_ms"), ms);
+    assert_int_equal(answer_int(f, "moves"), len);
+    assert_true(json_is_false(json_object_get(f->t.json, "help")));
+    assert_true(json_is_false(json_object_get(f->t.json, "untimed")));
+    assert_int_equal(answer_int(f, "rank"), 1);
+    assert_true(json_real_value(json_object_get(f->t.json, "score")) == 1.0);
+    first = json_object_get(f->t.json, "best");
+    assert_int_equal(json_integer_value(json_object_get(first, "time_ms")),
+                     ms);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "8.8.8.1"),
+                     200);
+    first = json_array_get(json_object_get(f->t.json, "entries"), 0);
+    assert_string_equal(apitest_str(first, "nickname"), "typist");
+    assert_int_equal(json_integer_value(json_object_get(first, "time_ms")),
+                     ms);
+    /* Named once; a finished run is not entered again with its moves. */
+    assert_int_equal(post_to(f, "entries", "8.8.8.1", NAME, "typist",
+                             token), 409);
+    assert_non_null(strstr(apitest_str(f->t.json, "detail"), "spent"));
+    token_ago(f, 3, "8.8.8.1", 5000, token);
+    assert_int_equal(post_to(f, "finish", "8.8.8.1", FINISH, best, token,
+                             "true"), 201);
+    assert_int_equal(post_entry(f, ENTRY, "again", best, token, "8.8.8.1"),
+                     409);
+    assert_non_null(strstr(apitest_str(f->t.json, "detail"),
+                           "finished already"));
+    /* Named, it keeps the finish's help. */
+    assert_int_equal(post_to(f, "entries", "8.8.8.1", NAME, "again", token),
+                     201);
+    assert_true(json_is_true(json_object_get(f->t.json, "help")));
+    assert_int_equal(answer_int(f, "rank"), 2);
+}
+
+/* What a finish and a naming refuse, each a problem pointing at its
+ * field: a nickname or a time_ms in a finish, moves that do not solve,
+ * no token or an unknown one, a run too fast, a name for a run never
+ * finished, a closed day, a server without a store. */
+static void test_finish_refusals(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], token[STORE_TOKEN_HEX + 1], path[64];
+    store *s = f->t.ctx.store;
+
+    routes(f, best, NULL);
+    token_ago(f, 3, "8.8.9.1", 10000, token);
+    assert_int_equal(post_to(f, "finish", "8.8.9.1", "{\"nickname\":\"x\","
+                             "\"moves\":%s,\"token\":\"%s\",\"help\":"
+                             "false}", best, token), 422);
+    assert_string_equal(apitest_str(f->t.json, "pointer"), "/nickname");
+    assert_int_equal(post_to(f, "finish", "8.8.9.1", "{\"time_ms\":1,"
+                             "\"moves\":%s,\"token\":\"%s\",\"help\":"
+                             "false}", best, token), 422);
+    assert_string_equal(apitest_str(f->t.json, "pointer"), "/time_ms");
+    assert_int_equal(post_to(f, "finish", "8.8.9.1", FINISH, "[\"up\"]",
+                             token, "false"), 422);
+    assert_non_null(strstr(problem_type(f), "/invalid-solution"));
+    assert_int_equal(post_to(f, "finish", "8.8.9.1", "{\"moves\":%s,"
+                             "\"help\":false}", best), 422);
+    assert_string_equal(apitest_str(f->t.json, "pointer"), "/token");
+    assert_int_equal(post_to(f, "finish", "8.8.9.1", FINISH, best,
+                             "0123456789abcdef0123456789abcdef", "false"),
+                     409);
+    assert_string_equal(apitest_str(f->t.json, "pointer"), "/token");
+    /* Never finished: the token alone names nothing. */
+    assert_int_equal(post_to(f, "entries", "8.8.9.1", NAME, "early", token),
+                     409);
+    assert_non_null(strstr(apitest_str(f->t.json, "detail"),
+                           "not finished"));
+    /* A bot's finish, under the move floor: not kept, token unspent. */
+    token_ago(f, 3, "8.8.9.2", 5, token);
+    assert_int_equal(post_to(f, "finish", "8.8.9.2", FINISH, best, token,
+                             "false"), 422);
+    assert_non_null(strstr(apitest_str(f->t.json, "detail"),
+                           "faster than a person"));
+    snprintf(path, sizeof(path), "/v1/daily/2001-01-01/3/finish");
+    assert_int_equal(run(f, "POST", path, "{}", "8.8.9.1"), 409);
+    f->t.ctx.store = NULL;
+    assert_int_equal(post_to(f, "finish", "8.8.9.1", FINISH, best, token,
+                             "false"), 501);
+    f->t.ctx.store = s;
+}
+
+#define UNTIMED "{\"nickname\":\"%s\",\"moves\":%s,\"help\":false," \
+                "\"untimed\":true}"
+
+/* Issue 45 defect 3: no start ever reached the server: the run goes in
+ * untimed (its moves replayed, no time), after every timed entry. */
+static void test_untimed_entry_ranked_after_timed(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], longer[1100], cut[1024], token[STORE_TOKEN_HEX + 1];
+    unsigned len = routes(f, best, longer);
+    json_t *e;
+
+    snprintf(cut, sizeof(cut), "%.*s]", (int)(strrchr(best, ',') - best),
+             best);
+    assert_int_equal(post_to(f, "entries", "8.8.10.1", UNTIMED, "cheat",
+                             cut), 422);
+    assert_non_null(strstr(problem_type(f), "/invalid-solution"));
+    assert_int_equal(post_to(f, "entries", "8.8.10.1", UNTIMED, "blip",
+                             best), 201);
+    assert_true(json_is_true(json_object_get(f->t.json, "untimed")));
+    assert_int_equal(answer_int(f, "time_ms"), 0);
+    assert_int_equal(answer_int(f, "moves"), len);
+    assert_int_equal(answer_int(f, "rank"), 1);
+    assert_int_equal(enter(f, "clocked", longer, 20000, "8.8.10.2"), 201);
+    assert_int_equal(answer_int(f, "rank"), 1);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "8.8.10.1"),
+                     200);
+    e = json_object_get(f->t.json, "entries");
+    assert_string_equal(apitest_str(json_array_get(e, 0), "nickname"),
+                        "clocked");
+    assert_true(json_is_false(json_object_get(json_array_get(e, 0),
+                                              "untimed")));
+    assert_string_equal(apitest_str(json_array_get(e, 1), "nickname"),
+                        "blip");
+    assert_true(json_is_true(json_object_get(json_array_get(e, 1),
+                                             "untimed")));
+    /* untimed is a boolean, and an untimed entry has no token. */
+    assert_int_equal(post_to(f, "entries", "8.8.10.1", "{\"nickname\":"
+                             "\"x\",\"moves\":%s,\"help\":false,"
+                             "\"untimed\":1}", best), 422);
+    assert_string_equal(apitest_str(f->t.json, "pointer"), "/untimed");
+    token_ago(f, 3, "8.8.10.1", 10000, token);
+    assert_int_equal(post_to(f, "entries", "8.8.10.1", "{\"nickname\":"
+                             "\"x\",\"moves\":%s,\"help\":false,"
+                             "\"untimed\":true,\"token\":\"%s\"}", best,
+                             token), 422);
+    assert_string_equal(apitest_str(f->t.json, "pointer"), "/token");
+}
+
 int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
@@ -578,6 +759,9 @@ int main(void)
         T(test_bad_tokens_refused),
         T(test_duplicate_nickname_keeps_the_best),
         T(test_help_marked_and_ranked_after),
+        T(test_finish_then_name_timed_to_the_finish),
+        T(test_finish_refusals),
+        T(test_untimed_entry_ranked_after_timed),
     };
     return cmocka_run_group_tests(tests, test_tables3_setup,
                                   test_tables3_teardown);

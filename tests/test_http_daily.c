@@ -9,8 +9,9 @@
  * stopping the service: /readyz says why, the daily routes answer 503
  * and solves go on (issue 29 item 8). Issue 31: entries carry a start
  * token from POST .../start; the same nickname again is a 200 with
- * improved false, a spent token a 409. Responses are recorded for the
- * OpenAPI check.
+ * improved false, a spent token a 409. Issue 45: POST .../finish stops
+ * the clock, the token alone names the run afterwards; an untimed entry
+ * has no token. Responses are recorded for the OpenAPI check.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +29,7 @@
 #define DAY_ROUTE "/v1/daily/{date}/{size}"
 #define ENTRY_ROUTE "/v1/daily/{date}/{size}/entries"
 #define START_ROUTE "/v1/daily/{date}/{size}/start"
+#define FINISH_ROUTE "/v1/daily/{date}/{size}/finish"
 
 static char dir[64];
 
@@ -236,6 +238,73 @@ static void test_same_nickname_and_spent_token(void **state)
     htest_resp_free(&r);
     free(again);
     free(body);
+}
+
+static long post_finish(http_server *s, const char *body,
+                        struct htest_resp *r)
+{
+    struct htest_req rq = { .method = "POST", .route = FINISH_ROUTE,
+                            .path = "/v1/daily/today/3/finish",
+                            .body = body };
+
+    assert_int_equal(htest_do(s, &rq, r), 0);
+    return r->status;
+}
+
+/* Issue 45 over HTTP: the finish (201, then 200 for a retry), the name
+ * by the token alone timed to the finish, the refusals of both, and an
+ * untimed entry. */
+static void test_finish_then_name(void **state)
+{
+    char *entry = honest_entry(*state, "cai"), *finish, *name, *untimed;
+    json_t *j = json_loads(entry, 0, NULL), *a;
+    struct htest_resp r;
+    json_int_t ms;
+
+    a = json_pack("{s:s, s:O}", "nickname", "cai", "token",
+                  json_object_get(j, "token"));
+    name = json_dumps(a, 0);
+    json_decref(a);
+    json_object_del(j, "nickname");
+    finish = json_dumps(j, 0);
+    json_object_del(j, "token");
+    json_object_set_new(j, "nickname", json_string("nostart"));
+    json_object_set_new(j, "untimed", json_true());
+    untimed = json_dumps(j, 0);
+    json_decref(j);
+    assert_int_equal(post_entry(*state, name, &r), 409);    /* unfinished */
+    json_decref(htest_problem(&r, 409, "conflict"));
+    htest_resp_free(&r);
+    assert_int_equal(post_finish(*state, finish, &r), 201);
+    a = htest_json(&r);
+    ms = json_integer_value(json_object_get(a, "time_ms"));
+    json_decref(a);
+    htest_resp_free(&r);
+    assert_int_equal(post_finish(*state, finish, &r), 200);
+    htest_resp_free(&r);
+    assert_int_equal(post_entry(*state, entry, &r), 409);   /* finished */
+    json_decref(htest_problem(&r, 409, "conflict"));
+    htest_resp_free(&r);
+    assert_int_equal(post_entry(*state, name, &r), 201);
+    a = htest_json(&r);
+    assert_int_equal(json_integer_value(json_object_get(a, "time_ms")), ms);
+    json_decref(a);
+    htest_resp_free(&r);
+    assert_int_equal(post_entry(*state, untimed, &r), 201);
+    a = htest_json(&r);
+    assert_true(json_is_true(json_object_get(a, "untimed")));
+    assert_int_equal(json_integer_value(json_object_get(a, "rank")), 2);
+    json_decref(a);
+    htest_resp_free(&r);
+    assert_int_equal(post_finish(*state, "{\"moves\":[\"up\"]}", &r), 422);
+    json_decref(htest_problem(&r, 422, "invalid-request"));
+    htest_resp_free(&r);
+    assert_int_equal(post_finish(*state, "{\"moves\":", &r), 400);
+    htest_resp_free(&r);
+    free(entry);
+    free(finish);
+    free(name);
+    free(untimed);
 }
 
 /* The other refusals, recorded for the OpenAPI check. */
@@ -459,6 +528,7 @@ int main(void)
         T(test_forged_entry_is_a_problem),
         T(test_bot_entry_not_ranked),
         T(test_same_nickname_and_spent_token),
+        T(test_finish_then_name),
         T(test_refusals_are_problems),
         T(test_methods_and_head),
         T(test_restart_keeps_the_leaderboard),

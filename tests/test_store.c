@@ -14,7 +14,11 @@
  * expired and other-board ones refused), starts are rate limited; one
  * entry per nickname, replaced only by a better one; entries with help
  * rank after unassisted ones; a schema-3 file keeps the best of its
- * duplicate nicknames. Redis that hangs,
+ * duplicate nicknames. Issue 45: a run finished first and named later
+ * keeps the finish's time (the nickname's typing is not timed), a
+ * finish is kept past the start cap and the start's two hours, and an
+ * untimed entry (no start reached the server) ranks after every timed
+ * one. Redis that hangs,
  * stops and comes back: calls fail within the timeout, the store says
  * it is not ready and reconnects by itself.
  */
@@ -153,7 +157,8 @@ static puz_err add_run(store *s, struct store_submission *e, unsigned ms,
 static puz_err add(store *s, const char *nick, unsigned moves,
                              unsigned ms, const char *client, int64_t now)
 {
-    struct store_submission e = { DAY, 3, nick, moves, false, NULL, client };
+    struct store_submission e = { DAY, 3, nick, moves, false, NULL, client,
+                                  false };
 
     return add_run(s, &e, ms, now * 1000, NULL, NULL);
 }
@@ -185,7 +190,7 @@ static void test_ranked_by_moves_then_time_and_kept_on_restart(void **state)
     unsigned n;
     char msg[PUZ_MSG_MAX];
     struct store_submission e = { DAY, 3, "dora", 20, false, NULL,
-                                  "10.0.0.9" };
+                                  "10.0.0.9", false };
     struct store_placed placed;
 
     (void)state;
@@ -276,7 +281,7 @@ static void test_bad_input_refused(void **state)
     store *s = open_ok();
     struct store_submission e = { "2026-1-02", 3, "ok", 10, false,
                                   "0123456789abcdef0123456789abcdef",
-                                  "1.2.3.4" };
+                                  "1.2.3.4", false };
     struct store_entry top[1];
     struct store_placed placed;
     unsigned n;
@@ -288,9 +293,18 @@ static void test_bad_input_refused(void **state)
     e.size = 9;
     assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
     e.size = 3;
+    e.moves = STORE_MOVES_MAX + 1;
+    assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
+    /* Moves 0 names a finished run: not with no token (untimed). */
     e.moves = 0;
+    e.untimed = true;
+    e.token = NULL;
     assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
     e.moves = 10;
+    e.token = "0123456789abcdef0123456789abcdef";
+    assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
+    assert_non_null(strstr(msg, "untimed"));
+    e.untimed = false;
     e.nickname = "<script>alert(1)</script>";
     assert_int_equal(store_daily_add(s, &e, 1, &placed, msg), PUZ_EINVAL);
     e.nickname = "ok";
@@ -415,7 +429,7 @@ static void test_schema_3_migrated(void **state)
     struct store_entry top[4];
     unsigned n = 0;
     struct store_submission e = { DAY, 3, "bob", 29, false, NULL,
-                                  "10.0.0.5" };
+                                  "10.0.0.5", false };
     struct store_placed p;
 
     (void)state;
@@ -466,7 +480,7 @@ static void test_token_times_the_entry(void **state)
 {
     store *s = open_ok();
     struct store_submission e = { DAY, 3, "flash", 20, false, NULL,
-                                  "10.3.3.3" };
+                                  "10.3.3.3", false };
     struct store_placed p;
     struct store_entry top[2];
     unsigned n;
@@ -496,7 +510,7 @@ static void test_token_spent_once(void **state)
     char tok[STORE_TOKEN_HEX + 1], other[STORE_TOKEN_HEX + 1],
          msg[PUZ_MSG_MAX];
     struct store_submission e = { DAY, 3, "once", 20, false, tok,
-                                  "10.4.4.4" };
+                                  "10.4.4.4", false };
     struct store_placed p;
 
     (void)state;
@@ -567,7 +581,7 @@ static void run_steps(store *s, unsigned size, const struct step *st,
                       size_t n, const char *const *top, unsigned ntop)
 {
     struct store_submission e = { DAY, size, NULL, 0, false, NULL,
-                                  "10.8.8.1" };
+                                  "10.8.8.1", false };
     struct store_placed p;
     struct store_entry board[4];
     unsigned count;
@@ -674,7 +688,7 @@ static void test_full_board_keeps_the_best(void **state)
 {
     store *s = open_ok();
     struct store_submission e = { "2026-12-03", 4, "", 40, false, NULL,
-                                  "" };
+                                  "", false };
     struct store_entry top[2];
     struct store_placed p;
     unsigned n = 0;
@@ -721,7 +735,7 @@ static void test_day_starts_never_lock_out(void **state)
     char flood[12][STORE_TOKEN_HEX + 1], tok[STORE_TOKEN_HEX + 1],
          client[64], msg[PUZ_MSG_MAX];
     struct store_submission e = { DAY, 4, "player", 40, false, tok,
-                                  "192.0.2.7" };
+                                  "192.0.2.7", false };
     struct store_placed p;
 
     (void)state;
@@ -768,7 +782,7 @@ static void test_bot_runs_not_ranked(void **state)
 {
     store *s = open_ok();
     struct store_submission e = { DAY, 5, "bot", 24, false, NULL,
-                                  "198.51.100.1" };
+                                  "198.51.100.1", false };
     char tok[STORE_TOKEN_HEX + 1], client[64], nick[32], msg[PUZ_MSG_MAX];
     struct store_placed p;
     struct store_entry top[3];
@@ -823,7 +837,7 @@ static void test_lookalike_nicknames_refused(void **state)
     };
     store *s = open_ok();
     struct store_submission e = { DAY, 3, "Alice", 20, false, NULL,
-                                  "10.9.9.1" };
+                                  "10.9.9.1", false };
     struct store_placed p;
     char fold[STORE_NICK_MAX + 1], msg[PUZ_MSG_MAX];
 
@@ -848,6 +862,163 @@ static void test_lookalike_nicknames_refused(void **state)
     e.nickname = "AIice";
     e.size = 4;
     assert_int_equal(add_run(s, &e, 8000, 805000, &p, msg), PUZ_OK);
+    store_close(s);
+}
+
+/* Issue 45 defect 1: a run is finished (its clock stopped) and named
+ * later: the entry's time is the finish's, however long the naming
+ * took; a retried finish answers the first; a finished run is named by
+ * its token alone, once; a run never finished cannot be named so, and
+ * a finished one is not entered again with its moves. */
+static void test_finish_then_name_keeps_the_finish_time(void **state)
+{
+    store *s = open_ok();
+    char tok[STORE_TOKEN_HEX + 1], other[STORE_TOKEN_HEX + 1],
+         msg[PUZ_MSG_MAX];
+    struct store_submission e = { DAY, 3, NULL, 20, false, tok,
+                                  "10.11.0.1", false };
+    struct store_run run;
+    struct store_placed p;
+    struct store_entry top[2];
+    unsigned n;
+
+    (void)state;
+    assert_int_equal(store_daily_start(s, DAY, 3, e.client, 100000, tok,
+                                       msg), PUZ_OK);
+    assert_int_equal(store_daily_finish(s, &e, 104000, &run, msg), PUZ_OK);
+    assert_int_equal(run.time_ms, 4000);
+    assert_false(run.again);
+    /* A retry (its answer lost): the first finish, not a new time. */
+    assert_int_equal(store_daily_finish(s, &e, 110000, &run, msg), PUZ_OK);
+    assert_true(run.again);
+    assert_int_equal(run.time_ms, 4000);
+    e.moves = 22;
+    assert_int_equal(store_daily_finish(s, &e, 110000, &run, msg),
+                     PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "other moves"));
+    /* Entered again with its moves: it was finished, name it. */
+    e.nickname = "namer";
+    e.moves = 20;
+    assert_int_equal(store_daily_add(s, &e, 120000, &p, msg), PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "finished already"));
+    /* Named 30 s after the finish: the time is still the finish's. */
+    e.moves = 0;
+    assert_int_equal(store_daily_add(s, &e, 134000, &p, msg), PUZ_OK);
+    assert_true(p.improved);
+    assert_int_equal(p.time_ms, 4000);
+    assert_int_equal(p.moves, 20);
+    assert_false(p.help);
+    assert_int_equal(p.best.time_ms, 4000);
+    assert_int_equal(p.best.moves, 20);
+    assert_int_equal(store_daily_add(s, &e, 135000, &p, msg), PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "spent"));
+    assert_int_equal(store_daily_top(s, DAY, 3, top, 2, &n, msg), PUZ_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(top[0].nickname, "namer");
+    assert_int_equal(top[0].time_ms, 4000);
+    assert_false(top[0].untimed);
+    /* Never finished: not named by its token alone. */
+    assert_int_equal(store_daily_start(s, DAY, 3, e.client, 140000, other,
+                                       msg), PUZ_OK);
+    e.token = other;
+    e.nickname = "early";
+    assert_int_equal(store_daily_add(s, &e, 150000, &p, msg), PUZ_EFINISHED);
+    assert_non_null(strstr(msg, "not finished"));
+    store_close(s);
+}
+
+/* A finish is held to the move floor like an entry (refused, the token
+ * as it was); its help is the named entry's; a finished run is off the
+ * day's unused tokens (a flood of starts does not push it out) and
+ * lasts two hours from its finish, past its start's two hours. */
+static void test_finished_run_kept_for_its_name(void **state)
+{
+    store *s = open_ok();
+    char tok[STORE_TOKEN_HEX + 1], flood[STORE_TOKEN_HEX + 1],
+         client[64], msg[PUZ_MSG_MAX];
+    struct store_submission e = { DAY, 4, NULL, 20, true, tok, "10.12.0.1",
+                                  false };
+    struct store_run run;
+    struct store_placed p;
+    int64_t t0 = 1000000, fin = t0 + STORE_TOKEN_TTL_MS - 1000;
+
+    (void)state;
+    store_set_limits(s, &(struct store_limits){ .starts_max = 2,
+                                                .move_floor_ms = 100 });
+    assert_int_equal(store_daily_start(s, DAY, 4, e.client, t0, tok, msg),
+                     PUZ_OK);
+    assert_int_equal(store_daily_finish(s, &e, t0 + 1999, &run, msg),
+                     PUZ_EINVAL);
+    assert_non_null(strstr(msg, "faster than a person"));
+    assert_int_equal(store_daily_finish(s, &e, fin, &run, msg), PUZ_OK);
+    assert_int_equal(run.time_ms, STORE_TOKEN_TTL_MS - 1000);
+    for (int i = 0; i < 4; i++) {
+        snprintf(client, sizeof(client), "10.13.%d.1", i);
+        assert_int_equal(store_daily_start(s, DAY, 4, client, fin + i,
+                                           flood, msg), PUZ_OK);
+    }
+    e.nickname = "patient";
+    e.moves = 0;
+    e.help = false;     /* the finish's word stands */
+    assert_int_equal(store_daily_add(s, &e, t0 + STORE_TOKEN_TTL_MS + 60000,
+                                     &p, msg), PUZ_OK);
+    assert_true(p.help);
+    assert_true(p.best.help);
+    assert_int_equal(p.best.time_ms, STORE_TOKEN_TTL_MS - 1000);
+    store_close(s);
+}
+
+/* Issue 45 defect 3: a run no start reached the server for goes in
+ * untimed: after every timed entry, assisted ones too, whatever its
+ * moves; among the untimed by help, then moves; a timed run of the
+ * same nickname replaces it. An untimed entry has no token. */
+static void test_untimed_ranked_after_timed(void **state)
+{
+    store *s = open_ok();
+    struct store_submission u = { DAY, 5, "notime", 18, false, NULL,
+                                  "10.14.0.1", true };
+    struct store_submission t = { DAY, 5, "helper", 30, true, NULL,
+                                  "10.14.0.2", false };
+    struct store_placed p;
+    struct store_entry top[4];
+    unsigned n;
+    char msg[PUZ_MSG_MAX];
+
+    (void)state;
+    assert_int_equal(store_daily_add(s, &u, 900000, &p, msg), PUZ_OK);
+    assert_int_equal(p.time_ms, 0);
+    assert_true(p.best.untimed);
+    assert_int_equal(p.best.rank, 1);
+    assert_int_equal(add_run(s, &t, 50000, 901000, &p, msg), PUZ_OK);
+    assert_int_equal(p.best.rank, 1);
+    u.nickname = "notime helped";
+    u.help = true;
+    u.moves = 16;
+    assert_int_equal(store_daily_add(s, &u, 902000, &p, msg), PUZ_OK);
+    assert_int_equal(p.best.rank, 3);
+    assert_int_equal(store_daily_top(s, DAY, 5, top, 4, &n, msg), PUZ_OK);
+    assert_int_equal(n, 3);
+    assert_string_equal(top[0].nickname, "helper");
+    assert_false(top[0].untimed);
+    assert_true(top[0].help);
+    assert_string_equal(top[1].nickname, "notime");
+    assert_true(top[1].untimed);
+    assert_false(top[1].help);
+    assert_int_equal(top[1].time_ms, 0);
+    assert_int_equal(top[1].moves, 18);
+    assert_true(top[2].untimed);
+    assert_true(top[2].help);
+    /* Timed now, with more moves: better all the same. */
+    t.nickname = "NoTime";
+    t.help = false;
+    t.moves = 40;
+    t.client = "10.14.0.3";
+    assert_int_equal(add_run(s, &t, 70000, 903000, &p, msg), PUZ_OK);
+    assert_true(p.improved);
+    assert_int_equal(p.best.rank, 1);
+    assert_false(p.best.untimed);
+    assert_int_equal(store_daily_count(s, DAY, 5, &n, msg), PUZ_OK);
+    assert_int_equal(n, 3);
     store_close(s);
 }
 
@@ -966,6 +1137,13 @@ int main(void)
                                         fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,
                                         fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(
+            test_finish_then_name_keeps_the_finish_time, fresh_dir,
+            fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_finished_run_kept_for_its_name,
+                                        fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_untimed_ranked_after_timed,
+                                        fresh_dir, fresh_dir_done),
     };
     /* The interface's behaviours again, on Redis. */
     const struct CMUnitTest shared[] = {
@@ -994,6 +1172,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lookalike_nicknames_refused,
                                         fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_full_board_keeps_the_best,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(
+            test_finish_then_name_keeps_the_finish_time, fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_finished_run_kept_for_its_name,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_untimed_ranked_after_timed,
                                         fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_redis_hangs_stops_and_comes_back,
                                         fresh_prefix, NULL),

@@ -29,6 +29,8 @@ const struct api_route api_routes[API_ROUTES_MAX + 1] = {
     { "GET", "/v1/daily/{date}/{size}", false, api__daily, api__daily_work },
     { "POST", "/v1/daily/{date}/{size}/start", false, api__daily_start,
       api__daily_work },
+    { "POST", "/v1/daily/{date}/{size}/finish", true, api__daily_finish,
+      api__daily_work },
     { "POST", "/v1/daily/{date}/{size}/entries", true, api__daily_entry,
       api__daily_work },
     { NULL, NULL, false, NULL, NULL },

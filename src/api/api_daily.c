@@ -2,19 +2,25 @@
  * api_daily.c - the daily puzzle: GET /v1/daily/{date}/{size} (the day's
  * board, its par and the top of its leaderboard), POST
  * /v1/daily/{date}/{size}/start (a start token: the server's clock
- * starts) and POST /v1/daily/{date}/{size}/entries (a player's
- * nickname, moves, token and whether they had help).
+ * starts), POST /v1/daily/{date}/{size}/finish (the run's moves, token
+ * and help the moment it is solved: the clock stops, the run is kept
+ * unnamed) and POST /v1/daily/{date}/{size}/entries (a nickname for a
+ * finished run and its token; or, in one step, a nickname, moves, token
+ * and help, timed to the entry; or an untimed run when no start reached
+ * the server, ranked after every timed entry).
  *
  * The server never takes a player's word for a score: it rebuilds the
  * day's board from the date, replays the moves on it (daily_verify) and
  * counts them itself, and times the run itself, from the token's start
- * to the entry's arrival (a time_ms in the entry is refused, so no page
- * thinks it sets one). What it cannot prove is who played: a program
- * can take a token and send a solver's moves at once, and "help" is the
- * page's word. The par is the 3x3 table's exact distance, or on
- * bigger boards the best route a bounded search finds on a worker; the
- * store keeps the first one worked out, so a score never changes under
- * a player while the day lasts.
+ * to the finish (or the entry's arrival); a time_ms in a request is
+ * refused, so no page thinks it sets one. Typing a nickname after the
+ * finish costs no time (issue 45). What it cannot prove is who played:
+ * a program can take a token and send a solver's moves at once, and
+ * "help" is the page's word; an untimed entry proves only its moves.
+ * The par is the 3x3 table's exact distance, or on bigger boards the
+ * best route a bounded search finds on a worker; the store keeps the
+ * first one worked out, so a score never changes under a player while
+ * the day lasts.
  */
 #include "api_int.h"
 
@@ -38,11 +44,13 @@ struct daily_state {
     unsigned size;
     struct puz_board board;
     bool entry;             /* POST: an entry to add once par is known */
+    bool finish;            /* POST .../finish: a run to stop the clock of */
     bool start;             /* POST .../start: a token to hand out */
+    bool untimed;           /* an entry with no start token */
     unsigned top;           /* GET: entries to show */
     char nickname[STORE_NICK_MAX + 1];
     char token[STORE_TOKEN_HEX + 1];
-    unsigned moves;
+    unsigned moves;         /* 0 in an entry: name the token's finished run */
     bool help;
     unsigned par;
     bool par_optimal, par_known;
@@ -170,11 +178,17 @@ static void par_known(struct api_call *c, struct daily_state *s)
 /* One entry of the board as the API shows it. */
 static json_t *entry_json(const struct store_entry *e)
 {
-    return json_pack("{s:I, s:s, s:I, s:I, s:b, s:I}", "rank",
+    return json_pack("{s:I, s:s, s:I, s:I, s:b, s:b, s:I}", "rank",
                      (json_int_t)e->rank, "nickname", e->nickname, "moves",
                      (json_int_t)e->moves, "time_ms", (json_int_t)e->time_ms,
-                     "help", e->help, "created_at",
+                     "help", e->help, "untimed", e->untimed, "created_at",
                      (json_int_t)e->created_at);
+}
+
+/* par / moves, at most 1. */
+static double score_of(const struct daily_state *s, unsigned moves)
+{
+    return s->par >= moves ? 1.0 : (double)s->par / moves;
 }
 
 /* The entries of the day, best first, as JSON. */
@@ -248,25 +262,33 @@ static void answer_refusal(struct api_call *c, puz_err rc,
 /* Stores the verified entry and answers 201 (it stands now) or 200
  * (the nickname's earlier entry was as good: it stays), or the store's
  * refusal. */
+/* A client that is gone would never see its 201: nothing is stored
+ * that is not acknowledged (a half-closed one is still here). True when
+ * answered so. */
+static bool client_gone(struct api_call *c)
+{
+    struct api_problem p;
+
+    if (c->cancel == NULL || !atomic_load(c->cancel))
+        return false;
+    api__cancelled(c, &p);
+    api_answer_problem(c, &p);
+    return true;
+}
+
 static void answer_entry(struct api_call *c, const struct daily_state *s)
 {
     struct store_submission e = { s->day, s->size, s->nickname, s->moves,
-                                  s->help, s->token, c->rq.client
-                                  ? c->rq.client : "-" };
+                                  s->help, s->untimed ? NULL : s->token,
+                                  c->rq.client ? c->rq.client : "-",
+                                  s->untimed };
     struct store_placed placed;
     unsigned total = 0;
     puz_err rc;
-    double score = s->par >= s->moves ? 1.0 : (double)s->par / s->moves;
     char msg[PUZ_MSG_MAX] = "";
-    struct api_problem p;
 
-    /* A client that is gone would never see its 201: nothing is stored
-     * that is not acknowledged (a half-closed one is still here). */
-    if (c->cancel != NULL && atomic_load(c->cancel)) {
-        api__cancelled(c, &p);
-        api_answer_problem(c, &p);
+    if (client_gone(c))
         return;
-    }
     rc = store_daily_add(c->ctx->store, &e, now_ms(), &placed, msg);
     if (rc == PUZ_OK)
         rc = store_daily_count(c->ctx->store, s->day, s->size, &total, msg);
@@ -275,14 +297,41 @@ static void answer_entry(struct api_call *c, const struct daily_state *s)
         return;
     }
     api_answer_json(c, placed.improved ? 201 : 200, json_pack("{s:s, s:I, "
-        "s:s, s:I, s:I, s:b, s:I, s:b, s:f, s:b, s:I, s:o, s:I}", "date",
-        s->day, "size", (json_int_t)s->size, "nickname", s->nickname,
-        "moves", (json_int_t)s->moves, "time_ms",
-        (json_int_t)placed.time_ms, "help", s->help, "par",
-        (json_int_t)s->par, "par_optimal", s->par_optimal, "score", score,
-        "improved", placed.improved, "rank", (json_int_t)placed.best.rank,
-        "best", entry_json(&placed.best), "total_entries",
-        (json_int_t)total));
+        "s:s, s:I, s:I, s:b, s:b, s:I, s:b, s:f, s:b, s:I, s:o, s:I}",
+        "date", s->day, "size", (json_int_t)s->size, "nickname",
+        s->nickname, "moves", (json_int_t)placed.moves, "time_ms",
+        (json_int_t)placed.time_ms, "help", placed.help, "untimed",
+        s->untimed, "par", (json_int_t)s->par, "par_optimal",
+        s->par_optimal, "score", score_of(s, placed.moves), "improved",
+        placed.improved, "rank", (json_int_t)placed.best.rank, "best",
+        entry_json(&placed.best), "total_entries", (json_int_t)total));
+}
+
+/* Stops the run's clock: 201 with its time (200 when it was finished so
+ * before, a retry), or the store's refusal. */
+static void answer_finish(struct api_call *c, const struct daily_state *s)
+{
+    struct store_submission e = { s->day, s->size, NULL, s->moves, s->help,
+                                  s->token, c->rq.client ? c->rq.client
+                                  : "-", false };
+    struct store_run run;
+    char msg[PUZ_MSG_MAX] = "";
+    puz_err rc;
+
+    if (client_gone(c))
+        return;
+    rc = store_daily_finish(c->ctx->store, &e, now_ms(), &run, msg);
+    if (rc != PUZ_OK) {
+        answer_refusal(c, rc, msg);
+        return;
+    }
+    api_answer_json(c, run.again ? 200 : 201, json_pack("{s:s, s:I, s:s, "
+        "s:I, s:I, s:b, s:I, s:b, s:f, s:I}", "date", s->day, "size",
+        (json_int_t)s->size, "token", s->token, "moves",
+        (json_int_t)run.moves, "time_ms", (json_int_t)run.time_ms, "help",
+        run.help, "par", (json_int_t)s->par, "par_optimal", s->par_optimal,
+        "score", score_of(s, run.moves), "name_within_ms",
+        (json_int_t)STORE_TOKEN_TTL_MS));
 }
 
 /* Hands out a start token: 201 with it, or the store's refusal. */
@@ -306,6 +355,8 @@ static void finish(struct api_call *c, struct daily_state *s)
 {
     if (s->start)
         answer_start(c, s);
+    else if (s->finish)
+        answer_finish(c, s);
     else if (s->entry)
         answer_entry(c, s);
     else
@@ -328,7 +379,7 @@ static void finish_or_search(struct api_call *c, struct daily_state *s)
     }
     par_known(c, s);
     s->par_checked = true;
-    if (s->par_known && !s->entry) {
+    if (s->par_known && !s->entry && !s->finish) {
         finish(c, s);
         return;
     }
@@ -429,19 +480,34 @@ static bool entry_moves(struct api_call *c, const json_t *v, uint8_t **out,
     return true;
 }
 
-/* The start token and the help flag (both required). */
-static bool entry_token_help(struct api_call *c, const json_t *root,
-                             struct daily_state *s)
+/* The start token (required unless untimed) into s. */
+static bool entry_token(struct api_call *c, const json_t *root,
+                        struct daily_state *s)
 {
-    const json_t *tok = json_object_get(root, "token"),
-                 *help = json_object_get(root, "help");
+    const json_t *tok = json_object_get(root, "token");
 
+    if (s->untimed && tok != NULL)
+        return bad_entry(c, "/token", "an untimed entry has no start "
+                         "token: send the token and no untimed, or untimed "
+                         "and no token");
+    if (s->untimed)
+        return true;
     if (!json_is_string(tok) || !store_token_ok(json_string_value(tok)))
         return bad_entryf(c, "/token", "the start token POST "
                           "/v1/daily/{date}/{size}/start handed out (%lu "
-                          "hex digits): the server times the run from it",
-                          (unsigned long)STORE_TOKEN_HEX);
+                          "hex digits): the server times the run from it "
+                          "(untimed: true when no start reached the "
+                          "server)", (unsigned long)STORE_TOKEN_HEX);
     snprintf(s->token, sizeof(s->token), "%s", json_string_value(tok));
+    return true;
+}
+
+/* The help flag (required). */
+static bool entry_help(struct api_call *c, const json_t *root,
+                       struct daily_state *s)
+{
+    const json_t *help = json_object_get(root, "help");
+
     if (!json_is_boolean(help))
         return bad_entry(c, "/help", "true when hints, the solver or a "
                          "replay of its moves helped this run, else false");
@@ -449,37 +515,83 @@ static bool entry_token_help(struct api_call *c, const json_t *root,
     return true;
 }
 
-/* nickname, moves, token and help; nothing else. A time_ms (the page's
- * own clock, before issue 31) is refused by name: the server times the
- * run itself, and a client that sends one should hear it is not used. */
-static bool entry_fields(struct api_call *c, const json_t *root,
-                         struct daily_state *s, uint8_t **moves)
+/* Every key of root among the n keys (else what is answered); a
+ * time_ms refused by name: the server times a run itself, and a client
+ * that sends one should hear it is not used. */
+static bool only_keys(struct api_call *c, const json_t *root,
+                      const char *const *keys, size_t n, const char *what)
 {
-    static const char *const keys[] = { "nickname", "moves", "token",
-                                        "help" };
-    const json_t *nick = json_object_get(root, "nickname");
     const char *key;
     json_t *v;
 
     json_object_foreach((json_t *)root, key, v) {
         size_t i = 0;
 
-        while (i < 4 && strcmp(key, keys[i]) != 0)
+        while (i < n && strcmp(key, keys[i]) != 0)
             i++;
         if (strcmp(key, "time_ms") == 0)
             return bad_entry(c, "/time_ms", "the server times a run itself, "
-                             "from its start token to the entry: send no "
+                             "from its start token to its finish: send no "
                              "time_ms");
-        if (i == 4)
-            return bad_entry(c, "/", "an entry has only nickname, moves, "
-                             "token and help");
+        if (i == n)
+            return bad_entry(c, "/", what);
     }
+    return true;
+}
+
+/* nickname and the run: moves, token and help (timed to the entry);
+ * token alone (the finished run of the token); or moves, help and
+ * untimed: true (no token). */
+static bool entry_fields(struct api_call *c, const json_t *root,
+                         struct daily_state *s, uint8_t **moves)
+{
+    static const char *const keys[] = { "nickname", "moves", "token",
+                                        "help", "untimed" };
+    const json_t *nick = json_object_get(root, "nickname"),
+                 *untimed = json_object_get(root, "untimed");
+
+    if (!only_keys(c, root, keys, 5, "an entry has only nickname, moves, "
+                   "token, help and untimed"))
+        return false;
     if (!json_is_string(nick) || !store_nickname_ok(json_string_value(nick)))
         return bad_entryf(c, "/nickname", "a nickname is 1 to %lu letters, "
                           "digits, spaces, '_', '-' or '.', not starting or "
                           "ending with a space", (unsigned long)STORE_NICK_MAX);
     snprintf(s->nickname, sizeof(s->nickname), "%s", json_string_value(nick));
-    if (!entry_token_help(c, root, s))
+    if (untimed != NULL && !json_is_boolean(untimed))
+        return bad_entry(c, "/untimed", "true for a run no start token "
+                         "times (no start reached the server), with moves "
+                         "and help and no token");
+    s->untimed = json_is_true(untimed);
+    if (!entry_token(c, root, s))
+        return false;
+    /* The token alone names its finished run: moves and help are the
+     * finish's. */
+    if (!s->untimed && json_object_get(root, "moves") == NULL
+        && json_object_get(root, "help") == NULL) {
+        s->moves = 0;
+        return true;
+    }
+    if (!entry_help(c, root, s))
+        return false;
+    return entry_moves(c, json_object_get(root, "moves"), moves, &s->moves);
+}
+
+/* token, moves and help: the run finished. */
+static bool finish_fields(struct api_call *c, const json_t *root,
+                          struct daily_state *s, uint8_t **moves)
+{
+    static const char *const keys[] = { "moves", "token", "help" };
+
+    if (json_object_get(root, "nickname") != NULL)
+        return bad_entry(c, "/nickname", "a finish has no nickname: name "
+                         "the finished run afterwards with POST "
+                         "/v1/daily/{date}/{size}/entries (nickname and "
+                         "token)");
+    if (!only_keys(c, root, keys, 3, "a finish has only moves, token and "
+                   "help"))
+        return false;
+    if (!entry_token(c, root, s) || !entry_help(c, root, s))
         return false;
     return entry_moves(c, json_object_get(root, "moves"), moves, &s->moves);
 }
@@ -524,9 +636,29 @@ void api__daily_entry(struct api_call *c)
         return;
     ok = entry_fields(c, root, s, &moves);
     json_decref(root);
-    if (!ok || !entry_verified(c, s, moves))
+    /* A finished run's moves were verified at its finish. */
+    if (!ok || (s->moves > 0 && !entry_verified(c, s, moves)))
         return;
     s->entry = true;
+    finish_or_search(c, s);
+}
+
+/* POST .../finish: the moves verified, the run's clock stopped and the
+ * run kept on its token for a name (on a worker, as an entry). */
+void api__daily_finish(struct api_call *c)
+{
+    struct daily_state *s;
+    uint8_t *moves = NULL;
+    json_t *root;
+    bool ok;
+
+    if (!write_begin(c, &s) || !api__parse_body(c, &root))
+        return;
+    ok = finish_fields(c, root, s, &moves);
+    json_decref(root);
+    if (!ok || !entry_verified(c, s, moves))
+        return;
+    s->finish = true;
     finish_or_search(c, s);
 }
 

@@ -58,6 +58,7 @@ void api__jobq_delete(struct api_call *c);
 void api__daily(struct api_call *c);
 void api__daily_entry(struct api_call *c);
 void api__daily_start(struct api_call *c);
+void api__daily_finish(struct api_call *c);
 void api__daily_work(struct api_call *c);
 
 /* api_random.c */

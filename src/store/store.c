@@ -521,12 +521,25 @@ puz_err store__token_refused(char *msg, enum store__token_why why)
         [STORE__TOKEN_SPENT] = "this start token has been spent on an "
             "entry already: each run starts with a token of its own",
         [STORE__TOKEN_EXPIRED] = "this start token has expired (an unused "
-            "token lasts two hours)",
+            "token lasts two hours, a finished run two hours from its "
+            "finish)",
         [STORE__TOKEN_OTHER_BOARD] = "this start token is for another "
             "day or size",
+        [STORE__TOKEN_FINISHED] = "this run is finished already (POST "
+            "/v1/daily/{date}/{size}/finish): name it with the nickname "
+            "and the token alone, its moves and time are kept",
+        [STORE__TOKEN_UNFINISHED] = "this run is not finished: send its "
+            "moves (POST /v1/daily/{date}/{size}/finish, or with the "
+            "entry)",
+        [STORE__TOKEN_FINISHED_OTHER] = "this run is finished already "
+            "with other moves or help: a run is finished once",
     };
 
-    if (msg != NULL)
+    if (msg == NULL)
+        return PUZ_EFINISHED;
+    if (why >= STORE__TOKEN_FINISHED)
+        snprintf(msg, PUZ_MSG_MAX, "%s", words[why]);
+    else
         snprintf(msg, PUZ_MSG_MAX, "%s; start the board again (POST "
                  "/v1/daily/{date}/{size}/start)", words[why]);
     return PUZ_EFINISHED;
@@ -559,23 +572,35 @@ static puz_err check_board(const char *day, unsigned size, char *msg)
     return PUZ_OK;
 }
 
-static puz_err check_entry(const struct store_submission *e, char *msg)
+/* The run's part of an entry or a finish: moves (0 only to name a
+ * finished run, with a token), the token (none only untimed), the
+ * client. */
+static puz_err check_run(const struct store_submission *e, bool finish,
+                         char *msg)
 {
     puz_err rc = check_board(e->day, e->size, msg);
 
     if (rc != PUZ_OK)
         return rc;
-    if (!store_nickname_ok(e->nickname))
-        return invalidf(msg, "a nickname is 1 to %d letters, digits, "
-                        "spaces, '_', '-' or '.'", STORE_NICK_MAX, 0);
-    if (e->moves == 0 || e->moves > STORE_MOVES_MAX)
+    if (e->moves > STORE_MOVES_MAX || (e->moves == 0
+        && (finish || e->untimed)))
         return invalidf(msg, "moves must be 1 to %d", STORE_MOVES_MAX, 0);
-    if (!store_token_ok(e->token))
+    if (e->untimed && (finish || e->token != NULL))
+        return invalid(msg, "an untimed entry has no start token");
+    if (!e->untimed && !store_token_ok(e->token))
         return invalidf(msg, "a start token is %d hex digits",
                         STORE_TOKEN_HEX, 0);
     if (!client_ok(e->client))
         return invalid(msg, "no client address");
     return PUZ_OK;
+}
+
+static puz_err check_entry(const struct store_submission *e, char *msg)
+{
+    if (!store_nickname_ok(e->nickname))
+        return invalidf(msg, "a nickname is 1 to %d letters, digits, "
+                        "spaces, '_', '-' or '.'", STORE_NICK_MAX, 0);
+    return check_run(e, false, msg);
 }
 
 /* The network a client address belongs to for the rate limit: its /24
@@ -619,6 +644,26 @@ puz_err store_daily_add(store *s, const struct store_submission *e,
         return rc;
     t0 = now_us();
     return leave(s, s->ops->add(s->be, &a, out, msg), t0, msg);
+}
+
+puz_err store_daily_finish(store *s, const struct store_submission *e,
+                           int64_t now_ms, struct store_run *out,
+                           char *msg)
+{
+    char net[80];
+    struct store__add a = { e, net, now_ms, &s->lim, "" };
+    puz_err rc = check_run(e, true, msg);
+    uint64_t t0;
+
+    memset(out, 0, sizeof(*out));
+    if (rc != PUZ_OK)
+        return rc;
+    net_of(e->client, net, sizeof(net));
+    rc = enter(s, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    t0 = now_us();
+    return leave(s, s->ops->finish(s->be, &a, out, msg), t0, msg);
 }
 
 /* 128 bits from the kernel's generator, as hex. */

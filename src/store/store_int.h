@@ -40,6 +40,9 @@ enum store__token_why {
     STORE__TOKEN_SPENT,
     STORE__TOKEN_EXPIRED,
     STORE__TOKEN_OTHER_BOARD,
+    STORE__TOKEN_FINISHED,      /* finished: named by the token alone */
+    STORE__TOKEN_UNFINISHED,    /* named before any finish */
+    STORE__TOKEN_FINISHED_OTHER,/* finished again with other moves */
 };
 
 /* The token's part of an entry: the run's time, at least 1 ms. */
@@ -61,6 +64,9 @@ struct store__ops {
     puz_err (*start)(void *be, const struct store__start *a, char *msg);
     puz_err (*add)(void *be, const struct store__add *a,
                    struct store_placed *out, char *msg);
+    /* store_daily_finish (a->fold unused). */
+    puz_err (*finish)(void *be, const struct store__add *a,
+                      struct store_run *out, char *msg);
     puz_err (*top)(void *be, const char *day, unsigned size,
                    struct store_entry *out, unsigned max, unsigned *count,
                    char *msg);
@@ -76,13 +82,14 @@ struct store__ops {
 };
 
 /* A backend's table from its functions, named <prefix>_connect,
- * _disconnect, _check, _start, _add, _top, _count, _par_get, _par_put,
+ * _disconnect, _check, _start, _add, _finish, _top, _count, _par_get, _par_put,
  * _schema_version and _destroy: a function's name says which call it
  * serves, and a backend that lacks one does not build. */
 #define STORE__OPS(prefix, label) {                                       \
     .name = (label), .connect = prefix##_connect,                         \
     .disconnect = prefix##_disconnect, .check = prefix##_check,           \
-    .start = prefix##_start, .add = prefix##_add, .top = prefix##_top,    \
+    .start = prefix##_start, .add = prefix##_add,                         \
+    .finish = prefix##_finish, .top = prefix##_top,                       \
     .count = prefix##_count, .par_get = prefix##_par_get,                 \
     .par_put = prefix##_par_put,                                          \
     .schema_version = prefix##_schema_version,                            \

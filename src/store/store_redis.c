@@ -5,10 +5,11 @@
  *
  * Keys (P = redis_prefix, "puzzled:" by default):
  *   P daily:DAY:SIZE:board  sorted set, one member an entry:
- *                           score = help * 2^40 + moves * 2^27 + time_ms
- *                           (time_ms < 2^27, moves < 2^13: unassisted
- *                           entries rank first, then fewer moves, then
- *                           less time; under 2^53, exact as a double),
+ *                           score = untimed * 2^41 + help * 2^40
+ *                           + moves * 2^27 + time_ms (time_ms < 2^27,
+ *                           moves < 2^13: timed entries rank first, then
+ *                           unassisted ones, then fewer moves, then less
+ *                           time; under 2^53, exact as a double),
  *                           member "SEQ:CREATED:NICKNAME" with SEQ 16 hex
  *                           digits of P daily:seq, so equal scores rank
  *                           by arrival (members of one score sort
@@ -25,8 +26,12 @@
  *                           start (ms): at starts_max the oldest are
  *                           forgotten (ZPOPMIN, their token keys
  *                           deleted), expired ones trimmed at each start
- *   P daily:token:TOKEN     "DAY SIZE STARTED_MS EXPIRES_MS", or "spent"
- *                           once an entry used it; PX STORE_TOKEN_TTL_MS
+ *   P daily:token:TOKEN     "DAY SIZE STARTED_MS EXPIRES_MS", then with
+ *                           " FINISHED_MS MOVES HELP" once its run is
+ *                           finished (issue 45: PX STORE_TOKEN_TTL_MS
+ *                           again from the finish, off the day's unused
+ *                           tokens), or "spent" once an entry used it;
+ *                           PX STORE_TOKEN_TTL_MS
  *   P daily:seq             the arrival counter
  *   P rate:a:CLIENT:MINUTE, P rate:n:NET:MINUTE
  *                           entries from an address and its /24 or /64
@@ -40,9 +45,9 @@
  *   P keys:instances        set of the instances that sync key use
  * An entry is one Lua script (checks, the token spent, the nickname's
  * earlier entry, room, ZADD, counters, rank), so it is atomic across
- * instances and one round trip; a start is another. A command returns
- * once Redis has applied it; what reaches disk depends on Redis's
- * appendfsync (docs/operations.md).
+ * instances and one round trip; a start is another, a finish a third.
+ * A command returns once Redis has applied it; what reaches disk
+ * depends on Redis's appendfsync (docs/operations.md).
  *
  * Every call has a timeout (connect and command: timeout_ms); a timeout
  * or a lost connection is PUZ_EIO, and store.c reconnects.
@@ -58,6 +63,7 @@
 
 #define SCORE_TIME_BITS 27      /* STORE_TIME_MAX_MS < 2^27 */
 #define SCORE_HELP_BIT 40       /* above moves (STORE_MOVES_MAX < 2^13) */
+#define SCORE_UNTIMED_BIT 41    /* above help */
 
 struct redis_be {
     char host[256];
@@ -70,36 +76,66 @@ struct redis_be {
     redisContext *c;
 };
 
+/* A token's value: day, size, start, expiry, and once finished the
+ * finish, its moves and help ("" when not finished). */
+#define TOKEN_LUA \
+    "local function token_of(t)\n" \
+    "  local d, z, st, ex, fin, fm, fh = string.match(t,\n" \
+    "    '^(%S+) (%d+) (%d+) (%d+) ?(%d*) ?(%d*) ?(%d*)$')\n" \
+    "  return d, z, tonumber(st), tonumber(ex), fin, fm, fh\n" \
+    "end\n" \
+    "local function run_ms(a, b, cap)\n" \
+    "  return math.min(math.max(a - b, 1), cap)\n" \
+    "end\n"
+
 /* KEYS: board, seq, rate a, rate n, token, nicks, unused tokens, folds,
- * foldof. ARGV: moves, created (s), nickname, address max, network max,
- * rate ttl, board cap, day, size, now (ms), help, time cap, ms a move at
- * least, the token, the nickname's fold. Answers {code, ms, member,
- * score}: code 1 placed, 0 kept the earlier, < 0 refused (the token as
- * it was; -8 too fast, {-8, ms}; -9 a look-alike, {-9, its nickname}). */
-static const char add_script[] =
+ * foldof. ARGV: moves (0: the token's finished run), created (s),
+ * nickname, address max, network max, rate ttl, board cap, day, size,
+ * now (ms), help, time cap, ms a move at least, the token, the
+ * nickname's fold, untimed (1: no token). Answers {code, ms, member,
+ * score, moves, help}: code 1 placed, 0 kept the earlier, < 0 refused
+ * (the token as it was; -8 too fast, {-8, ms}; -9 a look-alike, {-9,
+ * its nickname}; -10 finished already, -11 not finished). */
+static const char add_script[] = TOKEN_LUA
     "local a = tonumber(redis.call('GET', KEYS[3]) or '0')\n"
     "if a >= tonumber(ARGV[4]) then return {-1} end\n"
     "local n = tonumber(redis.call('GET', KEYS[4]) or '0')\n"
     "if n >= tonumber(ARGV[5]) then return {-2} end\n"
-    "local t = redis.call('GET', KEYS[5])\n"
-    "if not t then return {-4} end\n"
-    "if t == 'spent' then return {-5} end\n"
-    "local d, z, st, ex = string.match(t, '^(%S+) (%d+) (%d+) (%d+)$')\n"
-    "if d ~= ARGV[8] or z ~= ARGV[9] then return {-6} end\n"
-    "local now = tonumber(ARGV[10])\n"
-    "if now >= tonumber(ex) then return {-7} end\n"
-    "local ms = math.min(math.max(now - tonumber(st), 1), tonumber(ARGV[12]))\n"
-    "if ms < tonumber(ARGV[1]) * tonumber(ARGV[13]) then return {-8, ms} end\n"
-    "local score = tonumber(ARGV[11]) * 2^40 + tonumber(ARGV[1]) * 2^27 + ms\n"
+    "local moves, help, ms = tonumber(ARGV[1]), tonumber(ARGV[11]), 0\n"
+    "local untimed = ARGV[16] == '1'\n"
+    "if not untimed then\n"
+    "  local t = redis.call('GET', KEYS[5])\n"
+    "  if not t then return {-4} end\n"
+    "  if t == 'spent' then return {-5} end\n"
+    "  local d, z, st, ex, fin, fm, fh = token_of(t)\n"
+    "  if d ~= ARGV[8] or z ~= ARGV[9] then return {-6} end\n"
+    "  local now = tonumber(ARGV[10])\n"
+    "  if now >= ex then return {-7} end\n"
+    "  if fin ~= '' and moves > 0 then return {-10} end\n"
+    "  if fin == '' and moves == 0 then return {-11} end\n"
+    "  if fin ~= '' then\n"
+    "    moves, help = tonumber(fm), tonumber(fh)\n"
+    "    ms = run_ms(tonumber(fin), st, tonumber(ARGV[12]))\n"
+    "  else\n"
+    "    ms = run_ms(now, st, tonumber(ARGV[12]))\n"
+    "    if ms < moves * tonumber(ARGV[13]) then return {-8, ms} end\n"
+    "  end\n"
+    "end\n"
+    "local score = (untimed and 2^41 or 0) + help * 2^40 + moves * 2^27\n"
+    "  + ms\n"
     "local lower = string.lower(ARGV[3])\n"
     "local fo = redis.call('HGET', KEYS[8], ARGV[15])\n"
     "if fo and string.lower(fo) ~= lower then return {-9, fo} end\n"
+    "local function spend()\n"
+    "  if untimed then return end\n"
+    "  redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
+    "  redis.call('ZREM', KEYS[7], ARGV[14])\n"
+    "end\n"
     "local old = redis.call('HGET', KEYS[6], lower)\n"
     "local os = old and redis.call('ZSCORE', KEYS[1], old)\n"
     "if os and tonumber(os) <= score then\n"
-    "  redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
-    "  redis.call('ZREM', KEYS[7], ARGV[14])\n"
-    "  return {0, ms, old, os}\n"
+    "  spend()\n"
+    "  return {0, ms, old, os, moves, help}\n"
     "end\n"
     "if os then\n"
     "  redis.call('ZREM', KEYS[1], old)\n"
@@ -115,8 +151,7 @@ static const char add_script[] =
     "    redis.call('HDEL', KEYS[9], string.lower(wn))\n"
     "  end\n"
     "end\n"
-    "redis.call('SET', KEYS[5], 'spent', 'KEEPTTL')\n"
-    "redis.call('ZREM', KEYS[7], ARGV[14])\n"
+    "spend()\n"
     "local seq = redis.call('INCR', KEYS[2])\n"
     "local m = string.format('%016x', seq) .. ':' .. ARGV[2] .. ':' ..\n"
     "          ARGV[3]\n"
@@ -128,7 +163,32 @@ static const char add_script[] =
     "redis.call('EXPIRE', KEYS[3], ARGV[6])\n"
     "redis.call('INCR', KEYS[4])\n"
     "redis.call('EXPIRE', KEYS[4], ARGV[6])\n"
-    "return {1, ms, m, redis.call('ZSCORE', KEYS[1], m)}\n";
+    "return {1, ms, m, redis.call('ZSCORE', KEYS[1], m), moves, help}\n";
+
+/* KEYS: token, unused tokens. ARGV: day, size, now (ms), moves, help,
+ * ms a move at least, time cap, ttl (ms), the token. Answers {1, ms}
+ * finished now, {0, ms} finished before alike (that finish's time), or
+ * < 0 refused (as the add script; -8 too fast {-8, ms}; -12 finished
+ * before otherwise). */
+static const char finish_script[] = TOKEN_LUA
+    "local t = redis.call('GET', KEYS[1])\n"
+    "if not t then return {-4} end\n"
+    "if t == 'spent' then return {-5} end\n"
+    "local d, z, st, ex, fin, fm, fh = token_of(t)\n"
+    "if d ~= ARGV[1] or z ~= ARGV[2] then return {-6} end\n"
+    "local now = tonumber(ARGV[3])\n"
+    "if now >= ex then return {-7} end\n"
+    "if fin ~= '' then\n"
+    "  if fm ~= ARGV[4] or fh ~= ARGV[5] then return {-12} end\n"
+    "  return {0, run_ms(tonumber(fin), st, tonumber(ARGV[7]))}\n"
+    "end\n"
+    "local ms = run_ms(now, st, tonumber(ARGV[7]))\n"
+    "if ms < tonumber(ARGV[4]) * tonumber(ARGV[6]) then return {-8, ms} end\n"
+    "local ttl = tonumber(ARGV[8])\n"
+    "redis.call('SET', KEYS[1], string.format('%s %s %.0f %.0f %.0f %s %s',\n"
+    "  d, z, st, now + ttl, now, ARGV[4], ARGV[5]), 'PX', ttl)\n"
+    "redis.call('ZREM', KEYS[2], ARGV[9])\n"
+    "return {1, ms}\n";
 
 /* KEYS: token, rate s, rate sn, unused tokens. ARGV: value, ttl (ms),
  * address max, network max, rate ttl, unused cap, now (ms), the token
@@ -502,6 +562,12 @@ static puz_err add_refused(const redisReply *r, const struct store__add *a,
                                && r->element[1]->type == REDIS_REPLY_INTEGER
                                ? (unsigned)r->element[1]->integer : 0,
                                a->lim->move_floor_ms);
+    case -10:
+        return store__token_refused(msg, STORE__TOKEN_FINISHED);
+    case -11:
+        return store__token_refused(msg, STORE__TOKEN_UNFINISHED);
+    case -12:
+        return store__token_refused(msg, STORE__TOKEN_FINISHED_OTHER);
     case -4:
         return store__token_refused(msg, STORE__TOKEN_UNKNOWN);
     case -5:
@@ -526,6 +592,8 @@ static puz_err placed_of(struct redis_be *b, const char *board,
 
     out->improved = r->element[0]->integer == 1;
     out->time_ms = (unsigned)r->element[1]->integer;
+    out->moves = (unsigned)r->element[4]->integer;
+    out->help = r->element[5]->integer != 0;
     entry_of(r->element[2], r->element[3], &out->best);
     k = command(b, 3, argv, msg);
     freeReplyObject(r);     /* argv[2] was its */
@@ -543,10 +611,12 @@ static bool add_answer_ok(const redisReply *r)
     if (r->type != REDIS_REPLY_ARRAY || r->elements < 1
         || r->element[0]->type != REDIS_REPLY_INTEGER)
         return false;
-    return r->element[0]->integer < 0 || (r->elements == 4
+    return r->element[0]->integer < 0 || (r->elements == 6
         && r->element[1]->type == REDIS_REPLY_INTEGER
         && r->element[2]->type == REDIS_REPLY_STRING
-        && r->element[3]->type == REDIS_REPLY_STRING);
+        && r->element[3]->type == REDIS_REPLY_STRING
+        && r->element[4]->type == REDIS_REPLY_INTEGER
+        && r->element[5]->type == REDIS_REPLY_INTEGER);
 }
 
 static puz_err redis_add(void *be, const struct store__add *a,
@@ -562,8 +632,9 @@ static puz_err redis_add(void *be, const struct store__add *a,
     const char *argv[] = { "EVAL", add_script, "9", board, seq, ra, rn, tok,
                            nicks, unused, folds, foldof, moves, created,
                            e->nickname, amax, nmax, ttl, cap, e->day, size,
-                           now, e->help ? "1" : "0", tmax, floor_ms, e->token,
-                           a->fold };
+                           now, e->help ? "1" : "0", tmax, floor_ms,
+                           e->untimed ? "-" : e->token, a->fold,
+                           e->untimed ? "1" : "0" };
     redisReply *r;
 
     key_of(b, board, sizeof(board), e->day, e->size, "board");
@@ -572,7 +643,9 @@ static puz_err redis_add(void *be, const struct store__add *a,
     key_of(b, folds, sizeof(folds), e->day, e->size, "folds");
     key_of(b, foldof, sizeof(foldof), e->day, e->size, "foldof");
     snprintf(seq, sizeof(seq), "%sdaily:seq", b->prefix);
-    snprintf(tok, sizeof(tok), "%sdaily:token:%s", b->prefix, e->token);
+    /* An untimed entry has no token: its key is named, never read. */
+    snprintf(tok, sizeof(tok), "%sdaily:token:%s", b->prefix,
+             e->untimed ? "-" : e->token);
     snprintf(ra, sizeof(ra), "%srate:a:%s:%lld", b->prefix, e->client,
              minute);
     snprintf(rn, sizeof(rn), "%srate:n:%s:%lld", b->prefix, a->net, minute);
@@ -644,6 +717,57 @@ static puz_err redis_start(void *be, const struct store__start *a,
     return got == 1 ? PUZ_OK : PUZ_EIO;
 }
 
+/* The finish script's answer as the store's (r freed). */
+static puz_err finish_answer(struct redis_be *b, redisReply *r,
+                             const struct store__add *a,
+                             struct store_run *out, char *msg)
+{
+    puz_err rc = PUZ_OK;
+
+    if (r->type != REDIS_REPLY_ARRAY || r->elements < 1
+        || r->element[0]->type != REDIS_REPLY_INTEGER
+        || (r->element[0]->integer >= 0 && (r->elements != 2
+            || r->element[1]->type != REDIS_REPLY_INTEGER)))
+        return failed(b, r, msg);
+    if (r->element[0]->integer < 0) {
+        /* -8 (too fast) and the token's refusals, worded as an entry's */
+        rc = add_refused(r, a, msg);
+    } else {
+        out->again = r->element[0]->integer == 0;
+        out->time_ms = (unsigned)r->element[1]->integer;
+    }
+    freeReplyObject(r);
+    return rc;
+}
+
+static puz_err redis_finish(void *be, const struct store__add *a,
+                            struct store_run *out, char *msg)
+{
+    struct redis_be *b = be;
+    const struct store_submission *e = a->e;
+    char tok[200], unused[256], size[4], now[24], moves[16], floor_ms[16],
+         tmax[16], ttl[16];
+    const char *argv[] = { "EVAL", finish_script, "2", tok, unused, e->day,
+                           size, now, moves, e->help ? "1" : "0",
+                           floor_ms, tmax, ttl, e->token };
+    redisReply *r;
+
+    snprintf(tok, sizeof(tok), "%sdaily:token:%s", b->prefix, e->token);
+    key_of(b, unused, sizeof(unused), e->day, e->size, "tokens");
+    snprintf(size, sizeof(size), "%u", e->size);
+    snprintf(now, sizeof(now), "%lld", (long long)a->now_ms);
+    snprintf(moves, sizeof(moves), "%u", e->moves);
+    snprintf(floor_ms, sizeof(floor_ms), "%u", a->lim->move_floor_ms);
+    snprintf(tmax, sizeof(tmax), "%u", STORE_TIME_MAX_MS);
+    snprintf(ttl, sizeof(ttl), "%d", STORE_TOKEN_TTL_MS);
+    out->moves = e->moves;
+    out->help = e->help;
+    r = command(b, (int)(sizeof(argv) / sizeof(argv[0])), argv, msg);
+    if (r == NULL)
+        return PUZ_EIO;
+    return finish_answer(b, r, a, out, msg);
+}
+
 /* "SEQ:CREATED:NICK" and its score into e. */
 static void entry_of(const redisReply *m, const redisReply *sc,
                      struct store_entry *e)
@@ -652,7 +776,8 @@ static void entry_of(const redisReply *m, const redisReply *sc,
     unsigned long long score = strtoull(sc->str, NULL, 10);
 
     memset(e, 0, sizeof(*e));
-    e->help = (score >> SCORE_HELP_BIT) != 0;
+    e->help = ((score >> SCORE_HELP_BIT) & 1) != 0;
+    e->untimed = (score >> SCORE_UNTIMED_BIT) != 0;
     e->moves = (unsigned)((score >> SCORE_TIME_BITS)
                           & ((1ull << (SCORE_HELP_BIT - SCORE_TIME_BITS)) - 1));
     e->time_ms = (unsigned)(score & ((1ull << SCORE_TIME_BITS) - 1));

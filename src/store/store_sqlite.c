@@ -10,6 +10,9 @@
  * start, not at the first entry; and every entry checks, after its
  * commit, that the file is still the one opened, so an entry written
  * into a deleted file is never acknowledged.
+ *
+ * A run may be finished before it is named (issue 45): its token then
+ * keeps the finish (spent 2) until an entry names it (spent 1).
  */
 #include "store_int.h"
 
@@ -90,6 +93,19 @@ static const char *const migrations[] = {
     "ALTER TABLE daily_entries ADD COLUMN fold TEXT NOT NULL DEFAULT '';"
     "UPDATE daily_entries SET fold = puz_fold(nickname);"
     "CREATE INDEX daily_fold ON daily_entries (day, size, fold);",
+    /* 6: a run finished before it is named (issue 45): the token keeps
+     * its finish, moves and help (spent 2: finished, not yet named);
+     * untimed entries (no start reached the server) rank after every
+     * timed one. */
+    "ALTER TABLE daily_tokens ADD COLUMN finished_ms INTEGER NOT NULL "
+    "  DEFAULT 0;"
+    "ALTER TABLE daily_tokens ADD COLUMN moves INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE daily_tokens ADD COLUMN help INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE daily_entries ADD COLUMN untimed INTEGER NOT NULL "
+    "  DEFAULT 0;"
+    "DROP INDEX IF EXISTS daily_rank;"
+    "CREATE INDEX daily_rank ON daily_entries "
+    "  (day, size, untimed, help, moves, time_ms, id);",
 };
 #define MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 
@@ -325,11 +341,15 @@ struct row {
     int64_t id, moves, time_ms, created_at;
     int help;
     char nickname[STORE_NICK_MAX + 1];
+    int untimed;
 };
 
-/* x ranks before y: no help first, then fewer moves, then less time. */
+/* x ranks before y: timed first, then no help, then fewer moves, then
+ * less time. */
 static bool better(const struct row *x, const struct row *y)
 {
+    if (x->untimed != y->untimed)
+        return x->untimed < y->untimed;
     if (x->help != y->help)
         return x->help < y->help;
     if (x->moves != y->moves)
@@ -337,7 +357,8 @@ static bool better(const struct row *x, const struct row *y)
     return x->time_ms < y->time_ms;
 }
 
-#define ROW_COLUMNS "id, help, moves, time_ms, created_at, nickname"
+#define ROW_COLUMNS "id, help, moves, time_ms, created_at, nickname, " \
+                    "untimed"
 
 /* The first row of sql (ROW_COLUMNS; day, size and nick bound, nick
  * may be NULL): 1 found, 0 none, -1 failed. */
@@ -364,6 +385,7 @@ static int entry_row(struct sqlite_be *b, const char *sql, const char *day,
         r->created_at = sqlite3_column_int64(st, 4);
         snprintf(r->nickname, sizeof(r->nickname), "%s",
                  n ? (const char *)n : "");
+        r->untimed = sqlite3_column_int(st, 6) != 0;
     }
     sqlite3_finalize(st);
     return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
@@ -385,9 +407,9 @@ static int make_room(struct sqlite_be *b, const struct store__add *a,
     if (got < a->lim->entries_max)
         return 0;
     r = entry_row(b, "SELECT " ROW_COLUMNS " FROM daily_entries WHERE day "
-                  "= ?1 AND size = ?2 ORDER BY help DESC, moves DESC, "
-                  "time_ms DESC, id DESC LIMIT 1", a->e->day, a->e->size,
-                  NULL, &worst);
+                  "= ?1 AND size = ?2 ORDER BY untimed DESC, help DESC, "
+                  "moves DESC, time_ms DESC, id DESC LIMIT 1", a->e->day,
+                  a->e->size, NULL, &worst);
     if (r < 0)
         return -1;
     if (r == 0 || !better(mine, &worst)) {
@@ -406,8 +428,9 @@ static int insert(struct sqlite_be *b, const struct store__add *a,
 
     if (sqlite3_prepare_v2(b->db, "INSERT INTO daily_entries (day, size, "
                            "nickname, moves, time_ms, client, created_at, "
-                           "net, help, fold) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-                           "?7, ?8, ?9, ?10)", -1, &st, NULL))
+                           "net, help, fold, untimed) VALUES (?1, ?2, ?3, "
+                           "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", -1, &st,
+                           NULL))
         return -1;
     sqlite3_bind_text(st, 1, e->day, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, (int)e->size);
@@ -419,65 +442,121 @@ static int insert(struct sqlite_be *b, const struct store__add *a,
     sqlite3_bind_text(st, 8, a->net, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 9, r->help);
     sqlite3_bind_text(st, 10, a->fold, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 11, r->untimed);
     rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
     return rc;
 }
 
+/* A start token's row. spent: 0 open, 1 spent on an entry, 2 its run
+ * finished (finished_ms, moves, help) and not yet named. */
+struct tok {
+    char day[11];
+    int64_t size, started, expires, finished, moves;
+    int spent, help;
+};
+
 /* The start token's row: 1 found, 0 none, -1 failed. */
-static int token_row(struct sqlite_be *b, const char *token, char *day,
-                     int64_t *size, int64_t *started, int64_t *expires,
-                     int *spent)
+static int token_row(struct sqlite_be *b, const char *token, struct tok *t)
 {
     sqlite3_stmt *st;
     int step;
 
     if (sqlite3_prepare_v2(b->db, "SELECT day, size, started_ms, "
-                           "expires_ms, spent FROM daily_tokens WHERE token "
-                           "= ?1", -1, &st, NULL))
+                           "expires_ms, spent, finished_ms, moves, help "
+                           "FROM daily_tokens WHERE token = ?1", -1, &st,
+                           NULL))
         return -1;
     sqlite3_bind_text(st, 1, token, -1, SQLITE_STATIC);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         const unsigned char *d = sqlite3_column_text(st, 0);
 
-        snprintf(day, 11, "%s", d ? (const char *)d : "");
-        *size = sqlite3_column_int64(st, 1);
-        *started = sqlite3_column_int64(st, 2);
-        *expires = sqlite3_column_int64(st, 3);
-        *spent = sqlite3_column_int(st, 4);
+        snprintf(t->day, sizeof(t->day), "%s", d ? (const char *)d : "");
+        t->size = sqlite3_column_int64(st, 1);
+        t->started = sqlite3_column_int64(st, 2);
+        t->expires = sqlite3_column_int64(st, 3);
+        t->spent = sqlite3_column_int(st, 4);
+        t->finished = sqlite3_column_int64(st, 5);
+        t->moves = sqlite3_column_int64(st, 6);
+        t->help = sqlite3_column_int(st, 7) != 0;
     }
     sqlite3_finalize(st);
     return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
 }
 
-/* Spends the entry's token: 0 (its start in *started), 1 refused (*rc
- * and msg set), -1 failed. */
-static int token_take(struct sqlite_be *b, const struct store__add *a,
-                      int64_t *started, puz_err *rc, char *msg)
+/* The token of a's run, usable for it: 0 (in *t), 1 refused (*rc and
+ * msg set), -1 failed. Spent (on an entry), other-board and expired
+ * tokens are refused here; what a finished one may do is the caller's
+ * to say. */
+static int token_usable(struct sqlite_be *b, const struct store__add *a,
+                        struct tok *t, puz_err *rc, char *msg)
 {
-    const struct store_submission *e = a->e;
-    char day[11];
-    int64_t size = 0, expires = 0;
-    int spent = 0, r = token_row(b, e->token, day, &size, started,
-                                 &expires, &spent);
-    const char *t[1] = { e->token };
+    int r = token_row(b, a->e->token, t);
 
     if (r < 0)
         return -1;
     if (r == 0)
         *rc = store__token_refused(msg, STORE__TOKEN_UNKNOWN);
-    else if (spent)
+    else if (t->spent == 1)
         *rc = store__token_refused(msg, STORE__TOKEN_SPENT);
-    else if (strcmp(day, e->day) != 0 || size != e->size)
+    else if (strcmp(t->day, a->e->day) != 0 || t->size != a->e->size)
         *rc = store__token_refused(msg, STORE__TOKEN_OTHER_BOARD);
-    else if (a->now_ms >= expires)
+    else if (a->now_ms >= t->expires)
         *rc = store__token_refused(msg, STORE__TOKEN_EXPIRED);
     else
-        return query_int(b, "UPDATE daily_tokens SET spent = 1 WHERE "
-                         "token = ?1 RETURNING spent", "t", t, NULL,
-                         &size) ? -1 : 0;
+        return 0;
     return 1;
+}
+
+/* Under the move floor: refused, nothing written (1, *rc and msg). */
+static int too_fast(const struct store__add *a, unsigned moves,
+                    unsigned ms, puz_err *rc, char *msg)
+{
+    if (ms >= (uint64_t)moves * a->lim->move_floor_ms)
+        return 0;
+    *rc = store__too_fast(msg, moves, ms, a->lim->move_floor_ms);
+    return 1;
+}
+
+/* The entry's run into mine (moves, help, time, untimed) and its token
+ * spent: an untimed run has none; moves 0 names the token's finished
+ * run; else the run ends now. 0 done, 1 refused (*rc and msg set), -1
+ * failed. */
+static int run_take(struct sqlite_be *b, const struct store__add *a,
+                    struct row *mine, puz_err *rc, char *msg)
+{
+    const struct store_submission *e = a->e;
+    const char *t[1] = { e->token };
+    struct tok k;
+    int64_t got;
+    int r;
+
+    mine->moves = e->moves;
+    mine->help = e->help ? 1 : 0;
+    mine->untimed = e->untimed ? 1 : 0;
+    mine->time_ms = 0;
+    if (e->untimed)
+        return 0;
+    r = token_usable(b, a, &k, rc, msg);
+    if (r == 0 && k.spent == 2 && e->moves != 0)
+        *rc = store__token_refused(msg, STORE__TOKEN_FINISHED), r = 1;
+    else if (r == 0 && k.spent != 2 && e->moves == 0)
+        *rc = store__token_refused(msg, STORE__TOKEN_UNFINISHED), r = 1;
+    if (r != 0)
+        return r;
+    if (k.spent == 2) {
+        mine->moves = k.moves;
+        mine->help = k.help;
+        mine->time_ms = store__run_ms(k.finished, k.started);
+    } else {
+        mine->time_ms = store__run_ms(a->now_ms, k.started);
+        /* rolled back: the token stays unspent */
+        if (too_fast(a, e->moves, (unsigned)mine->time_ms, rc, msg))
+            return 1;
+    }
+    return query_int(b, "UPDATE daily_tokens SET spent = 1 WHERE token = "
+                     "?1 RETURNING spent", "t", t, NULL, &got) ? -1 : 0;
 }
 
 /* Place of r on its board: entries that rank before it, plus one. */
@@ -485,18 +564,21 @@ static int rank_of(struct sqlite_be *b, const struct store_submission *e,
                    const struct row *r, struct store_entry *out)
 {
     const char *t[1] = { e->day };
-    int64_t n[5] = { e->size, r->help, r->moves, r->time_ms, r->id }, got;
+    int64_t n[6] = { e->size, r->untimed, r->help, r->moves, r->time_ms,
+                     r->id }, got;
 
     if (query_int(b, "SELECT count(*) FROM daily_entries WHERE day = ?1 "
-                  "AND size = ?2 AND (help < ?3 OR (help = ?3 AND (moves < "
-                  "?4 OR (moves = ?4 AND (time_ms < ?5 OR (time_ms = ?5 AND "
-                  "id < ?6))))))", "tiiiii", t, n, &got))
+                  "AND size = ?2 AND (untimed < ?3 OR (untimed = ?3 AND "
+                  "(help < ?4 OR (help = ?4 AND (moves < ?5 OR (moves = ?5 "
+                  "AND (time_ms < ?6 OR (time_ms = ?6 AND id < ?7))))))))",
+                  "tiiiiii", t, n, &got))
         return -1;
     out->rank = (unsigned)got + 1;
     snprintf(out->nickname, sizeof(out->nickname), "%s", r->nickname);
     out->moves = (unsigned)r->moves;
     out->time_ms = (unsigned)r->time_ms;
     out->help = r->help != 0;
+    out->untimed = r->untimed != 0;
     out->created_at = r->created_at;
     return 0;
 }
@@ -525,19 +607,20 @@ static int lookalike(struct sqlite_be *b, const struct store__add *a,
     return step == SQLITE_ROW ? 1 : step == SQLITE_DONE ? 0 : -1;
 }
 
-/* The entry against its nickname's earlier one: kept (not better),
- * replacing it, or new (room made on a full board). 0 placed (out
- * set), 1 refused (*rc, msg), -1 failed. */
+/* The entry (its run in run) against its nickname's earlier one: kept
+ * (not better), replacing it, or new (room made on a full board). 0
+ * placed (out set), 1 refused (*rc, msg), -1 failed. */
 static int place(struct sqlite_be *b, const struct store__add *a,
-                 struct store_placed *out, puz_err *rc, char *msg)
+                 const struct row *run, struct store_placed *out,
+                 puz_err *rc, char *msg)
 {
     const struct store_submission *e = a->e;
-    struct row mine = { 0, e->moves, out->time_ms, a->now_ms / 1000,
-                        e->help ? 1 : 0, "" }, old;
+    struct row mine = *run, old;
     int r = entry_row(b, "SELECT " ROW_COLUMNS " FROM daily_entries WHERE "
                       "day = ?1 AND size = ?2 AND nickname = ?3 COLLATE "
                       "NOCASE", e->day, e->size, e->nickname, &old);
 
+    mine.created_at = a->now_ms / 1000;
     if (r < 0)
         return -1;
     if (r == 1 && !better(&mine, &old))
@@ -575,7 +658,7 @@ static puz_err sqlite_add(void *be, const struct store__add *a,
                           struct store_placed *out, char *msg)
 {
     struct sqlite_be *b = be;
-    int64_t started = 0;
+    struct row mine = { 0 };
     puz_err rc = PUZ_OK;
     int r = sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ? -1
             : 0;
@@ -584,19 +667,68 @@ static puz_err sqlite_add(void *be, const struct store__add *a,
         r = limited(b, false, a->e->client, a->net, a->now_ms / 1000
                     - STORE_RATE_WINDOW_S, &rc, msg);
     if (r == 0)
-        r = token_take(b, a, &started, &rc, msg);
+        r = run_take(b, a, &mine, &rc, msg);
     if (r == 0) {
-        out->time_ms = store__run_ms(a->now_ms, started);
-        if (out->time_ms < (uint64_t)a->e->moves * a->lim->move_floor_ms) {
-            rc = store__too_fast(msg, a->e->moves, out->time_ms,
-                                 a->lim->move_floor_ms);
-            r = 1;      /* rolled back: the token stays unspent */
-        }
+        out->time_ms = (unsigned)mine.time_ms;
+        out->moves = (unsigned)mine.moves;
+        out->help = mine.help != 0;
+        r = lookalike(b, a, &rc, msg);
     }
     if (r == 0)
-        r = lookalike(b, a, &rc, msg);
+        r = place(b, a, &mine, out, &rc, msg);
+    return end_write(b, r, rc, msg);
+}
+
+/* The finished run's record on its token (spent 2), its clock stopped
+ * now; the token then lasts STORE_TOKEN_TTL_MS from the finish. */
+static int token_finish(struct sqlite_be *b, const struct store__add *a)
+{
+    sqlite3_stmt *st;
+    int rc;
+
+    if (sqlite3_prepare_v2(b->db, "UPDATE daily_tokens SET spent = 2, "
+                           "finished_ms = ?1, moves = ?2, help = ?3, "
+                           "expires_ms = ?4 WHERE token = ?5", -1, &st,
+                           NULL))
+        return -1;
+    sqlite3_bind_int64(st, 1, a->now_ms);
+    sqlite3_bind_int64(st, 2, a->e->moves);
+    sqlite3_bind_int(st, 3, a->e->help ? 1 : 0);
+    sqlite3_bind_int64(st, 4, a->now_ms + STORE_TOKEN_TTL_MS);
+    sqlite3_bind_text(st, 5, a->e->token, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* In one transaction: the token checked, the run's finish kept on it
+ * (or, finished before alike, that first finish answered again). */
+static puz_err sqlite_finish(void *be, const struct store__add *a,
+                             struct store_run *out, char *msg)
+{
+    struct sqlite_be *b = be;
+    struct tok k;
+    puz_err rc = PUZ_OK;
+    int r = sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ? -1
+            : 0;
+
     if (r == 0)
-        r = place(b, a, out, &rc, msg);
+        r = token_usable(b, a, &k, &rc, msg);
+    if (r == 0 && k.spent == 2) {
+        if (k.moves != a->e->moves || k.help != (a->e->help ? 1 : 0)) {
+            rc = store__token_refused(msg, STORE__TOKEN_FINISHED_OTHER);
+            r = 1;
+        }
+        out->again = true;
+        out->time_ms = store__run_ms(k.finished, k.started);
+    } else if (r == 0) {
+        out->time_ms = store__run_ms(a->now_ms, k.started);
+        r = too_fast(a, a->e->moves, out->time_ms, &rc, msg);
+        if (r == 0)
+            r = token_finish(b, a);
+    }
+    out->moves = a->e->moves;
+    out->help = a->e->help;
     return end_write(b, r, rc, msg);
 }
 
@@ -684,9 +816,9 @@ static puz_err sqlite_top(void *be, const char *day, unsigned size,
     int step;
 
     if (sqlite3_prepare_v2(b->db, "SELECT nickname, moves, time_ms, "
-                           "created_at, help FROM daily_entries WHERE day = "
-                           "?1 AND size = ?2 ORDER BY help, moves, time_ms, "
-                           "id LIMIT ?3",
+                           "created_at, help, untimed FROM daily_entries "
+                           "WHERE day = ?1 AND size = ?2 ORDER BY untimed, "
+                           "help, moves, time_ms, id LIMIT ?3",
                            -1, &st, NULL)) {
         say(msg, "the store failed", b->db);
         return PUZ_EIO;
@@ -704,6 +836,7 @@ static puz_err sqlite_top(void *be, const char *day, unsigned size,
         e->time_ms = (unsigned)sqlite3_column_int64(st, 2);
         e->created_at = sqlite3_column_int64(st, 3);
         e->help = sqlite3_column_int(st, 4) != 0;
+        e->untimed = sqlite3_column_int(st, 5) != 0;
     }
     sqlite3_finalize(st);
     if (step != SQLITE_DONE && step != SQLITE_ROW) {

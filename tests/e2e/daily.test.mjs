@@ -118,18 +118,23 @@ test('daily: the page shows the day\u2019s board and par the API gives', async (
 
 test('daily: a forged entry is refused with the server\u2019s reason and listed nowhere', async () => {
     await openPage();
-    await playDaily();
-    /* A forger's client: the same request with a move list cut short. */
-    await page.route('**/v1/daily/*/3/entries', async (routed) => {
+    /* A forger's client: the same request with a move list cut short
+       (the moves go with the finish, the moment the board is solved:
+       issue 45). */
+    await page.route('**/v1/daily/*/3/finish', async (routed) => {
         const body = JSON.parse(routed.request().postData());
         body.moves = body.moves.slice(0, -2);
         await routed.continue({ postData: JSON.stringify(body) });
     });
+    await playDaily();
     await page.fill('#daily-nick', 'forger');
     await page.click('#daily-submit');
+    /* The card says the reason as soon as the finish is refused, before
+       Enter too: wait for Enter's own answer (the button back). */
     await page.waitForFunction(() => /do not solve/.test(
-        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
-    await page.unroute('**/v1/daily/*/3/entries');
+        document.getElementById('daily-entry-message').textContent) &&
+        !document.getElementById('daily-submit').disabled, null, { timeout: 10000 });
+    await page.unroute('**/v1/daily/*/3/finish');
     assert.equal(await page.isEnabled('#daily-submit'), true, 'the honest entry can still be sent');
     const day = (await api('/v1/daily/today/3')).json;
     assert.equal(day.total_entries, 0);

@@ -8,6 +8,8 @@
 #  1. a start token taken through a is spent by an entry through b
 #     (timed by the store: at least the second slept between them), and
 #     ranked through b; the token spent through a again is refused (409);
+#     a run started through a, finished through b (the clock stops) and
+#     named through a 2 s later keeps the finish's time (issue 45);
 #  2. the per-client rate limit counts across a and b;
 #  3. X-Forwarded-For is honoured only from a trusted proxy: c counts
 #     every forged address as the socket's; behind nginx a client's
@@ -117,6 +119,22 @@ curl -sf "$b_url/v1/daily/today/3?limit=100" | grep '"nickname":"alice"' >/dev/n
     lb_fail "alice's entry through b is not on b's leaderboard"
 expect "$(post "$a_url" alice2 -H 'X-Forwarded-For: 198.51.100.1')" 409 \
     "the spent token again, through a"
+# Finished through b, named through a: the name adds no time.
+start "$a_url" -H 'X-Forwarded-For: 198.51.100.9'
+expect "$(curl -s -o "$lb_tmp/e" -w '%{http_code}' -H 'Content-Type: application/json' \
+    -H 'X-Forwarded-For: 198.51.100.9' --data-binary \
+    "{\"moves\":$moves,\"token\":\"$token\",\"help\":false}" \
+    "$b_url/v1/daily/today/3/finish")" 201 "finish through b of a run started through a"
+finished=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["time_ms"])' <"$lb_tmp/e")
+sleep 2     # the player types a nickname: no part of the run's time
+expect "$(curl -s -o "$lb_tmp/e" -w '%{http_code}' -H 'Content-Type: application/json' \
+    -H 'X-Forwarded-For: 198.51.100.9' --data-binary \
+    "{\"nickname\":\"finisher\",\"token\":\"$token\"}" \
+    "$a_url/v1/daily/today/3/entries")" 201 "naming through a of a run finished through b"
+acked="$acked finisher"
+python3 -c 'import json,sys; t = json.load(sys.stdin)["time_ms"]
+sys.exit(0 if t == int(sys.argv[1]) else "time_ms %d" % t)' "$finished" <"$lb_tmp/e" ||
+    lb_fail "the named run's time is not its finish's ($finished ms): $(cat "$lb_tmp/e")"
 
 # 2. One client, five entries alternating a and b; the sixth is refused.
 same_minute

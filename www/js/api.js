@@ -163,14 +163,28 @@ export function dailyStart(date, size, options = {})
     });
 }
 
-/* POST /v1/daily/{date}/{size}/entries: the server replays the moves,
-   times the run from its token and places the entry (or keeps the
-   nickname's better one: improved false); a refusal is an ApiError. */
-export function dailyEntry(date, size, { nickname, moves, token, help }, options = {})
+/* POST /v1/daily/{date}/{size}/finish: the board is solved; the server
+   replays the moves, stops the run's clock and keeps the run for a
+   name (a retry with the same moves answers the first finish). */
+export function dailyFinish(date, size, { moves, token, help }, options = {})
+{
+    return request(`/v1/daily/${encodeURIComponent(date)}/${size}/finish`, {
+        method: 'POST',
+        body: { moves, token, help: Boolean(help) },
+        ...options,
+    });
+}
+
+/* POST /v1/daily/{date}/{size}/entries: the server places the entry (or
+   keeps the nickname's better one: improved false); a refusal is an
+   ApiError. The body is { nickname, token } for a finished run (its
+   time is the finish's), or { nickname, moves, help, untimed: true }
+   when no start reached the server. */
+export function dailyEntry(date, size, body, options = {})
 {
     return request(`/v1/daily/${encodeURIComponent(date)}/${size}/entries`, {
         method: 'POST',
-        body: { nickname, moves, token, help: Boolean(help) },
+        body,
         ...options,
     });
 }

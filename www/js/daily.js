@@ -6,7 +6,13 @@
  * counts them itself, and times the run itself: the player's first move
  * fetches a start token (POST .../start), the entry spends it, so the
  * page's clock and the server's agree to a round trip and the page
- * sends no time at all.
+ * sends no time at all. The moment the board is solved the page sends
+ * the moves (POST .../finish): the server's clock stops there, and the
+ * nickname typed afterwards names the run by its token without adding
+ * to its time (issue 45). A start that does not reach the server is
+ * tried again in the background, and the page says so; a run no start
+ * ever reached goes in untimed (ranked after every timed entry) rather
+ * than being lost.
  *
  * Help is the page's to tell: hints or the solver on a daily board,
  * also before a Replay or a fresh start of the same board on this
@@ -18,7 +24,7 @@
  * as text (textContent), never as markup.
  */
 
-import { daily as fetchDaily, dailyEntry, dailyStart } from './api.js';
+import { daily as fetchDaily, dailyEntry, dailyFinish, dailyStart } from './api.js';
 import { fromApi } from './board.js';
 import { formatSeconds } from './clock.js';
 import { mini } from './think.js';
@@ -30,6 +36,20 @@ const HELPED_KEY = 'puzzled.daily-helped';   /* ["date/size", ...] */
 const ENTERED_KEY = 'puzzled.daily-entered'; /* { "date/size": nickname } */
 const KEEP = 12;                             /* boards remembered */
 const NICK_RE = /^[A-Za-z0-9_.-]([A-Za-z0-9 _.-]{0,22}[A-Za-z0-9_.-])?$/;
+/* A start that did not reach the server is tried again after these
+   waits (ms), the last one repeated, until one does or the board is
+   solved. */
+const START_RETRY_MS = [1000, 2000, 4000, 8000, 15000];
+
+/* Worth trying again: no answer, or the server busy, limited or down
+   for a moment; any other refusal would only be repeated. */
+function transient(err)
+{
+    return !err.status || err.status === 429 || err.status >= 500;
+}
+
+/* An error's words without their closing full stop, to quote. */
+const quoted = (err) => String(err.message || err).replace(/\.$/, '');
 
 function storedNick()
 {
@@ -91,28 +111,132 @@ export class Daily {
         });
         $('daily-nick').value = storedNick();
         this.run = null;
+        this.solved = null;   /* the last daily run solved (finishRun) */
+    }
+
+    /* Says what the daily run's server clock is doing, under the status
+       line, when it is not the usual ('' hides it). */
+    noteRun(text)
+    {
+        $('daily-run-note').textContent = text;
+        $('daily-run-note').hidden = !text;
     }
 
     /* The player's first move on a daily board: the server's clock
-       starts. A failure is kept for the entry to report. */
+       starts. A start that does not reach the server is tried again in
+       the background; the run goes on meanwhile. */
     startRun(d)
     {
-        const key = keyOf(d);
-        const token = dailyStart(d.date, d.size).then((r) => {
-            writeJson(RUN_KEY, { key, token: r.token });
+        this.stopRun();
+        this.noteRun('');
+        /* An earlier run's token is no token of this one's after a reload. */
+        writeJson(RUN_KEY, { key: keyOf(d), token: null });
+        this.run = { key: keyOf(d), daily: d, token: null, tries: 0, pending: null, timer: 0, over: false };
+        this.tryStart(this.run);
+    }
+
+    /* No more starts for the run under way (solved, or another begun). */
+    stopRun()
+    {
+        if (!this.run)
+            return;
+        this.run.over = true;
+        clearTimeout(this.run.timer);
+    }
+
+    /* One start; its promise (in run.pending while it is out) resolves
+       to the token, or to null when it failed, never rejects. */
+    tryStart(run)
+    {
+        run.timer = 0;
+        const attempt = dailyStart(run.daily.date, run.daily.size).then((r) => {
+            run.token = r.token;
+            writeJson(RUN_KEY, { key: run.key, token: r.token });
+            if (run.tries > 0 && run === this.run) {
+                this.noteRun(`The server’s clock for this daily run started at try ${run.tries + 1}, ` +
+                    'a little after your first move: its time for the run is that much shorter than yours.');
+            }
             return r.token;
+        }, (err) => {
+            run.tries += 1;
+            const again = transient(err) && !run.over;
+            if (again) {
+                const wait = START_RETRY_MS[Math.min(run.tries, START_RETRY_MS.length) - 1];
+                run.timer = setTimeout(() => this.tryStart(run), wait);
+            }
+            if (run === this.run && !run.over) {
+                this.noteRun(again ?
+                    `The daily’s clock could not be started on the server (${quoted(err)}). ` +
+                    'Trying again in the background; play on, your run is kept and will be entered either way.' :
+                    `The daily’s clock could not be started on the server: ${err.message} ` +
+                    'Play on: your run can still be entered, untimed.');
+            }
+            return null;
         });
-        token.catch(() => {});
-        this.run = { key, token };
+        run.pending = attempt;
+        attempt.then(() => {
+            if (run.pending === attempt)
+                run.pending = null;
+        });
     }
 
     /* A game put back after a reload keeps its run's token: the
-       server's clock went on meanwhile, as the page's did. */
-    resumeRun(d)
+       server's clock went on meanwhile, as the page's did. A run whose
+       start never answered starts again (moves: those played). */
+    resumeRun(d, moves = 0)
     {
         const saved = readJson(RUN_KEY, null);
-        if (saved && saved.key === keyOf(d))
-            this.run = { key: saved.key, token: Promise.resolve(saved.token) };
+        this.stopRun();
+        this.run = null;
+        if (saved && saved.key === keyOf(d) && saved.token) {
+            this.run = { key: saved.key, daily: d, token: saved.token, tries: 0, pending: null,
+                timer: 0, over: false };
+        } else if (moves > 0) {
+            this.startRun(d);
+        }
+    }
+
+    /* The board is solved (the player's own moves): the server's clock
+       for the run stops now, whatever the nickname takes to type. The
+       entry the score card offers waits on this. */
+    finishRun(d, moves, helpedNow)
+    {
+        const run = this.run && this.run.key === keyOf(d) ? this.run : null;
+        this.stopRun();
+        const entry = {
+            daily: d, moves, help: helpedNow || this.helpedBefore(d), run,
+            token: null, finish: null, untimed: false, error: null,
+        };
+        entry.done = this.finishEntry(entry);
+        this.solved = entry;
+    }
+
+    async finishEntry(entry)
+    {
+        /* A start still out is waited for; none ever answered: untimed. */
+        const token = entry.run ? entry.run.token || await entry.run.pending : null;
+        if (!token) {
+            entry.untimed = true;
+            return;
+        }
+        entry.token = token;
+        await this.sendFinish(entry);
+    }
+
+    /* POST .../finish; a failure is kept for the entry to report. A
+       token the server refuses (forgotten, expired) leaves the run to go
+       in untimed. */
+    async sendFinish(entry)
+    {
+        try {
+            entry.finish = await dailyFinish(entry.daily.date, entry.daily.size,
+                { moves: entry.moves, token: entry.token, help: entry.help });
+            entry.error = null;
+        } catch (err) {
+            entry.error = err;
+            if (err.status === 409 && err.problem?.pointer === '/token')
+                entry.untimed = true;
+        }
     }
 
     /* Hints or the solver on a daily board: any run of it from this
@@ -198,8 +322,15 @@ export class Daily {
             name.textContent = e.nickname;
             const stats = document.createElement('span');
             stats.className = 'daily-stats';
-            stats.textContent = `${e.moves} moves · ${formatSeconds(e.time_ms / 1000)}`;
+            stats.textContent = `${e.moves} moves · ${e.untimed ? 'untimed' : formatSeconds(e.time_ms / 1000)}`;
             li.append(name, stats);
+            if (e.untimed) {
+                const mark = document.createElement('span');
+                mark.className = 'daily-help';
+                mark.textContent = 'untimed';
+                mark.title = 'No start of this run reached the server: it ranks after every timed one.';
+                li.append(mark);
+            }
             if (e.help) {
                 const mark = document.createElement('span');
                 mark.className = 'daily-help';
@@ -236,23 +367,60 @@ export class Daily {
     /* The score card is about to show result r: offer the entry when the
        player finished a daily board themselves; with help (hints, the
        solver, now or before a Replay on this device) it goes in marked
-       assisted, and ranks after every unassisted entry. */
+       assisted, and ranks after every unassisted entry. The run was
+       finished on the server when it was solved (finishRun); the card
+       says what the server made of it once it has answered. */
     offer(r)
     {
         const own = Boolean(r.daily) && !r.bySolver;
-        const help = own && (r.helped || this.helpedBefore(r.daily));
         $('daily-entry').hidden = !r.daily;
-        this.finished = own ? { daily: r.daily, moves: r.moveList, help, run: this.run } : null;
+        let entry = null;
+        if (own) {
+            const solved = this.solved;
+            entry = solved && keyOf(solved.daily) === keyOf(r.daily) &&
+                solved.moves.length === r.moveList.length ? solved :
+                { daily: r.daily, moves: r.moveList, help: r.helped || this.helpedBefore(r.daily),
+                    run: null, token: null, finish: null, untimed: true, error: null,
+                    done: Promise.resolve() };
+        }
+        this.finished = entry;
         $('daily-nick').disabled = !own;
         $('daily-submit').disabled = !own;
         if (!r.daily)
             return;
+        if (!own) {
+            $('daily-entry-message').textContent = 'The leaderboard is for boards you finish yourself.';
+            return;
+        }
+        this.describe(entry, r);
+        entry.done.then(() => {
+            if (this.finished === entry)
+                this.describe(entry, r);
+        });
+    }
+
+    /* The card's words for entry (of result r), as far as the server
+       has answered. */
+    describe(entry, r)
+    {
         const n = `${r.daily.size}×${r.daily.size}`;
-        const words = `Enter your ${r.moves} moves on the ${r.daily.date} ${n} leaderboard: ` +
-            'the server replays them to check and times the run from your first move.';
-        $('daily-entry-message').textContent = !own ?
-            'The leaderboard is for boards you finish yourself.' :
-            help ? `${words} ${this.whyAssisted(r)}` : words;
+        let words = `Enter your ${r.moves} moves on the ${r.daily.date} ${n} leaderboard: `;
+        if (entry.finish) {
+            words += 'the server replayed them and timed your run at ' +
+                `${formatSeconds(entry.finish.time_ms / 1000)}, from your first move to your last; ` +
+                'typing a nickname adds nothing.';
+        } else if (entry.untimed) {
+            words += 'no start of this run reached the server, so it goes in untimed, after every ' +
+                `timed entry${entry.error ? ` (${quoted(entry.error)})` : ''}.`;
+        } else if (entry.error && entry.error.status) {
+            words += `the server did not take the finished run: ${entry.error.message}`;
+        } else if (entry.error) {
+            words += `the finished run has not reached the server yet (${quoted(entry.error)}); ` +
+                'entering sends it again.';
+        } else {
+            words += 'the server replays them to check and times the run from your first move to your last.';
+        }
+        $('daily-entry-message').textContent = entry.help ? `${words} ${this.whyAssisted(r)}` : words;
     }
 
     whyAssisted(r)
@@ -275,16 +443,21 @@ export class Daily {
             $('daily-nick').focus();
             return;
         }
-        if (!entry.run || entry.run.key !== keyOf(entry.daily)) {
-            out.textContent = 'This run has no start from the server, so it cannot be timed: ' +
-                'play the board again.';
-            return;
-        }
         $('daily-submit').disabled = true;
         try {
-            const token = await entry.run.token;
-            const placed = await dailyEntry(entry.daily.date, entry.daily.size,
-                { nickname: nick, moves: entry.moves, token, help: entry.help });
+            await entry.done;
+            /* The finish never arrived: sent again now (a lost answer
+               gets the first finish's time back). */
+            if (!entry.untimed && !entry.finish) {
+                entry.done = this.sendFinish(entry);
+                await entry.done;
+            }
+            if (!entry.untimed && !entry.finish)
+                throw entry.error;
+            const body = entry.untimed ?
+                { nickname: nick, moves: entry.moves, help: entry.help, untimed: true } :
+                { nickname: nick, token: entry.token };
+            const placed = await dailyEntry(entry.daily.date, entry.daily.size, body);
             keepNick(nick);
             this.rememberEntered(entry.daily, placed.best.nickname);
             this.finished = null;
@@ -301,7 +474,8 @@ export class Daily {
     placedWords(p)
     {
         const board = `the ${p.date} ${p.size}×${p.size} board`;
-        const timed = `${p.moves} moves in ${formatSeconds(p.time_ms / 1000)} (the server’s clock)`;
+        const timed = p.untimed ? `${p.moves} moves, untimed (after every timed entry)` :
+            `${p.moves} moves in ${formatSeconds(p.time_ms / 1000)} (the server’s clock)`;
         if (p.improved)
             return `You are number ${p.rank} of ${p.total_entries} on ${board}: ${timed}.`;
         return `Your earlier entry as ${p.best.nickname} (${p.best.moves} moves in ` +

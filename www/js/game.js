@@ -48,6 +48,7 @@ const KIND_NAME = Object.freeze({ custom: 'Your board', shared: 'Shared board', 
 export class Game {
     /*
      * hooks: onChange(game) after any change, onMove(game, {bySolver}),
+     * onSolved(game) the moment the board is solved,
      * onFinish(game, result), onSave(snapshot|null), pictureMode() says
      * whether tiles show a picture without numbers.
      */
@@ -599,6 +600,9 @@ export class Game {
         this.phase = 'finished';
         this.playback.stop();
         this.clock.stop();
+        /* The moment it is solved, before the score and the card: the
+           daily's server clock stops here too (issue 45). */
+        this.hook('onSolved', this);
         this.hook('onSave', null);
         this.hud.say(this.solverMoves ? 'Solved, with the solver\u2019s help.' : 'Solved! Working out your score…', 'good');
         this.changed();

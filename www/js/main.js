@@ -47,6 +47,8 @@ const game = new Game({
         /* Help on a daily board marks every later run of it (daily.js). */
         if (g.kind === 'daily' && g.daily && (g.hints > 0 || g.watched))
             daily.markHelped(g.daily);
+        if (g.kind !== 'daily')
+            daily.noteRun('');
     },
     hooks: {
         onMove: (g, { bySolver }) => {
@@ -54,6 +56,12 @@ const game = new Game({
             /* The first move of a daily run starts the server's clock. */
             if (g.kind === 'daily' && g.daily && !bySolver && g.moves.length === 1)
                 daily.startRun(g.daily);
+        },
+        /* Solved by the player: the daily's server clock stops now,
+           not when the nickname is typed (issue 45). */
+        onSolved: (g) => {
+            if (g.kind === 'daily' && g.daily && g.solverMoves === 0)
+                daily.finishRun(g.daily, g.moves.slice(), g.hints > 0 || g.watched);
         },
         onFinish: () => sound.win(),
         onSave: (snapshot) => (snapshot ? saveGame(snapshot) : clearGame()),
@@ -466,7 +474,7 @@ function resumeSaved()
         usePicture(progress.picture);
         if (game.resume(saved)) {
             if (game.kind === 'daily' && game.daily)
-                daily.resumeRun(game.daily);
+                daily.resumeRun(game.daily, game.moves.length);
             return true;
         }
     }

@@ -88,6 +88,8 @@ export class ScoreCard {
             `≤ ${formatCount(r.optimal)}` : formatCount(r.optimal);
         $('score-optimal-label').textContent = r.exact === false ? 'Best found' : 'Optimal';
         $('score-time').textContent = formatSeconds(r.seconds);
+        /* The page's time to the millisecond, beside the server's. */
+        $('score-time').dataset.ms = String(Math.round(r.seconds * 1000));
         $('score-hints').textContent = String(r.hints);
         $('solver-line').textContent = solverLine(r.solver);
         $('score-note').textContent = r.note || '';
