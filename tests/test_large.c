@@ -307,8 +307,10 @@ static void test_anytime_memory_within_max_bytes(void **state)
         puz_board_goal(n, &goal);
         puz_rng_seed(&rng, 40 + n);
         puz_random_board(n, 10000, NULL, NULL, &rng, &b);
+        /* Bounded by nodes, not by a deadline: a deadline reached first
+           (a sanitizer build on a busy machine) ends the try before the
+           store has grown to the limit this test is about. */
         o.limits.max_nodes = 600000;
-        o.limits.deadline_us = puz_now_us() + 5000000u;
         puz_arena_reset(a);
         assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
         check_answer(&b, &goal, &r);
