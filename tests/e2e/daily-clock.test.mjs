@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, fromApi, opposite, toRows } from '../../www/js/board.js';
 import { formatSeconds } from '../../www/js/clock.js';
-import { KEY_FOR_SLIDE, apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { apiClient, KEY_FOR_SLIDE, launchBrowser, outputDir, startServer, T } from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
 /* The issue's own figure: a player who takes 30 s over a nickname. */
@@ -52,9 +52,9 @@ async function freshPage()
     await page.goto(`${server.base}/livez`);
     await page.evaluate(() => localStorage.clear());
     await page.goto(`${server.base}/`);
-    await page.waitForSelector('#board[data-phase="playing"]', { timeout: 20000 });
+    await page.waitForSelector('#board[data-phase="playing"]', { timeout: T(20000) });
     await page.waitForFunction(() => !document.getElementById('daily-play').disabled,
-        null, { timeout: 20000 });
+        null, { timeout: T(20000) });
 }
 
 /* Plays today's 3x3 by keys along the API's optimal route up to the
@@ -71,11 +71,11 @@ async function playDaily(afterFirst = async () => {})
     for (const [i, move] of moves.entries()) {
         tiles = applyMove(tiles, move);
         await page.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
-        await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: 5000 });
+        await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: T(5000) });
         if (i === 0)
             await afterFirst();
     }
-    await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])', { timeout: 20000 });
+    await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])', { timeout: T(20000) });
     return { day, moves };
 }
 
@@ -98,7 +98,7 @@ async function enter(nick)
     await page.click('#daily-submit');
     await page.waitForFunction(() => /You are number/.test(
         document.getElementById('daily-entry-message').textContent) ||
-        !document.getElementById('daily-submit').disabled, null, { timeout: 20000 });
+        !document.getElementById('daily-submit').disabled, null, { timeout: T(20000) });
     return page.textContent('#daily-entry-message');
 }
 
@@ -148,9 +148,9 @@ test('a start lost on the first move is retried and the run entered', async () =
             /* The page says it is retrying, then a start gets through
                (waited for, so that this run is timed, not untimed). */
             await page.waitForFunction(() => /Trying again in the background/.test(
-                document.getElementById('daily-run-note').textContent), null, { timeout: 10000 });
+                document.getElementById('daily-run-note').textContent), null, { timeout: T(10000) });
             await page.waitForResponse((r) => /\/v1\/daily\/[^/]+\/3\/start$/.test(r.url()) &&
-                r.status() === 201, { timeout: 20000 });
+                r.status() === 201, { timeout: T(20000) });
         });
         for (let i = 0; i < 3; i++) {
             const said = await enter('Blip');
@@ -178,7 +178,7 @@ test('a run no start reached goes in untimed, after the timed ones', async () =>
     try {
         const { moves } = await playDaily();
         await page.waitForFunction(() => /untimed/.test(
-            document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+            document.getElementById('daily-entry-message').textContent), null, { timeout: T(10000) });
         const said = await enter('No clock');
         assert.match(said, /You are number 3 .* untimed/, said);
         const entry = await listed('No clock');

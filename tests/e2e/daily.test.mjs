@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyMove, fromApi, opposite, toRows } from '../../www/js/board.js';
-import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
 import { axeCheck } from './axe.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
@@ -41,9 +41,9 @@ async function board()
 async function openPage()
 {
     await page.goto(`${server.base}/`);
-    await page.waitForSelector('#board[data-phase="playing"]', { timeout: 20000 });
+    await page.waitForSelector('#board[data-phase="playing"]', { timeout: T(20000) });
     await page.waitForFunction(() => !document.getElementById('daily-play').disabled,
-        null, { timeout: 20000 });
+        null, { timeout: T(20000) });
 }
 
 /* Plays the day's 3×3 by keys along the API's optimal route, up to the
@@ -62,16 +62,16 @@ async function playDaily(pauseMs = 0, detour = false)
     for (const move of detour ? [there, opposite(there)] : []) {
         tiles = applyMove(tiles, move);
         await page.keyboard.press(KEY[opposite(move)]);
-        await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: 5000 });
+        await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: T(5000) });
     }
     for (const [i, move] of moves.entries()) {
         tiles = applyMove(tiles, move);
         if (i === moves.length - 1 && pauseMs > 0)
             await page.waitForTimeout(pauseMs);
         await page.keyboard.press(KEY[opposite(move)]);
-        await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: 5000 });
+        await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: T(5000) });
     }
-    await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])', { timeout: 20000 });
+    await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])', { timeout: T(20000) });
     return { day, moves };
 }
 
@@ -133,7 +133,7 @@ test('daily: a forged entry is refused with the server\u2019s reason and listed 
        Enter too: wait for Enter's own answer (the button back). */
     await page.waitForFunction(() => /do not solve/.test(
         document.getElementById('daily-entry-message').textContent) &&
-        !document.getElementById('daily-submit').disabled, null, { timeout: 10000 });
+        !document.getElementById('daily-submit').disabled, null, { timeout: T(10000) });
     await page.unroute('**/v1/daily/*/3/finish');
     assert.equal(await page.isEnabled('#daily-submit'), true, 'the honest entry can still be sent');
     const day = (await api('/v1/daily/today/3')).json;
@@ -152,7 +152,7 @@ test('daily: an honest entry is accepted and on the leaderboard after a reload',
     await page.fill('#daily-nick', 'Ada e2e');
     await page.click('#daily-submit');
     await page.waitForFunction(() => /number 1 of 1/.test(
-        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+        document.getElementById('daily-entry-message').textContent), null, { timeout: T(10000) });
     await page.click('#score-next');
     await page.reload();
     await openPage();
@@ -203,7 +203,7 @@ test('daily: the same nickname again keeps the better entry and says so', async 
     await page.fill('#daily-nick', 'Dup e2e');
     await page.click('#daily-submit');
     await page.waitForFunction(() => /You are number/.test(
-        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+        document.getElementById('daily-entry-message').textContent), null, { timeout: T(10000) });
     await page.click('#score-next');
     /* Two moves more, and slower: no better, so the first stays (the
        moves decide, not the time: under load the first run's time,
@@ -212,7 +212,7 @@ test('daily: the same nickname again keeps the better entry and says so', async 
     await page.fill('#daily-nick', 'dup E2E');
     await page.click('#daily-submit');
     await page.waitForFunction(() => /earlier entry as Dup e2e .* stays/.test(
-        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+        document.getElementById('daily-entry-message').textContent), null, { timeout: T(10000) });
     await page.click('#score-next');
     const day = (await api('/v1/daily/today/3?limit=100')).json;
     assert.deepEqual(day.entries.filter((e) => /^dup e2e$/i.test(e.nickname)).map((e) => e.nickname),

@@ -16,7 +16,7 @@ import path from 'node:path';
 import {
     applyMove, goalBoard, isSolved, legalMoves, moveForTile, opposite, tileForMove, toRows,
 } from '../../www/js/board.js';
-import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
 const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
@@ -41,12 +41,12 @@ async function board()
 
 async function waitForBoard(tiles)
 {
-    await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: 5000 });
+    await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: T(5000) });
 }
 
 async function waitForPlaying()
 {
-    await page.waitForSelector('#board[data-phase="playing"]', { timeout: 15000 });
+    await page.waitForSelector('#board[data-phase="playing"]', { timeout: T(15000) });
 }
 
 /* Optimal distance from `tiles` to the goal, straight from the API. */
@@ -155,7 +155,7 @@ test('a swipe on the board slides a tile too', async () => {
 test('Hint shows a move that the API confirms is optimal', async () => {
     const tiles = await board();
     await page.click('#hint');
-    await page.waitForSelector('#board[data-hint-tile]', { timeout: 10000 });
+    await page.waitForSelector('#board[data-hint-tile]', { timeout: T(10000) });
     const tile = Number(await page.getAttribute('#board', 'data-hint-tile'));
     const move = moveForTile(tiles, tile);
     assert.ok(move, `hinted tile ${tile} is not next to the gap`);
@@ -214,7 +214,7 @@ test('Solve plays the optimal path with pause and step, then shows the score', a
         el.dispatchEvent(new Event('input', { bubbles: true }));
     });
     await page.click('#play-pause');
-    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
     assert.deepEqual(await board(), goalBoard(3));
     assert.equal(await page.getAttribute('#board', 'data-solved'), 'true');
     assert.equal(await page.textContent('#moves'), String(optimal));
@@ -254,7 +254,7 @@ test('the keyboard alone reaches the board and asks for a hint', async () => {
     assert.equal(await page.evaluate(() => document.activeElement.id), 'board',
         'Tab never reached the board');
     await page.keyboard.press('h');
-    await page.waitForSelector('#board[data-hint-tile]', { timeout: 10000 });
+    await page.waitForSelector('#board[data-hint-tile]', { timeout: T(10000) });
 });
 
 test('finishing by hand scores optimal ÷ player moves, with stars', async () => {
@@ -266,7 +266,7 @@ test('finishing by hand scores optimal ÷ player moves, with stars', async () =>
     await page.focus('#board');
     for (const move of route)
         await page.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
-    await page.waitForSelector('#score-card[open]', { timeout: 10000 });
+    await page.waitForSelector('#score-card[open]', { timeout: T(10000) });
     const expected = Math.round((r.json.length / route.length) * 100);
     assert.equal(Number(await page.textContent('#score-percent')), expected);
     assert.equal(await page.textContent('#score-moves'), String(route.length));
@@ -293,7 +293,7 @@ test('an unsolvable pasted board gets the server\u2019s explanation', async () =
 test('Compare heuristics adds one row per heuristic, all the same length', async () => {
     await page.fill('#lab-input', '1 2 3\n5 0 6\n4 7 8');
     await page.click('#lab-compare-h');
-    await page.waitForSelector('#lab-message.good', { timeout: 30000 });
+    await page.waitForSelector('#lab-message.good', { timeout: T(30000) });
     const rows = await page.$$eval('#lab-runs tbody tr:not(.group)', (trs) => trs.map((tr) =>
         [...tr.cells].map((td) => td.textContent.trim())));
     /* Pattern databases come on top where this server has them loaded. */

@@ -24,7 +24,19 @@ const CHROMIUM_ARGS = [
     '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync',
 ];
-const LISTEN_TIMEOUT_MS = 20000;
+/*
+ * Waits stretch with TEST_TIMEOUT_SCALE (tests/run.py's, 4 under the
+ * sanitizers): a server built with ASan answers several times slower,
+ * and a wait sized for the release build is not what these suites test.
+ * T(ms) is every explicit wait of the suites; the pages' default too.
+ */
+export const TIMEOUT_SCALE = Math.max(1, Number(process.env.TEST_TIMEOUT_SCALE) || 1);
+export function T(ms)
+{
+    return ms * TIMEOUT_SCALE;
+}
+
+const LISTEN_TIMEOUT_MS = T(20000);
 
 /*
  * Starts `$PUZZLED serve --port 0` from the repository root (so that its
@@ -110,6 +122,7 @@ export async function launchBrowser(viewport = { width: 1280, height: 900 })
         deviceScaleFactor: 1,
         reducedMotion: 'no-preference',
     });
+    context.setDefaultTimeout(T(30000));
     const close = async () => {
         await context.close();
         fs.rmSync(profile, { recursive: true, force: true });

@@ -11,7 +11,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { launchBrowser, outputDir, startServer } from './harness.mjs';
+import { launchBrowser, outputDir, startServer, T } from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
 /* A 5x5 board far from the goal: IDA* runs for ages on it. */
@@ -52,14 +52,14 @@ test('a 5×5 optimal solve runs as a job with live progress and Cancel', async (
     /* Node counts move while it runs. */
     const text = () => (document.querySelector('.job-text') || {}).textContent || '';
     await page.waitForFunction(`/Searching · [0-9.,kM]+ boards/.test((${text})())`,
-        null, { timeout: 15000 });
+        null, { timeout: T(15000) });
     const first = await page.textContent('.job-text');
     await page.waitForFunction(`(${text})() !== ${JSON.stringify(first)}`, null,
-        { timeout: 5000 });
+        { timeout: T(5000) });
     await page.locator('#lab').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, '10-job-progress.png') });
     await page.click('[data-testid="job-cancel"]');
-    await page.waitForSelector('[data-testid="job-view"]', { state: 'detached', timeout: 5000 });
+    await page.waitForSelector('[data-testid="job-view"]', { state: 'detached', timeout: T(5000) });
     const rows = await page.$$eval('#lab-runs tbody tr:not(.group)', (trs) =>
         trs.map((tr) => [...tr.cells].map((td) => td.textContent.trim())));
     assert.equal(rows.at(-1)[2], 'cancelled', JSON.stringify(rows.at(-1)));
@@ -78,7 +78,7 @@ test('a 4×4 with a big budget runs as a job to its result', async () => {
     await page.fill('#lab-timeout', '10000');
     const before = jobs.length;
     await page.click('#lab-solve');
-    await page.waitForSelector('#lab-message.good', { timeout: 20000 });
+    await page.waitForSelector('#lab-message.good', { timeout: T(20000) });
     assert.match(await page.textContent('#lab-message'), /Solved in 7 moves/);
     assert.ok(jobs.slice(before).includes('POST /v1/jobs'));
     assert.deepEqual(problems, []);

@@ -20,7 +20,7 @@
 
 import path from 'node:path';
 import { opposite, toRows } from '../../www/js/board.js';
-import { ROOT, apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { apiClient, launchBrowser, outputDir, ROOT, startServer, T } from './harness.mjs';
 
 const KEY = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
 const VIEWPORT = { width: 1440, height: 900 };
@@ -165,7 +165,7 @@ async function mapAndEffortShots(page, base, docs)
     await page.selectOption('#lab-algorithm', 'astar');
     await page.click('#lab-compare-h');
     await page.waitForFunction(() => /Done/.test(document.getElementById('lab-message').textContent),
-        null, { timeout: 60000 });
+        null, { timeout: T(60000) });
     await page.$eval('#lab-charts', (e) => e.scrollIntoView({ block: 'center', behavior: 'instant' }));
     await page.waitForTimeout(300);
     await (await page.$('#lab-charts')).screenshot({ path: path.join(docs, 'screenshot-effort.png') });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import {
     applyMove, isSolved, legalMoves, opposite, toRows,
 } from '../../www/js/board.js';
-import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
 import { closestPieces } from './pieces.mjs';
 import { axeCheck } from './axe.mjs';
 
@@ -41,7 +41,7 @@ async function board(p = page)
 
 async function waitForPlaying(p = page)
 {
-    await p.waitForSelector('#board[data-phase="playing"]', { timeout: 20000 });
+    await p.waitForSelector('#board[data-phase="playing"]', { timeout: T(20000) });
 }
 
 /*
@@ -89,7 +89,7 @@ async function playKeys(moves)
     for (const move of moves) {
         const next = applyMove(tiles, move);
         await page.keyboard.press(keyFor(move));
-        await page.waitForSelector(`#board[data-board="${next.join(' ')}"]`, { timeout: 5000 });
+        await page.waitForSelector(`#board[data-board="${next.join(' ')}"]`, { timeout: T(5000) });
         tiles = next;
     }
 }
@@ -109,7 +109,7 @@ async function focusBoard()
 
 async function cardResult()
 {
-    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
     return page.evaluate(() => ({
         title: document.getElementById('score-title').textContent,
         stars: Number(document.getElementById('score-stars').dataset.stars),
@@ -154,7 +154,7 @@ test('defect 1: game keys work after a mouse pick of size or picture, and change
     await freshPage();
     await page.click('#size-choice label:has(input[value="4"])');
     await page.waitForFunction(() => document.getElementById('board').dataset.board.split(' ').length === 16 &&
-        document.getElementById('board').dataset.phase === 'playing', null, { timeout: 30000 });
+        document.getElementById('board').dataset.phase === 'playing', null, { timeout: T(30000) });
     let tiles = await board();
     let move = harmlessMove(tiles);
     await page.keyboard.press(keyFor(move));
@@ -171,7 +171,7 @@ test('defect 1: game keys work after a mouse pick of size or picture, and change
     await page.click('#picture-choice label:has(input[value="dusk"])');
     await page.keyboard.press('h');
     await page.waitForFunction(() => /^Hint/.test(document.getElementById('status').textContent),
-        null, { timeout: 20000 });
+        null, { timeout: T(20000) });
     await page.click('#size-choice label:has(input[value="3"])');
     await waitForPlaying();
     await page.keyboard.press('r');
@@ -189,7 +189,7 @@ test('defect 1: an arrow right after a mouse pick plays even before the focus is
     const move = harmlessMove(tiles);
     await page.keyboard.press(keyFor(move));
     await page.waitForSelector(`#board[data-board="${applyMove(tiles, move).join(' ')}"]`,
-        { timeout: 5000 });
+        { timeout: T(5000) });
     assert.equal(await page.isChecked('#picture-choice input[value="koi"]'), true, 'the picture stays koi');
 });
 
@@ -219,7 +219,7 @@ test('defect 3 and 9: after Solve and Replay, an own optimal finish is scored as
     await setSpeed(5);
     await focusBoard();
     await page.keyboard.press('s');
-    await page.waitForSelector('#playback:not([hidden])', { timeout: 20000 });
+    await page.waitForSelector('#playback:not([hidden])', { timeout: T(20000) });
     /* The solver's playback is not the player's time. */
     assert.equal(await page.textContent('#time'), '0:00');
     let r = await cardResult();
@@ -245,14 +245,14 @@ test('defect 9: an arrow during Solve says the player took over', async () => {
     await setSpeed(1);
     await focusBoard();
     await page.keyboard.press('s');
-    await page.waitForSelector('#playback:not([hidden])', { timeout: 20000 });
+    await page.waitForSelector('#playback:not([hidden])', { timeout: T(20000) });
     /* Paused, the solver still holds the board: an arrow takes it back. */
     await page.keyboard.press(' ');
     await page.waitForSelector('#play-pause[aria-pressed="true"]');
     const tiles = await board();
     await page.keyboard.press(keyFor(harmlessMove(tiles)));
     await page.waitForFunction(() => /taken over/.test(document.getElementById('status').textContent),
-        null, { timeout: 5000 });
+        null, { timeout: T(5000) });
     await page.waitForTimeout(400);
     assert.match(await page.textContent('#status'), /taken over/);
     assert.equal(await page.isHidden('#playback'), true);
@@ -285,7 +285,7 @@ test('defect 4: a big board whose par is only bounded is still scored, as par �
         await page.click('#shuffle');
         await waitForPlaying();
         await page.waitForFunction(() => document.getElementById('par').textContent.startsWith('≤'),
-            null, { timeout: 20000 });
+            null, { timeout: T(20000) });
         const start = await board();
         await focusBoard();
         await playKeys(await route(start));
@@ -308,7 +308,7 @@ test('defect 5: Compare algorithms on 3×3 uses a heuristic that shows a differe
     await page.click('#lab-clear');
     await page.click('#lab-compare-a');
     await page.waitForFunction(() => /Done:/.test(document.getElementById('lab-message').textContent),
-        null, { timeout: 60000 });
+        null, { timeout: T(60000) });
     const rows = await page.$$eval('#lab-runs tbody tr:not(.group):not([data-skipped])', (trs) => trs.map((tr) => ({
         algorithm: tr.cells[0].textContent,
         heuristic: tr.cells[1].textContent,
@@ -338,7 +338,7 @@ test('defect 6: Korf\u2019s instance 1 with its gap-first goal can be entered an
     assert.match(await page.textContent('#lab-goal-help'), /gap last/);
     await page.click('#lab-play');
     await page.waitForFunction((b) => document.getElementById('board').dataset.board === b,
-        KORF_1, { timeout: 20000 });
+        KORF_1, { timeout: T(20000) });
     assert.equal(await page.textContent('#lab-message'), '');
     /* The gap's slice of the picture is the top-left one now. */
     assert.deepEqual(await page.$eval('#board .tile[data-tile="0"]', (t) =>
@@ -352,7 +352,7 @@ test('defect 7 and 8: hints cost the third star, count once per board, and point
     for (let i = 0; i < 5; i++) {
         await page.keyboard.press('h');
         await page.waitForFunction(() => /^Hint/.test(document.getElementById('status').textContent),
-            null, { timeout: 20000 });
+            null, { timeout: T(20000) });
     }
     /* Picture mode, no numbers: the hint names no tile number. */
     assert.doesNotMatch(await page.textContent('#status'), /tile \d/);
@@ -390,7 +390,7 @@ test('defect 11: a pasted 2×2 board leaves no size checked and counts no stars 
     await page.fill('#lab-input', '1 2\n0 3');
     await page.click('#lab-play');
     await page.waitForFunction(() => document.getElementById('board').dataset.board === '1 2 0 3',
-        null, { timeout: 20000 });
+        null, { timeout: T(20000) });
     assert.equal(await page.$$eval('#size-choice input:checked', (x) => x.length), 0);
     assert.equal(await page.isHidden('#stars-line'), true);
     assert.match(await page.textContent('#best-line'), /2×2/);
@@ -403,13 +403,13 @@ test('defect 12: the lab refuses 1e0 and 0x1 and speaks without jargon', async (
         await page.fill('#lab-input', `${bad} 2 3 4 5 6 7 8 0`);
         await page.click('#lab-solve');
         await page.waitForFunction((b) => document.getElementById('lab-message').textContent.includes(b),
-            bad, { timeout: 5000 });
+            bad, { timeout: T(5000) });
         assert.match(await page.textContent('#lab-message'), /is not a tile number/);
     }
     await page.fill('#lab-input', '1 1 2 3 4 5 6 7 8');
     await page.click('#lab-solve');
     await page.waitForFunction(() => /twice/.test(document.getElementById('lab-message').textContent),
-        null, { timeout: 10000 });
+        null, { timeout: T(10000) });
     assert.doesNotMatch(await page.textContent('#lab-message'), /\/board|memory/);
 });
 
@@ -452,7 +452,7 @@ test('defect 13: small text meets 4.5:1, phone buttons are 44 px, the wide table
         assert.ok(box.width >= 44 && box.height >= 44, `${id} is ${box.width}×${box.height}`);
     }
     await phone.click('#lab-solve');
-    await phone.waitForSelector('#lab-runs tbody tr:not(.group)', { timeout: 20000 });
+    await phone.waitForSelector('#lab-runs tbody tr:not(.group)', { timeout: T(20000) });
     assert.equal(await phone.isVisible('#lab-scroll-hint'), true);
     await phone.$eval('#lab-scroll-hint', (e) => e.scrollIntoView());
     await shot('r2-phone-lab', phone);
@@ -575,7 +575,7 @@ test('share link: the address holds board, goal and picture, and opens as a shar
     await page.fill('#lab-goal', KORF_GOAL);
     await page.click('#lab-play');
     await page.waitForFunction((b) => document.getElementById('board').dataset.board === b,
-        KORF_1, { timeout: 20000 });
+        KORF_1, { timeout: T(20000) });
     await page.click('#share');
     const url = await page.inputValue('#share-url');
     assert.match(url, /board=14,13,15/);
@@ -583,7 +583,7 @@ test('share link: the address holds board, goal and picture, and opens as a shar
     const other = await browser.context.newPage();
     await other.goto(url);
     await other.waitForFunction((b) => document.getElementById('board').dataset.board === b &&
-        document.getElementById('board').dataset.phase === 'playing', KORF_1, { timeout: 20000 });
+        document.getElementById('board').dataset.phase === 'playing', KORF_1, { timeout: T(20000) });
     assert.equal(await other.textContent('#level'), 'Shared');
     assert.match(await other.textContent('#best-line'), /shared/);
     await shot('r2-shared', other);
@@ -595,7 +595,7 @@ test('watch A* think: real trace steps, three heuristics side by side', async ()
     const start = await board();
     await page.click('#think-load');
     await page.waitForFunction(() => document.querySelectorAll('#think-columns .think-col').length === 3,
-        null, { timeout: 30000 });
+        null, { timeout: T(30000) });
     const first = await page.$$eval('#think-columns .think-col', (cols) => cols.map((c) => ({
         h: c.dataset.heuristic,
         head: c.querySelector('.think-expanded .think-head').textContent,

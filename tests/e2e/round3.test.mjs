@@ -14,7 +14,7 @@ import path from 'node:path';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
 import { lowContrast, lowContrastPage } from './contrast.mjs';
 import { closestPieces } from './pieces.mjs';
-import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
 const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
@@ -37,7 +37,7 @@ async function board(p = page)
 
 async function waitForPlaying(p = page)
 {
-    await p.waitForSelector('#board[data-phase="playing"]', { timeout: 20000 });
+    await p.waitForSelector('#board[data-phase="playing"]', { timeout: T(20000) });
 }
 
 /* No progress, no saved game: level 1 of 3×3 (see round2's freshPage). */
@@ -65,7 +65,7 @@ async function playKeys(moves, p = page)
     for (const move of moves) {
         const next = applyMove(tiles, move);
         await p.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
-        await p.waitForSelector(`#board[data-board="${next.join(' ')}"]`, { timeout: 5000 });
+        await p.waitForSelector(`#board[data-board="${next.join(' ')}"]`, { timeout: T(5000) });
         tiles = next;
     }
 }
@@ -106,7 +106,7 @@ async function finishWithHint(p = page)
     await p.keyboard.press('h');
     await p.waitForFunction(() => /Hint/.test(document.getElementById('status').textContent));
     await playKeys(await route(await board(p)), p);
-    await p.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await p.waitForSelector('#score-card[open]', { timeout: T(20000) });
 }
 
 test('defects 1 and 2: all text is 4.5:1 against what is painted behind it, light and dark', async () => {
@@ -116,7 +116,7 @@ test('defects 1 and 2: all text is 4.5:1 against what is painted behind it, ligh
         await setTheme(theme);
         await page.click('#lab-compare-h');
         await page.waitForFunction(() => document.querySelectorAll('#lab-runs tbody tr').length >= 4,
-            null, { timeout: 30000 });
+            null, { timeout: T(30000) });
         await page.focus('#board');
         await page.keyboard.press('h');
         await page.waitForFunction(() => /Hint/.test(document.getElementById('status').textContent));
@@ -129,7 +129,7 @@ test('defects 1 and 2: all text is 4.5:1 against what is painted behind it, ligh
         low.push(...await lowContrast(page, '#play'));
         await page.click('#show-numbers');
         await playKeys(await route(await board()));
-        await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+        await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
         await page.waitForTimeout(400);
         await shot(`r3-contrast-card-${theme}`);
         const card = await lowContrast(page, '#score-card');
@@ -152,7 +152,7 @@ async function traceLoaded(p = page)
 {
     await p.click('#think-load');
     await p.waitForFunction(() => document.querySelectorAll('#think-columns .think-col').length === 3 &&
-        /Step 1 of/.test(document.getElementById('think-count').textContent), null, { timeout: 30000 });
+        /Step 1 of/.test(document.getElementById('think-count').textContent), null, { timeout: T(30000) });
 }
 
 async function thinkStep(p = page)
@@ -216,7 +216,7 @@ test('defect 8: the A* view runs to the API cap, jumps to the goal with the rout
     /* A 4×4 game traces that 4×4 board, not a sample 3×3. */
     await page.click('#size-choice label:has(input[value="4"])');
     await page.waitForFunction(() => document.getElementById('board').dataset.board.split(' ').length === 16 &&
-        document.getElementById('board').dataset.phase === 'playing', null, { timeout: 30000 });
+        document.getElementById('board').dataset.phase === 'playing', null, { timeout: T(30000) });
     const four = await board();
     await traceLoaded();
     assert.equal(await page.$eval('#think-start .mini', (m) => m.getAttribute('aria-label')),
@@ -244,7 +244,7 @@ test('defect 9: the daily shows the size picked last, even when an earlier one a
         await new Promise((resolve) => setTimeout(resolve, 1500));
         await r.continue();
     });
-    const five = page.waitForResponse((r) => /\/v1\/daily\/today\/5$/.test(r.url()), { timeout: 60000 });
+    const five = page.waitForResponse((r) => /\/v1\/daily\/today\/5$/.test(r.url()), { timeout: T(60000) });
     await page.click('#daily-size label:has(input[value="5"])');
     await page.click('#daily-size label:has(input[value="3"])');
     await five;
@@ -272,7 +272,7 @@ test('defect 9: "1 move", "Manhattan" with its capital, no stars for a shared bo
     await page.selectOption('#lab-heuristic', 'manhattan');
     await page.click('#lab-solve');
     await page.waitForFunction(() => /Solved|solved/.test(document.getElementById('lab-message').textContent),
-        null, { timeout: 20000 });
+        null, { timeout: T(20000) });
     const said = await page.textContent('#lab-message');
     assert.match(said, /Solved in 1 move\b/);
     assert.match(said, /with Manhattan distance/);
@@ -281,7 +281,7 @@ test('defect 9: "1 move", "Manhattan" with its capital, no stars for a shared bo
     await waitForPlaying();
     await page.focus('#board');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
     assert.equal(await page.isVisible('#score-stars'), false, 'no stars on a shared board');
     assert.match(await page.textContent('#status'), /Solved in 1 move\b/);
     await page.click('#score-replay');
@@ -399,7 +399,7 @@ test('defect 7: a 5×5 run shows its progress, Cancel says cancelled, live count
     await page.selectOption('#lab-algorithm', 'astar');
     await page.selectOption('#lab-heuristic', 'manhattan');
     await page.click('#lab-solve');
-    await page.waitForSelector('[data-testid="job-view"]', { timeout: 20000 });
+    await page.waitForSelector('[data-testid="job-view"]', { timeout: T(20000) });
     await page.waitForTimeout(1500);
     assert.equal(await page.isVisible('[data-testid="job-view"]'), true, 'still searching after 1.5 s');
     await page.click('[data-testid="job-cancel"]');
@@ -472,20 +472,20 @@ test('defect 4 (page): after S and Replay, the daily entry goes in marked assist
     });
     await page.focus('#board');
     await page.keyboard.press('s');
-    await page.waitForSelector('#score-card[open]', { timeout: 60000 });
+    await page.waitForSelector('#score-card[open]', { timeout: T(60000) });
     await page.click('#score-replay');
     await page.waitForFunction(() => !document.getElementById('score-card').open);
     await waitForPlaying();
     await page.focus('#board');
     await playKeys(solved);
-    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
     const entry = await page.textContent('#daily-entry-message');
     assert.match(entry, /marked assisted \(you watched the solver/, entry);
     assert.equal(await page.isDisabled('#daily-submit'), false);
     await page.fill('#daily-nick', 'Watcher');
     await page.click('#daily-submit');
     await page.waitForFunction(() => /You are number/.test(
-        document.getElementById('daily-entry-message').textContent), null, { timeout: 10000 });
+        document.getElementById('daily-entry-message').textContent), null, { timeout: T(10000) });
     const listed = (await api('/v1/daily/today/3')).json.entries;
     assert.deepEqual(listed.map((e) => [e.nickname, e.help]), [['Watcher', true]]);
     assert.equal(await page.textContent('#daily-leaders li.daily-mine .daily-help'), 'assisted');
@@ -497,7 +497,7 @@ test('defect 4 (page): after S and Replay, the daily entry goes in marked assist
     await waitForPlaying();
     await page.focus('#board');
     await playKeys(solved);
-    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
     assert.match(await page.textContent('#daily-entry-message'), /marked assisted \(you had help/);
     await page.click('#score-replay');
 
@@ -520,7 +520,7 @@ test('defect 4 (page): after S and Replay, the daily entry goes in marked assist
     await page.waitForFunction(() => document.getElementById('par').textContent.includes('3'));
     await page.focus('#board');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
     assert.equal(await page.textContent('#score-title'), 'You beat the solver\u2019s route!');
     await page.unroute('**/v1/solve');
     await page.unroute('**/v1/score');
@@ -566,7 +566,7 @@ test('the daily card: at the top, a countdown, played state, streak and stats th
     const best = await route(day);
     await page.focus('#board');
     await playKeys(best);
-    await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
     await page.click('#score-replay');
     await page.waitForFunction(() => !document.getElementById('score-card').open);
     await page.reload();
@@ -597,10 +597,10 @@ test('the finish: the whole picture shows first, then the card, beside the board
         const last = moves[moves.length - 1];
         const t0 = Date.now();
         await page.keyboard.press(KEY_FOR_SLIDE[opposite(last)]);
-        await page.waitForSelector('#board.solved', { timeout: 5000 });
+        await page.waitForSelector('#board.solved', { timeout: T(5000) });
         assert.equal(await page.evaluate(() => document.getElementById('score-card').open), false,
             'the picture shows whole before the card');
-        await page.waitForSelector('#score-card[open]', { timeout: 20000 });
+        await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
         assert.ok(Date.now() - t0 >= 700, `the card came after ${Date.now() - t0} ms`);
         await page.waitForTimeout(400);
         const rects = await page.evaluate(() => Object.fromEntries(['score-card', 'undo', 'board']
@@ -616,7 +616,7 @@ test('the finish: the whole picture shows first, then the card, beside the board
         await waitForPlaying();
         await page.focus('#board');
         await playKeys(await route(await board()));
-        await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])', { timeout: 20000 });
+        await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])', { timeout: T(20000) });
         await page.waitForTimeout(400);
         const daily = await page.evaluate(() => Object.fromEntries(['score-card', 'undo', 'board']
             .map((id) => [id, document.getElementById(id).getBoundingClientRect().toJSON()])));

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, fromApi, opposite } from '../../www/js/board.js';
 import { lowContrast } from './contrast.mjs';
-import { KEY_FOR_SLIDE, apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { apiClient, KEY_FOR_SLIDE, launchBrowser, outputDir, startServer, T } from './harness.mjs';
 
 /* One server, one browser page for the whole file. */
 let server, browser, page, api;
@@ -40,7 +40,7 @@ async function freshPage()
     await page.goto(`${server.base}/livez`);
     await page.evaluate(() => localStorage.clear());
     await page.goto(`${server.base}/`);
-    await page.waitForSelector('#board[data-phase="playing"]', { timeout: 20000 });
+    await page.waitForSelector('#board[data-phase="playing"]', { timeout: T(20000) });
 }
 
 /* A blank move that is legal on tiles (the first of up, down, left, right). */
@@ -78,7 +78,7 @@ async function veilsReadable()
         await page.goto(`${server.base}/livez`);
         await page.evaluate(() => localStorage.clear());
         await page.goto(`${server.base}/`);
-        await page.waitForSelector('#board-veil:not([hidden])', { timeout: 20000 });
+        await page.waitForSelector('#board-veil:not([hidden])', { timeout: T(20000) });
         await page.screenshot({ path: path.join(SHOTS, `r4-veil-loading-${scheme}.png`) });
         const loading = await lowContrast(page, '#board-veil');
         assert.deepEqual(loading, [], `loading veil (${scheme})`);
@@ -92,7 +92,7 @@ async function veilsReadable()
         await page.route('**/v1/puzzles/random*', (routed) => routed.abort('connectionrefused'));
         await page.evaluate(() => localStorage.clear());
         await page.goto(`${server.base}/`);
-        await page.waitForSelector('#board-veil.error:not([hidden])', { timeout: 20000 }).catch(async (err) => {
+        await page.waitForSelector('#board-veil.error:not([hidden])', { timeout: T(20000) }).catch(async (err) => {
             await page.screenshot({ path: path.join(SHOTS, 'r4-debug.png') });
             throw new Error(`${err.message}: ${await page.textContent('#status')} / ${await page.getAttribute('#board', 'data-phase')}`);
         });
@@ -129,7 +129,7 @@ test('keys do not play a board that is out of view', async () => {
     await page.click('#level');   /* plain text beside the board: no control */
     await page.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
     await page.waitForSelector(`#board[data-board="${applyMove(start, move).join(' ')}"]`,
-        { timeout: 5000 });
+        { timeout: T(5000) });
 });
 
 /* Defect 2: `h` with a link of the top bar focused from the keyboard gave
@@ -144,7 +144,7 @@ test('letter keys on a focused link leave the game alone', async () => {
     await page.focus('#board');
     await page.keyboard.press('h');
     await page.waitForFunction(() => /Hint/.test(document.getElementById('status').textContent),
-        null, { timeout: 10000 });
+        null, { timeout: T(10000) });
 });
 
 /* Defect 2: a hint on the daily marks the run assisted for good: it asks
@@ -152,7 +152,7 @@ test('letter keys on a focused link leave the game alone', async () => {
 test('a hint on the daily asks before it marks the run assisted', async () => {
     await freshPage();
     await page.waitForFunction(() => !document.getElementById('daily-play').disabled,
-        null, { timeout: 20000 });
+        null, { timeout: T(20000) });
     const day = (await api('/v1/daily/today/3')).json;
     await page.click('#daily-play');
     await page.waitForFunction((b) => document.getElementById('board').dataset.board === b &&
@@ -160,7 +160,7 @@ test('a hint on the daily asks before it marks the run assisted', async () => {
     await page.focus('#board');
     await page.keyboard.press('h');
     await page.waitForFunction(() => /assisted/.test(document.getElementById('status').textContent),
-        null, { timeout: 5000 }).catch(async (err) => {
+        null, { timeout: T(5000) }).catch(async (err) => {
         const why = await page.evaluate(() => ({
             status: document.getElementById('status').textContent,
             active: document.activeElement?.id,
@@ -174,7 +174,7 @@ test('a hint on the daily asks before it marks the run assisted', async () => {
     assert.equal((saved?.hinted || []).length, 0, 'no hint was taken yet');
     await page.keyboard.press('h');
     await page.waitForFunction(() => /^Hint:/.test(document.getElementById('status').textContent),
-        null, { timeout: 10000 });
+        null, { timeout: T(10000) });
 });
 
 /* Defect 6: mini boards from 4x4 up ran numbers together ("14 9 1512")
@@ -184,7 +184,7 @@ test('mini boards keep every number apart and readable', async () => {
     for (const size of ['4', '5']) {
         await page.click(`#daily-size label:has(input[value="${size}"])`);
         await page.waitForFunction((n) => document.querySelectorAll('#daily-board .mini i').length === n * n,
-            Number(size), { timeout: 10000 });
+            Number(size), { timeout: T(10000) });
         const cells = await page.$$eval('#daily-board .mini i', (items) => items.map((cell) => {
             const range = document.createRange();
             range.selectNodeContents(cell);

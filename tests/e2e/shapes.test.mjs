@@ -18,7 +18,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
-import { apiClient, launchBrowser, outputDir, startServer } from './harness.mjs';
+import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
 import { axeCheck } from './axe.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
@@ -50,12 +50,12 @@ async function waitForPlaying(p = page, cells = 0)
     await p.waitForFunction((n) => {
         const b = document.getElementById('board');
         return b.dataset.phase === 'playing' && (!n || b.dataset.board.split(' ').length === n);
-    }, cells, { timeout: 20000 });
+    }, cells, { timeout: T(20000) });
 }
 
 async function waitForBoard(tiles, p = page)
 {
-    await p.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: 5000 });
+    await p.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: T(5000) });
 }
 
 /* No progress, no saved game: level 1 of 3×3 (see round2's freshPage). */
@@ -112,7 +112,7 @@ async function scrollToStage(p)
         stage.scrollIntoView({ block: 'start', behavior: 'instant' });
         const end = document.documentElement.scrollHeight - window.innerHeight;
         return Math.abs(stage.getBoundingClientRect().top) < 1 || window.scrollY >= end - 1;
-    }, null, { polling: 'raf', timeout: 10000 });
+    }, null, { polling: 'raf', timeout: T(10000) });
 }
 
 async function layout(p = page)
@@ -135,7 +135,7 @@ async function layout(p = page)
 
 async function cardResult(p = page)
 {
-    await p.waitForSelector('#score-card[open]', { timeout: 20000 });
+    await p.waitForSelector('#score-card[open]', { timeout: T(20000) });
     return p.evaluate(() => ({
         kicker: document.getElementById('score-kicker').textContent,
         title: document.getElementById('score-title').textContent,
@@ -269,7 +269,7 @@ test('3×4 shows 3 rows of 4 square cells; click, key, swipe, undo and hint move
 
     /* A hint points at a tile; sliding it brings the board one closer. */
     await page.click('#hint');
-    await page.waitForSelector('#board[data-hint-tile]', { timeout: 10000 });
+    await page.waitForSelector('#board[data-hint-tile]', { timeout: T(10000) });
     assert.match(await page.textContent('#status'), /moves? from the goal/);
     const hinted = await page.getAttribute('#board', 'data-hint-tile');
     const before = await board();
@@ -293,7 +293,7 @@ test('3×4: the solver\u2019s route by hand wins 100% and three stars, and opens
     const start = await board();
     const answer = await solveOn(start, 4);
     await page.waitForFunction(() => /^\d+$/.test(document.getElementById('par').textContent),
-        null, { timeout: 10000 });
+        null, { timeout: T(10000) });
     assert.equal(await page.textContent('#par'), String(answer.length), 'par is the optimal length');
     await page.focus('#board');
     await playKeys(answer.moves, 4);
@@ -393,7 +393,7 @@ test('pictures are cut to the board: square cells, the picture as wide as cols:r
         img.src = m[1];
         await img.decode();
         return Math.abs(img.naturalWidth / img.naturalHeight - 3 / 5) < 0.01;
-    }, null, { timeout: 5000 });
+    }, null, { timeout: T(5000) });
     g = await pictureGeometry();
     assert.ok(Math.abs(g.bg[0] - g.board[0]) < 1 && Math.abs(g.bg[1] - g.board[1]) < 1);
     await shot('5x3-own');
@@ -418,7 +418,7 @@ test('a 4×5 board whose route is not proven shortest says "best found", never "
         await waitForPlaying(page, 20);
         assert.deepEqual([(await layout()).tops, (await layout()).lefts], [4, 5]);
         await page.waitForFunction(() => document.getElementById('par').textContent.startsWith('≤'),
-            null, { timeout: 20000 });
+            null, { timeout: T(20000) });
         /* The route the game took its par from (the first answer is the
            one-node solvability check of a shared board). */
         const par = Number((await page.textContent('#par')).replace(/\D/g, ''));
@@ -463,7 +463,7 @@ test('a share link keeps the shape: a 3×4 board opens as 3 rows of 4', async ()
        its sample 3×3 rather than misread the 12 tiles as 4 rows of 3. */
     await page.click('#think-load');
     await page.waitForFunction(() => /A\* from/.test(document.getElementById('think-message').textContent),
-        null, { timeout: 15000 });
+        null, { timeout: T(15000) });
     assert.match(await page.textContent('#think-message'), /sample 3×3 board: the board you are playing is 3×4, a rectangle/);
 });
 
@@ -506,12 +506,12 @@ test('the tall 5×3 fits a 390×844 phone screen, and a wide 4×5 fits it and a 
 test('Solve plays the solver\u2019s route on a 2×3 with the playback bar, and the card says so', async () => {
     await pickShape('2x3', 6);
     await page.waitForFunction(() => /^\d+$/.test(document.getElementById('par').textContent),
-        null, { timeout: 10000 });
+        null, { timeout: T(10000) });
     const par = Number(await page.textContent('#par'));
     const answer = await solveOn(await board(), 3);
     assert.equal(par, answer.length, 'par on 2×3 is the optimal length');
     await page.click('#solve');
-    await page.waitForSelector('#playback:not([hidden])', { timeout: 10000 });
+    await page.waitForSelector('#playback:not([hidden])', { timeout: T(10000) });
     const r = await cardResult();
     assert.equal(r.title, 'Solved by the solver');
     assert.equal(r.moves, String(par));
@@ -527,7 +527,7 @@ test('the daily stays square: no shape to choose, and it plays a square after a 
     assert.deepEqual(daily, ['3', '4', '5']);
     const today = await page.$$eval('#today-boards [data-size]', (b) => b.map((x) => x.dataset.size));
     assert.deepEqual(today, ['3', '4', '5']);
-    await page.waitForSelector('#daily-play:not([disabled])', { timeout: 10000 });
+    await page.waitForSelector('#daily-play:not([disabled])', { timeout: T(10000) });
     await page.click('#daily-play');
     await waitForPlaying(page, 9);
     assert.equal(await page.textContent('#level'), 'Daily');
