@@ -22,6 +22,11 @@
 
 # The caller sets lb_root (the repository) before sourcing this file.
 PUZZLED=${PUZZLED:-build/puzzled}
+# Waits stretch with tests/run.py's TEST_TIMEOUT_SCALE (4 under the
+# sanitizers, whose servers answer several times slower); a whole number.
+LB_SCALE=${TEST_TIMEOUT_SCALE:-1}
+LB_SCALE=${LB_SCALE%%.*}
+[ "$LB_SCALE" -ge 1 ] 2>/dev/null || LB_SCALE=1
 case $PUZZLED in /*) ;; *) PUZZLED=$lb_root/$PUZZLED ;; esac
 lb_pids=""
 lb_nginx_pid=""
@@ -123,7 +128,7 @@ lb_start_redis() {
 }
 
 lb_wait_ready() {
-    for _ in $(seq 200); do
+    for _ in $(seq $((200 * LB_SCALE))); do
         [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 200 ] &&
             return 0
         sleep 0.05

@@ -63,7 +63,7 @@ state() { # state URL ID: the job's state ("-" when not 200)
     if [ "$code" = 200 ]; then json "$lb_tmp/st" 'j["state"]'; else echo -; fi
 }
 wait_state() { # wait_state URL ID STATE SECONDS
-    n=$(( $4 * 20 ))
+    n=$(( $4 * 20 * LB_SCALE ))
     for _ in $(seq "$n"); do
         [ "$(state "$1" "$2")" = "$3" ] && return 0
         sleep 0.05
@@ -129,7 +129,7 @@ t1=$(date +%s%N)
 st=$(json "$lb_tmp/del" 'j["state"]')
 [ "$st" = cancelled ] || lb_fail "DELETE answered state $st: $(cat "$lb_tmp/del")"
 ms=$(( (t1 - t0) / 1000000 ))
-[ "$ms" -le 1000 ] || lb_fail "the cancel took $ms ms"
+[ "$ms" -le $((1000 * LB_SCALE)) ] || lb_fail "the cancel took $ms ms"
 [ "$(lb_metric "$run_url" puzzled_shared_jobs_running)" = 0 ] ||
     lb_fail "$run still runs the cancelled job"
 echo "shared_jobs: 2. DELETE through $other stopped the search on $run in $ms ms"
@@ -187,7 +187,7 @@ wait_state "$run_url" "$id" done 20
 kill -9 "$redis_pid"
 wait "$redis_pid" 2>/dev/null
 lb_forget "$redis_pid"
-for _ in $(seq 60); do
+for _ in $(seq $((60 * LB_SCALE))); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "$a_url/readyz")" = 503 ] &&
         break
     sleep 0.05
@@ -267,7 +267,7 @@ used=$(rcli INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }
 rcli CONFIG SET maxmemory-policy noeviction >/dev/null
 rcli CONFIG SET maxmemory $((used + 256 * 1024)) >/dev/null
 full=""
-for i in $(seq 100); do     # the keeper reads INFO memory once a second
+for i in $(seq $((100 * LB_SCALE))); do  # the keeper reads INFO memory once a second
     code=$(curl -s -o "$lb_tmp/sub" -D "$lb_tmp/subh" -w '%{http_code}' \
            -H 'Content-Type: application/json' --data-binary "$body4" \
            "$a_url/v1/jobs")
@@ -285,7 +285,7 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json
        --data-binary "$body4" "$a_url/v1/solve")
 [ "$code" = 200 ] || lb_fail "a solve with Redis full: $code"
 for id in $ids; do      # none left running or queued
-    for _ in $(seq 200); do
+    for _ in $(seq $((200 * LB_SCALE))); do
         case $(state "$b_url" "$id") in done|failed|-) break ;; esac
         sleep 0.05
     done
@@ -298,7 +298,7 @@ shed=$(( $(lb_metric "$a_url" puzzled_shared_jobs_shed_total) + \
          $(lb_metric "$b_url" puzzled_shared_jobs_shed_total) ))
 [ "$shed" -ge 1 ] || lb_fail "Redis full, but no old answer was forgotten"
 rcli DEL puzzled-test-filler >/dev/null
-for _ in $(seq 200); do     # room again: jobs taken again
+for _ in $(seq $((200 * LB_SCALE))); do  # room again: jobs taken again
     code=$(curl -s -o "$lb_tmp/sub" -w '%{http_code}' \
            -H 'Content-Type: application/json' --data-binary "$body4" \
            "$b_url/v1/jobs")

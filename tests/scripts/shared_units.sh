@@ -61,7 +61,7 @@ submit() { # submit URL: the job's id
 }
 # wait_done URL ID SECONDS: the job's view in $lb_tmp/st once done
 wait_done() {
-    for _ in $(seq $(( $3 * 10 ))); do
+    for _ in $(seq $(( $3 * 10 * LB_SCALE ))); do
         curl -s -o "$lb_tmp/st" "$1/v1/jobs/$2"
         case $(json "$lb_tmp/st" 'j.get("state")') in
             done) return 0 ;;
