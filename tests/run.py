@@ -20,6 +20,8 @@ Environment:
   JOBS_TEST      suites at once (default: cores + 1)
   T              only these suites: names or globs, space or comma
                  separated (test_pdb, 'e2e_*', cli.sh)
+  SKIP           suites left out (names or globs, as T); the Makefile's
+                 test-asan says which and why
   V=1            print every suite's log, not only the failing ones'
   TEST_TIMEOUT   seconds a suite may run (default 300; some below have
                  their own), TEST_TIMEOUT_SCALE multiplies them all
@@ -145,6 +147,9 @@ def main():
             if os.access(script, os.X_OK):
                 suites.append(Suite(os.path.basename(script), [script],
                                     "script"))
+    skip = parse_names(env.get("SKIP", ""))
+    if skip:
+        suites = [s for s in suites if not wanted(s.name, skip)]
     if patterns:
         suites = [s for s in suites if wanted(s.name, patterns)]
         if not suites:
