@@ -180,6 +180,9 @@ struct jobq_stats {
     uint64_t units_published;   /* work units this instance's jobs gave */
     uint64_t units_run;     /* units run here to their end (any job's) */
     uint64_t units_claimed; /* units taken over from a silent worker */
+    uint64_t units_republished; /* rounds whose live key lapsed (the
+                                 * runner held off Redis past a lease):
+                                 * their unfiled units published again */
     uint64_t groups_made;   /* queue groups made here (again: healed) */
     uint64_t requeued;      /* jobs queued again after a lost queue */
     uint64_t shed;          /* finished jobs forgotten: Redis was full */

@@ -585,12 +585,25 @@ static void test_redis_full_refuses_then_recovers(void **state)
     }
     assert_int_equal(rc, PUZ_EFULL);
     assert_non_null(strstr(msg, "full"));
-    assert_false(jobq_ready(t % 2 ? f->b : f->a, why));
+    /* Held full by a key no job owns: the keeper forgets 4 answers a
+       second, which on a busy machine emptied Redis below the mark
+       before the next line ran (the refusal held, readiness did not). */
+    freeReplyObject(redisCommand(c, "CONFIG SET maxmemory 0"));
+    freeReplyObject(redisCommand(c, "SETRANGE puzzled-test-filler %d x",
+                                 8 << 20));
+    used = redis_num(c, NULL, "\nused_memory:");
+    freeReplyObject(redisCommand(c, "CONFIG SET maxmemory %lld",
+                                 used + (256 << 10)));
+    /* the keeper reads INFO memory once a second */
+    for (t = 0; t < 100 && jobq_ready(f->a, why); t++)
+        usleep(50000);
+    assert_false(jobq_ready(f->a, why));
     assert_non_null(strstr(why, "full"));
     for (t = 0; t < 500 && unfinished(f->a) > 0; t++)
         usleep(10000);
     assert_int_equal(unfinished(f->a), 0);
-    /* The oldest answers go: jobs are taken again. */
+    /* The oldest answers go, the filler too: jobs are taken again. */
+    freeReplyObject(redisCommand(c, "DEL puzzled-test-filler"));
     rc = PUZ_EFULL;
     for (t = 0; t < 100 && rc != PUZ_OK; t++) {
         rc = jobq_submit(f->a, "echo:ok", 7, "", 0, id, msg);
@@ -744,6 +757,73 @@ static void test_units_across_instances(void **state)
     jobq_destroy(b);
 }
 
+/* Deletes the first round's live key it sees, once: what a runner held
+ * off Redis past a lease (a stalled Redis, a starved CPU) finds. */
+struct saboteur {
+    store *st;
+    unsigned deleted;
+};
+
+static void *saboteur_run(void *arg)
+{
+    struct saboteur *sb = arg;
+    char msg[PUZ_MSG_MAX], match[128];
+    redisContext *c = store_redis_connect(sb->st, msg);
+
+    snprintf(match, sizeof(match), "%sunits:*:live", prefix);
+    /* polls Redis every 5 ms: the key lives only while a round runs */
+    for (int t = 0; c != NULL && t < 4000 && sb->deleted == 0; t++) {
+        redisReply *r = redisCommand(c, "SCAN 0 MATCH %s COUNT 1000", match);
+
+        if (r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 2
+            && r->element[1]->elements > 0) {
+            redisReply *d = redisCommand(c, "DEL %s",
+                                         r->element[1]->element[0]->str);
+            if (d != NULL && d->type == REDIS_REPLY_INTEGER)
+                sb->deleted = (unsigned)d->integer;
+            if (d != NULL)
+                freeReplyObject(d);
+        }
+        if (r != NULL)
+            freeReplyObject(r);
+        if (sb->deleted == 0)
+            usleep(5000);
+    }
+    if (c != NULL)
+        redisFree(c);
+    return NULL;
+}
+
+/* A round whose live key lapsed (the workers then drop its entries as
+ * ended) is published again by its runner, not waited on forever: this
+ * hung test_units_across_instances at load 25 with a 400 ms lease. */
+static void test_units_round_lost_published_again(void **state)
+{
+    struct fix *f = *state;
+    jobq_t *a, *b;
+    struct puz_board goal, start;
+    struct puz_rng rng;
+    struct jobq_stats sa;
+    struct saboteur sb = { f->st, 0 };
+    pthread_t tt;
+    unsigned len1, len;
+
+    a = instance_with(f->st, 4, 8, units_tables());
+    b = instance_with(f->st, 4, 8, units_tables());
+    assert_int_equal(puz_board_goal(5, &goal), PUZ_OK);
+    puz_rng_seed(&rng, 33);
+    test_walk(&goal, 80, &rng, &start);
+    assert_int_equal(pthread_create(&tt, NULL, saboteur_run, &sb), 0);
+    units_solve(a, &start, &len1, &len);
+    pthread_join(tt, NULL);
+    assert_int_equal(sb.deleted, 1);
+    assert_int_equal(len, len1);
+    jobq_get_stats(a, &sa);
+    assert_true(sa.units_republished >= 1);
+    jobq_destroy(a);
+    jobq_destroy(b);
+}
+
 static int redis_up(void **state)
 {
     (void)state;
@@ -777,6 +857,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_units_across_instances, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_units_round_lost_published_again,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_lost_queue_made_again, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_flushall_recovers, setup,

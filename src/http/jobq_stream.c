@@ -308,6 +308,12 @@ char *http_jobq_metrics_render(jobq_t *q, unsigned open_streams,
         "instance took over from a worker silent for a lease.\n"
         "# TYPE puzzled_shared_units_claimed_total counter\n"
         "puzzled_shared_units_claimed_total %llu\n"
+        "# HELP puzzled_shared_units_republished_total Rounds of work "
+        "units whose live key lapsed before their runner renewed it "
+        "(Redis stalled or the runner starved); their unfiled units "
+        "were published again.\n"
+        "# TYPE puzzled_shared_units_republished_total counter\n"
+        "puzzled_shared_units_republished_total %llu\n"
         "# HELP puzzled_shared_jobs_requeued_total Jobs this instance "
         "queued again from their records after the queue was lost "
         "(FLUSHALL, the stream deleted).\n"
@@ -335,6 +341,7 @@ char *http_jobq_metrics_render(jobq_t *q, unsigned open_streams,
         (unsigned long long)st.units_published,
         (unsigned long long)st.units_run,
         (unsigned long long)st.units_claimed,
+        (unsigned long long)st.units_republished,
         (unsigned long long)st.requeued, (unsigned long long)st.shed,
         (unsigned long long)st.mem_used, (unsigned long long)st.mem_max,
         (unsigned long long)st.gave_up);

@@ -59,7 +59,8 @@ struct jobq {
     atomic_int stop;            /* workers: take nothing more */
     atomic_int workers_done;    /* the keeper: every run has ended */
     atomic_uint_fast64_t taken, retaken, finished, lost;
-    atomic_uint_fast64_t units_published, units_run, units_claimed;
+    atomic_uint_fast64_t units_published, units_run, units_claimed,
+                         units_republished;
     atomic_uint_fast64_t groups_made, requeued;   /* self-healing */
     pthread_mutex_t trouble_lock;
     char trouble[PUZ_MSG_MAX];  /* why the jobs are not ready ("" ok) */

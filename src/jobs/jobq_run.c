@@ -612,6 +612,7 @@ void jobq_get_stats(jobq_t *q, struct jobq_stats *out)
     out->units_published = atomic_load(&q->units_published);
     out->units_run = atomic_load(&q->units_run);
     out->units_claimed = atomic_load(&q->units_claimed);
+    out->units_republished = atomic_load(&q->units_republished);
     out->groups_made = atomic_load(&q->groups_made);
     out->requeued = atomic_load(&q->requeued);
     out->shed = atomic_load(&q->shed);

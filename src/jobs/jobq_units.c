@@ -494,9 +494,11 @@ static void *local_worker(void *arg)
 }
 
 /* Publish the n units of work as one round: its live key, then one
- * entry each (their ids in ids). False when Redis fails. */
+ * entry each (their ids in ids) but for those filed already (filed NULL:
+ * none is). False when Redis fails. */
 static bool publish(jobq_t *q, redisContext *c, const struct jobq_units *ju,
-                    const char *round, void *work, unsigned n, char **ids)
+                    const char *round, void *work, unsigned n, char **ids,
+                    const unsigned char *filed)
 {
     char key[JOBQ_KEY_MAX], lease[16], start[3 * PUZ_MAX_CELLS],
          goal[3 * PUZ_MAX_CELLS], idx[16], ustr[PUZ_UNIT_CUT_MAX + 32],
@@ -512,12 +514,17 @@ static bool publish(jobq_t *q, redisContext *c, const struct jobq_units *ju,
     freeReplyObject(r);
     puz_board_format(ju->start, start, sizeof(start));
     puz_board_format(ju->goal, goal, sizeof(goal));
+    unsigned sent = 0;
+
     for (unsigned i = 0; i < n; i++) {
         struct puz_unit un;
         const char *add[] = { "XADD", q->k_units, "*", "r", round, "i", idx,
                               "s", start, "g", goal, "t", ju->tables, "u",
                               ustr };
 
+        if (filed != NULL && filed[i])
+            continue;
+        sent++;
         puz_units_describe(work, i, &un);
         unit_format(&un, ustr, sizeof(ustr));
         snprintf(idx, sizeof(idx), "%u", i);
@@ -525,23 +532,31 @@ static bool publish(jobq_t *q, redisContext *c, const struct jobq_units *ju,
             return false;
     }
     for (unsigned i = 0; i < n; i++) {
+        if (filed != NULL && filed[i])
+            continue;
         if (redisGetReply(c, (void **)&r) != REDIS_OK || r == NULL)
             return false;
+        free(ids[i]);
+        ids[i] = NULL;
         if (r->type == REDIS_REPLY_STRING)
             ids[i] = strdup(r->str);
         else
             ok = false;
         freeReplyObject(r);
     }
-    atomic_fetch_add(&q->units_published, n);
+    atomic_fetch_add(&q->units_published, sent);
     return ok;
 }
 
 /* Wait for the round's results and file them, until every unit is in,
- * the work is over, the job is cancelled or Redis fails. */
+ * the work is over, the job is cancelled or Redis fails. A live key found
+ * gone at a renewal (this thread held off Redis past a lease: a stalled
+ * Redis, a starved CPU) means the workers dropped the round's entries as
+ * ended: the units not filed yet are published again, else the round
+ * would wait for them forever. */
 static void collect(jobq_t *q, redisContext *c, const struct jobq_units *ju,
                     const char *round, void *work, unsigned n,
-                    unsigned char *filed)
+                    unsigned char *filed, char **ids)
 {
     char done[JOBQ_KEY_MAX], live[JOBQ_KEY_MAX], lease[16], msg[PUZ_MSG_MAX];
     const char *pop[] = { "BRPOP", done, "0.1" };
@@ -573,11 +588,20 @@ static void collect(jobq_t *q, redisContext *c, const struct jobq_units *ju,
         if (r != NULL)
             freeReplyObject(r);
         if (puz_now_us() - renewed >= quarter) {
+            bool lost = false;
+
             renewed = puz_now_us();
-            if ((r = jobq__cmd(c, 3, renew, NULL, &broken, msg)) != NULL)
+            if ((r = jobq__cmd(c, 3, renew, NULL, &broken, msg)) != NULL) {
+                lost = r->type == REDIS_REPLY_INTEGER && r->integer == 0;
                 freeReplyObject(r);
+            }
             if (broken)
                 return;
+            if (lost) {
+                atomic_fetch_add(&q->units_republished, 1);
+                if (!publish(q, c, ju, round, work, n, ids, filed))
+                    return;
+            }
         }
     }
 }
@@ -661,13 +685,13 @@ void jobq_units_run(void (*piece)(void *work, unsigned i), void *work,
     snprintf(round, sizeof(round), "%s.%s.%u", ju->job, q->inst,
              atomic_fetch_add(&q->round_seq, 1));
     atomic_init(&over, 0);
-    if (publish(q, c, ju, round, work, n, ids)) {
+    if (publish(q, c, ju, round, work, n, ids, NULL)) {
         for (unsigned k = 0; k < t; k++) {
             loc[k] = (struct local){ q, &over, k };
             started[k] = pthread_create(&th[k], NULL, local_worker, &loc[k])
                          == 0;
         }
-        collect(q, c, ju, round, work, n, filed);
+        collect(q, c, ju, round, work, n, filed, ids);
     }
     end_round(q, c, round);
     atomic_store(&over, 1);
