@@ -31,6 +31,7 @@
 #include "jobs.h"
 #include "pool.h"
 #include "puz_arena.h"
+#include "puz_clock.h"
 #include "puz_pdb.h"
 #include "puz_table3.h"
 
@@ -193,7 +194,7 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
                                  const char *url, const char *method,
                                  const char *version, const char *upload,
                                  size_t *upload_size, void **con_cls);
-/* now: pool_now_us() at the end, which the caller read already. */
+/* now: puz_clock_mono_us() at the end, which the caller read already. */
 void http__on_completed(void *cls, struct MHD_Connection *c,
                         void **con_cls,
                         enum MHD_RequestTerminationCode toe, uint64_t now);

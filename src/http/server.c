@@ -59,7 +59,7 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
     enum puz_pdb_partition part;
     struct puz_pdb_opts po = { .progress = log_pdb_progress,
                               .run = pool_run_pieces };
-    uint64_t t0 = puz_now_us();
+    uint64_t t0 = puz_clock_mono_us();
     puz_pdb *d = NULL;
     char why[PUZ_MSG_MAX] = "";
     puz_err rc;
@@ -85,7 +85,7 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
         http__log_line("puzzled: pdb %s: %s in %.1f s, %.1f MB",
                        puz_pdb_partition_name(part),
                        puz_pdb_build_seconds(d) > 0 ? "built" : "loaded",
-                       (double)(puz_now_us() - t0) / 1e6,
+                       (double)(puz_clock_mono_us() - t0) / 1e6,
                        (double)puz_pdb_bytes(d) / 1e6);
         rc = puz_tables_add_pdb(s->tables, d);
     }
@@ -103,7 +103,7 @@ static puz_err load_rect(struct http_server *s, char *msg)
     struct puz_pdb_opts po = { .progress = log_pdb_progress,
                               .run = pool_run_pieces };
     char why[PUZ_MSG_MAX] = "";
-    uint64_t t0 = puz_now_us();
+    uint64_t t0 = puz_clock_mono_us();
     size_t bytes = 0;
     puz_err rc = PUZ_OK;
 
@@ -134,7 +134,7 @@ static puz_err load_rect(struct http_server *s, char *msg)
         return rc;
     }
     http__log_line("puzzled: pdb_rect: every rectangle's tables ready in "
-                   "%.1f s, %.1f MB", (double)(puz_now_us() - t0) / 1e6,
+                   "%.1f s, %.1f MB", (double)(puz_clock_mono_us() - t0) / 1e6,
                    (double)bytes / 1e6);
     return PUZ_OK;
 }
@@ -585,7 +585,7 @@ static struct http_server *server_new(const struct http_config *cfg)
     s->arena_free = calloc(cfg->arena_cache + 1, sizeof(*s->arena_free));
     if (getrandom(&s->id_salt, sizeof(s->id_salt), 0)
         != (ssize_t)sizeof(s->id_salt))
-        s->id_salt = (uint64_t)puz_now_us() ^ ((uint64_t)getpid() << 32);
+        s->id_salt = (uint64_t)puz_clock_mono_us() ^ ((uint64_t)getpid() << 32);
     http__labels_init(s);
     if (s->arena_free == NULL
         || http_metrics_create(s->labels, s->nlabels, &s->metrics)

@@ -1,0 +1,23 @@
+/*
+ * clock.h - the clock's test hook (private: not in the shared library's
+ * exports, reached by tests linking libpuzzled.a). A test moves
+ * puz_clock_mono_us and puz_clock_wall_ms forward together, for every
+ * thread at once, to let a TTL, a lease or a token expire without
+ * sleeping through it.
+ */
+#ifndef PUZ_BASE_CLOCK_H
+#define PUZ_BASE_CLOCK_H
+
+#include <stdint.h>
+
+#include "puz_clock.h"
+
+/* Both clocks read us later from now on (cumulative). Safe from any
+ * thread; a reader sees the new time once it synchronises with the
+ * caller (a lock, a socket, a thread start). */
+void puz__clock_advance_us(uint64_t us);
+
+/* Back to the kernel's time, for a test that moved the clock. */
+void puz__clock_reset(void);
+
+#endif
