@@ -78,7 +78,7 @@ static int get_status(unsigned port, const char *path, int ms)
     char req[128], buf[512];
     size_t len = 0;
     int fd = dial(port), status = 0;
-    double t0 = htest_now_ms();
+    double t0 = wait_now_ms();
     struct pollfd p;
 
     if (fd < 0)
@@ -88,8 +88,8 @@ static int get_status(unsigned port, const char *path, int ms)
     if (send(fd, req, strlen(req), MSG_NOSIGNAL) == (ssize_t)strlen(req)) {
         p.fd = fd;
         p.events = POLLIN;
-        while (len < 12 && htest_now_ms() - t0 < ms
-               && poll(&p, 1, ms - (int)(htest_now_ms() - t0)) > 0) {
+        while (len < 12 && wait_now_ms() - t0 < ms
+               && poll(&p, 1, ms - (int)(wait_now_ms() - t0)) > 0) {
             ssize_t n = recv(fd, buf + len, sizeof(buf) - 1 - len, 0);
             if (n <= 0)
                 break;

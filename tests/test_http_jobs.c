@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <curl/curl.h>
 
+#include "base/clock.h"
 #include "support/htest.h"
 
 /* Korf's instance 88 with IDA* and linear conflict: minutes of search. */
@@ -98,7 +99,7 @@ static void sse_parse(struct sse *s)
                 sse_field(s, &e, line);
         }
         if (e.data != NULL && s->count < SSE_MAX) {
-            e.at_ms = htest_now_ms();
+            e.at_ms = wait_now_ms();
             s->ev[s->count++] = e;
         } else {
             free(e.data);
@@ -163,7 +164,7 @@ static struct sse *sse_open(http_server *srv, const char *id)
 /* Wait until at least n events came, or the stream ended; ms at most. */
 static unsigned sse_wait(struct sse *s, unsigned n, unsigned ms)
 {
-    double until = htest_now_ms() + ms;
+    double until = wait_now_ms() + ms;
     unsigned count;
     bool done;
 
@@ -172,7 +173,7 @@ static unsigned sse_wait(struct sse *s, unsigned n, unsigned ms)
         count = s->count;
         done = s->finished;
         pthread_mutex_unlock(&s->lock);
-        if (count >= n || done || htest_now_ms() > until)
+        if (count >= n || done || wait_now_ms() > until)
             return count;
         usleep(5000);
     }
@@ -258,7 +259,7 @@ static const char *state_of(json_t *j)
 static json_t *wait_job(http_server *srv, const char *id, const char *state,
                         unsigned ms)
 {
-    double until = htest_now_ms() + ms;
+    double until = wait_now_ms() + ms;
     long status;
 
     for (;;) {
@@ -267,7 +268,7 @@ static json_t *wait_job(http_server *srv, const char *id, const char *state,
         bool final = strcmp(s, "done") == 0 || strcmp(s, "cancelled") == 0
                      || strcmp(s, "failed") == 0;
         if ((state != NULL ? strcmp(s, state) == 0 : final)
-            || htest_now_ms() > until)
+            || wait_now_ms() > until)
             return j;
         json_decref(j);
         usleep(20000);
@@ -511,7 +512,9 @@ static void test_ttl_and_max(void **state)
     json_decref(submit(srv, QUICK, c));     /* job_max 2: a goes */
     assert_null(get_job(srv, a, &status));
     assert_int_equal(status, 404);
-    usleep(1300000);                        /* job_ttl_s 1: all go */
+    json_decref(wait_job(srv, c, "done", 5000));
+    /* job_ttl_s 1 passes on the clock (no sleep): all go */
+    puz__clock_advance_us(1000000);
     assert_null(get_job(srv, b, &status));
     assert_int_equal(status, 404);
     assert_null(get_job(srv, c, &status));
@@ -707,11 +710,11 @@ static void test_shutdown_with_running_jobs(void **state)
     sb = sse_open(srv, b);
     assert_true(sse_wait(sa, 2, 5000) >= 2);
     assert_true(sse_wait(sb, 2, 5000) >= 2);
-    t0 = htest_now_ms();
+    t0 = wait_now_ms();
     http_server_shutdown(srv);
     printf("shutdown with a running job and 2 streams: %.0f ms\n",
-           htest_now_ms() - t0);
-    assert_true(htest_now_ms() - t0 < 5000);
+           wait_now_ms() - t0);
+    assert_true(wait_now_ms() - t0 < 5000);
     for (struct sse **p = (struct sse *[]){ sa, sb, NULL }; *p; p++) {
         unsigned n = sse_wait(*p, SSE_MAX, 5000);
         assert_true((*p)->finished);

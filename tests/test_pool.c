@@ -19,7 +19,7 @@
 
 #include "pool.h"
 #include "puz_clock.h"
-#include "support/htest.h"
+#include "support/wait.h"
 
 /* A gate jobs can wait at until the test opens it. */
 struct gate {
@@ -127,7 +127,8 @@ static void wait_for(atomic_int *v, int want)
 {
     struct at_least a = { v, want };
 
-    htest_wait_until(reached, &a, 5000, "jobs waiting at the gate");
+    if (!wait_until(reached, &a, 5000))
+        fail_msg("waited 5 s for jobs waiting at the gate");
 }
 
 static void test_rejects_bad_config(void **state)

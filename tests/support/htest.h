@@ -14,6 +14,7 @@
 
 #include "http_config.h"
 #include "http_server.h"
+#include "wait.h"
 
 struct htest_req {
     const char *method;         /* default "GET", or "POST" with a body */
@@ -92,14 +93,5 @@ json_t *htest_json(const struct htest_resp *resp);
  * the parsed body (new reference). */
 json_t *htest_problem(const struct htest_resp *resp, long status,
                       const char *slug);
-
-/* Milliseconds on the monotonic clock. */
-double htest_now_ms(void);
-
-/* Poll done(arg), backing off to 10 ms, until it is true; fails the
- * test saying "waited ms for what" when ms pass first. For waits on a
- * condition the code offers no signal for. */
-void htest_wait_until(bool (*done)(void *arg), void *arg, unsigned ms,
-                      const char *what);
 
 #endif

@@ -63,8 +63,3 @@ void puz__clock_advance_us(uint64_t us)
 {
     atomic_fetch_add_explicit(&shift_us, us, memory_order_relaxed);
 }
-
-void puz__clock_reset(void)
-{
-    atomic_store_explicit(&shift_us, 0, memory_order_relaxed);
-}

@@ -14,10 +14,9 @@
 
 /* Both clocks read us later from now on (cumulative). Safe from any
  * thread; a reader sees the new time once it synchronises with the
- * caller (a lock, a socket, a thread start). */
+ * caller (a lock, a socket, a thread start). There is no way back: a
+ * monotonic clock that went back would turn every age computed as now
+ * minus then into a huge number. */
 void puz__clock_advance_us(uint64_t us);
-
-/* Back to the kernel's time, for a test that moved the clock. */
-void puz__clock_reset(void);
 
 #endif
