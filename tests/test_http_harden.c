@@ -229,7 +229,7 @@ static double trickle(int *fds, int n, const char *bytes, double limit_ms)
             }
         }
         at++;
-        usleep(100000);
+        usleep(100000);     /* the slow client's pace: what is tested */
     }
     for (int i = 0; i < n; i++) {
         if (fds[i] >= 0)
@@ -342,6 +342,22 @@ static void test_slow_body_cut_at_deadline(void **state)
     http_server_destroy(s);
 }
 
+static bool four_in_flight(void *s)
+{
+    return htest_in_flight(s) == 4;
+}
+
+static bool livez_ok(void *s)
+{
+    struct htest_resp r;
+    long status;
+
+    assert_int_equal(htest_get(s, "/livez", &r), 0);
+    status = r.status;
+    htest_resp_free(&r);
+    return status == 200;
+}
+
 /* Item 2: past max_connections, every connection busy (bodies arriving
  * slowly; an idle one would make room, test_http_floods.c), a client
  * gets a 503 at once instead of waiting in the listen backlog; once the
@@ -351,8 +367,8 @@ static void test_past_max_connections_refused_at_once(void **state)
     http_server *s = start_deadlines(4);
     int fds[4];
     struct raw r;
-    struct htest_resp ok;
     double t0;
+    bool served;
 
     (void)state;
     for (int i = 0; i < 4; i++) {
@@ -361,7 +377,9 @@ static void test_past_max_connections_refused_at_once(void **state)
         send_all(fds[i], "POST /v1/solve HTTP/1.1\r\n" HOST JSON
                  "Content-Length: 40\r\n\r\n{\"bo", 92);
     }
-    usleep(100000);
+    /* Each of the four past its head (a connection still reading its
+     * head would be shut to make room, not count as busy). */
+    assert_true(wait_until(four_in_flight, s, 5000));
     t0 = wait_now_ms();
     raw_send(s, "GET /livez HTTP/1.1\r\n" HOST "\r\n", 2000, &r);
     assert_true(wait_now_ms() - t0 < 1000);
@@ -377,15 +395,10 @@ static void test_past_max_connections_refused_at_once(void **state)
     }
     /* MHD frees the slots on its next turn through the cut sockets. */
     t0 = wait_now_ms();
-    do {
-        assert_int_equal(htest_get(s, "/livez", &ok), 0);
-        if (ok.status != 200)
-            usleep(20000);
-        htest_resp_free(&ok);
-    } while (ok.status != 200 && wait_now_ms() - t0 < 2000);
+    served = wait_until(livez_ok, s, 2000);
     fprintf(stderr, "served again %.0f ms after the cut\n",
             wait_now_ms() - t0);
-    assert_int_equal(ok.status, 200);
+    assert_true(served);
     /* The refusal and the cuts reach /metrics (they did not: issue 27,
      * http__conns_stats was never called). */
     assert_true(metric_has(s, "\npuzzled_connections_refused_total "));
@@ -425,7 +438,8 @@ static void test_abandoned_solves_cancelled(void **state)
         fd = htest_raw_open(s);
         assert_true(fd >= 0);
         assert_true(send_all(fd, req, strlen(req)));
-        usleep(4000);   /* 50 in ~0.2 s, as the report sent them */
+        usleep(4000);   /* the clients' pace, as the report sent them:
+                         * 50 in ~0.2 s */
         close(fd);
     }
     t0 = wait_now_ms();
@@ -469,7 +483,7 @@ static void send_whole_body_then_read(size_t len, struct raw *r)
             fail();
         }
         if (at % (256u << 10) == 0)
-            usleep(2000);
+            usleep(2000);   /* a slower link's pace (above), by design */
     }
     raw_collect(fd, 3000, r);
     close(fd);
@@ -590,6 +604,11 @@ static void test_chunked_over_cap_stops(void **state)
                  answer);
 }
 
+static bool one_busy(void *s)
+{
+    return htest_workers_busy(s) == 1;
+}
+
 /* Issue 29 item 7: a client that half-closes after its request
  * (shutdown(SHUT_WR)) still reads: it gets its answer, after a 102
  * Processing that told a closed socket from a half-closed one (it was
@@ -611,8 +630,8 @@ static void test_half_close_answered(void **state)
     fd = htest_raw_open(srv);
     assert_true(fd >= 0);
     send_all(fd, req, strlen(req));
-    usleep(100000);     /* the solve is under way (not synchronisation:
-                         * the half-close must come while it runs) */
+    /* the half-close must come while the solve runs (700 ms) */
+    assert_true(wait_until(one_busy, srv, 5000));
     shutdown(fd, SHUT_WR);
     raw_collect(fd, 5000, &r);
     close(fd);

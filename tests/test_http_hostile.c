@@ -802,24 +802,33 @@ static void tally_metrics(const char *text, unsigned *by_code)
     }
 }
 
+/* One scrape of /metrics into got (arg): true when its counts by code
+ * are what was sent. */
+static bool metrics_match(void *arg)
+{
+    unsigned *got = arg;
+    struct htest_resp r;
+    bool same;
+
+    assert_int_equal(htest_get(srv, "/metrics", &r), 0);
+    assert_int_equal(r.status, 200);
+    tally_metrics(r.body, got);
+    htest_resp_free(&r);
+    same = memcmp(got, sent, sizeof(sent)) == 0;
+    sent[200]++;    /* this scrape shows up in the next one */
+    return same;
+}
+
 /* Last: the server is up and counted every request it answered. */
 static void test_metrics_add_up(void **state)
 {
     unsigned got[600];
     struct htest_resp r;
-    bool same = false;
+    bool same;
 
     (void)state;
-    for (int tries = 0; tries < 40 && !same; tries++) {
-        assert_int_equal(htest_get(srv, "/metrics", &r), 0);
-        assert_int_equal(r.status, 200);
-        tally_metrics(r.body, got);
-        htest_resp_free(&r);
-        same = memcmp(got, sent, sizeof(got)) == 0;
-        sent[200]++;    /* this scrape shows up in the next one */
-        if (!same)
-            usleep(50000);
-    }
+    /* the last answers' counts land after their bytes went out */
+    same = wait_until(metrics_match, got, 2000);
     for (int i = 0; i < 600 && !same; i++) {
         if (got[i] != sent[i])
             fprintf(stderr, "status %d: metrics %u, sent %u\n", i, got[i],

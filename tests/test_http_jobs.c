@@ -161,22 +161,32 @@ static struct sse *sse_open(http_server *srv, const char *id)
     return s;
 }
 
-/* Wait until at least n events came, or the stream ended; ms at most. */
-static unsigned sse_wait(struct sse *s, unsigned n, unsigned ms)
+struct sse_want {
+    struct sse *s;
+    unsigned n;         /* events wanted */
+    unsigned count;     /* events seen */
+};
+
+static bool sse_has(void *arg)
 {
-    double until = wait_now_ms() + ms;
-    unsigned count;
+    struct sse_want *w = arg;
     bool done;
 
-    for (;;) {
-        pthread_mutex_lock(&s->lock);
-        count = s->count;
-        done = s->finished;
-        pthread_mutex_unlock(&s->lock);
-        if (count >= n || done || wait_now_ms() > until)
-            return count;
-        usleep(5000);
-    }
+    pthread_mutex_lock(&w->s->lock);
+    w->count = w->s->count;
+    done = w->s->finished;
+    pthread_mutex_unlock(&w->s->lock);
+    return w->count >= w->n || done;
+}
+
+/* Wait until at least n events came, or the stream ended; ms at most.
+ * Returns the events seen. */
+static unsigned sse_wait(struct sse *s, unsigned n, unsigned ms)
+{
+    struct sse_want w = { s, n, 0 };
+
+    wait_until(sse_has, &w, ms);
+    return w.count;
 }
 
 static void sse_close(struct sse *s)
@@ -255,24 +265,37 @@ static const char *state_of(json_t *j)
     return s != NULL ? s : "";
 }
 
-/* Poll until the job is in state (or any final one when NULL). */
+struct job_want {
+    http_server *srv;
+    const char *id;
+    const char *state;  /* NULL: any final one */
+    json_t *j;          /* the job as last read (new reference) */
+};
+
+static bool job_in_state(void *arg)
+{
+    struct job_want *w = arg;
+    long status;
+    const char *s;
+
+    json_decref(w->j);
+    w->j = get_job(w->srv, w->id, &status);
+    s = state_of(w->j);
+    if (w->state != NULL)
+        return strcmp(s, w->state) == 0;
+    return strcmp(s, "done") == 0 || strcmp(s, "cancelled") == 0
+           || strcmp(s, "failed") == 0;
+}
+
+/* Poll until the job is in state (or any final one when NULL), ms at
+ * most; the job as last read. */
 static json_t *wait_job(http_server *srv, const char *id, const char *state,
                         unsigned ms)
 {
-    double until = wait_now_ms() + ms;
-    long status;
+    struct job_want w = { srv, id, state, NULL };
 
-    for (;;) {
-        json_t *j = get_job(srv, id, &status);
-        const char *s = state_of(j);
-        bool final = strcmp(s, "done") == 0 || strcmp(s, "cancelled") == 0
-                     || strcmp(s, "failed") == 0;
-        if ((state != NULL ? strcmp(s, state) == 0 : final)
-            || wait_now_ms() > until)
-            return j;
-        json_decref(j);
-        usleep(20000);
-    }
+    wait_until(job_in_state, &w, ms);
+    return w.j;
 }
 
 static long delete_job(http_server *srv, const char *id, json_t **body,
@@ -568,6 +591,31 @@ static long status_of(http_server *srv, const char *path)
     return st;
 }
 
+struct sse_set {
+    struct sse **s;
+    int n;
+};
+
+/* How many of the n streams ended with a 503. */
+static unsigned refused(struct sse **s, int n)
+{
+    unsigned k = 0;
+
+    for (int i = 0; i < n; i++) {
+        pthread_mutex_lock(&s[i]->lock);
+        k += s[i]->finished && s[i]->status == 503;
+        pthread_mutex_unlock(&s[i]->lock);
+    }
+    return k;
+}
+
+static bool one_refused(void *arg)
+{
+    const struct sse_set *set = arg;
+
+    return refused(set->s, set->n) > 0;
+}
+
 /* Issue 29 item 4: streams on one long job could hold every connection
  * (/livez and the job's DELETE got 503). Now they are capped in all
  * (3/4 of max_connections at most), per job and per client, and the
@@ -578,8 +626,8 @@ static void test_streams_capped(void **state)
     struct http_config c;
     http_server *srv;
     struct sse *s[N + 1];
+    struct sse_set set = { s, N + 1 };
     char id[33], url[96];
-    unsigned n;
 
     (void)state;
     job_config(&c, 1, 4, 10, 3600);
@@ -591,17 +639,8 @@ static void test_streams_capped(void **state)
     for (int i = 0; i < N; i++)
         sse_wait(s[i], 1, 5000);
     /* One of the sixteen is refused at once (which one is a race). */
-    n = 0;
-    for (unsigned waited = 0; n == 0 && waited < 5000; waited += 20) {
-        for (int i = 0; i < N + 1; i++) {
-            pthread_mutex_lock(&s[i]->lock);
-            n += s[i]->finished && s[i]->status == 503;
-            pthread_mutex_unlock(&s[i]->lock);
-        }
-        if (n == 0)
-            usleep(20000);      /* polling a condition, with a deadline */
-    }
-    assert_int_equal(n, 1);
+    wait_until(one_refused, &set, 5000);
+    assert_int_equal(refused(s, N + 1), 1);
     assert_int_equal(status_of(srv, "/livez"), 200);
     assert_int_equal(status_of(srv, "/readyz"), 200);
     snprintf(url, sizeof(url), "/v1/jobs/%s", id);

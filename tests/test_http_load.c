@@ -99,22 +99,32 @@ static const char *status_of(const struct htest_resp *r)
     return out;
 }
 
-/* Wait until the server reports n busy workers (or give up). */
-static void wait_busy(http_server *s, const char *needle)
+struct metric_want {
+    http_server *s;
+    const char *needle;
+};
+
+static bool metric_says(void *arg)
 {
+    const struct metric_want *w = arg;
     struct htest_req rq = { .path = "/metrics", .no_record = true };
     struct htest_resp r;
+    bool has;
 
-    for (int i = 0; i < 200; i++) {
-        htest_do(s, &rq, &r);
-        if (r.body != NULL && strstr(r.body, needle) != NULL) {
-            htest_resp_free(&r);
-            return;
-        }
-        htest_resp_free(&r);
-        usleep(10000);
-    }
-    fail_msg("server never reported %s", needle);
+    htest_do(w->s, &rq, &r);
+    has = r.body != NULL && strstr(r.body, w->needle) != NULL;
+    htest_resp_free(&r);
+    return has;
+}
+
+/* Wait until /metrics says needle ("puzzled_workers_busy 1"), 5 s at
+ * most, else the test fails. */
+static void wait_busy(http_server *s, const char *needle)
+{
+    struct metric_want w = { s, needle };
+
+    if (!wait_until(metric_says, &w, 5000))
+        fail_msg("server never reported %s", needle);
 }
 
 #define CLIENTS 6
@@ -363,6 +373,16 @@ static void *shutdown_main(void *arg)
  * instance's 200 body under the 503 status (tests/scripts/nginx_lb.sh
  * failed so about one run in twenty).
  */
+static bool draining(void *s)
+{
+    return htest_draining(s);
+}
+
+static bool two_held(void *s)
+{
+    return htest_connections(s) >= 2;
+}
+
 static void test_drain_answers_new_connections_after_request(void **state)
 {
     static const char body[] = "{\"board\": \"8 6 7 2 5 4 3 0 1\"}";
@@ -379,10 +399,12 @@ static void test_drain_answers_new_connections_after_request(void **state)
     call_start(&running, s, "/v1/solve", SLOW(700));
     wait_busy(s, "puzzled_workers_busy 1");
     assert_int_equal(pthread_create(&stopper, NULL, shutdown_main, s), 0);
-    usleep(100000);             /* draining now: the solve runs 700 ms */
+    assert_true(wait_until(draining, s, 5000));  /* the solve runs 700 ms */
     fd = htest_raw_open(s);
     assert_true(fd >= 0);
-    usleep(100000);
+    /* Held (the solve's connection and this one): anything the server
+     * wrote on accept is on the socket by then (loopback). */
+    assert_true(wait_until(two_held, s, 5000));
     assert_true(recv(fd, buf, sizeof(buf), MSG_DONTWAIT) < 0);
     assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
     len = snprintf(req, sizeof(req), "POST /v1/solve HTTP/1.1\r\nHost: t\r\n"
@@ -450,6 +472,9 @@ static void test_shutdown_at_connection_limit(void **state)
         for (int i = 0; i < 4; i++)
             assert_int_equal(pthread_create(&f.thread[i], NULL, flood_main,
                                             &f), 0);
+        /* The flood's head start, a little longer each round: the race
+         * is in time, so the shutdown is meant to land at different
+         * moments of it (a sleep by design). */
         usleep(20000 + 1000 * round);
         http_server_shutdown(f.srv);
         atomic_store(&f.stop, 1);

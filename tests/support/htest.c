@@ -27,6 +27,8 @@
 #include <curl/curl.h>
 #include <dirent.h>
 
+#include "http/http_int.h"
+
 /* All process-wide state of the helpers. */
 static struct htest_state {
     pthread_once_t once;
@@ -566,4 +568,31 @@ int htest_raw(http_server *s, const struct htest_req *rq, const char *bytes,
     if (fd >= 0)
         close(fd);
     return rc;
+}
+
+unsigned htest_connections(http_server *s)
+{
+    struct http__conn_stats st;
+
+    http__conns_stats(s, &st);
+    return st.open;
+}
+
+unsigned htest_in_flight(http_server *s)
+{
+    return atomic_load(&s->in_flight);
+}
+
+unsigned htest_workers_busy(http_server *s)
+{
+    struct pool_stats st = { 0 };
+
+    if (s->pool != NULL)
+        pool_get_stats(s->pool, &st);
+    return st.busy;
+}
+
+bool htest_draining(http_server *s)
+{
+    return atomic_load(&s->draining) != 0;
 }
