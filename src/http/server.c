@@ -20,6 +20,12 @@
 #include "api_jalloc.h"
 #include "pool_pieces.h"
 
+/* What a shutdown waits, at most, for each of its steps after the
+ * solves' grace period: the jobs' streams, the shared jobs' streams,
+ * the answers already resumed to reach their clients. Each is a matter
+ * of sending bytes already made; a client too slow for this is cut. */
+#define SHUTDOWN_STEP_MS 2000
+
 /* Start-up is the operator's to watch: a rejected cache file is said in
  * one line, and a build reports each finished group. */
 static void log_pdb_progress(const struct puz_pdb_progress *p, void *user)
@@ -670,11 +676,10 @@ const char *http_server_url(const http_server *s)
 /* Let answers already resumed reach their clients; bounded. */
 static void wait_in_flight(struct http_server *s, unsigned ms)
 {
-    for (unsigned waited = 0; waited < ms; waited += 5) {
-        if (atomic_load(&s->in_flight) == 0)
-            return;
-        usleep(5000);
-    }
+    uint64_t until = puz_clock_mono_us() + (uint64_t)ms * 1000u;
+
+    while (atomic_load(&s->in_flight) != 0 && puz_clock_mono_us() < until)
+        usleep(HTTP__SHUTDOWN_POLL_MS * 1000);
 }
 
 static void drain_pool(struct http_server *s)
@@ -712,16 +717,16 @@ void http_server_shutdown(http_server *s)
      * send the final event and close while the daemon still runs. */
     if (s->jobs != NULL)
         jobs_shutdown(s->jobs, "the server is shutting down");
-    http_streams_shutdown(s->streams, 2000);
+    http_streams_shutdown(s->streams, SHUTDOWN_STEP_MS);
     /* Shared jobs running here give their lease back: another instance
      * runs them again; their streams end and their clients reconnect
      * there. */
     jobq_shutdown(s->jobq);
-    http_jstreams_shutdown(s->jstreams, 2000);
+    http_jstreams_shutdown(s->jstreams, SHUTDOWN_STEP_MS);
     if (s->pool != NULL)
         drain_pool(s);
     /* Every job ran its done(), so no connection is suspended now. */
-    wait_in_flight(s, 2000);
+    wait_in_flight(s, SHUTDOWN_STEP_MS);
     if (s->daemon != NULL)
         MHD_stop_daemon(s->daemon);
     s->daemon = NULL;
