@@ -1061,18 +1061,25 @@ static void test_access_log(void **state)
 static const char *const flush_ids[] = { "flush-1", "flush-2", "flush-3" };
 
 /* True once the log at path (arg) has three lines; each line whole and
- * the ids in order, else the test fails. */
+ * each id once, else the test fails. Not in the order sent: a line is
+ * written when its request completes, on the network thread that served
+ * it, and a loaded machine let the second's completion come after the
+ * third's (its answer was already read). */
 static bool three_lines(void *arg)
 {
     FILE *f = fopen(arg, "r");
     char buf[4096];
-    unsigned lines = 0;
+    unsigned lines = 0, seen[3] = { 0, 0, 0 };
 
     while (f != NULL && fgets(buf, sizeof(buf), f) != NULL) {
         json_t *line = json_loads(buf, 0, NULL);
+        unsigned i = 0;
+
         assert_non_null(line);      /* whole lines only */
         assert_true(lines < 3);
-        assert_string_equal(str(line, "id"), flush_ids[lines]);
+        while (i < 3 && strcmp(str(line, "id"), flush_ids[i]) != 0)
+            i++;
+        assert_true(i < 3 && seen[i]++ == 0);
         lines++;
         json_decref(line);
     }
@@ -1082,7 +1089,7 @@ static bool three_lines(void *arg)
 }
 
 /* Lines held in the buffer reach the file while the server runs, within
- * access_log_flush_ms (the watchdog writes them), whole and in order. */
+ * access_log_flush_ms (the watchdog writes them), whole, each once. */
 static void test_access_log_flushed_while_running(void **state)
 {
     struct http_config c;
