@@ -148,7 +148,7 @@ static int bench(enum puz_pdb_partition part, const struct args *ar,
     puz_pdb *d;
     puz_arena *a;
     char msg[PUZ_MSG_MAX];
-    uint64_t t0 = puz_now_us();
+    uint64_t t0 = puz_clock_mono_us();
     const char *name = puz_pdb_partition_name(part);
 
     puz_board_parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", &goal, msg);
@@ -156,7 +156,7 @@ static int bench(enum puz_pdb_partition part, const struct args *ar,
         fprintf(stderr, "korf100: %s tables: %s\n", name, msg);
         return 1;
     }
-    double table_s = (double)(puz_now_us() - t0) / 1e6;
+    double table_s = (double)(puz_clock_mono_us() - t0) / 1e6;
     int built = puz_pdb_build_seconds(d) > 0;
     size_t bytes = puz_pdb_bytes(d);
     puz_tables_create(&tables);

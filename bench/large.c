@@ -151,7 +151,7 @@ static void one(const struct args *ar, const struct puz_board *b,
     struct puz_solve_opts o = { 0 };
     struct puz_result r;
     struct puz_board end;
-    uint64_t t0 = puz_now_us(), c0 = cpu_us(), dt, dc;
+    uint64_t t0 = puz_clock_mono_us(), c0 = cpu_us(), dt, dc;
 
     o.goal = goal;
     o.tables = ar->tables;
@@ -160,7 +160,7 @@ static void one(const struct args *ar, const struct puz_board *b,
     if (ar->cpu)
         o.limits.clock_us = cpu_us;
     puz_solve(b, &o, a, &r);
-    dt = puz_now_us() - t0;
+    dt = puz_clock_mono_us() - t0;
     dc = cpu_us() - c0;
     row->cpu += (double)dc;
     if (ar->cpu)

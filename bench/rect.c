@@ -44,7 +44,7 @@ static int solve_with(const struct puz_board *b, enum puz_algorithm alg,
     o.algorithm = alg;
     o.tables = t;
     o.heuristic = heuristic != NULL ? puz_heuristic_find(heuristic) : NULL;
-    o.limits.deadline_us = puz_now_us() + timeout_us;
+    o.limits.deadline_us = puz_clock_mono_us() + timeout_us;
     ok = a != NULL && puz_solve(b, &o, a, r) == PUZ_OK &&
          r->status == PUZ_SOLVED &&
          puz_replay(b, r->moves, r->length, &end) == PUZ_OK &&

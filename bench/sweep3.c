@@ -133,7 +133,7 @@ static int sweep(const struct run *run, const char *pair, struct row *out)
     for (unsigned i = 0; i < 9; i++)
         goal_word |= (uint64_t)goal.cells[i] << (4 * i);
     c0 = cpu_now();
-    t0 = puz_now_us();
+    t0 = puz_clock_mono_us();
     for (unsigned d = 0; d <= puz_table3_max_distance(t); d++) {
         for (uint32_t k = 0; k < puz_table3_count_at(t, d); k++) {
             struct puz_board b;
@@ -153,7 +153,7 @@ static int sweep(const struct run *run, const char *pair, struct row *out)
             boards++;
         }
     }
-    out->seconds = (double)(puz_now_us() - t0) / 1e6;
+    out->seconds = (double)(puz_clock_mono_us() - t0) / 1e6;
     out->cpu_seconds = cpu_now() - c0;
     out->mean_expanded = (double)total / boards;
     return 0;

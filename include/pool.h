@@ -23,7 +23,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "puz_err.h"
 
@@ -46,7 +45,7 @@ struct pool_job {
     /* Nonzero once the job should stop early; hand &job->cancel to the
      * solver as its cancel flag. The pool sets it, callers may too. */
     atomic_int cancel;
-    uint64_t enqueued_us;   /* set by pool_submit (monotonic clock) */
+    uint64_t enqueued_us;   /* set by pool_submit: puz_clock_mono_us */
     struct pool_job *next;  /* private to the pool */
 };
 
@@ -101,13 +100,5 @@ void pool_get_stats(pool_t *p, struct pool_stats *out);
 /* Close, cancel everything, let the workers finish every queued job (each
  * sees its cancel flag), join them and free the pool. NULL is a no-op. */
 void pool_destroy(pool_t *p);
-
-/* Monotonic clock in microseconds. */
-uint64_t pool_now_us(void);
-
-/* ms from now on clock (CLOCK_REALTIME for a default condition variable
- * or a timed lock, CLOCK_MONOTONIC for one set up so): the deadline of
- * pthread_cond_timedwait and its kin, for every thread that waits. */
-struct timespec pool_deadline(clockid_t clock, unsigned ms);
 
 #endif

@@ -18,6 +18,7 @@
 #include "puz_algorithm.h"
 #include "puz_arena.h"
 #include "puz_board.h"
+#include "puz_clock.h"
 #include "puz_err.h"
 #include "puz_heuristic.h"
 #include "puz_trace.h"
@@ -50,10 +51,11 @@ const char *puz_status_name(enum puz_status s);
 struct puz_limits {
     uint64_t max_nodes;        /* nodes expanded; 0 = unlimited */
     size_t max_bytes;          /* arena bytes for this solve; 0 = unlimited */
-    uint64_t deadline_us;      /* absolute puz_now_us() value; 0 = none */
+    uint64_t deadline_us;      /* absolute puz_clock_mono_us(); 0 = none */
     const atomic_int *cancel;  /* solve stops soon after *cancel != 0 */
     unsigned max_depth;        /* dfs only; 0 = PUZ_DFS_DEFAULT_DEPTH */
-    /* The clock deadline_us is read on: NULL = puz_now_us (wall). A
+    /* The clock deadline_us is read on: NULL = puz_clock_mono_us (wall
+     * time, monotonic). A
      * benchmark passes the solving thread's CPU time so that a budget
      * means "one core for this long" on a loaded machine; the server
      * keeps wall time. */
@@ -221,7 +223,8 @@ struct puz_result {
     char method[PUZ_METHOD_MAX];
 };
 
-/* Monotonic clock in microseconds, for deadlines. */
+/* Deprecated (CHANGELOG.md), kept for programs built against 0.1.0:
+ * puz_clock_mono_us (puz_clock.h), which it returns. */
 uint64_t puz_now_us(void);
 
 /*

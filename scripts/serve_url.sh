@@ -8,7 +8,7 @@ serve_url() {
         _url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$1" 2>/dev/null)
         [ -n "$_url" ] && { echo "$_url"; return 0; }
         kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.05
+        sleep 0.05      # a bounded poll of a file another process writes
         _tries=$((_tries - 1))
     done
     return 1

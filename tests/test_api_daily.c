@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "api.h"
+#include "base/clock.h"
 #include "daily.h"
 #include "puz_heuristic.h"
 #include "support/apitest.h"
@@ -445,7 +446,7 @@ static void test_start_then_entry_timed_by_the_server(void **state)
     assert_int_equal(run(f, "POST", "/v1/daily/today/3/start", NULL,
                          "2.2.2.2"), 201);
     assert_string_not_equal(apitest_str(f->t.json, "token"), token);
-    usleep(300 * 1000);
+    puz__clock_advance_us(300000);  /* the player's 300 ms, on the clock */
     assert_int_equal(post_entry(f, ENTRY, "timed", best, token, "2.2.2.2"),
                      201);
     ms = answer_int(f, "time_ms");

@@ -107,10 +107,10 @@ static const char *get_state(struct fixture *f, const char *id,
 static void wait_for(struct fixture *f, const char *id, const char *s,
                      unsigned ms)
 {
-    uint64_t until = puz_now_us() + (uint64_t)ms * 1000u, seen = 0;
+    uint64_t until = puz_clock_mono_us() + (uint64_t)ms * 1000u, seen = 0;
 
     while (strcmp(get_state(f, id, NULL), s) != 0) {
-        if (puz_now_us() >= until)
+        if (puz_clock_mono_us() >= until)
             fail_msg("job %s still %s after %u ms, not %s", id,
                      get_state(f, id, NULL), ms, s);
         jobs_wait_change(f->jobs, &seen, 50);

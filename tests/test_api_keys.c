@@ -23,6 +23,7 @@
 #include "store.h"
 #include "support/apitest.h"
 #include "support/tredis.h"
+#include "support/wait.h"
 
 struct fixture {
     struct apitest t;
@@ -233,6 +234,23 @@ static void sync_keys(api_keys *k, store *st, const char *inst,
     api_keys_use_apply(k, now, use, n);
 }
 
+struct keys_sync {
+    api_keys *k;
+    store *st;
+    const char *inst;
+    uint64_t now;
+};
+
+/* One more sync of inst; true once no other instance holds a stream of
+ * carol's. */
+static bool streams_gone(void *arg)
+{
+    struct keys_sync *ks = arg;
+
+    sync_keys(ks->k, ks->st, ks->inst, ks->now);
+    return api_keys_streams_elsewhere(ks->k, "carol") == 0;
+}
+
 /* Issue 42 item 3: with a shared store a key's rpm=10 and streams=2
  * hold across two instances (two tables, two stores, one Redis of the
  * test's own); before, each instance counted its own (20 requests a
@@ -247,6 +265,7 @@ static void test_key_caps_across_instances(void **state)
                                .timeout_ms = 500 };
     const uint64_t now = UINT64_C(29000000) * 60000 + 1000;
     unsigned retry, ok = 0;
+    struct keys_sync ks;
 
     (void)state;
     if (tredis_start(url, sizeof(url)) != 0)
@@ -288,9 +307,11 @@ static void test_key_caps_across_instances(void **state)
     sync_keys(a, sa, "A", now);
     sync_keys(b, sb, "B", now);
     assert_int_equal(api_keys_streams_elsewhere(b, "carol"), 1);
-    /* A dies (no more syncs): its stream stops counting. */
-    usleep((STORE_KEY_USE_TTL_MS + 300) * 1000);
-    sync_keys(b, sb, "B", now);
+    /* A dies (no more syncs): its stream stops counting once Redis
+     * expires A's count (PX STORE_KEY_USE_TTL_MS, on Redis's own clock,
+     * which no test can move): B syncs until it sees that. */
+    ks = (struct keys_sync){ b, sb, "B", now };
+    assert_true(wait_until(streams_gone, &ks, STORE_KEY_USE_TTL_MS + 5000));
     assert_int_equal(api_keys_streams_elsewhere(b, "carol"), 0);
     store_close(sa);
     store_close(sb);

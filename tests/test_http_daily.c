@@ -438,19 +438,20 @@ static void assert_store_down(http_server *s, const char *why)
     htest_resp_free(&r);
 }
 
-/* Waits (up to 8 s: the store's backoff is at most 5 s) for /readyz. */
-static void wait_ready(http_server *s)
+static bool readyz_ok(void *arg)
 {
     struct htest_resp r;
 
-    for (int i = 0; i < 160; i++) {
-        assert_int_equal(htest_get(s, "/readyz", &r), 0);
-        htest_resp_free(&r);
-        if (r.status == 200)
-            return;
-        usleep(50 * 1000);
-    }
-    fail_msg("the store did not come back");
+    assert_int_equal(htest_get(arg, "/readyz", &r), 0);
+    htest_resp_free(&r);
+    return r.status == 200;
+}
+
+/* Waits (up to 8 s: the store's backoff is at most 5 s) for /readyz. */
+static void wait_ready(http_server *s)
+{
+    if (!wait_until(readyz_ok, s, 8000))
+        fail_msg("the store did not come back");
 }
 
 /* Issue 29 item 8: a state directory that cannot be made no longer

@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "http/http_int.h"
 #include "support/htest.h"
 
 #define MAXC 100                /* max_connections of the test server */
@@ -78,7 +79,7 @@ static int get_status(unsigned port, const char *path, int ms)
     char req[128], buf[512];
     size_t len = 0;
     int fd = dial(port), status = 0;
-    double t0 = htest_now_ms();
+    double t0 = wait_now_ms();
     struct pollfd p;
 
     if (fd < 0)
@@ -88,8 +89,8 @@ static int get_status(unsigned port, const char *path, int ms)
     if (send(fd, req, strlen(req), MSG_NOSIGNAL) == (ssize_t)strlen(req)) {
         p.fd = fd;
         p.events = POLLIN;
-        while (len < 12 && htest_now_ms() - t0 < ms
-               && poll(&p, 1, ms - (int)(htest_now_ms() - t0)) > 0) {
+        while (len < 12 && wait_now_ms() - t0 < ms
+               && poll(&p, 1, ms - (int)(wait_now_ms() - t0)) > 0) {
             ssize_t n = recv(fd, buf + len, sizeof(buf) - 1 - len, 0);
             if (n <= 0)
                 break;
@@ -113,7 +114,8 @@ static int probes_ok(unsigned port, const char *what)
         ok += st == 200;
         if (st != 200 && other++ < 3)
             fprintf(stderr, "%s: probe %d answered %d\n", what, i, st);
-        usleep(5000);
+        usleep(5000);   /* probes spread over ~0.5 s of the flood, as a
+                         * prober's period spreads them */
     }
     fprintf(stderr, "%s: /livez 200 in %d of %d probes (port %u)\n", what,
             ok, PROBES, port);
@@ -143,6 +145,16 @@ static void close_all(int *fds, int n)
             close(fds[i]);
 }
 
+/* Every connection past the first MAXC of FLOOD seen by the server: it
+ * made room for it or refused it. */
+static bool flood_seen(void *s)
+{
+    struct http__conn_stats st;
+
+    http__conns_stats(s, &st);
+    return st.reclaimed + st.refused >= FLOOD - MAXC;
+}
+
 /* 1. Idle sockets past max_connections: both ports answer. */
 static void test_idle_flood(void **state)
 {
@@ -154,7 +166,7 @@ static void test_idle_flood(void **state)
     assert_int_equal(http_server_probe_port(s), pp);
     for (int i = 0; i < FLOOD; i++)
         fds[i] = dial(http_server_port(s));
-    usleep(200000);
+    assert_true(wait_until(flood_seen, s, 5000));
     assert_true(probes_ok(http_server_port(s), "idle flood, main")
                 >= PROBES * 99 / 100);
     assert_true(probes_ok(pp, "idle flood, probe port") >= PROBES * 99 / 100);
@@ -165,8 +177,16 @@ static void test_idle_flood(void **state)
 struct flood {
     unsigned port;
     atomic_bool stop;
-    unsigned made;
+    atomic_uint made;
 };
+
+/* The flood has gone round its ring twice: dropping and remaking. */
+static bool flood_going(void *arg)
+{
+    struct flood *f = arg;
+
+    return atomic_load(&f->made) >= 400;
+}
 
 /* Connections opened as fast as they go; each kept until 200 more are
  * open, then dropped (a reconnecting flood holding ~200 at a time). */
@@ -182,10 +202,12 @@ static void *reconnect_flood(void *arg)
             close(ring[i % 200]);
         ring[i % 200] = dial(f->port);
         i++;
+        atomic_store(&f->made, i);
+        /* A breath every 50: the server's threads share two cores with
+         * this one, as they would not with a remote flood. */
         if (i % 50 == 0)
             usleep(1000);
     }
-    f->made = i;
     close_all(ring, 200);
     return NULL;
 }
@@ -200,8 +222,9 @@ static void test_reconnect_flood(void **state)
 
     (void)state;
     atomic_init(&f.stop, false);
+    atomic_init(&f.made, 0);
     assert_int_equal(pthread_create(&t, NULL, reconnect_flood, &f), 0);
-    usleep(300000);
+    assert_true(wait_until(flood_going, &f, 5000));
     /* The main port makes room as fast as MHD closes what it cut: best
      * effort under this flood; the probe port is what k8s probes. */
     assert_true(probes_ok(http_server_port(s), "reconnect flood, main")
@@ -210,7 +233,8 @@ static void test_reconnect_flood(void **state)
                 >= PROBES * 99 / 100);
     atomic_store(&f.stop, true);
     pthread_join(t, NULL);
-    fprintf(stderr, "reconnect flood: %u connections\n", f.made);
+    fprintf(stderr, "reconnect flood: %u connections\n",
+            atomic_load(&f.made));
     http_server_destroy(s);
 }
 
@@ -244,6 +268,11 @@ static void test_answered_then_idle(void **state)
     http_server_destroy(s);
 }
 
+static bool all_in_flight(void *s)
+{
+    return htest_in_flight(s) >= MAXC;
+}
+
 /* 4. Every connection busy (bodies arriving slowly): nothing is idle to
  * make room, the main port refuses at once with 503; the probe port
  * answers every probe. */
@@ -262,7 +291,8 @@ static void test_all_busy(void **state)
         if (fds[i] >= 0)
             (void)!send(fds[i], head, sizeof(head) - 1, MSG_NOSIGNAL);
     }
-    usleep(300000);
+    /* every one past its head: busy, none to shut for room */
+    assert_true(wait_until(all_in_flight, s, 5000));
     assert_int_equal(get_status(http_server_port(s), "/livez", 1000), 503);
     assert_true(probes_ok(pp, "all busy, probe port") >= PROBES * 99 / 100);
     assert_int_equal(get_status(pp, "/v1/catalog", 1000), 404);

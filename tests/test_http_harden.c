@@ -54,14 +54,14 @@ static bool send_all(int fd, const char *bytes, size_t len)
 /* Read whatever comes within wait_ms (stopping at EOF). */
 static void raw_collect(int fd, int wait_ms, struct raw *out)
 {
-    double t0 = htest_now_ms(), left;
+    double t0 = wait_now_ms(), left;
     struct pollfd p = { .fd = fd, .events = POLLIN };
     ssize_t n;
 
     out->len = 0;
     out->closed = false;
     for (;;) {
-        left = wait_ms - (htest_now_ms() - t0);
+        left = wait_ms - (wait_now_ms() - t0);
         if (left <= 0 || poll(&p, 1, (int)left) <= 0)
             break;
         n = recv(fd, out->buf + out->len, sizeof(out->buf) - 1 - out->len,
@@ -73,7 +73,7 @@ static void raw_collect(int fd, int wait_ms, struct raw *out)
         out->len += (size_t)n;
     }
     out->buf[out->len] = '\0';
-    out->ms = htest_now_ms() - t0;
+    out->ms = wait_now_ms() - t0;
 }
 
 /* One exchange on a fresh connection. */
@@ -211,12 +211,12 @@ static void test_unknown_codings_answered_at_once(void **state)
  * socket was still open after limit_ms. */
 static double trickle(int *fds, int n, const char *bytes, double limit_ms)
 {
-    double t0 = htest_now_ms(), slowest = 0;
+    double t0 = wait_now_ms(), slowest = 0;
     size_t len = strlen(bytes), at = 0;
     int open = n;
     char c;
 
-    while (open > 0 && htest_now_ms() - t0 < limit_ms) {
+    while (open > 0 && wait_now_ms() - t0 < limit_ms) {
         for (int i = 0; i < n; i++) {
             if (fds[i] < 0)
                 continue;
@@ -225,11 +225,11 @@ static double trickle(int *fds, int n, const char *bytes, double limit_ms)
                 close(fds[i]);
                 fds[i] = -1;
                 open--;
-                slowest = htest_now_ms() - t0;
+                slowest = wait_now_ms() - t0;
             }
         }
         at++;
-        usleep(100000);
+        usleep(100000);     /* the slow client's pace: what is tested */
     }
     for (int i = 0; i < n; i++) {
         if (fds[i] >= 0)
@@ -291,7 +291,8 @@ static void wait_metric(http_server *s, const char *line, unsigned ms)
 {
     struct metric_wait w = { s, line };
 
-    htest_wait_until(metric_seen, &w, ms, line);
+    if (!wait_until(metric_seen, &w, ms))
+        fail_msg("waited %u ms for %s", ms, line);
 }
 
 /* Item 2: a head arriving a byte at a time is cut at the head deadline
@@ -341,6 +342,22 @@ static void test_slow_body_cut_at_deadline(void **state)
     http_server_destroy(s);
 }
 
+static bool four_in_flight(void *s)
+{
+    return htest_in_flight(s) == 4;
+}
+
+static bool livez_ok(void *s)
+{
+    struct htest_resp r;
+    long status;
+
+    assert_int_equal(htest_get(s, "/livez", &r), 0);
+    status = r.status;
+    htest_resp_free(&r);
+    return status == 200;
+}
+
 /* Item 2: past max_connections, every connection busy (bodies arriving
  * slowly; an idle one would make room, test_http_floods.c), a client
  * gets a 503 at once instead of waiting in the listen backlog; once the
@@ -350,8 +367,8 @@ static void test_past_max_connections_refused_at_once(void **state)
     http_server *s = start_deadlines(4);
     int fds[4];
     struct raw r;
-    struct htest_resp ok;
     double t0;
+    bool served;
 
     (void)state;
     for (int i = 0; i < 4; i++) {
@@ -360,10 +377,12 @@ static void test_past_max_connections_refused_at_once(void **state)
         send_all(fds[i], "POST /v1/solve HTTP/1.1\r\n" HOST JSON
                  "Content-Length: 40\r\n\r\n{\"bo", 92);
     }
-    usleep(100000);
-    t0 = htest_now_ms();
+    /* Each of the four past its head (a connection still reading its
+     * head would be shut to make room, not count as busy). */
+    assert_true(wait_until(four_in_flight, s, 5000));
+    t0 = wait_now_ms();
     raw_send(s, "GET /livez HTTP/1.1\r\n" HOST "\r\n", 2000, &r);
-    assert_true(htest_now_ms() - t0 < 1000);
+    assert_true(wait_now_ms() - t0 < 1000);
     if (strstr(r.buf, "HTTP/1.1 503 ") == NULL)
         fprintf(stderr, "past the limit got (%.0f ms):\n%s\n", r.ms, r.buf);
     assert_non_null(strstr(r.buf, "HTTP/1.1 503 "));
@@ -375,16 +394,11 @@ static void test_past_max_connections_refused_at_once(void **state)
         close(fds[i]);
     }
     /* MHD frees the slots on its next turn through the cut sockets. */
-    t0 = htest_now_ms();
-    do {
-        assert_int_equal(htest_get(s, "/livez", &ok), 0);
-        if (ok.status != 200)
-            usleep(20000);
-        htest_resp_free(&ok);
-    } while (ok.status != 200 && htest_now_ms() - t0 < 2000);
+    t0 = wait_now_ms();
+    served = wait_until(livez_ok, s, 2000);
     fprintf(stderr, "served again %.0f ms after the cut\n",
-            htest_now_ms() - t0);
-    assert_int_equal(ok.status, 200);
+            wait_now_ms() - t0);
+    assert_true(served);
     /* The refusal and the cuts reach /metrics (they did not: issue 27,
      * http__conns_stats was never called). */
     assert_true(metric_has(s, "\npuzzled_connections_refused_total "));
@@ -424,23 +438,24 @@ static void test_abandoned_solves_cancelled(void **state)
         fd = htest_raw_open(s);
         assert_true(fd >= 0);
         assert_true(send_all(fd, req, strlen(req)));
-        usleep(4000);   /* 50 in ~0.2 s, as the report sent them */
+        usleep(4000);   /* the clients' pace, as the report sent them:
+                         * 50 in ~0.2 s */
         close(fd);
     }
-    t0 = htest_now_ms();
+    t0 = wait_now_ms();
     assert_int_equal(htest_post(s, "/v1/solve",
                                 "{\"board\": \"1 2 3 4 5 6 7 0 8\"}", &r), 0);
     fprintf(stderr, "easy solve after 50 abandoned: %.0f ms\n",
-            htest_now_ms() - t0);
+            wait_now_ms() - t0);
     assert_int_equal(r.status, 200);
-    assert_true(htest_now_ms() - t0 < 1000);
+    assert_true(wait_now_ms() - t0 < 1000);
     htest_resp_free(&r);
     /* All 50 completed as 499 and no worker is busy any more. */
-    t0 = htest_now_ms();
+    t0 = wait_now_ms();
     wait_metric(s, "route=\"/v1/solve\",code=\"499\"} 50", 2000);
     wait_metric(s, "puzzled_workers_busy 0", 2000);
     fprintf(stderr, "all 50 counted 499, workers idle, %.0f ms later\n",
-            htest_now_ms() - t0);
+            wait_now_ms() - t0);
     assert_true(metric_has(s, "route=\"/v1/solve\",code=\"499\"} 50"));
     assert_true(metric_has(s, "puzzled_workers_busy 0"));
     http_server_destroy(s);
@@ -468,7 +483,7 @@ static void send_whole_body_then_read(size_t len, struct raw *r)
             fail();
         }
         if (at % (256u << 10) == 0)
-            usleep(2000);
+            usleep(2000);   /* a slower link's pace (above), by design */
     }
     raw_collect(fd, 3000, r);
     close(fd);
@@ -589,6 +604,11 @@ static void test_chunked_over_cap_stops(void **state)
                  answer);
 }
 
+static bool one_busy(void *s)
+{
+    return htest_workers_busy(s) == 1;
+}
+
 /* Issue 29 item 7: a client that half-closes after its request
  * (shutdown(SHUT_WR)) still reads: it gets its answer, after a 102
  * Processing that told a closed socket from a half-closed one (it was
@@ -610,8 +630,8 @@ static void test_half_close_answered(void **state)
     fd = htest_raw_open(srv);
     assert_true(fd >= 0);
     send_all(fd, req, strlen(req));
-    usleep(100000);     /* the solve is under way (not synchronisation:
-                         * the half-close must come while it runs) */
+    /* the half-close must come while the solve runs (700 ms) */
+    assert_true(wait_until(one_busy, srv, 5000));
     shutdown(fd, SHUT_WR);
     raw_collect(fd, 5000, &r);
     close(fd);

@@ -476,13 +476,13 @@ static void test_lying_content_length(void **state)
     static const char two[] = "POST /v1/solve HTTP/1.1\r\n" HDRS
         "Content-Type: application/json\r\nContent-Length: 2\r\n"
         "Content-Length: 3\r\n\r\n{}";
-    double t0 = htest_now_ms();
+    double t0 = wait_now_ms();
 
     (void)state;
     /* Refused on the header alone, without waiting for the body. */
     raw_problem("POST", "/v1/solve", NULL, huge, 0, 413,
                 "payload-too-large");
-    assert_true(htest_now_ms() - t0 < 2000);
+    assert_true(wait_now_ms() - t0 < 2000);
     raw_problem("POST", "/v1/solve", NULL, nul, sizeof(nul) - 1, 400,
                 "malformed-json");
     /* Request smuggling material: refused, not guessed. */
@@ -631,10 +631,10 @@ static int raw_open(const char *bytes)
 /* Whether the server closed fd within ms (EOF or reset). */
 static bool closed_within(int fd, double ms)
 {
-    double end = htest_now_ms() + ms;
+    double end = wait_now_ms() + ms;
     char c;
 
-    while (htest_now_ms() < end) {
+    while (wait_now_ms() < end) {
         struct pollfd p = { .fd = fd, .events = POLLIN };
 
         if (poll(&p, 1, 50) > 0 && recv(fd, &c, 1, MSG_DONTWAIT) <= 0)
@@ -646,11 +646,11 @@ static bool closed_within(int fd, double ms)
 /* What the server writes on fd until it closes or ms pass, as text. */
 static void read_answer(int fd, double ms, char *buf, size_t size)
 {
-    double end = htest_now_ms() + ms;
+    double end = wait_now_ms() + ms;
     size_t len = 0;
     ssize_t n = 1;
 
-    while (n != 0 && len + 1 < size && htest_now_ms() < end) {
+    while (n != 0 && len + 1 < size && wait_now_ms() < end) {
         struct pollfd p = { .fd = fd, .events = POLLIN };
 
         if (poll(&p, 1, 50) <= 0)
@@ -680,10 +680,10 @@ static void test_slow_clients_cut_off(void **state)
                                     "Content-Type: application/json\r\n"
                                     "Content-Length: 100\r\n\r\n{\"bo");
     }
-    t0 = htest_now_ms();
+    t0 = wait_now_ms();
     assert_int_equal(htest_get(srv, "/livez", &r), 0);
     assert_int_equal(r.status, 200);
-    assert_true(htest_now_ms() - t0 < 500);
+    assert_true(wait_now_ms() - t0 < 500);
     sent[200]++;
     htest_resp_free(&r);
     for (int i = 0; i < 2 * STALLED; i++) {
@@ -710,11 +710,11 @@ static void test_many_query_args_bounded(void **state)
     for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
         char *query = repeat("GET /v1/puzzles/random?", "a=3&", counts[i],
                              " HTTP/1.1\r\n" HDRS "\r\n");
-        double t0 = htest_now_ms();
+        double t0 = wait_now_ms();
 
         raw_problem("GET", "/v1/puzzles/random", NULL, query, 0, 400,
                     "invalid-query");
-        assert_true(htest_now_ms() - t0 < 2000);
+        assert_true(wait_now_ms() - t0 < 2000);
         free(query);
     }
     assert_int_equal(htest_get(srv, "/livez", &r), 0);
@@ -765,7 +765,8 @@ static void test_per_ip_limit(void **state)
      * before one of the three and the cap would fall on that one: wait
      * until the three are held (it failed about 1 run in 15 under ASan
      * on a busy machine). */
-    htest_wait_until(three_open, s, 2000, "the three connections held");
+    if (!wait_until(three_open, s, 2000))
+        fail_msg("waited 2 s for the three connections held");
     /* Issue 29 item 9: told why (503 + Retry-After), not reset. */
     extra = htest_raw_open(s);
     assert_true(extra >= 0);
@@ -778,7 +779,8 @@ static void test_per_ip_limit(void **state)
     for (int i = 0; i < 3; i++)
         close(fds[i]);
     /* The slots come back once the server has seen the closes. */
-    htest_wait_until(livez_ok, s, 2000, "/livez 200 after the closes");
+    if (!wait_until(livez_ok, s, 2000))
+        fail_msg("waited 2 s for /livez 200 after the closes");
     http_server_destroy(s);
 }
 
@@ -800,24 +802,33 @@ static void tally_metrics(const char *text, unsigned *by_code)
     }
 }
 
+/* One scrape of /metrics into got (arg): true when its counts by code
+ * are what was sent. */
+static bool metrics_match(void *arg)
+{
+    unsigned *got = arg;
+    struct htest_resp r;
+    bool same;
+
+    assert_int_equal(htest_get(srv, "/metrics", &r), 0);
+    assert_int_equal(r.status, 200);
+    tally_metrics(r.body, got);
+    htest_resp_free(&r);
+    same = memcmp(got, sent, sizeof(sent)) == 0;
+    sent[200]++;    /* this scrape shows up in the next one */
+    return same;
+}
+
 /* Last: the server is up and counted every request it answered. */
 static void test_metrics_add_up(void **state)
 {
     unsigned got[600];
     struct htest_resp r;
-    bool same = false;
+    bool same;
 
     (void)state;
-    for (int tries = 0; tries < 40 && !same; tries++) {
-        assert_int_equal(htest_get(srv, "/metrics", &r), 0);
-        assert_int_equal(r.status, 200);
-        tally_metrics(r.body, got);
-        htest_resp_free(&r);
-        same = memcmp(got, sent, sizeof(got)) == 0;
-        sent[200]++;    /* this scrape shows up in the next one */
-        if (!same)
-            usleep(50000);
-    }
+    /* the last answers' counts land after their bytes went out */
+    same = wait_until(metrics_match, got, 2000);
     for (int i = 0; i < 600 && !same; i++) {
         if (got[i] != sent[i])
             fprintf(stderr, "status %d: metrics %u, sent %u\n", i, got[i],

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <curl/curl.h>
 
+#include "base/clock.h"
 #include "support/htest.h"
 
 /* Korf's instance 88 with IDA* and linear conflict: minutes of search. */
@@ -98,7 +99,7 @@ static void sse_parse(struct sse *s)
                 sse_field(s, &e, line);
         }
         if (e.data != NULL && s->count < SSE_MAX) {
-            e.at_ms = htest_now_ms();
+            e.at_ms = wait_now_ms();
             s->ev[s->count++] = e;
         } else {
             free(e.data);
@@ -160,22 +161,32 @@ static struct sse *sse_open(http_server *srv, const char *id)
     return s;
 }
 
-/* Wait until at least n events came, or the stream ended; ms at most. */
-static unsigned sse_wait(struct sse *s, unsigned n, unsigned ms)
+struct sse_want {
+    struct sse *s;
+    unsigned n;         /* events wanted */
+    unsigned count;     /* events seen */
+};
+
+static bool sse_has(void *arg)
 {
-    double until = htest_now_ms() + ms;
-    unsigned count;
+    struct sse_want *w = arg;
     bool done;
 
-    for (;;) {
-        pthread_mutex_lock(&s->lock);
-        count = s->count;
-        done = s->finished;
-        pthread_mutex_unlock(&s->lock);
-        if (count >= n || done || htest_now_ms() > until)
-            return count;
-        usleep(5000);
-    }
+    pthread_mutex_lock(&w->s->lock);
+    w->count = w->s->count;
+    done = w->s->finished;
+    pthread_mutex_unlock(&w->s->lock);
+    return w->count >= w->n || done;
+}
+
+/* Wait until at least n events came, or the stream ended; ms at most.
+ * Returns the events seen. */
+static unsigned sse_wait(struct sse *s, unsigned n, unsigned ms)
+{
+    struct sse_want w = { s, n, 0 };
+
+    wait_until(sse_has, &w, ms);
+    return w.count;
 }
 
 static void sse_close(struct sse *s)
@@ -254,24 +265,37 @@ static const char *state_of(json_t *j)
     return s != NULL ? s : "";
 }
 
-/* Poll until the job is in state (or any final one when NULL). */
+struct job_want {
+    http_server *srv;
+    const char *id;
+    const char *state;  /* NULL: any final one */
+    json_t *j;          /* the job as last read (new reference) */
+};
+
+static bool job_in_state(void *arg)
+{
+    struct job_want *w = arg;
+    long status;
+    const char *s;
+
+    json_decref(w->j);
+    w->j = get_job(w->srv, w->id, &status);
+    s = state_of(w->j);
+    if (w->state != NULL)
+        return strcmp(s, w->state) == 0;
+    return strcmp(s, "done") == 0 || strcmp(s, "cancelled") == 0
+           || strcmp(s, "failed") == 0;
+}
+
+/* Poll until the job is in state (or any final one when NULL), ms at
+ * most; the job as last read. */
 static json_t *wait_job(http_server *srv, const char *id, const char *state,
                         unsigned ms)
 {
-    double until = htest_now_ms() + ms;
-    long status;
+    struct job_want w = { srv, id, state, NULL };
 
-    for (;;) {
-        json_t *j = get_job(srv, id, &status);
-        const char *s = state_of(j);
-        bool final = strcmp(s, "done") == 0 || strcmp(s, "cancelled") == 0
-                     || strcmp(s, "failed") == 0;
-        if ((state != NULL ? strcmp(s, state) == 0 : final)
-            || htest_now_ms() > until)
-            return j;
-        json_decref(j);
-        usleep(20000);
-    }
+    wait_until(job_in_state, &w, ms);
+    return w.j;
 }
 
 static long delete_job(http_server *srv, const char *id, json_t **body,
@@ -511,7 +535,9 @@ static void test_ttl_and_max(void **state)
     json_decref(submit(srv, QUICK, c));     /* job_max 2: a goes */
     assert_null(get_job(srv, a, &status));
     assert_int_equal(status, 404);
-    usleep(1300000);                        /* job_ttl_s 1: all go */
+    json_decref(wait_job(srv, c, "done", 5000));
+    /* job_ttl_s 1 passes on the clock (no sleep): all go */
+    puz__clock_advance_us(1000000);
     assert_null(get_job(srv, b, &status));
     assert_int_equal(status, 404);
     assert_null(get_job(srv, c, &status));
@@ -565,6 +591,31 @@ static long status_of(http_server *srv, const char *path)
     return st;
 }
 
+struct sse_set {
+    struct sse **s;
+    int n;
+};
+
+/* How many of the n streams ended with a 503. */
+static unsigned refused(struct sse **s, int n)
+{
+    unsigned k = 0;
+
+    for (int i = 0; i < n; i++) {
+        pthread_mutex_lock(&s[i]->lock);
+        k += s[i]->finished && s[i]->status == 503;
+        pthread_mutex_unlock(&s[i]->lock);
+    }
+    return k;
+}
+
+static bool one_refused(void *arg)
+{
+    const struct sse_set *set = arg;
+
+    return refused(set->s, set->n) > 0;
+}
+
 /* Issue 29 item 4: streams on one long job could hold every connection
  * (/livez and the job's DELETE got 503). Now they are capped in all
  * (3/4 of max_connections at most), per job and per client, and the
@@ -575,8 +626,8 @@ static void test_streams_capped(void **state)
     struct http_config c;
     http_server *srv;
     struct sse *s[N + 1];
+    struct sse_set set = { s, N + 1 };
     char id[33], url[96];
-    unsigned n;
 
     (void)state;
     job_config(&c, 1, 4, 10, 3600);
@@ -588,17 +639,8 @@ static void test_streams_capped(void **state)
     for (int i = 0; i < N; i++)
         sse_wait(s[i], 1, 5000);
     /* One of the sixteen is refused at once (which one is a race). */
-    n = 0;
-    for (unsigned waited = 0; n == 0 && waited < 5000; waited += 20) {
-        for (int i = 0; i < N + 1; i++) {
-            pthread_mutex_lock(&s[i]->lock);
-            n += s[i]->finished && s[i]->status == 503;
-            pthread_mutex_unlock(&s[i]->lock);
-        }
-        if (n == 0)
-            usleep(20000);      /* polling a condition, with a deadline */
-    }
-    assert_int_equal(n, 1);
+    wait_until(one_refused, &set, 5000);
+    assert_int_equal(refused(s, N + 1), 1);
     assert_int_equal(status_of(srv, "/livez"), 200);
     assert_int_equal(status_of(srv, "/readyz"), 200);
     snprintf(url, sizeof(url), "/v1/jobs/%s", id);
@@ -707,11 +749,11 @@ static void test_shutdown_with_running_jobs(void **state)
     sb = sse_open(srv, b);
     assert_true(sse_wait(sa, 2, 5000) >= 2);
     assert_true(sse_wait(sb, 2, 5000) >= 2);
-    t0 = htest_now_ms();
+    t0 = wait_now_ms();
     http_server_shutdown(srv);
     printf("shutdown with a running job and 2 streams: %.0f ms\n",
-           htest_now_ms() - t0);
-    assert_true(htest_now_ms() - t0 < 5000);
+           wait_now_ms() - t0);
+    assert_true(wait_now_ms() - t0 < 5000);
     for (struct sse **p = (struct sse *[]){ sa, sb, NULL }; *p; p++) {
         unsigned n = sse_wait(*p, SSE_MAX, 5000);
         assert_true((*p)->finished);

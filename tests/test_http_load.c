@@ -52,9 +52,9 @@ static void *call_main(void *arg)
     struct htest_req rq = { .path = c->path, .body = c->body,
                             .timeout_ms = 300000 };
 
-    c->started_ms = htest_now_ms();
+    c->started_ms = wait_now_ms();
     htest_do(c->srv, &rq, &c->resp);
-    c->ended_ms = htest_now_ms();
+    c->ended_ms = wait_now_ms();
     return NULL;
 }
 
@@ -103,22 +103,32 @@ static const char *status_of(const struct htest_resp *r)
     return out;
 }
 
-/* Wait until the server reports n busy workers (or give up). */
-static void wait_busy(http_server *s, const char *needle)
+struct metric_want {
+    http_server *s;
+    const char *needle;
+};
+
+static bool metric_says(void *arg)
 {
+    const struct metric_want *w = arg;
     struct htest_req rq = { .path = "/metrics", .no_record = true };
     struct htest_resp r;
+    bool has;
 
-    for (int i = 0; i < 200; i++) {
-        htest_do(s, &rq, &r);
-        if (r.body != NULL && strstr(r.body, needle) != NULL) {
-            htest_resp_free(&r);
-            return;
-        }
-        htest_resp_free(&r);
-        usleep(10000);
-    }
-    fail_msg("server never reported %s", needle);
+    htest_do(w->s, &rq, &r);
+    has = r.body != NULL && strstr(r.body, w->needle) != NULL;
+    htest_resp_free(&r);
+    return has;
+}
+
+/* Wait until /metrics says needle ("puzzled_workers_busy 1"), 5 s at
+ * most, else the test fails. */
+static void wait_busy(http_server *s, const char *needle)
+{
+    struct metric_want w = { s, needle };
+
+    if (!wait_until(metric_says, &w, 5000))
+        fail_msg("server never reported %s", needle);
 }
 
 #define CLIENTS 6
@@ -235,11 +245,11 @@ static void test_slow_solve_does_not_block_fast(void **state)
     (void)state;
     call_start(&slow, s, "/v1/solve", SLOW(1500));
     wait_busy(s, "puzzled_workers_busy 1");
-    t0 = htest_now_ms();
+    t0 = wait_now_ms();
     assert_int_equal(htest_post(s, "/v1/solve", EASY, &r), 0);
     assert_int_equal(r.status, 200);
     assert_string_equal(status_of(&r), "solved");
-    assert_true(htest_now_ms() - t0 < 500);
+    assert_true(wait_now_ms() - t0 < 500);
     htest_resp_free(&r);
     call_join(&slow);
     /* The slow one ran into its deadline: a 200 naming the limit. */
@@ -264,9 +274,9 @@ static void test_queue_overflow_503(void **state)
     wait_busy(s, "puzzled_workers_busy 1");
     call_start(&queued, s, "/v1/solve", SLOW(1200));
     wait_busy(s, "puzzled_queue_depth 1");
-    t0 = htest_now_ms();
+    t0 = wait_now_ms();
     assert_int_equal(htest_post(s, "/v1/solve", EASY_SEARCH, &r), 0);
-    assert_true(htest_now_ms() - t0 < 300);     /* refused at once */
+    assert_true(wait_now_ms() - t0 < 300);     /* refused at once */
     p = htest_problem(&r, 503, "overloaded");
     assert_string_equal(htest_header(&r, "Retry-After", v, sizeof(v)), "2");
     json_decref(p);
@@ -371,6 +381,16 @@ static void *shutdown_main(void *arg)
  * instance's 200 body under the 503 status (tests/scripts/nginx_lb.sh
  * failed so about one run in twenty).
  */
+static bool draining(void *s)
+{
+    return htest_draining(s);
+}
+
+static bool two_held(void *s)
+{
+    return htest_connections(s) >= 2;
+}
+
 static void test_drain_answers_new_connections_after_request(void **state)
 {
     static const char body[] = "{\"board\": \"8 6 7 2 5 4 3 0 1\"}";
@@ -387,10 +407,12 @@ static void test_drain_answers_new_connections_after_request(void **state)
     call_start(&running, s, "/v1/solve", SLOW(700));
     wait_busy(s, "puzzled_workers_busy 1");
     assert_int_equal(pthread_create(&stopper, NULL, shutdown_main, s), 0);
-    usleep(100000);             /* draining now: the solve runs 700 ms */
+    assert_true(wait_until(draining, s, 5000));  /* the solve runs 700 ms */
     fd = htest_raw_open(s);
     assert_true(fd >= 0);
-    usleep(100000);
+    /* Held (the solve's connection and this one): anything the server
+     * wrote on accept is on the socket by then (loopback). */
+    assert_true(wait_until(two_held, s, 5000));
     assert_true(recv(fd, buf, sizeof(buf), MSG_DONTWAIT) < 0);
     assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
     len = snprintf(req, sizeof(req), "POST /v1/solve HTTP/1.1\r\nHost: t\r\n"
@@ -458,6 +480,9 @@ static void test_shutdown_at_connection_limit(void **state)
         for (int i = 0; i < 4; i++)
             assert_int_equal(pthread_create(&f.thread[i], NULL, flood_main,
                                             &f), 0);
+        /* The flood's head start, a little longer each round: the race
+         * is in time, so the shutdown is meant to land at different
+         * moments of it (a sleep by design). */
         usleep(20000 + 1000 * round);
         http_server_shutdown(f.srv);
         atomic_store(&f.stop, 1);
@@ -476,9 +501,9 @@ static void test_shutdown_grace_expires(void **state)
     (void)state;
     call_start(&running, s, "/v1/solve", SLOW(5000));
     wait_busy(s, "puzzled_workers_busy 1");
-    t0 = htest_now_ms();
+    t0 = wait_now_ms();
     http_server_shutdown(s);
-    assert_true(htest_now_ms() - t0 < 2000);
+    assert_true(wait_now_ms() - t0 < 2000);
     call_join(&running);
     json_decref(htest_problem(&running.resp, 503, "shutting-down"));
     htest_resp_free(&running.resp);

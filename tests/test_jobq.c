@@ -30,6 +30,7 @@
 #include "support/pdbcache.h"
 #include "support/tredis.h"
 #include "support/walk.h"
+#include "support/wait.h"
 
 static char redis_url[160], prefix[32];
 static unsigned prefixes;
@@ -85,7 +86,8 @@ static void task(void *user, const char *body, size_t len,
     while (!atomic_load(run->cancel)) {
         jobq_run_progress(run, &p);
         p.expanded++;
-        usleep(10000);
+        usleep(10000);      /* the fake work's pace until cancelled, not
+                             * a wait for anything */
     }
     out->state = JOBS_CANCELLED;
 }
@@ -171,20 +173,86 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Waits up to ms for job id to be in state s (through q). */
-static bool wait_state(jobq_t *q, const char *id, enum jobs_state s,
-                       unsigned ms, struct jobs_view *v)
+struct job_want {
+    jobq_t *q;
+    const char *id;
+    enum jobs_state s;
+    struct jobs_view *v;    /* the job as last found */
+    redisContext *c;        /* set: the lease below deleted while it runs */
+    const char *lease;
+};
+
+/* One look at the job (its view into w->v when found). */
+static bool look(struct job_want *w)
 {
     char msg[PUZ_MSG_MAX];
     bool found;
 
-    for (unsigned t = 0; t < ms; t += 10) {
-        if (jobq_find(q, id, v, NULL, &found, msg) == PUZ_OK && found
-            && v->state == s)
-            return true;
-        usleep(10000);
-    }
-    return false;
+    return jobq_find(w->q, w->id, w->v, NULL, &found, msg) == PUZ_OK
+           && found;
+}
+
+static bool in_state(void *arg)
+{
+    struct job_want *w = arg;
+
+    return look(w) && w->v->state == w->s;
+}
+
+/* Waits up to ms for job id to be in state s (through q). */
+static bool wait_state(jobq_t *q, const char *id, enum jobs_state s,
+                       unsigned ms, struct jobs_view *v)
+{
+    struct job_want w = { q, id, s, v, NULL, NULL };
+
+    return wait_until(in_state, &w, ms);
+}
+
+/* Running again, on its second attempt. */
+static bool rerun(void *arg)
+{
+    struct job_want *w = arg;
+
+    return look(w) && w->v->attempts >= 2 && w->v->state == JOBS_RUNNING;
+}
+
+/* In state w->s; its lease taken away whenever it runs meanwhile. */
+static bool lease_lost_until(void *arg)
+{
+    struct job_want *w = arg;
+
+    if (!look(w))
+        return false;
+    if (w->v->state == JOBS_RUNNING)
+        freeReplyObject(redisCommand(w->c, "DEL %s", w->lease));
+    return w->v->state == w->s;
+}
+
+static bool store_down(void *st)
+{
+    return !store_ready(st, NULL);
+}
+
+static bool store_up(void *st)
+{
+    return store_ready(st, NULL);
+}
+
+struct submit_try {
+    jobq_t *q;
+    const char *body;
+    char *id, *msg;
+    puz_err rc;         /* the last try's */
+};
+
+/* One submission of body; true once one is taken. */
+static bool submitted(void *arg)
+{
+    struct submit_try *t = arg;
+
+    t->rc = jobq_submit(t->q, t->body, strlen(t->body), "", 0, t->id,
+                        t->msg);
+    return t->rc == PUZ_OK;
 }
 
 static void test_runs_and_reads_through_another(void **state)
@@ -250,6 +318,7 @@ static void test_lost_lease_runs_again_written_once(void **state)
     struct fix *f = *state;
     char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], key[128];
     struct jobs_view v;
+    struct job_want want;
     redisContext *c = store_redis_connect(f->st, msg);
     redisReply *r;
     int what;
@@ -263,10 +332,8 @@ static void test_lost_lease_runs_again_written_once(void **state)
     snprintf(key, sizeof(key), "%sjob:%s:lease", prefix, id);
     r = redisCommand(c, "DEL %s", key);
     freeReplyObject(r);
-    for (int t = 0; t < 600 && v.attempts < 2; t++) {
-        usleep(10000);
-        wait_state(f->b, id, JOBS_RUNNING, 10, &v);
-    }
+    want = (struct job_want){ f->b, id, JOBS_RUNNING, &v, NULL, NULL };
+    assert_true(wait_until(rerun, &want, 10000));
     assert_int_equal(v.attempts, 2);
     assert_int_equal(v.state, JOBS_RUNNING);
     assert_int_equal(jobq_cancel(f->b, id, "enough", 1000, &what, msg),
@@ -311,30 +378,25 @@ static void test_redis_down_and_back(void **state)
     struct fix *f = *state;
     char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX] = "";
     struct jobs_view v;
+    struct submit_try sub;
     bool found;
-    puz_err rc = PUZ_EIO;
 
     assert_int_equal(tredis_pause(1), 0);       /* a Redis that hangs */
-    for (int t = 0; t < 300 && store_ready(f->st, NULL); t++)
-        usleep(10000);
+    wait_until(store_down, f->st, 3000);
     assert_int_equal(jobq_submit(f->a, "echo:1", 6, "", 0, id, msg),
                      PUZ_EIO);
     assert_non_null(strstr(msg, "unavailable"));
     assert_int_equal(jobq_find(f->b, id, &v, NULL, &found, msg), PUZ_EIO);
     assert_int_equal(tredis_pause(0), 0);
-    for (int t = 0; t < 1000 && !store_ready(f->st, NULL); t++)
-        usleep(10000);
+    wait_until(store_up, f->st, 10000);
     assert_int_equal(jobq_submit(f->a, "echo:2", 6, "", 0, id, msg),
                      PUZ_OK);
     assert_true(wait_state(f->b, id, JOBS_DONE, 5000, &v));
     /* Restarted (empty: no persistence here): the connections made
      * before are replaced; the first call may still meet one. */
     assert_int_equal(tredis_restart(), 0);
-    for (int t = 0; t < 500 && rc != PUZ_OK; t++) {
-        rc = jobq_submit(f->a, "echo:3", 6, "", 0, id, msg);
-        usleep(10000);
-    }
-    assert_int_equal(rc, PUZ_OK);
+    sub = (struct submit_try){ f->a, "echo:3", id, msg, PUZ_EIO };
+    assert_true(wait_until(submitted, &sub, 5000));
     assert_true(wait_state(f->b, id, JOBS_DONE, 5000, &v));
 }
 
@@ -346,6 +408,7 @@ static void test_gives_up_after_max_attempts(void **state)
     struct fix *f = *state;
     char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], key[128];
     struct jobs_view v;
+    struct job_want want;
     struct jobq_stats sa, sb;
     redisContext *c = store_redis_connect(f->st, msg);
 
@@ -359,12 +422,8 @@ static void test_gives_up_after_max_attempts(void **state)
     assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id, msg), PUZ_OK);
     snprintf(key, sizeof(key), "%sjob:%s:lease", prefix, id);
     /* every run's lease taken away as soon as it runs */
-    for (int t = 0; t < 1500 && v.state != JOBS_FAILED; t++) {
-        if (v.state == JOBS_RUNNING)
-            freeReplyObject(redisCommand(c, "DEL %s", key));
-        usleep(10000);
-        wait_state(f->b, id, JOBS_FAILED, 10, &v);
-    }
+    want = (struct job_want){ f->b, id, JOBS_FAILED, &v, c, key };
+    wait_until(lease_lost_until, &want, 15000);
     assert_int_equal(v.state, JOBS_FAILED);
     assert_int_equal(v.attempts, 2);
     assert_non_null(strstr(v.reason, "gave up after 2 attempts: its "
@@ -427,6 +486,9 @@ static void test_lost_queue_made_again(void **state)
     assert_true(wait_state(f->a, id[2], JOBS_DONE, 5000, &v));
     assert_true(wait_state(f->a, id[3], JOBS_DONE, 5000, &v));
     assert_int_equal(v.attempts, 1);
+    /* A window of real time in which the workers, healing the lost
+     * queue with backoff, must not spin: what is counted is what they
+     * send in it, so it cannot be a wait on a condition. */
     usleep(1500000);
     after = redis_commands(c);
     assert_true(after - before < 400);
@@ -460,6 +522,8 @@ static void test_flushall_recovers(void **state)
     r = redisCommand(c, "FLUSHALL");
     freeReplyObject(r);
     before = redis_commands(c);
+    /* A window of real time in which the workers must not spin (as
+     * above: the commands they send in it are what is counted). */
     usleep(1500000);
     /* Both workers free again, waiting on a queue that is not there. */
     assert_true(redis_commands(c) - before < 400);
@@ -551,6 +615,11 @@ static size_t unfinished(jobq_t *q)
     return k;
 }
 
+static bool all_finished(void *q)
+{
+    return unfinished(q) == 0;
+}
+
 /* Redis near its maxmemory (noeviction) with big answers: a new job is
  * refused (PUZ_EFULL, saying Redis is full) without a command sent,
  * the jobs are not ready, none is left running; the oldest answers are
@@ -562,6 +631,7 @@ static void test_redis_full_refuses_then_recovers(void **state)
     char *body = echo_body(100000);
     struct jobs_view v;
     struct jobq_stats sa, sb;
+    struct submit_try sub;
     redisContext *c = store_redis_connect(f->st, msg);
     long long used;
     puz_err rc = PUZ_OK;
@@ -581,6 +651,9 @@ static void test_redis_full_refuses_then_recovers(void **state)
         rc = jobq_submit(t % 2 ? f->a : f->b, body, 100005, "", 0, id, msg);
         if (rc == PUZ_OK)
             wait_state(f->a, id, JOBS_DONE, 3000, &v);
+        /* The fill's pace: the keeper reads Redis's memory once a second
+         * (MEM_EVERY_US), and the refusal tested is the one that reading
+         * makes at 90 %, before Redis itself answers OOM. */
         usleep(50000);
     }
     assert_int_equal(rc, PUZ_EFULL);
@@ -599,17 +672,12 @@ static void test_redis_full_refuses_then_recovers(void **state)
         usleep(50000);
     assert_false(jobq_ready(f->a, why));
     assert_non_null(strstr(why, "full"));
-    for (t = 0; t < 500 && unfinished(f->a) > 0; t++)
-        usleep(10000);
+    wait_until(all_finished, f->a, 5000);
     assert_int_equal(unfinished(f->a), 0);
     /* The oldest answers go, the filler too: jobs are taken again. */
     freeReplyObject(redisCommand(c, "DEL puzzled-test-filler"));
-    rc = PUZ_EFULL;
-    for (t = 0; t < 100 && rc != PUZ_OK; t++) {
-        rc = jobq_submit(f->a, "echo:ok", 7, "", 0, id, msg);
-        usleep(100000);
-    }
-    assert_int_equal(rc, PUZ_OK);
+    sub = (struct submit_try){ f->a, "echo:ok", id, msg, PUZ_EFULL };
+    assert_true(wait_until(submitted, &sub, 10000));
     assert_true(wait_state(f->b, id, JOBS_DONE, 3000, &v));
     jobq_get_stats(f->a, &sa);
     jobq_get_stats(f->b, &sb);
@@ -640,6 +708,9 @@ static void test_oom_during_run_fails_once(void **state)
     assert_int_equal(v.state, JOBS_FAILED);
     assert_int_equal(v.attempts, 1);
     assert_non_null(strstr(v.reason, "full"));
+    /* A window past the 1 s retry backoff in which no rerun may come:
+     * an absence is only seen over real time, the workers' loops run
+     * on it (moving the clock makes the retry due, not taken). */
     usleep(1500000);
     assert_true(wait_state(f->b, id, JOBS_FAILED, 10, &v));
     assert_int_equal(atomic_load(&runs), 1);

@@ -255,7 +255,8 @@ static uint64_t *build_custom_n(const uint8_t *home, unsigned k,
         d.g[0].home[i] = home[i];
         d.g[0].entries *= n * n - i;
     }
-    assert_int_equal(puz__pdb_build_group(&d, 0, out, &o, puz_now_us(), msg),
+    assert_int_equal(puz__pdb_build_group(&d, 0, out, &o,
+                                          puz_clock_mono_us(), msg),
                      PUZ_OK);
     return out;
 }

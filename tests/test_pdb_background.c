@@ -48,6 +48,17 @@ static json_t *catalog5(http_server *s)
     return e;
 }
 
+/* The 5x5 tables' build is ready (s: the server). */
+static bool build_ready(void *s)
+{
+    json_t *e = catalog5(s);
+    bool ready = strcmp(json_string_value(json_object_get(json_object_get(
+                        e, "tables_build"), "state")), "ready") == 0;
+
+    json_decref(e);
+    return ready;
+}
+
 static const char *heuristic_of_solve(http_server *s, char *buf, size_t n)
 {
     struct htest_resp r;
@@ -118,6 +129,8 @@ static void background_build(const char *part)
                                 "tables")), part);
         }
         json_decref(e);
+        /* The sampling period, not a wait: every turn checks the
+         * build's progress, and 600 of them bound the test. */
         if (!ready)
             usleep(100000);
     }
@@ -127,16 +140,8 @@ static void background_build(const char *part)
     http_server_destroy(s);
     /* the next start loads the cached file, in the background too */
     s = htest_start(&c);
-    for (int i = 0; i < 600; i++) {
-        e = catalog5(s);
-        ready = strcmp(json_string_value(json_object_get(json_object_get(
-                       e, "tables_build"), "state")), "ready") == 0;
-        json_decref(e);
-        if (ready)
-            break;
-        usleep(20000);
-    }
-    assert_true(ready);
+    /* a load at nice 19: a minute on a loaded (or sanitized) machine */
+    assert_true(wait_until(build_ready, s, 60000));
     assert_string_equal(heuristic_of_solve(s, h, sizeof(h)), "pdb");
     http_server_destroy(s);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -305,6 +310,9 @@ static void test_background_small_sets(void **state)
         assert_string_not_equal(st2, "failed");
         if (strcmp(st, "ready") == 0 && strcmp(st2, "ready") == 0)
             break;
+        /* The sampling period, not a wait: every turn sends solves that
+         * must be refused while the build runs and checks its progress;
+         * a faster pace would only load the build (nice 19). */
         usleep(100000);
     }
     assert_string_equal(st, "ready");

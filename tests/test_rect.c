@@ -216,7 +216,7 @@ static void expect_reaches_goal(const struct puz_board *b,
     o.algorithm = a;
     /* AUTO on the shapes it cannot solve optimally is the anytime
      * search, which spends its whole budget: give it a short one */
-    o.limits.deadline_us = puz_now_us() +
+    o.limits.deadline_us = puz_clock_mono_us() +
         (puz_algorithm_resolve_shape(a, puz_board_rows(b), b->n) ==
          PUZ_ALG_ANYTIME ? 300000u : 20000000u);
     assert_int_equal(puz_solve(b, &o, ar, &r), PUZ_OK);

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "api_jalloc.h"
 #include "codec.h"
+#include "puz_clock.h"
 
 const struct api_route api_routes[API_ROUTES_MAX + 1] = {
     { "POST", "/v1/solve", true, api__solve, api__solve_work },
@@ -161,14 +161,6 @@ static bool query_once(struct api_call *c)
     return true;
 }
 
-static uint64_t wall_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 bool api_call_authorize(struct api_call *c)
 {
     const char *h = c->rq.authorization;
@@ -188,7 +180,8 @@ bool api_call_authorize(struct api_call *c)
         api_answer_header(c, "WWW-Authenticate", "Bearer realm=\"puzzled\"");
         return false;
     }
-    if (api_keys_take_request(c->ctx->keys, c->key, wall_ms(), &retry_s))
+    if (api_keys_take_request(c->ctx->keys, c->key,
+                              (uint64_t)puz_clock_wall_ms(), &retry_s))
         return true;
     api_answer_problemf(c, API_PROBLEM_RATE_LIMITED, "the key %s made its "
                         "%u requests of this minute", c->key->name,
@@ -437,5 +430,5 @@ bool api__decoded(struct api_call *c, json_t *root, puz_err rc,
 
 uint64_t api__deadline_in(unsigned ms)
 {
-    return puz_now_us() + (uint64_t)ms * 1000u;
+    return puz_clock_mono_us() + (uint64_t)ms * 1000u;
 }

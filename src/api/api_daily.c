@@ -27,9 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "codec.h"
+#include "puz_clock.h"
 #include "daily.h"
 #include "store.h"
 
@@ -58,21 +58,9 @@ struct daily_state {
     uint64_t deadline_us;
 };
 
-static int64_t now_s(void)
-{
-    return (int64_t)time(NULL);
-}
-
-/* The wall clock in ms: a token's start and an entry's arrival may be
- * read by two instances, so it is the clock they share (NTP), not each
- * one's monotonic clock. */
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+/* The wall clock (puz_clock_wall_ms) throughout: a token's start and an
+ * entry's arrival may be read by two instances, so it is the clock they
+ * share (NTP), not each one's monotonic clock; and the day is UTC's. */
 
 /* "today" or a date no later than today (UTC); else the 404 answered. */
 static bool day_param(struct api_call *c, struct daily_state *s)
@@ -80,7 +68,7 @@ static bool day_param(struct api_call *c, struct daily_state *s)
     const char *day = api_path_param(c, "date");
     char today[11];
 
-    daily_today(now_s(), today);
+    daily_today(puz_clock_wall_ms() / 1000, today);
     if (day != NULL && strcmp(day, "today") == 0)
         day = today;
     if (day == NULL || !daily_date_ok(day)) {
@@ -289,7 +277,7 @@ static void answer_entry(struct api_call *c, const struct daily_state *s)
 
     if (client_gone(c))
         return;
-    rc = store_daily_add(c->ctx->store, &e, now_ms(), &placed, msg);
+    rc = store_daily_add(c->ctx->store, &e, puz_clock_wall_ms(), &placed, msg);
     if (rc == PUZ_OK)
         rc = store_daily_count(c->ctx->store, s->day, s->size, &total, msg);
     if (rc != PUZ_OK) {
@@ -320,7 +308,7 @@ static void answer_finish(struct api_call *c, const struct daily_state *s)
 
     if (client_gone(c))
         return;
-    rc = store_daily_finish(c->ctx->store, &e, now_ms(), &run, msg);
+    rc = store_daily_finish(c->ctx->store, &e, puz_clock_wall_ms(), &run, msg);
     if (rc != PUZ_OK) {
         answer_refusal(c, rc, msg);
         return;
@@ -340,7 +328,7 @@ static void answer_start(struct api_call *c, struct daily_state *s)
     char msg[PUZ_MSG_MAX] = "";
     puz_err rc = store_daily_start(c->ctx->store, s->day, s->size,
                                    c->rq.client ? c->rq.client : "-",
-                                   now_ms(), s->token, msg);
+                                   puz_clock_wall_ms(), s->token, msg);
 
     if (rc != PUZ_OK) {
         answer_refusal(c, rc, msg);
@@ -415,7 +403,7 @@ void api__daily(struct api_call *c)
 static bool entry_open(struct api_call *c, const struct daily_state *s)
 {
     char today[11], yesterday[11];
-    int64_t now = now_s();
+    int64_t now = puz_clock_wall_ms() / 1000;
 
     daily_today(now, today);
     daily_today(now - 86400, yesterday);

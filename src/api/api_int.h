@@ -135,7 +135,7 @@ bool api__answer_fits(const struct api_call *c, size_t n,
 void api__too_large(const struct api_call *c, size_t n,
                     struct api_problem *p);
 
-/* puz_now_us() + ms. */
+/* puz_clock_mono_us() + ms. */
 uint64_t api__deadline_in(unsigned ms);
 
 #endif

@@ -128,7 +128,7 @@ static bool parse_query(const struct api_call *c, struct random_query *q)
 /* A seed nobody asked for: differs per request and per process. */
 static uint64_t fresh_seed(const struct api_ctx *ctx)
 {
-    uint64_t x = ctx->salt ^ (puz_now_us() * 0x9E3779B97F4A7C15ull)
+    uint64_t x = ctx->salt ^ (puz_clock_mono_us() * 0x9E3779B97F4A7C15ull)
                  ^ (ctx->counter != NULL
                     ? atomic_fetch_add(ctx->counter, 1) : 0);
 

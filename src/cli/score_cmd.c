@@ -119,7 +119,7 @@ static int parse_args(int argc, char **argv, struct score_args *sa)
                         "non-negative integer, got '%s'\n", optarg);
                 return CLI_EXIT_USAGE;
             }
-            sa->opts.limits.deadline_us = puz_now_us() + ms * 1000u;
+            sa->opts.limits.deadline_us = puz_clock_mono_us() + ms * 1000u;
         } else if (c == 'j') {
             sa->json = true;
         } else {

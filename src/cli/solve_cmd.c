@@ -182,7 +182,7 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
                          : c == 'm' ? "--max-bytes" : "--max-depth", arg, &v))
             return CLI_EXIT_USAGE;
         if (c == 'n') l->max_nodes = v;
-        if (c == 't') l->deadline_us = puz_now_us() + v * 1000u;
+        if (c == 't') l->deadline_us = puz_clock_mono_us() + v * 1000u;
         if (c == 'm') l->max_bytes = (size_t)v;
         if (c == 'd')
             l->max_depth = v > PUZ_DFS_MAX_DEPTH ? PUZ_DFS_MAX_DEPTH

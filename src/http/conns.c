@@ -182,7 +182,7 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
     }
     k->fd = fd;
     atomic_init(&k->phase, PH_HEAD);
-    atomic_init(&k->deadline_us, pool_now_us() + w->head_us);
+    atomic_init(&k->deadline_us, puz_clock_mono_us() + w->head_us);
     k->next = w->head;
     if (w->head != NULL)
         w->head->prev = k;
@@ -231,7 +231,7 @@ void http__conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
 static void set_phase(struct conn *k, enum phase ph, uint64_t span_us)
 {
     atomic_store_explicit(&k->deadline_us,
-                          span_us != 0 ? pool_now_us() + span_us : 0,
+                          span_us != 0 ? puz_clock_mono_us() + span_us : 0,
                           memory_order_relaxed);
     atomic_store_explicit(&k->phase, ph, memory_order_relaxed);
 }
@@ -269,7 +269,7 @@ void http__conn_completed(void *cls, struct MHD_Connection *c,
     struct http_req *r = *con_cls;
     struct conn *k = conn_of(c);
     bool abandoned = false, cut = false;
-    uint64_t now = pool_now_us();   /* one clock read for both uses */
+    uint64_t now = puz_clock_mono_us();   /* one clock read for both uses */
 
     if (k != NULL) {
         pthread_mutex_lock(&s->conns->lock);
@@ -405,21 +405,16 @@ static void *watchdog_main(void *arg)
 
     pthread_mutex_lock(&w->lock);
     while (!w->stop) {
-        sweep_deadlines(w, pool_now_us());
+        sweep_deadlines(w, puz_clock_mono_us());
         sweep_hangups(w);
         /* Access log lines held past their flush time: written without
          * the connections' lock, which every request takes. */
         pthread_mutex_unlock(&w->lock);
-        http__log_flush(w->srv, pool_now_us(), false);
+        http__log_flush(w->srv, puz_clock_mono_us(), false);
         pthread_mutex_lock(&w->lock);
         if (w->stop)
             break;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += TICK_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        until = puz_clock_timespec_in(PUZ_CLOCK_MONO, TICK_MS);
         pthread_cond_timedwait(&w->wake, &w->lock, &until);
     }
     pthread_mutex_unlock(&w->lock);

@@ -153,8 +153,8 @@ static void refuse_query(struct http_server *s, struct MHD_Connection *c,
     }
     r->status = 400;
     http_metrics_request(s->metrics, r->label, r->status,
-                         pool_now_us() - r->start_us);
-    http__log_access(r, pool_now_us());
+                         puz_clock_mono_us() - r->start_us);
+    http__log_access(r, puz_clock_mono_us());
     http__conn_refuse(c);
 out:
     if (r != NULL)

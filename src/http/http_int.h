@@ -31,6 +31,7 @@
 #include "jobs.h"
 #include "pool.h"
 #include "puz_arena.h"
+#include "puz_clock.h"
 #include "puz_pdb.h"
 #include "puz_table3.h"
 
@@ -194,7 +195,7 @@ enum MHD_Result http__on_request(void *cls, struct MHD_Connection *c,
                                  const char *url, const char *method,
                                  const char *version, const char *upload,
                                  size_t *upload_size, void **con_cls);
-/* now: pool_now_us() at the end, which the caller read already. */
+/* now: puz_clock_mono_us() at the end, which the caller read already. */
 void http__on_completed(void *cls, struct MHD_Connection *c,
                         void **con_cls,
                         enum MHD_RequestTerminationCode toe, uint64_t now);
@@ -330,8 +331,15 @@ puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
 void http__set_unlink(struct http__stream_set *set, struct http__stream *st);
 /* Streams open now (takes the lock). */
 unsigned http__set_count(struct http__stream_set *set);
+/* The pause of a shutdown's polls (every HTTP__SHUTDOWN_POLL_MS): what
+ * they wait for (streams gone, requests completed) is counted by the
+ * hot path without a condition variable, which a wait once per process
+ * does not justify adding to every request. */
+#define HTTP__SHUTDOWN_POLL_MS 5
+
 /* From now on every stream ends; then wait at most wait_ms for them
- * to go, calling kick(arg) (may be NULL) every 5 ms to wake them. */
+ * to go, calling kick(arg) (may be NULL) every HTTP__SHUTDOWN_POLL_MS
+ * to wake them. */
 void http__set_shutdown(struct http__stream_set *set, unsigned wait_ms,
                         void (*kick)(void *arg), void *arg);
 /* A content reader with nothing to send, the set's lock held: lets go

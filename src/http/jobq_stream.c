@@ -134,7 +134,7 @@ static void pump_round(http_jstreams *s)
 {
     struct jstream *mine[WAKE_MAX];
     unsigned n = 0;
-    uint64_t now = puz_now_us();
+    uint64_t now = puz_clock_mono_us();
     bool closing;
 
     pthread_mutex_lock(&s->set.lock);
@@ -240,7 +240,7 @@ struct MHD_Response *http_jstreams_open(http_jstreams *s,
     snprintf(st->base.key, sizeof(st->base.key), "%s", key);
     if (jobq_event_id_ok(last_id))
         snprintf(st->last, sizeof(st->last), "%s", last_id);
-    st->opened_us = st->last_write_us = puz_now_us();
+    st->opened_us = st->last_write_us = puz_clock_mono_us();
     resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
                                              stream_read, st, stream_free);
     if (resp == NULL) {

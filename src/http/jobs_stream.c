@@ -141,7 +141,7 @@ static void shared_release(http_streams *s, struct shared *sh)
 {
     (void)s;
     if (sh != NULL && --sh->refs == 0)
-        sh->idle_since_us = puz_now_us();
+        sh->idle_since_us = puz_clock_mono_us();
 }
 
 /* Free the final events nobody has sent for FINAL_KEEP_US (all of them
@@ -267,7 +267,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     if (pending(st) == 0 && !st->ended) {
         /* Closing while the job is not final cannot be after
          * jobs_shutdown, but never hang on it: end. */
-        if (!fill(st, puz_now_us()) && pending(st) == 0)
+        if (!fill(st, puz_clock_mono_us()) && pending(st) == 0)
             return http__set_idle(&s->set, st->conn, &st->suspended,
                                   s->set.closing);
     }
@@ -314,7 +314,7 @@ static void wake_due(http_streams *s)
 {
     struct MHD_Connection *wake[64];
     unsigned n;
-    uint64_t now = puz_now_us();
+    uint64_t now = puz_clock_mono_us();
 
     do {
         n = 0;
@@ -346,7 +346,7 @@ static void *ticker(void *arg)
         jobs_wait_change(s->jobs, &seen, 50);
         wake_due(s);
         pthread_mutex_lock(&s->set.lock);
-        finals_sweep(s, puz_now_us(), false);
+        finals_sweep(s, puz_clock_mono_us(), false);
         pthread_mutex_unlock(&s->set.lock);
     } while (!http__set_stopping(&s->set));
     return NULL;
@@ -401,7 +401,7 @@ struct MHD_Response *http_streams_open(http_streams *s,
         st->conn = c;
         st->job = job;
         st->seq = parse_last_id(last_id);
-        st->opened_us = puz_now_us();
+        st->opened_us = puz_clock_mono_us();
         snprintf(st->base.client, sizeof(st->base.client), "%s", client);
         snprintf(st->base.key, sizeof(st->base.key), "%s", key);
         resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,

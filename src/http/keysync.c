@@ -35,18 +35,10 @@ struct http__keysync {
     size_t cap;
 };
 
-static uint64_t wall_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static void sync_once(struct http__keysync *k)
 {
     struct http_server *s = k->srv;
-    uint64_t now = wall_ms();
+    uint64_t now = (uint64_t)puz_clock_wall_ms();
     size_t n = api_keys_use_collect(s->keys, now, k->use, k->cap);
     char msg[PUZ_MSG_MAX];
 
@@ -65,12 +57,7 @@ static void *keysync_main(void *arg)
         pthread_mutex_unlock(&k->lock);
         sync_once(k);
         pthread_mutex_lock(&k->lock);
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += KEYSYNC_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        until = puz_clock_timespec_in(PUZ_CLOCK_MONO, KEYSYNC_MS);
         if (!k->stop)
             pthread_cond_timedwait(&k->wake, &k->lock, &until);
     }

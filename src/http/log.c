@@ -93,17 +93,17 @@ static void put_time(struct line *l)
 {
     static _Thread_local time_t sec = (time_t)-1;
     static _Thread_local char day[24];
-    struct timespec ts;
+    int64_t ms = puz_clock_wall_ms();
+    time_t now = (time_t)(ms / 1000);
     struct tm tm;
 
-    clock_gettime(CLOCK_REALTIME, &ts);
-    if (ts.tv_sec != sec) {
-        gmtime_r(&ts.tv_sec, &tm);
+    if (now != sec) {
+        gmtime_r(&now, &tm);
         strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S.", &tm);
-        sec = ts.tv_sec;
+        sec = now;
     }
     put_str(l, day);
-    put_uint(l, (unsigned long long)(ts.tv_nsec / 1000000L) % 1000u, 3);
+    put_uint(l, (unsigned long long)(ms % 1000), 3);
     put(l, "Z", 1);
 }
 

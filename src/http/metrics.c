@@ -9,6 +9,7 @@
  * count) and a scrape sums the shards.
  */
 #include "http_metrics.h"
+#include "puz_clock.h"
 #include "puz_version.h"
 
 #include <stdatomic.h>
@@ -126,7 +127,7 @@ puz_err http_metrics_create(const char *const *routes, size_t n,
     memset(m, 0, sizeof(*m));
     m->routes = routes;
     m->nroutes = n;
-    m->started = time(NULL);
+    m->started = (time_t)(puz_clock_wall_ms() / 1000);
     hist_init(&m->hist[H_HTTP_TIME], "puzzled_http_request_duration_seconds",
               "Time from request headers to response queued.", 1e6,
               time_bounds, sizeof(time_bounds) / sizeof(time_bounds[0]));

@@ -86,7 +86,7 @@ static void *build(void *arg)
                                .progress = on_progress, .user = b,
                                .run = pool_run_pieces };
     char why[PUZ_MSG_MAX] = "";
-    uint64_t t0 = puz_now_us();
+    uint64_t t0 = puz_clock_mono_us();
     puz_err rc = PUZ_OK;
 
     /* this thread only; the build's threads inherit it */
@@ -109,7 +109,7 @@ static void *build(void *arg)
     }
     if (rc == PUZ_OK) {
         http__log_line("puzzled: pdb %s ready (background) in %.1f s",
-                       b->name, (double)(puz_now_us() - t0) / 1e6);
+                       b->name, (double)(puz_clock_mono_us() - t0) / 1e6);
         atomic_store(&b->permille, 1000);
         atomic_store(&b->state, HTTP_PDB_BG_READY);
     } else {

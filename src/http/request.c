@@ -157,7 +157,7 @@ struct http_req *http__req_create(struct http_server *s,
     r->conn = c;
     r->arena = a;
     r->label = s->label_other;
-    r->start_us = pool_now_us();
+    r->start_us = puz_clock_mono_us();
     /* cut to fit, as "%s" would: r came zeroed, so it stays a string */
     if (mlen >= sizeof(r->method))
         mlen = sizeof(r->method) - 1;

@@ -20,6 +20,12 @@
 #include "api_jalloc.h"
 #include "pool_pieces.h"
 
+/* What a shutdown waits, at most, for each of its steps after the
+ * solves' grace period: the jobs' streams, the shared jobs' streams,
+ * the answers already resumed to reach their clients. Each is a matter
+ * of sending bytes already made; a client too slow for this is cut. */
+#define SHUTDOWN_STEP_MS 2000
+
 /* Start-up is the operator's to watch: a rejected cache file is said in
  * one line, and a build reports each finished group. */
 static void log_pdb_progress(const struct puz_pdb_progress *p, void *user)
@@ -59,7 +65,7 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
     enum puz_pdb_partition part;
     struct puz_pdb_opts po = { .progress = log_pdb_progress,
                               .run = pool_run_pieces };
-    uint64_t t0 = puz_now_us();
+    uint64_t t0 = puz_clock_mono_us();
     puz_pdb *d = NULL;
     char why[PUZ_MSG_MAX] = "";
     puz_err rc;
@@ -86,7 +92,7 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
         http__log_line("puzzled: pdb %s: %s in %.1f s, %.1f MB",
                        puz_pdb_partition_name(part),
                        puz_pdb_build_seconds(d) > 0 ? "built" : "loaded",
-                       (double)(puz_now_us() - t0) / 1e6,
+                       (double)(puz_clock_mono_us() - t0) / 1e6,
                        (double)puz_pdb_bytes(d) / 1e6);
         rc = puz_tables_add_pdb(s->tables, d);
     }
@@ -104,7 +110,7 @@ static puz_err load_rect(struct http_server *s, char *msg)
     struct puz_pdb_opts po = { .progress = log_pdb_progress,
                               .run = pool_run_pieces };
     char why[PUZ_MSG_MAX] = "";
-    uint64_t t0 = puz_now_us();
+    uint64_t t0 = puz_clock_mono_us();
     size_t bytes = 0;
     puz_err rc = PUZ_OK;
 
@@ -135,7 +141,7 @@ static puz_err load_rect(struct http_server *s, char *msg)
         return rc;
     }
     http__log_line("puzzled: pdb_rect: every rectangle's tables ready in "
-                   "%.1f s, %.1f MB", (double)(puz_now_us() - t0) / 1e6,
+                   "%.1f s, %.1f MB", (double)(puz_clock_mono_us() - t0) / 1e6,
                    (double)bytes / 1e6);
     return PUZ_OK;
 }
@@ -586,7 +592,7 @@ static struct http_server *server_new(const struct http_config *cfg)
     s->arena_free = calloc(cfg->arena_cache + 1, sizeof(*s->arena_free));
     if (getrandom(&s->id_salt, sizeof(s->id_salt), 0)
         != (ssize_t)sizeof(s->id_salt))
-        s->id_salt = (uint64_t)puz_now_us() ^ ((uint64_t)getpid() << 32);
+        s->id_salt = (uint64_t)puz_clock_mono_us() ^ ((uint64_t)getpid() << 32);
     http__labels_init(s);
     if (s->arena_free == NULL
         || http_metrics_create(s->labels, s->nlabels, &s->metrics)
@@ -671,11 +677,10 @@ const char *http_server_url(const http_server *s)
 /* Let answers already resumed reach their clients; bounded. */
 static void wait_in_flight(struct http_server *s, unsigned ms)
 {
-    for (unsigned waited = 0; waited < ms; waited += 5) {
-        if (atomic_load(&s->in_flight) == 0)
-            return;
-        usleep(5000);
-    }
+    uint64_t until = puz_clock_mono_us() + (uint64_t)ms * 1000u;
+
+    while (atomic_load(&s->in_flight) != 0 && puz_clock_mono_us() < until)
+        usleep(HTTP__SHUTDOWN_POLL_MS * 1000);
 }
 
 static void drain_pool(struct http_server *s)
@@ -713,16 +718,16 @@ void http_server_shutdown(http_server *s)
      * send the final event and close while the daemon still runs. */
     if (s->jobs != NULL)
         jobs_shutdown(s->jobs, "the server is shutting down");
-    http_streams_shutdown(s->streams, 2000);
+    http_streams_shutdown(s->streams, SHUTDOWN_STEP_MS);
     /* Shared jobs running here give their lease back: another instance
      * runs them again; their streams end and their clients reconnect
      * there. */
     jobq_shutdown(s->jobq);
-    http_jstreams_shutdown(s->jstreams, 2000);
+    http_jstreams_shutdown(s->jstreams, SHUTDOWN_STEP_MS);
     if (s->pool != NULL)
         drain_pool(s);
     /* Every job ran its done(), so no connection is suspended now. */
-    wait_in_flight(s, 2000);
+    wait_in_flight(s, SHUTDOWN_STEP_MS);
     if (s->daemon != NULL)
         MHD_stop_daemon(s->daemon);
     s->daemon = NULL;

@@ -137,15 +137,17 @@ unsigned http__set_count(struct http__stream_set *set)
 void http__set_shutdown(struct http__stream_set *set, unsigned wait_ms,
                         void (*kick)(void *arg), void *arg)
 {
+    uint64_t until = puz_clock_mono_us() + (uint64_t)wait_ms * 1000u;
+
     pthread_mutex_lock(&set->lock);
     set->closing = true;
     pthread_mutex_unlock(&set->lock);
-    for (unsigned waited = 0;; waited += 5) {
+    for (;;) {
         if (kick != NULL)
             kick(arg);
-        if (http__set_count(set) == 0 || waited >= wait_ms)
+        if (http__set_count(set) == 0 || puz_clock_mono_us() >= until)
             return;
-        usleep(5000);
+        usleep(HTTP__SHUTDOWN_POLL_MS * 1000);
     }
 }
 

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pool.h"
+#include "puz_clock.h"
 
 #define CANCEL_POLL_MS 20
 
@@ -264,14 +264,6 @@ static const char list_lua[] =
     "end\n"
     "return out\n";
 
-int64_t jobq__wall_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 void jobq__keys(const jobq_t *q, const char *id, struct jobq_keys *k)
 {
     snprintf(k->hash, sizeof(k->hash), "%sjob:%s", q->prefix, id);
@@ -386,7 +378,7 @@ redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
     int n = 0;
 
     jobq__keys(q, id, &k);
-    snprintf(now, sizeof(now), "%lld", (long long)jobq__wall_ms());
+    snprintf(now, sizeof(now), "%lld", (long long)puz_clock_wall_ms());
     snprintf(lease, sizeof(lease), "%u", q->cfg.lease_ms);
     snprintf(ttl, sizeof(ttl), "%u", q->cfg.ttl_s);
     snprintf(cap, sizeof(cap), "%u", q->cfg.events_max);
@@ -413,8 +405,8 @@ redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
 static int conn_take(jobq_t *q, char *msg)
 {
     char why[PUZ_MSG_MAX];
-    struct timespec until = pool_deadline(CLOCK_REALTIME,
-                                          q->cfg.timeout_ms);
+    struct timespec until = puz_clock_timespec_in(PUZ_CLOCK_WALL,
+                                                  q->cfg.timeout_ms);
     struct store_stats st;
     int i = -1;
 
@@ -519,7 +511,7 @@ static uint64_t num_of(const redisReply *r)
 static bool view_of(redisReply **f, const char *id, struct jobs_view *v)
 {
     int st;
-    int64_t now = jobq__wall_ms();
+    int64_t now = puz_clock_wall_ms();
 
     memset(v, 0, sizeof(*v));
     if (f[F_STATE]->type != REDIS_REPLY_STRING)
@@ -625,7 +617,7 @@ puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
     if (!new_id(id, JOBS_ID_LEN / 2))
         return PUZ_ENOMEM;
     jobq__keys(q, id, &k);
-    snprintf(now, sizeof(now), "%lld", (long long)jobq__wall_ms());
+    snprintf(now, sizeof(now), "%lld", (long long)puz_clock_wall_ms());
     snprintf(max, sizeof(max), "%u", q->cfg.max);
     snprintf(qcap, sizeof(qcap), "%u", q->cfg.queue);
     snprintf(ttl, sizeof(ttl), "%llu", (unsigned long long)q->cfg.ttl_s

@@ -121,8 +121,6 @@ redisReply *jobq__script(jobq_t *q, redisContext *c, enum jobq_script s,
                          const char **extra, const size_t *extra_lens,
                          bool *broken, char *msg);
 
-int64_t jobq__wall_ms(void);
-
 /* Whether Redis is too full to take a job (used >= JOBQ_FULL_PCT % of
  * maxmemory as last read); true with msg saying so. */
 #define JOBQ_FULL_PCT 90u

@@ -222,7 +222,7 @@ static void slot_set(struct jobq_slot *sl, const char *id,
     snprintf(sl->id, sizeof(sl->id), "%s", id);
     snprintf(sl->token, sizeof(sl->token), "%s", token);
     memset(&sl->progress, 0, sizeof(sl->progress));
-    sl->started_us = sl->posted_us = sl->renewed_us = puz_now_us();
+    sl->started_us = sl->posted_us = sl->renewed_us = puz_clock_mono_us();
     pthread_mutex_unlock(&sl->lock);
 }
 
@@ -405,17 +405,17 @@ static void *worker(void *arg)
         }
         broken = got = refused = false;
         msg[0] = '\0';
-        if (puz_now_us() - last_claim >= 1000000u) {
-            last_claim = puz_now_us();
+        if (puz_clock_mono_us() - last_claim >= 1000000u) {
+            last_claim = puz_clock_mono_us();
             got = claim(q, c, consumer, entry, id, &broken, msg);
             if (!got && !broken && msg[0] == '\0' && q->cfg.tables != NULL
-                && puz_now_us() >= units_after
+                && puz_clock_mono_us() >= units_after
                 && !jobq__units_claim(q, c, consumer, &broken))
                 refused = true;
         }
         if (!got && !broken && msg[0] == '\0')
             got = read_new(q, c, consumer, q->cfg.tables != NULL
-                           && puz_now_us() >= units_after, entry, id,
+                           && puz_clock_mono_us() >= units_after, entry, id,
                            &refused, &broken, msg);
         if (!got && !broken && msg[0] != '\0') {
             heal(q, c, msg);
@@ -430,7 +430,7 @@ static void *worker(void *arg)
         }
         /* no tables for a unit: leave units to others a while */
         if (refused)
-            units_after = puz_now_us() + 2000000u;
+            units_after = puz_clock_mono_us() + 2000000u;
         if (got && !broken && !atomic_load(&q->stop))
             run_entry(sl, &c, entry, id, &runs);
         if (broken && c != NULL) {
@@ -453,7 +453,7 @@ static void keep(struct jobq_slot *sl, redisContext **c)
          flag[4], since[24];
     const char *extra[8] = { flag, num[0], num[1], num[2], num[3], num[4],
                              num[5], since };
-    uint64_t now = puz_now_us(), elapsed;
+    uint64_t now = puz_clock_mono_us(), elapsed;
     bool have, broken = false;
     redisReply *r;
 
@@ -508,7 +508,7 @@ static void give_up_stale(struct jobq_slot *sl)
 
     pthread_mutex_lock(&sl->lock);
     stale = sl->active && !sl->lost
-            && puz_now_us() - sl->renewed_us > lease_us;
+            && puz_clock_mono_us() - sl->renewed_us > lease_us;
     if (stale)
         sl->lost = true;
     pthread_mutex_unlock(&sl->lock);
@@ -579,8 +579,8 @@ static void *keeper(void *arg)
     while (!atomic_load(&q->workers_done)) {
         if (c == NULL)
             c = jobq__connect(q, q->cfg.timeout_ms, msg);
-        if (c != NULL && puz_now_us() - mem_at >= MEM_EVERY_US) {
-            mem_at = puz_now_us();
+        if (c != NULL && puz_clock_mono_us() - mem_at >= MEM_EVERY_US) {
+            mem_at = puz_clock_mono_us();
             watch_memory(q, &c);
         }
         for (unsigned i = 0; i < q->cfg.workers; i++) {

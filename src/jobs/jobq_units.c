@@ -327,7 +327,7 @@ static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
     snprintf(ur.entry, sizeof(ur.entry), "%s", u.id);
     snprintf(ur.round, sizeof(ur.round), "%s", u.round);
     snprintf(ur.consumer, sizeof(ur.consumer), "%s", consumer);
-    ur.touched_us = puz_now_us();
+    ur.touched_us = puz_clock_mono_us();
     atomic_init(&ur.cancel, 0);
     running_add(q, &ur);
     if (atomic_load(&q->stop))      /* shutting down since it was read */
@@ -412,7 +412,7 @@ bool jobq__units_claim(jobq_t *q, redisContext *c, const char *consumer,
 
 void jobq__units_keep(jobq_t *q, redisContext **c)
 {
-    uint64_t now = puz_now_us(),
+    uint64_t now = puz_clock_mono_us(),
              quarter = (uint64_t)q->cfg.lease_ms * 250u;
     char msg[PUZ_MSG_MAX];
     bool broken = false;
@@ -462,7 +462,7 @@ static void *local_worker(void *arg)
                            q->k_units, ">" };
     redisContext *c = jobq__connect(q, UNITS_BLOCK_MS + q->cfg.timeout_ms,
                                     msg);
-    uint64_t last_claim = puz_now_us(), refused_until = 0;
+    uint64_t last_claim = puz_clock_mono_us(), refused_until = 0;
 
     snprintf(consumer, sizeof(consumer), "%s-u%u", q->inst, l->k);
     snprintf(block, sizeof(block), "%u", UNITS_BLOCK_MS);
@@ -470,12 +470,12 @@ static void *local_worker(void *arg)
         bool broken = false, ok = true;
         redisReply *r;
 
-        if (puz_now_us() < refused_until) {
+        if (puz_clock_mono_us() < refused_until) {
             usleep(UNITS_BLOCK_MS * 1000u);
             continue;
         }
-        if (puz_now_us() - last_claim >= 1000000u) {
-            last_claim = puz_now_us();
+        if (puz_clock_mono_us() - last_claim >= 1000000u) {
+            last_claim = puz_clock_mono_us();
             ok = jobq__units_claim(q, c, consumer, &broken);
         }
         if (!broken && (r = jobq__cmd(c, 11, argv, NULL, &broken, msg))
@@ -484,7 +484,7 @@ static void *local_worker(void *arg)
             freeReplyObject(r);
         }
         if (!ok)
-            refused_until = puz_now_us() + GIVE_BACK_MS * 1000u;
+            refused_until = puz_clock_mono_us() + GIVE_BACK_MS * 1000u;
         if (broken)
             break;
     }
@@ -561,7 +561,7 @@ static void collect(jobq_t *q, redisContext *c, const struct jobq_units *ju,
     char done[JOBQ_KEY_MAX], live[JOBQ_KEY_MAX], lease[16], msg[PUZ_MSG_MAX];
     const char *pop[] = { "BRPOP", done, "0.1" };
     const char *renew[] = { "PEXPIRE", live, lease };
-    uint64_t renewed = puz_now_us(),
+    uint64_t renewed = puz_clock_mono_us(),
              quarter = (uint64_t)q->cfg.lease_ms * 250u;
     unsigned got = 0;
 
@@ -587,10 +587,10 @@ static void collect(jobq_t *q, redisContext *c, const struct jobq_units *ju,
         }
         if (r != NULL)
             freeReplyObject(r);
-        if (puz_now_us() - renewed >= quarter) {
+        if (puz_clock_mono_us() - renewed >= quarter) {
             bool lost = false;
 
-            renewed = puz_now_us();
+            renewed = puz_clock_mono_us();
             if ((r = jobq__cmd(c, 3, renew, NULL, &broken, msg)) != NULL) {
                 lost = r->type == REDIS_REPLY_INTEGER && r->integer == 0;
                 freeReplyObject(r);

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "pool.h"
+#include "puz_clock.h"
 
 struct jobs_job {
     struct pool_job pj;             /* first: the pool hands this back */
@@ -72,14 +73,6 @@ int jobs_state_parse(const char *s)
         if (strcmp(s, state_names[i]) == 0)
             return i;
     return -1;
-}
-
-static int64_t wall_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Every change of a job: its version, the global counter, the watchers.
@@ -137,12 +130,12 @@ static void set_state(jobs_t *j, jobs_job *job, enum jobs_state s)
     j->st.by_state[s]++;
     job->state = s;
     if (s == JOBS_RUNNING) {
-        job->started_ms = wall_ms();
-        job->started_us = puz_now_us();
+        job->started_ms = puz_clock_wall_ms();
+        job->started_us = puz_clock_mono_us();
     }
     if (jobs_state_final(s)) {
-        job->finished_ms = wall_ms();
-        job->finished_us = puz_now_us();
+        job->finished_ms = puz_clock_wall_ms();
+        job->finished_us = puz_clock_mono_us();
         j->st.finished[s]++;
         secs = job->started_us != 0
                ? (double)(job->finished_us - job->started_us) / 1e6 : 0;
@@ -158,7 +151,7 @@ static void set_state(jobs_t *j, jobs_job *job, enum jobs_state s)
 /* Forget finished jobs past their time (lock held). */
 static unsigned expire_locked(jobs_t *j)
 {
-    uint64_t now = puz_now_us(), ttl = (uint64_t)j->cfg.ttl_s * 1000000u;
+    uint64_t now = puz_clock_mono_us(), ttl = (uint64_t)j->cfg.ttl_s * 1000000u;
     unsigned n = 0;
 
     for (jobs_job *job = j->tail, *prev; job != NULL; job = prev) {
@@ -343,7 +336,7 @@ static jobs_job *job_new(jobs_t *j, const struct jobs_task *task)
     job->pj.run = job_run;
     job->pj.done = job_done;
     job->state = JOBS_QUEUED;
-    job->created_ms = wall_ms();
+    job->created_ms = puz_clock_wall_ms();
     job->refs = 3;              /* registry, pool, caller */
     return job;
 }
@@ -441,7 +434,7 @@ const char *jobs_owner(const jobs_job *job)
 /* Wait (lock held) until the job's worker has let go, at most ms. */
 static void wait_ended(jobs_t *j, jobs_job *job, unsigned ms)
 {
-    struct timespec until = pool_deadline(CLOCK_REALTIME, ms);
+    struct timespec until = puz_clock_timespec_in(PUZ_CLOCK_WALL, ms);
 
     while (job->state == JOBS_RUNNING)
         if (pthread_cond_timedwait(&j->ended, &j->lock, &until) != 0)
@@ -509,7 +502,7 @@ static void view_locked(const jobs_job *job, struct jobs_view *v)
     v->progress = job->progress;
     v->elapsed_us = 0;
     if (job->state == JOBS_RUNNING)
-        v->elapsed_us = puz_now_us() - job->started_us;
+        v->elapsed_us = puz_clock_mono_us() - job->started_us;
     else if (jobs_state_final(job->state) && job->started_us != 0)
         v->elapsed_us = job->finished_us - job->started_us;
     memcpy(v->reason, job->reason, sizeof(v->reason));
@@ -546,7 +539,8 @@ size_t jobs_list(jobs_t *j, int state, const char *owner,
 
 void jobs_wait_change(jobs_t *j, uint64_t *seen, unsigned timeout_ms)
 {
-    struct timespec until = pool_deadline(CLOCK_REALTIME, timeout_ms);
+    struct timespec until = puz_clock_timespec_in(PUZ_CLOCK_WALL,
+                                                  timeout_ms);
 
     pthread_mutex_lock(&j->lock);
     while (j->changes == *seen)

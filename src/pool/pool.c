@@ -7,6 +7,7 @@
  * submitting never allocates and a full queue costs nothing to refuse.
  */
 #include "pool.h"
+#include "puz_clock.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -35,14 +36,6 @@ struct worker_arg {
     pool_t *pool;
     unsigned index;
 };
-
-uint64_t pool_now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 /* Pop the oldest job; the caller holds the lock and knows one exists. */
 static struct pool_job *queue_pop(pool_t *p)
@@ -190,7 +183,7 @@ puz_err pool_submit(pool_t *p, struct pool_job *job)
         goto out_unlock;
     }
     atomic_store(&job->cancel, 0);
-    job->enqueued_us = pool_now_us();
+    job->enqueued_us = puz_clock_mono_us();
     job->next = NULL;
     if (p->tail != NULL)
         p->tail->next = job;
@@ -266,23 +259,10 @@ unsigned pool_flush_waiting(pool_t *p)
     return n;
 }
 
-struct timespec pool_deadline(clockid_t clock, unsigned ms)
-{
-    struct timespec until;
-
-    clock_gettime(clock, &until);
-    until.tv_sec += ms / 1000;
-    until.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
-    return until;
-}
-
 puz_err pool_drain(pool_t *p, unsigned timeout_ms)
 {
-    struct timespec until = pool_deadline(CLOCK_MONOTONIC, timeout_ms);
+    struct timespec until = puz_clock_timespec_in(PUZ_CLOCK_MONO,
+                                                 timeout_ms);
     puz_err rc = PUZ_OK;
     int e = 0;
 

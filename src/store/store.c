@@ -21,7 +21,7 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "pool.h"
+#include "puz_clock.h"
 
 #define CHECK_EVERY_MS 1000u
 #define BACKOFF_MIN_MS 100u
@@ -61,14 +61,6 @@ void store_set_limits(store *s, const struct store_limits *l)
                          : STORE_DAY_ENTRIES_MAX;
     s->lim.move_floor_ms = l->move_floor_ms;
     pthread_mutex_unlock(&s->lock);
-}
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 static void logf_(store *s, const char *fmt, const char *a, const char *b)
@@ -141,7 +133,8 @@ const char *store_redis_prefix(const store *s)
  * holds it no longer than its own timeout, and nobody waits past it. */
 static puz_err enter(store *s, char *msg)
 {
-    struct timespec ts = pool_deadline(CLOCK_REALTIME, s->lock_ms);
+    struct timespec ts = puz_clock_timespec_in(PUZ_CLOCK_WALL,
+                                               s->lock_ms);
 
     if (pthread_mutex_timedlock(&s->lock, &ts) != 0) {
         if (msg != NULL)
@@ -167,7 +160,7 @@ static puz_err enter(store *s, char *msg)
  * an I/O failure takes the backend down. Returns rc. */
 static puz_err leave(store *s, puz_err rc, uint64_t t0, char *msg)
 {
-    uint64_t us = now_us() - t0;
+    uint64_t us = puz_clock_mono_us() - t0;
 
     atomic_fetch_add(&s->calls, 1);
     atomic_fetch_add(&s->lat_sum, us);
@@ -202,7 +195,7 @@ void store_get_stats(store *s, struct store_stats *out)
 /* Waits ms on the thread's condvar (state_lock held); false: stop. */
 static bool nap(store *s, unsigned ms)
 {
-    struct timespec ts = pool_deadline(CLOCK_REALTIME, ms);
+    struct timespec ts = puz_clock_timespec_in(PUZ_CLOCK_WALL, ms);
 
     if (!s->stop)
         pthread_cond_timedwait(&s->wake, &s->state_lock, &ts);
@@ -248,7 +241,7 @@ static void check(store *s)
         pthread_mutex_unlock(&s->lock);
         return;
     }
-    t0 = now_us();
+    t0 = puz_clock_mono_us();
     rc = s->ops->check(s->be, why);
     leave(s, rc, t0, why);
 }
@@ -642,7 +635,7 @@ puz_err store_daily_add(store *s, const struct store_submission *e,
     rc = enter(s, msg);
     if (rc != PUZ_OK)
         return rc;
-    t0 = now_us();
+    t0 = puz_clock_mono_us();
     return leave(s, s->ops->add(s->be, &a, out, msg), t0, msg);
 }
 
@@ -703,7 +696,7 @@ puz_err store_daily_start(store *s, const char *day, unsigned size,
     rc = enter(s, msg);
     if (rc != PUZ_OK)
         return rc;
-    t0 = now_us();
+    t0 = puz_clock_mono_us();
     rc = leave(s, s->ops->start(s->be, &a, msg), t0, msg);
     if (rc != PUZ_OK)
         token[0] = '\0';
@@ -720,7 +713,7 @@ static puz_err begin_day(store *s, const char *day, uint64_t *t0,
     if (!store_day_ok(day))
         return invalid(msg, "the day must be YYYY-MM-DD");
     rc = enter(s, msg);
-    *t0 = now_us();
+    *t0 = puz_clock_mono_us();
     return rc;
 }
 
@@ -791,7 +784,7 @@ puz_err store_key_use_sync(store *s, const char *instance, int64_t now_ms,
     rc = enter(s, msg);
     if (rc != PUZ_OK)
         return rc;
-    t0 = now_us();
+    t0 = puz_clock_mono_us();
     return leave(s, store__redis_key_use(s->be, instance, now_ms, use, n,
                                          msg), t0, msg);
 }

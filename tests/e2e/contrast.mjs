@@ -123,9 +123,11 @@ export async function lowContrast(page, scope = 'body')
 {
     const still = await page.addStyleTag({ content: '*, *::before, *::after { ' +
         'transition: none !important; animation: none !important; }' });
+    /* a frame for the style tag to apply: no event says styles were recomputed. */
     await page.waitForTimeout(50);
     const items = await page.evaluate(collectText, scope);
     const hide = await page.addStyleTag({ content: HIDE_TEXT });
+    /* a frame for the style tag to apply (as above). */
     await page.waitForTimeout(50);
     const png = (await page.screenshot({ animations: 'disabled', caret: 'hide' })).toString('base64');
     await hide.evaluate((el) => el.remove());

@@ -67,6 +67,7 @@ async function playDaily(pauseMs = 0, detour = false)
     for (const [i, move] of moves.entries()) {
         tiles = applyMove(tiles, move);
         if (i === moves.length - 1 && pauseMs > 0)
+            /* the player's pause before the last move: the server times the run, so real time is what is tested. */
             await page.waitForTimeout(pauseMs);
         await page.keyboard.press(KEY[opposite(move)]);
         await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: T(5000) });
@@ -167,6 +168,7 @@ test('daily: an honest entry is accepted and on the leaderboard after a reload',
     await axeCheck(page, 'daily section, light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.$eval('#daily', (e) => e.scrollIntoView({ behavior: 'instant' }));
+    /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(SHOTS, 'daily-desktop.png') });
 });
@@ -181,6 +183,7 @@ test('daily: a time_ms forged by fetch from the page does not matter', async () 
             body: body ? JSON.stringify(body) : undefined,
         }).then(async (r) => ({ status: r.status, json: await r.json() }));
         const start = await post('start');
+        /* the player's 1.5 s: the server times the run from its token, on its own clock. */
         await new Promise((done) => setTimeout(done, 1500));
         const entry = { nickname: 'Clock e2e', moves, token: start.json.token, help: false };
         const forged = await post('entries', { ...entry, time_ms: 1 });
@@ -232,6 +235,7 @@ test('daily: phone size, and the page made no errors', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openPage();
     await page.$eval('#daily', (e) => e.scrollIntoView({ behavior: 'instant' }));
+    /* the phone-sized layout and the scroll settle (the resize reaches the page asynchronously). */
     await page.waitForTimeout(300);
     const wide = await page.$eval('#daily', (e) => e.scrollWidth > e.clientWidth + 1);
     assert.equal(wide, false, 'the daily section fits a phone');

@@ -122,6 +122,7 @@ test('a click on a tile away from the gap does nothing', async () => {
     const tiles = await board();
     const stuck = tiles.find((t) => t !== 0 && !moveForTile(tiles, t));
     await page.click(`#board .tile[data-tile="${stuck}"]`);
+    /* an absence: the click must move nothing, and a slide would land within 140 ms. */
     await page.waitForTimeout(200);
     assert.deepEqual(await board(), tiles);
     assert.equal(await page.textContent('#moves'), '1');
@@ -200,6 +201,7 @@ test('Solve plays the optimal path with pause and step, then shows the score', a
     }));
     await page.waitForSelector('#play-pause[aria-pressed="true"]');
     const paused = await board();
+    /* an absence: the paused board must not move over more than one solver step. */
     await page.waitForTimeout(1200);
     assert.deepEqual(await board(), paused, 'the board moved while paused');
     await page.click('#step');
@@ -227,6 +229,7 @@ test('Solve plays the optimal path with pause and step, then shows the score', a
     assert.match(await page.textContent('#solver-line'), /expanded [\d,]+ boards/);
     /* Watching the solver finish earns no stars. */
     assert.equal(await page.getAttribute('#score-stars', 'data-stars'), '0');
+    /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(700);
     await shot('03-solved-score');
 });
@@ -359,6 +362,7 @@ test('switching to 4×4 loads a 16-tile board that plays', async () => {
 
 test('a phone-sized viewport fits without sideways scrolling', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
+    /* the resize reaches the page asynchronously: its layout settles before it is measured. */
     await page.waitForTimeout(300);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(overflow <= 390, `page is ${overflow}px wide on a 390px screen`);

@@ -61,6 +61,7 @@ export function startServer({ stateDir = null } = {})
     });
     let output = '';
     return new Promise((resolve, reject) => {
+        /* the server's start deadline (a timer that fails the run), not a pause. */
         const timer = setTimeout(() => {
             child.kill('SIGKILL');
             reject(new Error(`${binary} did not say where it listens within ` +
@@ -101,6 +102,7 @@ function stopServer(child)
             resolve();
             return;
         }
+        /* the deadline of a graceful stop, then SIGKILL: not a pause. */
         const force = setTimeout(() => child.kill('SIGKILL'), 5000);
         child.once('exit', () => {
             clearTimeout(force);

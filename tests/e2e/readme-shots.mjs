@@ -69,6 +69,7 @@ async function play(page, moves)
     await page.focus('#board');
     for (const move of moves) {
         await page.keyboard.press(KEY[opposite(move)]);
+        /* each slide lands (140 ms) before the next key: the game's animation. */
         await page.waitForTimeout(200);
     }
 }
@@ -84,6 +85,7 @@ async function thinkShot(page, api, base, docs)
     for (let i = 0; i < 5; i++)
         await page.click('#think-next');
     await page.mouse.move(0, 0);
+    /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(300);
     await (await page.$('#think')).screenshot({ path: path.join(docs, 'screenshot-think.png') });
 }
@@ -102,6 +104,7 @@ async function dailyShots(page, api, base, docs)
     for (const _ of runs)
         tokens.push((await api(`/v1/daily/${day.date}/3/start`, {})).json.token);
     for (const [i, [nickname, moves, help, wait]] of runs.entries()) {
+        /* the player's time of this run: the server times it from its token. */
         await new Promise((done) => setTimeout(done, wait));
         const r = await api(`/v1/daily/${day.date}/3/entries`,
             { nickname, moves, token: tokens[i], help });
@@ -119,11 +122,13 @@ async function dailyShots(page, api, base, docs)
     await page.fill('#daily-nick', 'ada');
     await page.click('#daily-submit');
     await page.waitForFunction(() => /number/.test(document.getElementById('daily-entry-message').textContent));
+    /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(600);
     await page.screenshot({ path: path.join(docs, 'screenshot-daily.png') });
     await page.click('#score-next');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.$eval('#daily', (e) => e.scrollIntoView({ behavior: 'instant' }));
+    /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(400);
     await page.screenshot({ path: path.join(docs, 'screenshot-daily-phone.png') });
     await page.setViewportSize(VIEWPORT);
@@ -144,6 +149,7 @@ async function themeShots(page, base, docs)
             await page.reload();
             await page.waitForSelector('#board[data-phase="playing"]');
             await page.mouse.move(0, 0);
+            /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
             await page.waitForTimeout(700);
             await page.screenshot({ path: path.join(docs, `screenshot-${name}-${theme}.png`) });
         }
@@ -159,6 +165,7 @@ async function mapAndEffortShots(page, base, docs)
     await page.waitForSelector('#board[data-phase="playing"]');
     await page.click('#level-map-open');
     await page.waitForSelector('#level-map[open]');
+    /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(docs, 'screenshot-levels.png') });
     await page.click('#level-map-close');
@@ -167,6 +174,7 @@ async function mapAndEffortShots(page, base, docs)
     await page.waitForFunction(() => /Done/.test(document.getElementById('lab-message').textContent),
         null, { timeout: T(60000) });
     await page.$eval('#lab-charts', (e) => e.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(300);
     await (await page.$('#lab-charts')).screenshot({ path: path.join(docs, 'screenshot-effort.png') });
 }
@@ -182,6 +190,7 @@ async function shapeShots(page, base, docs)
     await page.click('#picture-choice label:has(input[value="koi"])');
     await page.$eval('#play', (e) => e.scrollIntoView({ block: 'start', behavior: 'instant' }));
     await page.mouse.move(0, 0);
+    /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(600);
     await page.screenshot({ path: path.join(docs, 'screenshot-shape-3x4.png') });
     await page.setViewportSize(PHONE);
@@ -189,6 +198,7 @@ async function shapeShots(page, base, docs)
     await page.waitForFunction(() => document.getElementById('board').dataset.board.split(' ').length === 15 &&
         document.getElementById('board').dataset.phase === 'playing');
     await page.$eval('.stage', (e) => e.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(600);
     await page.screenshot({ path: path.join(docs, 'screenshot-shape-phone.png') });
     await page.setViewportSize(VIEWPORT);
@@ -216,10 +226,12 @@ async function main()
         await page.focus('#board');
         for (const move of route.slice(0, 2))
             await page.keyboard.press(KEY[opposite(move)]);
+        /* the hint is asked after the player stalls: the idle time is the trigger. */
         await page.waitForTimeout(1300);
         await page.click('#hint');
         await page.waitForSelector('#board[data-hint-tile]');
         await page.mouse.move(0, 0);
+        /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
         await page.waitForTimeout(400);
         await page.screenshot({ path: path.join(docs, 'screenshot-playing.png') });
 
@@ -228,9 +240,11 @@ async function main()
         await page.focus('#board');
         for (const move of rest) {
             await page.keyboard.press(KEY[opposite(move)]);
+            /* each slide lands before the next key: the game's animation. */
             await page.waitForTimeout(260);
         }
         await page.waitForSelector('#score-card[open]');
+        /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
         await page.waitForTimeout(1200);
         await page.screenshot({ path: path.join(docs, 'screenshot-finished.png') });
         await page.keyboard.press('Escape');

@@ -253,6 +253,7 @@ test('defect 9: an arrow during Solve says the player took over', async () => {
     await page.keyboard.press(keyFor(harmlessMove(tiles)));
     await page.waitForFunction(() => /taken over/.test(document.getElementById('status').textContent),
         null, { timeout: T(5000) });
+    /* an absence: the status must stay, not be replaced a moment later. */
     await page.waitForTimeout(400);
     assert.match(await page.textContent('#status'), /taken over/);
     assert.equal(await page.isHidden('#playback'), true);

@@ -130,6 +130,7 @@ test('defects 1 and 2: all text is 4.5:1 against what is painted behind it, ligh
         await page.click('#show-numbers');
         await playKeys(await route(await board()));
         await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
+        /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
         await page.waitForTimeout(400);
         await shot(`r3-contrast-card-${theme}`);
         const card = await lowContrast(page, '#score-card');
@@ -241,6 +242,7 @@ test('defect 9: the daily shows the size picked last, even when an earlier one a
     await freshPage();
     await page.waitForSelector('#daily-play:not([disabled])');
     await page.route('**/v1/daily/today/5', async (r) => {
+        /* the slow server under test: the 5x5's answer is held back on purpose. */
         await new Promise((resolve) => setTimeout(resolve, 1500));
         await r.continue();
     });
@@ -248,6 +250,7 @@ test('defect 9: the daily shows the size picked last, even when an earlier one a
     await page.click('#daily-size label:has(input[value="5"])');
     await page.click('#daily-size label:has(input[value="3"])');
     await five;
+    /* an absence: the late 5x5 answer must not replace the 3x3 the player chose. */
     await page.waitForTimeout(300);
     await page.unroute('**/v1/daily/today/5');
     assert.equal(await page.textContent('#daily-play'), 'Play today’s 3×3');
@@ -294,6 +297,7 @@ test('defect 9: a reload keeps the time played since the last move', async () =>
     const first = (await route(tiles))[0];
     const other = ['up', 'down', 'left', 'right'].find((m) => m !== first && applyMove(tiles, m));
     await playKeys([other]);
+    /* the game's clock runs for real time: what the reload must keep. */
     await page.waitForTimeout(2600);
     await page.reload();
     await waitForPlaying();
@@ -400,6 +404,7 @@ test('defect 7: a 5×5 run shows its progress, Cancel says cancelled, live count
     await page.selectOption('#lab-heuristic', 'manhattan');
     await page.click('#lab-solve');
     await page.waitForSelector('[data-testid="job-view"]', { timeout: T(20000) });
+    /* what is tested: the search is still running after 1.5 s. */
     await page.waitForTimeout(1500);
     assert.equal(await page.isVisible('[data-testid="job-view"]'), true, 'still searching after 1.5 s');
     await page.click('[data-testid="job-cancel"]');
@@ -602,6 +607,7 @@ test('the finish: the whole picture shows first, then the card, beside the board
             'the picture shows whole before the card');
         await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
         assert.ok(Date.now() - t0 >= 700, `the card came after ${Date.now() - t0} ms`);
+        /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
         await page.waitForTimeout(400);
         const rects = await page.evaluate(() => Object.fromEntries(['score-card', 'undo', 'board']
             .map((id) => [id, document.getElementById(id).getBoundingClientRect().toJSON()])));
@@ -617,6 +623,7 @@ test('the finish: the whole picture shows first, then the card, beside the board
         await page.focus('#board');
         await playKeys(await route(await board()));
         await page.waitForSelector('#score-card[open] #daily-entry:not([hidden])', { timeout: T(20000) });
+        /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
         await page.waitForTimeout(400);
         const daily = await page.evaluate(() => Object.fromEntries(['score-card', 'undo', 'board']
             .map((id) => [id, document.getElementById(id).getBoundingClientRect().toJSON()])));

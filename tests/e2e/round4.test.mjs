@@ -138,6 +138,7 @@ test('letter keys on a focused link leave the game alone', async () => {
     await freshPage();
     await page.focus('.topnav a[href="#daily"]');
     await page.keyboard.press('h');
+    /* an absence: 'h' away from the board must not ask for a hint. */
     await page.waitForTimeout(300);
     assert.doesNotMatch(await page.textContent('#status'), /Hint/);
     /* The board focused, h hints (the check above can fail). */

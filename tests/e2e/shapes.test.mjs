@@ -483,6 +483,7 @@ test('the tall 5×3 fits a 390×844 phone screen, and a wide 4×5 fits it and a 
         for (const [w, h] of l.faces)
             assert.ok(Math.abs(w - h) < 1 && w >= 44, `a cell is ${w}×${h}`);
         assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth) <= 390);
+        /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
         await phone.waitForTimeout(300);
         await shot('5x3-phone', phone);
         await pickShape('4x5', 20, phone);

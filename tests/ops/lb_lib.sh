@@ -21,6 +21,7 @@
 # tested is the shipped configuration.
 
 # The caller sets lb_root (the repository) before sourcing this file.
+. "$lb_root/tests/ops/wait.sh"
 PUZZLED=${PUZZLED:-build/puzzled}
 # Waits stretch with tests/run.py's TEST_TIMEOUT_SCALE (4 under the
 # sanitizers, whose servers answer several times slower); a whole number.
@@ -109,7 +110,8 @@ lb_start_puzzled() {
             return 0
         fi
         kill -0 "$lb_pid" 2>/dev/null || break
-        sleep 0.05
+        sleep 0.05  # a bounded poll (200 looks) of a file another
+                    # process writes: nothing to block on
     done
     lb_fail "$name: no 'listening on' line from $PUZZLED"
 }
@@ -122,18 +124,14 @@ lb_start_redis() {
     lb_pids="$lb_pids $lb_redis_pid"
     for _ in $(seq 100); do
         [ -S "$1" ] && return 0
-        sleep 0.05
+        sleep 0.05  # a bounded poll (100 looks) for the socket
     done
     lb_fail "redis-server did not start: $(tail -n 5 "$lb_tmp/redis.log")"
 }
 
+lb_ready() { [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 200 ]; }
 lb_wait_ready() {
-    for _ in $(seq $((200 * LB_SCALE))); do
-        [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 200 ] &&
-            return 0
-        sleep 0.05
-    done
-    lb_fail "$1 $2"
+    wait_until 10000 lb_ready "$1" || lb_fail "$1 $2"
 }
 
 lb_stop_puzzled() {
@@ -223,7 +221,7 @@ lb_start_nginx() {
                 return 0
             fi
             kill -0 "$lb_nginx_pid" 2>/dev/null || break
-            sleep 0.05
+            sleep 0.05  # a bounded poll (100 looks) for nginx's answer
         done
         kill "$lb_nginx_pid" 2>/dev/null
         wait "$lb_nginx_pid" 2>/dev/null

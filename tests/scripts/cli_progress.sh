@@ -14,7 +14,8 @@ goal="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
 "$PUZZLED" solve --progress -a idastar -H linear-conflict -g "$goal" \
     "$hard" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-sleep 1.5
+sleep 1.5   # the search runs and reports for real time before SIGINT:
+            # the interrupted report says how far it got
 kill -INT $pid
 wait $pid
 rc=$?
@@ -29,7 +30,7 @@ grep -q "interrupted after .*the shortest is at least [0-9]* moves" \
 "$PUZZLED" solve --progress --quiet -a idastar -H linear-conflict \
     -g "$goal" "$hard" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-sleep 1
+sleep 1     # the run's time in which progress would have been printed
 kill -INT $pid
 wait $pid
 [ $? = 3 ] || fail "--quiet: exit status after SIGINT"

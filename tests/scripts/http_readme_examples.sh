@@ -46,6 +46,8 @@ until ready; do
     [ $tries -lt 180 ] || { echo "4x4 tables not ready in 90 s" >&2
                             curl -s "$url/readyz" >&2; exit 1; }
     kill -0 $pid 2>/dev/null || { cat "$tmp/err" >&2; exit 1; }
+    # A poll, coarser than wait_until's (tests/ops/wait.sh): each look
+    # starts node, and a build of a minute needs no finer one.
     sleep 0.5
 done
 

@@ -5,6 +5,8 @@
 # SIGTERM/SIGINT with a solve in flight (it still gets its answer, the
 # exit status is 0). Loopback only.
 cd "$(dirname "$0")/../.." || exit 1
+. scripts/serve_url.sh
+. tests/ops/wait.sh
 PUZZLED=${PUZZLED:-build/puzzled}
 tmp=$(mktemp -d)
 pids=""
@@ -26,12 +28,7 @@ start() {
         2>"$tmp/$name.err" &
     pid=$!
     pids="$pids $pid"
-    for _ in $(seq 100); do
-        url=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$tmp/$name.out")
-        [ -n "$url" ] && return 0
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.05
-    done
+    url=$(serve_url "$tmp/$name.out" "$pid" 5) && return 0
     cat "$tmp/$name.err" >&2
     fail "$name: no 'listening on' line"
 }
@@ -96,7 +93,8 @@ slow='{"board": "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", "algorithm":
 curl -sS --max-time 20 --json "$slow" "$first_url/v1/solve" \
     >"$tmp/slow.json" 2>&1 &
 cpid=$!
-sleep 0.4
+busy() { curl -s "$first_url/metrics" | grep -q '^puzzled_workers_busy 1$'; }
+wait_until 5000 busy    # the solve in flight (1.5 s of it) at SIGTERM
 kill -TERM "$first_pid"
 wait "$cpid" || fail "in-flight request failed: $(cat "$tmp/slow.json")"
 grep -q '"status":"timeout"' "$tmp/slow.json" \

@@ -7,6 +7,7 @@
 # About 3 s.
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/serve_url.sh
+. tests/ops/wait.sh
 PUZZLED=${PUZZLED:-build/puzzled}
 command -v curl >/dev/null 2>&1 || { echo "http_signals: no curl" >&2
                                      exit 77; }
@@ -27,34 +28,36 @@ for sig in HUP USR1; do
     curl -s -o /dev/null -H "X-Request-Id: before-$sig" "$url/livez"
     mv "$tmp/access.log" "$tmp/access.log.$sig"
     kill -$sig "$pid"
-    sleep 0.2
+    wait_until 5000 grep -q "SIG$sig received: access log reopened" "$tmp/err"
     kill -0 "$pid" 2>/dev/null || fail "SIGHUP/SIGUSR1 killed the server"
     curl -s -o /dev/null -H "X-Request-Id: after-$sig" "$url/livez"
     # Lines are written within access_log_flush_ms (100 ms) of the first
     # one held; the line held at the signal goes to the old file.
-    for _ in $(seq 40); do
-        grep -q "after-$sig" "$tmp/access.log" 2>/dev/null && break
-        sleep 0.05
-    done
+    wait_until 2000 grep -q "after-$sig" "$tmp/access.log"
     grep -q "before-$sig" "$tmp/access.log.$sig" \
         || fail "$sig: the old file lost its line"
     grep -q "after-$sig" "$tmp/access.log" 2>/dev/null \
         || fail "$sig: no new access log file after the signal"
 done
 kill -USR2 "$pid"
-sleep 0.2
+sleep 0.2   # lets the kernel deliver it: a default action (the end of
+            # the process) would be taken asynchronously, after kill
 kill -0 "$pid" 2>/dev/null || fail "SIGUSR2 killed the server"
 
 # One solve runs for 3 s on the only worker; three more wait.
 slow='{"board":"4 11 3 6 13 15 12 8 5 14 7 2 10 0 9 1","algorithm":"idastar",
 "heuristic":"misplaced","limits":{"timeout_ms":3000}}'
+held() { # held N: one solve running, N waiting
+    curl -s "$url/metrics" >"$tmp/metrics"
+    grep -q '^puzzled_workers_busy 1$' "$tmp/metrics" &&
+        grep -q "^puzzled_queue_depth $1\$" "$tmp/metrics"
+}
 for i in 1 2 3 4; do
     curl -s -o /dev/null -w '%{http_code} %{time_total}\n' \
         -H 'Content-Type: application/json' -d "$slow" \
         "$url/v1/solve" >"$tmp/solve.$i" &
-    sleep 0.1
+    wait_until 5000 held $((i - 1))     # in order: the first runs
 done
-sleep 0.3
 kill -TERM "$pid"
 wait %1 %2 %3 %4 2>/dev/null
 wait "$pid"

@@ -11,6 +11,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 lb_root=$(pwd)
 . tests/ops/lb_lib.sh
+. tests/ops/wait.sh
 
 command -v curl >/dev/null 2>&1 || { echo "nginx_lb: curl not installed" >&2
                                      exit 77; }
@@ -151,16 +152,14 @@ slow_solve() {
     curl -s -o /dev/null -H 'Content-Type: application/json' \
         --data-binary "$slow" "$b_url/v1/solve"
 }
+b_says() { [ "$(lb_metric "$b_url" "$1")" = "$2" ]; }
+b_full() { b_says puzzled_workers_busy 1 && b_says puzzled_queue_depth 1; }
 slow_solve &
 slow_1=$!
-sleep 0.2
+wait_until 5000 b_says puzzled_workers_busy 1     # the first one runs
 slow_solve &
 slow_2=$!
-for _ in $(seq 50); do
-    [ "$(lb_metric "$b_url" puzzled_workers_busy)" = 1 ] &&
-        [ "$(lb_metric "$b_url" puzzled_queue_depth)" = 1 ] && break
-    sleep 0.05
-done
+wait_until 5000 b_full                            # the second waits
 [ "$(lb_metric "$b_url" puzzled_queue_depth)" = 1 ] ||
     lb_fail "could not fill b's queue"
 r0=$(lb_metric "$b_url" "$busy_series")
@@ -183,10 +182,8 @@ stream() {
     s0=$(served "$2")
     solves "$1" >"$lb_tmp/stream" &
     sp=$!
-    for _ in $(seq 300); do
-        [ $(( $(served "$2") - s0 )) -ge 30 ] && break
-        sleep 0.01
-    done
+    served_since() { [ $(( $(served "$1") - $2 )) -ge "$3" ]; }
+    wait_until 3000 served_since "$2" "$s0" 30
     kill -"$4" "$5"
     { wait "$5"; } 2>/dev/null
     st=$?

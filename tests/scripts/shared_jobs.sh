@@ -28,6 +28,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 lb_root=$(pwd)
 . tests/ops/lb_lib.sh
+. tests/ops/wait.sh
 
 lb_require shared_jobs curl python3 redis-server redis-cli
 lb_init shared_jobs
@@ -62,12 +63,9 @@ state() { # state URL ID: the job's state ("-" when not 200)
     code=$(curl -s -o "$lb_tmp/st" -w '%{http_code}' "$1/v1/jobs/$2")
     if [ "$code" = 200 ]; then json "$lb_tmp/st" 'j["state"]'; else echo -; fi
 }
+in_state() { [ "$(state "$1" "$2")" = "$3" ]; }
 wait_state() { # wait_state URL ID STATE SECONDS
-    n=$(( $4 * 20 * LB_SCALE ))
-    for _ in $(seq "$n"); do
-        [ "$(state "$1" "$2")" = "$3" ] && return 0
-        sleep 0.05
-    done
+    wait_until $(( $4 * 1000 )) in_state "$1" "$2" "$3" && return 0
     lb_fail "job $2 not $3 through $1 after $4 s: $(cat "$lb_tmp/st")"
 }
 # runner ID: which instance (a or b) runs the job now, "" if none.
@@ -117,7 +115,8 @@ echo "shared_jobs: 1. 4x4 job through a, done through b: result = /v1/solve's"
 long5='{"board": "10 6 18 12 15 3 5 4 14 19 7 11 20 9 8 16 17 2 1 24 21 13 22 23 0", "algorithm": "idastar", "limits": {"timeout_ms": 30000}}'
 id=$(submit "$b_url" "$long5")
 wait_state "$a_url" "$id" running 10
-sleep 0.3
+has_runner() { [ -n "$(runner)" ]; }
+wait_until 5000 has_runner
 run=$(runner)
 [ -n "$run" ] || lb_fail "no instance says it runs job $id"
 other=a; [ "$run" = a ] && other=b
@@ -187,11 +186,10 @@ wait_state "$run_url" "$id" done 20
 kill -9 "$redis_pid"
 wait "$redis_pid" 2>/dev/null
 lb_forget "$redis_pid"
-for _ in $(seq $((60 * LB_SCALE))); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "$a_url/readyz")" = 503 ] &&
-        break
-    sleep 0.05
-done
+readyz_503() {
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 503 ]
+}
+wait_until 3000 readyz_503 "$a_url"
 curl -s "$a_url/readyz" | grep '"store":false' >/dev/null ||
     lb_fail "/readyz with Redis gone: $(curl -s "$a_url/readyz")"
 for u in "$a_url" "$b_url"; do
@@ -228,9 +226,9 @@ cpu_ticks() { # utime + stime of pid $1, in clock ticks
     awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 rcli FLUSHALL >/dev/null
-sleep 1
+sleep 1     # the instances meet the flushed keys (their next poll)
 a0=$(cpu_ticks "$a_pid") b0=$(cpu_ticks "$b_pid")
-sleep 2
+sleep 2     # a window of real time whose CPU is measured: no spin in it
 a1=$(cpu_ticks "$a_pid") b1=$(cpu_ticks "$b_pid")
 hz=$(getconf CLK_TCK)
 # idle instances: well under a tenth of a core (a NOGROUP spin took 22 %)
@@ -274,7 +272,7 @@ for i in $(seq $((100 * LB_SCALE))); do  # the keeper reads INFO memory once a s
     if [ "$code" = 503 ]; then full=$i; break; fi
     [ "$code" = 202 ] || lb_fail "a job before Redis is seen full: $code $(cat "$lb_tmp/sub")"
     ids="$ids $(json "$lb_tmp/sub" 'j["id"]')"
-    sleep 0.1
+    sleep 0.1   # the fill's pace: Redis's memory is read once a second
 done
 [ -n "$full" ] || lb_fail "Redis full not seen within 10 s"
 grep -q 'full' "$lb_tmp/sub" || lb_fail "the 503 does not say why: $(cat "$lb_tmp/sub")"
@@ -284,11 +282,9 @@ curl -s "$a_url/readyz" | grep -q '"jobs":false' ||
 code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
        --data-binary "$body4" "$a_url/v1/solve")
 [ "$code" = 200 ] || lb_fail "a solve with Redis full: $code"
+ended() { case $(state "$1" "$2") in done|failed|-) return 0 ;; esac; return 1; }
 for id in $ids; do      # none left running or queued
-    for _ in $(seq $((200 * LB_SCALE))); do
-        case $(state "$b_url" "$id") in done|failed|-) break ;; esac
-        sleep 0.05
-    done
+    wait_until 10000 ended "$b_url" "$id"
     case $(state "$b_url" "$id") in
         done|failed|-) ;;
         *) lb_fail "job $id stuck with Redis full: $(cat "$lb_tmp/st")" ;;
@@ -298,13 +294,13 @@ shed=$(( $(lb_metric "$a_url" puzzled_shared_jobs_shed_total) + \
          $(lb_metric "$b_url" puzzled_shared_jobs_shed_total) ))
 [ "$shed" -ge 1 ] || lb_fail "Redis full, but no old answer was forgotten"
 rcli DEL puzzled-test-filler >/dev/null
-for _ in $(seq $((200 * LB_SCALE))); do  # room again: jobs taken again
+taken() {
     code=$(curl -s -o "$lb_tmp/sub" -w '%{http_code}' \
            -H 'Content-Type: application/json' --data-binary "$body4" \
            "$b_url/v1/jobs")
-    [ "$code" = 202 ] && break
-    sleep 0.1
-done
+    [ "$code" = 202 ]
+}
+wait_until 20000 taken     # room again: jobs taken again
 [ "$code" = 202 ] || lb_fail "jobs still refused 20 s after Redis filled: $(cat "$lb_tmp/sub")"
 wait_state "$a_url" "$(json "$lb_tmp/sub" 'j["id"]')" done 20
 rcli CONFIG SET maxmemory 0 >/dev/null

@@ -46,6 +46,9 @@ for i in $(seq 20); do
          if [ "$u" = "$a_url" ]; then limited_a=1; else limited_b=1; fi ;;
     *) lb_fail "request $i: $code" ;;
     esac
+    # The pace: each instance adds its counts to Redis every 100 ms
+    # (KEYSYNC_MS); requests faster than that would all pass before
+    # either instance heard of the other's.
     sleep 0.05
 done
 echo "shared_keys: rpm=10 across a and b: $ok answered, $limited refused"

@@ -24,6 +24,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 lb_root=$(pwd)
 . tests/ops/lb_lib.sh
+. tests/ops/wait.sh
 # The entries here are a solver's, sent at once: the daily's move floor
 # (issue 44) is off; test_store.c tests it on both backends.
 PUZZLED_DAILY_MOVE_FLOOR_MS=0
@@ -98,6 +99,7 @@ enter() {
 same_minute() {
     sec=$(date +%S)
     sec=${sec#0}
+    # the wall clock's minute is what is tested: it must be waited out
     [ "$sec" -lt 35 ] || sleep $((61 - sec))
 }
 expect() { # expect GOT WANT WHAT
@@ -108,7 +110,8 @@ acked=""
 # 1. Started through a, entered through b, timed by the store, ranked
 # through b; the token is spent for a too.
 start "$a_url" -H 'X-Forwarded-For: 198.51.100.1'
-sleep 1
+sleep 1     # the player's time: the run is timed by the store's clock in
+            # other processes, which real time alone moves
 expect "$(post "$b_url" alice -H 'X-Forwarded-For: 198.51.100.1')" 201 \
     "entry through b of a run started through a"
 acked="$acked alice"
@@ -182,11 +185,10 @@ fi
 kill -9 "$redis_pid"
 wait "$redis_pid" 2>/dev/null
 lb_forget "$redis_pid"
-for _ in $(seq 60); do
-    code=$(curl -s -o /dev/null -w '%{http_code}' "$a_url/readyz")
-    [ "$code" = 503 ] && break
-    sleep 0.05
-done
+readyz_503() {
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 503 ]
+}
+wait_until 3000 readyz_503 "$a_url"
 curl -s "$a_url/readyz" >"$lb_tmp/ready" 
 grep -q '"store":false' "$lb_tmp/ready" ||
     lb_fail "/readyz with Redis gone: $(cat "$lb_tmp/ready")"

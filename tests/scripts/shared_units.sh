@@ -16,6 +16,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 lb_root=$(pwd)
 . tests/ops/lb_lib.sh
+. tests/ops/wait.sh
 
 lb_require shared_units curl python3 redis-server redis-cli
 lb_init shared_units
@@ -60,15 +61,16 @@ submit() { # submit URL: the job's id
     json "$lb_tmp/sub" 'j["id"]'
 }
 # wait_done URL ID SECONDS: the job's view in $lb_tmp/st once done
+is_done() {
+    curl -s -o "$lb_tmp/st" "$1/v1/jobs/$2"
+    case $(json "$lb_tmp/st" 'j.get("state")') in
+        done) return 0 ;;
+        failed|cancelled) lb_fail "job $2 ended: $(cat "$lb_tmp/st")" ;;
+    esac
+    return 1
+}
 wait_done() {
-    for _ in $(seq $(( $3 * 10 * LB_SCALE ))); do
-        curl -s -o "$lb_tmp/st" "$1/v1/jobs/$2"
-        case $(json "$lb_tmp/st" 'j.get("state")') in
-            done) return 0 ;;
-            failed|cancelled) lb_fail "job $2 ended: $(cat "$lb_tmp/st")" ;;
-        esac
-        sleep 0.1
-    done
+    wait_until $(( $3 * 1000 )) is_done "$1" "$2" && return 0
     lb_fail "job $2 not done after $3 s: $(cat "$lb_tmp/st")"
 }
 # The length on one thread (a job: no units, no /v1/solve time cap).
@@ -89,15 +91,16 @@ sys.exit(0 if ok else 1)
 EOF
 }
 # runner ID: which instance runs job ID (its job worker is busy)
-runner() {
-    for _ in $(seq 100); do
-        for n in a b; do
-            eval "u=\$${n}_url"
-            [ "$(metric "$u" puzzled_shared_jobs_running)" = 1 ] && {
-                echo $n; return; }
-        done
-        sleep 0.05
+running_on() {
+    for n in a b; do
+        eval "u=\$${n}_url"
+        [ "$(metric "$u" puzzled_shared_jobs_running)" = 1 ] && {
+            echo $n; return 0; }
     done
+    return 1
+}
+runner() {
+    wait_until 5000 running_on
 }
 
 # --- 1. both instances run the job's units --------------------------------
@@ -163,11 +166,13 @@ kill_try() {
             [ "$held" -ge 1 ] && break
             kill -CONT "$other_pid"
         fi
-        sleep 0.01
+        sleep 0.01  # looking for a moment (the other holding a unit):
+                    # a fine poll of a passing state, not a wait
     done
     kill -9 "$other_pid"
     wait "$other_pid" 2>/dev/null
-    sleep 0.5
+    sleep 0.5   # the runner's progress (posted on its own period)
+                # catches up with the kill before its bound is read
     killed_at=$(bound)      # at least the iteration of the kill
     wait_done "$run_url" "$id" 60
     check_result

@@ -27,6 +27,8 @@
 #include <curl/curl.h>
 #include <dirent.h>
 
+#include "http/http_int.h"
+
 /* All process-wide state of the helpers. */
 static struct htest_state {
     pthread_once_t once;
@@ -40,29 +42,6 @@ struct buf {
     char *data;
     size_t len;
 };
-
-double htest_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-void htest_wait_until(bool (*done)(void *arg), void *arg, unsigned ms,
-                      const char *what)
-{
-    double until = htest_now_ms() + ms;
-    useconds_t step = 500;
-
-    while (!done(arg)) {
-        if (htest_now_ms() > until)
-            fail_msg("waited %u ms for %s", ms, what);
-        usleep(step);           /* a poll with a deadline, not a guess */
-        if (step < 10000)
-            step *= 2;
-    }
-}
 
 static void mkdirs(const char *path)
 {
@@ -512,12 +491,12 @@ static bool raw_complete(const struct buf *b, size_t *head)
 /* Read until a whole response or EOF or the deadline. */
 static void raw_read(int fd, long timeout_ms, struct buf *b)
 {
-    double deadline = htest_now_ms() + (double)timeout_ms;
+    double deadline = wait_now_ms() + (double)timeout_ms;
     char chunk[4096];
     size_t head;
     ssize_t n;
 
-    while (!raw_complete(b, &head) && htest_now_ms() < deadline) {
+    while (!raw_complete(b, &head) && wait_now_ms() < deadline) {
         struct pollfd p = { .fd = fd, .events = POLLIN };
 
         if (poll(&p, 1, 50) <= 0)
@@ -589,4 +568,31 @@ int htest_raw(http_server *s, const struct htest_req *rq, const char *bytes,
     if (fd >= 0)
         close(fd);
     return rc;
+}
+
+unsigned htest_connections(http_server *s)
+{
+    struct http__conn_stats st;
+
+    http__conns_stats(s, &st);
+    return st.open;
+}
+
+unsigned htest_in_flight(http_server *s)
+{
+    return atomic_load(&s->in_flight);
+}
+
+unsigned htest_workers_busy(http_server *s)
+{
+    struct pool_stats st = { 0 };
+
+    if (s->pool != NULL)
+        pool_get_stats(s->pool, &st);
+    return st.busy;
+}
+
+bool htest_draining(http_server *s)
+{
+    return atomic_load(&s->draining) != 0;
 }

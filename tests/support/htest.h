@@ -14,6 +14,7 @@
 
 #include "http_config.h"
 #include "http_server.h"
+#include "wait.h"
 
 struct htest_req {
     const char *method;         /* default "GET", or "POST" with a body */
@@ -93,13 +94,15 @@ json_t *htest_json(const struct htest_resp *resp);
 json_t *htest_problem(const struct htest_resp *resp, long status,
                       const char *slug);
 
-/* Milliseconds on the monotonic clock. */
-double htest_now_ms(void);
-
-/* Poll done(arg), backing off to 10 ms, until it is true; fails the
- * test saying "waited ms for what" when ms pass first. For waits on a
- * condition the code offers no signal for. */
-void htest_wait_until(bool (*done)(void *arg), void *arg, unsigned ms,
-                      const char *what);
+/* What the server holds now, read from its own state: conditions for
+ * wait_until that need no connection of their own (a scrape of /metrics
+ * would take one, and count in what it measures). Connections open (the
+ * main port's), requests in flight (head read, not yet completed: every
+ * such connection is past reading its head), solver threads busy, and
+ * whether a shutdown is draining it. */
+unsigned htest_connections(http_server *s);
+unsigned htest_in_flight(http_server *s);
+unsigned htest_workers_busy(http_server *s);
+bool htest_draining(http_server *s);
 
 #endif

@@ -2,6 +2,7 @@
  * tredis.c - the test's own redis-server (tredis.h).
  */
 #include "tredis.h"
+#include "wait.h"
 
 #include <hiredis/hiredis.h>
 #include <fcntl.h>
@@ -33,6 +34,21 @@ static int answers(void)
     return ok;
 }
 
+/* True once the server answers, or once it exited (pid -1 then). */
+static bool up_or_gone(void *arg)
+{
+    int st;
+
+    (void)arg;
+    if (answers())
+        return true;
+    if (waitpid(pid, &st, WNOHANG) == pid) {
+        pid = -1;
+        return true;
+    }
+    return false;
+}
+
 static int launch(void)
 {
     char log[128];
@@ -58,18 +74,10 @@ static int launch(void)
                (char *)NULL);
         _exit(127);
     }
-    for (int i = 0; i < 100; i++) {
-        int st;
-
-        if (answers())
-            return 0;
-        if (waitpid(pid, &st, WNOHANG) == pid) {
-            pid = -1;
-            return -1;
-        }
-        usleep(50 * 1000);
-    }
-    tredis_stop();
+    if (wait_until(up_or_gone, NULL, 5000) && pid > 0)
+        return 0;
+    if (pid > 0)
+        tredis_stop();
     return -1;
 }
 

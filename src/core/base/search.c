@@ -1,21 +1,12 @@
 /*
- * search.c - what every search shares, below all of them: the clock,
- * the blank's moves, the limit checks with the progress callback, the
+ * search.c - what every search shares, below all of them: the blank's
+ * moves, the limit checks with the progress callback, the
  * arena budget of one solve, and writing a found path into the answer.
  * puz_solve() (solve.c) arms these and dispatches; the searches call
  * only down to here, never back into solve.c.
  */
-#include <time.h>
-
 #include "base/search.h"
-
-uint64_t puz_now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
+#include "puz_clock.h"
 
 void puz__moves_init(struct puz__moves *m, unsigned n)
 {
@@ -44,7 +35,7 @@ void puz__progress(const struct puz__search *s, bool force)
 
     if (w == NULL)
         return;
-    now = puz_now_us();
+    now = puz_clock_mono_us();
     if (!force && now < w->next_us)
         return;
     w->next_us = now + PUZ_PROGRESS_US;
@@ -65,7 +56,7 @@ enum puz_status puz__limits_hit(const struct puz_limits *l,
                                                   memory_order_relaxed))
         return PUZ_CANCELLED;
     if (l->deadline_us != 0 &&
-        (l->clock_us ? l->clock_us() : puz_now_us()) >= l->deadline_us)
+        (l->clock_us ? l->clock_us() : puz_clock_mono_us()) >= l->deadline_us)
         return PUZ_TIMEOUT;
     if (l->max_nodes != 0 && expanded >= l->max_nodes)
         return PUZ_LIMIT_NODES;

@@ -375,7 +375,7 @@ static void report_level(const struct puz_pdb *d, unsigned gi,
     p.depth = depth;
     p.placed = placed;
     p.placements = d->g[gi].entries;
-    p.seconds = (double)(puz_now_us() - started_us) / 1e6;
+    p.seconds = (double)(puz_clock_mono_us() - started_us) / 1e6;
     o->progress(&p, o->user);
 }
 
@@ -590,7 +590,7 @@ puz_err puz_pdb_build(enum puz_pdb_partition part,
     unsigned size = puz_pdb_partition_size(part), orbit = 0;
     enum puz_pdb_partition pa, pb;
     struct puz_pdb *d, *second;
-    uint64_t t0 = puz_now_us();
+    uint64_t t0 = puz_clock_mono_us();
     puz_err rc;
 
     *out = NULL;
@@ -608,7 +608,7 @@ puz_err puz_pdb_build(enum puz_pdb_partition part,
             puz_pdb_destroy(d);
             return rc;
         }
-        d->build_seconds = (double)(puz_now_us() - t0) / 1e6;
+        d->build_seconds = (double)(puz_clock_mono_us() - t0) / 1e6;
         *out = d;
         return PUZ_OK;
     }
@@ -647,7 +647,7 @@ puz_err puz_pdb_build(enum puz_pdb_partition part,
         puz_pdb_destroy(d);
         return rc;
     }
-    d->build_seconds = (double)(puz_now_us() - t0) / 1e6;
+    d->build_seconds = (double)(puz_clock_mono_us() - t0) / 1e6;
     *out = d;
     return PUZ_OK;
 }

@@ -35,7 +35,8 @@
  * a benchmark's thread CPU time: puz_limits.clock_us). */
 static inline uint64_t puz__now(const struct puz_limits *l)
 {
-    return l != NULL && l->clock_us != NULL ? l->clock_us() : puz_now_us();
+    return l != NULL && l->clock_us != NULL ? l->clock_us()
+                                            : puz_clock_mono_us();
 }
 
 /* A tile value no real tile has: "some tile we do not care about". */

@@ -227,7 +227,7 @@ puz_err puz__idastar_tables(const struct puz_board *start,
     memset(out, 0, sizeof(*out));
     out->algorithm = PUZ_ALG_IDASTAR;
     out->heuristic = &puz__h_pdb;
-    s.started_us = puz_now_us();
+    s.started_us = puz_clock_mono_us();
     s.start = start;
     s.goal = goal;
     s.n = start->n;

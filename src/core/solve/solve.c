@@ -175,7 +175,7 @@ static void finish_result(struct puz__search *s, size_t used_before)
         r->lower_bound == r->length)
         r->optimal = true;
     peak = puz_arena_peak(s->arena);
-    r->stats.time_us = puz_now_us() - s->started_us;
+    r->stats.time_us = puz_clock_mono_us() - s->started_us;
     peak = peak > used_before ? peak - used_before : 0;
     /* anytime's stores live outside the arena and report their peak */
     if (peak > r->stats.arena_peak)
@@ -222,7 +222,7 @@ static puz_err solve(const struct puz_board *start,
     puz_err rc;
 
     memset(out, 0, sizeof(*out));
-    s.started_us = puz_now_us();
+    s.started_us = puz_clock_mono_us();
     if (opts->goal == NULL && puz_board_goal_of(start, &default_goal)) {
         snprintf(out->reason, sizeof(out->reason), "unsupported size");
         return PUZ_EINVAL;
@@ -239,7 +239,7 @@ static puz_err solve(const struct puz_board *start,
     if (!solvable) {
         out->status = PUZ_UNSOLVABLE;
         snprintf(out->method, sizeof(out->method), "parity");
-        out->stats.time_us = puz_now_us() - s.started_us;
+        out->stats.time_us = puz_clock_mono_us() - s.started_us;
         return PUZ_OK;
     }
     out->reason[0] = '\0';
