@@ -118,16 +118,9 @@ static int setup(void **state)
 {
     struct http_config c;
 
-    (void)state;
     htest_config(&c);
     srv = htest_start(&c);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    http_server_destroy(srv);
+    *state = srv;       /* for htest_group_teardown */
     return 0;
 }
 
@@ -658,5 +651,5 @@ int main(void)
         cmocka_unit_test(test_half_close_answered),
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, htest_group_teardown);
 }

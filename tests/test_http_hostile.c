@@ -45,17 +45,10 @@ static int setup(void **state)
 {
     struct http_config c;
 
-    (void)state;
     htest_config(&c);
     c.connection_timeout_s = 1;     /* stalled clients go quickly */
     srv = htest_start(&c);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    http_server_destroy(srv);
+    *state = srv;       /* for htest_group_teardown */
     return 0;
 }
 
@@ -864,5 +857,5 @@ int main(void)
         cmocka_unit_test(test_metrics_add_up),
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, htest_group_teardown);
 }

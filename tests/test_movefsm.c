@@ -114,6 +114,21 @@ static int neighbour(unsigned n, unsigned b, unsigned dir)
     }
 }
 
+/* out = x with the blank moved in dir, that move its last; false when
+ * dir leads off the board. */
+static bool step(const struct node *x, unsigned n, unsigned dir,
+                 struct node *out)
+{
+    int to = neighbour(n, x->blank, dir);
+
+    if (to < 0)
+        return false;
+    *out = *x;
+    slide(out, to);
+    out->last = (uint8_t)dir;
+    return true;
+}
+
 /*
  * Plain breadth-first search from the board with the blank at `blank`
  * (to depth max_depth), recording every board's distance; then the
@@ -155,13 +170,10 @@ static size_t check_from(unsigned n, unsigned blank, unsigned max_depth,
         nnext = 0;
         for (size_t i = 0; i < ncur; i++)
             for (unsigned dir = 0; dir < 4; dir++) {
-                int to = neighbour(n, cur[i].blank, dir);
                 struct node c;
                 size_t j;
-                if (to < 0)
+                if (!step(&cur[i], n, dir, &c))
                     continue;
-                c = cur[i];
-                slide(&c, to);
                 k = pack(c.cells, cells);
                 j = slot_of(&all, &k);
                 if (all.dist[j] != 255)
@@ -183,19 +195,15 @@ static size_t check_from(unsigned n, unsigned blank, unsigned max_depth,
         nnext = 0;
         for (size_t i = 0; i < ncur; i++)
             for (unsigned dir = 0; dir < 4; dir++) {
-                int to = neighbour(n, cur[i].blank, dir);
                 struct node c;
                 struct pkey dk;
                 size_t j;
-                if (to < 0 || (cur[i].last != PUZ_NO_DIR &&
-                               dir == (cur[i].last ^ 1u)))
+                if ((cur[i].last != PUZ_NO_DIR && dir == (cur[i].last ^ 1u)) ||
+                    !step(&cur[i], n, dir, &c))
                     continue;
-                c = cur[i];
                 c.fs = m->next[4 * cur[i].fs + dir];
                 if (c.fs == PUZ__FSM_DEAD)
                     continue;
-                slide(&c, to);
-                c.last = (uint8_t)dir;
                 k = pack(c.cells, cells);
                 j = slot_of(&all, &k);
                 if (all.dist[j] != d + 1)

@@ -14,6 +14,7 @@
 
 #include "puz_random.h"
 #include "puz_solve.h"
+#include "support/boards.h"
 
 /* Korf's #88: 65 moves, seconds of IDA* + linear conflict even on an idle
  * machine (#1 takes ~0.1 s: too quick to watch or cancel). */
@@ -59,22 +60,12 @@ static void on_progress(const struct puz_progress *p, void *user)
     }
 }
 
-static struct puz_board board(const char *text)
-{
-    struct puz_board b;
-    char msg[PUZ_MSG_MAX];
-
-    if (puz_board_parse(text, &b, msg) != PUZ_OK)
-        fail_msg("bad test board '%s': %s", text, msg);
-    return b;
-}
-
 /* IDA* on a 65-move 15-puzzle: several reports, then a cancel from the
  * callback that the search obeys within a few milliseconds. */
 static void test_idastar_reports_and_cancels(void **state)
 {
-    struct puz_board b = board(KORF88);
-    struct puz_board goal = board("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
+    struct puz_board b = test_board(KORF88);
+    struct puz_board goal = test_board("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
     struct watch w = { 0 };
     atomic_int cancel = 0;
     struct puz_solve_opts o = { .algorithm = PUZ_ALG_IDASTAR };
@@ -113,7 +104,7 @@ static void test_idastar_reports_and_cancels(void **state)
 /* Watching costs the answer nothing: same path, same counts. */
 static void test_watching_changes_nothing(void **state)
 {
-    struct puz_board b = board(HARD3);
+    struct puz_board b = test_board(HARD3);
     puz_arena *a = puz_arena_create(1 << 20);
 
     (void)state;
@@ -161,7 +152,7 @@ static void test_anytime_reports_best_length(void **state)
 /* A 3x3 A* takes milliseconds: no report at all. */
 static void test_quick_solve_is_silent(void **state)
 {
-    struct puz_board b = board(HARD3);
+    struct puz_board b = test_board(HARD3);
     struct watch w = { 0 };
     struct puz_solve_opts o = { .algorithm = PUZ_ALG_ASTAR };
     struct puz_result r;

@@ -15,6 +15,7 @@
 
 #include "puz_score.h"
 #include "puz_tables.h"
+#include "support/boards.h"
 #include "support/truth3.h"
 
 static struct {
@@ -44,16 +45,6 @@ static int group_teardown(void **state)
     return 0;
 }
 
-static struct puz_board board(const char *text)
-{
-    struct puz_board b;
-    char msg[PUZ_MSG_MAX];
-
-    if (puz_board_parse(text, &b, msg) != PUZ_OK)
-        fail_msg("bad board %s: %s", text, msg);
-    return b;
-}
-
 static struct puz_move dir(enum puz_dir d)
 {
     return (struct puz_move){ .is_tile = false, .dir = d };
@@ -75,7 +66,7 @@ static void score(const struct puz_board *b, const struct puz_move *m,
 
 static void test_optimal_moves_score_one(void **state)
 {
-    struct puz_board b = board("1 2 3 4 5 6 0 7 8");
+    struct puz_board b = test_board("1 2 3 4 5 6 0 7 8");
     struct puz_move m[] = { dir(PUZ_RIGHT), tile(8) };
     struct puz_score_result r;
 
@@ -92,7 +83,7 @@ static void test_optimal_moves_score_one(void **state)
 /* Two moves more than needed: 2 / 4. */
 static void test_detour_scores_ratio(void **state)
 {
-    struct puz_board b = board("1 2 3 4 5 6 0 7 8");
+    struct puz_board b = test_board("1 2 3 4 5 6 0 7 8");
     struct puz_move m[] = { dir(PUZ_RIGHT), dir(PUZ_UP), dir(PUZ_DOWN),
                             dir(PUZ_RIGHT) };
     struct puz_score_result r;
@@ -106,7 +97,7 @@ static void test_detour_scores_ratio(void **state)
 
 static void test_illegal_and_unfinished_score_zero(void **state)
 {
-    struct puz_board b = board("1 2 3 4 5 6 0 7 8");
+    struct puz_board b = test_board("1 2 3 4 5 6 0 7 8");
     struct puz_move bad[] = { dir(PUZ_RIGHT), dir(PUZ_DOWN), dir(PUZ_UP) };
     struct puz_move far[] = { tile(1) };
     struct puz_move short_of[] = { dir(PUZ_RIGHT) };
@@ -133,7 +124,7 @@ static void test_illegal_and_unfinished_score_zero(void **state)
 
 static void test_already_solved_scores_one(void **state)
 {
-    struct puz_board b = board("1 2 3 4 5 6 7 8 0");
+    struct puz_board b = test_board("1 2 3 4 5 6 7 8 0");
     struct puz_score_result r;
 
     (void)state;
@@ -146,8 +137,8 @@ static void test_already_solved_scores_one(void **state)
 /* Without tables the optimum comes from an optimal search. */
 static void test_search_when_no_table(void **state)
 {
-    struct puz_board b = board("1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15");
-    struct puz_board b3 = board("8 6 7 2 5 4 3 0 1");
+    struct puz_board b = test_board("1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15");
+    struct puz_board b3 = test_board("8 6 7 2 5 4 3 0 1");
     struct puz_move m[] = { tile(14), tile(15) };
     struct puz_score_result r;
 
@@ -172,8 +163,8 @@ static void test_search_when_no_table(void **state)
 /* A search stopped by a limit proves nothing: known stays false. */
 static void test_limit_leaves_unknown(void **state)
 {
-    struct puz_board b = board("15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4");
-    struct puz_board goal = board("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
+    struct puz_board b = test_board("15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4");
+    struct puz_board goal = test_board("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
     struct puz_solve_opts o = { .goal = &goal };
     struct puz_score_result r;
 
@@ -188,8 +179,8 @@ static void test_limit_leaves_unknown(void **state)
 
 static void test_size_mismatch_is_einval(void **state)
 {
-    struct puz_board b = board("1 2 3 4 5 6 0 7 8");
-    struct puz_board goal = board("1 2 3 0");
+    struct puz_board b = test_board("1 2 3 4 5 6 0 7 8");
+    struct puz_board goal = test_board("1 2 3 0");
     struct puz_solve_opts o = { .goal = &goal };
     struct puz_score_result r;
 

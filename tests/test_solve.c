@@ -13,18 +13,9 @@
 
 #include "puz_random.h"
 #include "puz_solve.h"
+#include "support/boards.h"
 
 #define HARD3 "8 6 7 2 5 4 3 0 1"   /* one of the two 31-move boards */
-
-static struct puz_board board(const char *text)
-{
-    struct puz_board b;
-    char msg[PUZ_MSG_MAX];
-
-    if (puz_board_parse(text, &b, msg) != PUZ_OK)
-        fail_msg("bad test board '%s': %s", text, msg);
-    return b;
-}
 
 static void assert_reaches_goal(const struct puz_board *start,
                                 const struct puz_board *goal,
@@ -39,7 +30,7 @@ static void assert_reaches_goal(const struct puz_board *start,
 
 static void test_every_algorithm_on_hard_board(void **state)
 {
-    struct puz_board b = board(HARD3), goal;
+    struct puz_board b = test_board(HARD3), goal;
     puz_arena *a = puz_arena_create(1 << 20);
 
     (void)state;
@@ -65,8 +56,8 @@ static void test_every_algorithm_on_hard_board(void **state)
 
 static void test_auto_picks_by_size(void **state)
 {
-    struct puz_board b3 = board("1 2 3 4 5 6 7 0 8");
-    struct puz_board b4 = board("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15");
+    struct puz_board b3 = test_board("1 2 3 4 5 6 7 0 8");
+    struct puz_board b4 = test_board("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15");
     struct puz_solve_opts o = { 0 };
     struct puz_result r;
     puz_arena *a = puz_arena_create(4096);
@@ -85,7 +76,7 @@ static void test_auto_picks_by_size(void **state)
 
 static void test_unsolvable_is_instant(void **state)
 {
-    struct puz_board b = board("1 2 3 4 5 6 8 7 0");
+    struct puz_board b = test_board("1 2 3 4 5 6 8 7 0");
     struct puz_solve_opts o = { .algorithm = PUZ_ALG_BFS };
     struct puz_result r;
     puz_arena *a = puz_arena_create(4096);
@@ -104,7 +95,7 @@ static void test_unsolvable_is_instant(void **state)
  * unsolvable board now costs a search, stopped here by the node cap. */
 static void test_parity_checked_once(void **state)
 {
-    struct puz_board b = board("1 2 3 4 5 6 8 7 0");
+    struct puz_board b = test_board("1 2 3 4 5 6 8 7 0");
     struct puz_solve_opts o = { .algorithm = PUZ_ALG_BFS,
                                 .solvable_known = true };
     struct puz_result r;
@@ -121,7 +112,7 @@ static void test_parity_checked_once(void **state)
 
 static void test_goal_mismatch_is_an_error(void **state)
 {
-    struct puz_board b = board(HARD3), g4;
+    struct puz_board b = test_board(HARD3), g4;
     struct puz_solve_opts o = { .goal = &g4 };
     struct puz_result r;
     puz_arena *a = puz_arena_create(4096);
@@ -135,7 +126,7 @@ static void test_goal_mismatch_is_an_error(void **state)
 
 static void test_node_limit(void **state)
 {
-    struct puz_board b = board(HARD3);
+    struct puz_board b = test_board(HARD3);
     puz_arena *a = puz_arena_create(1 << 20);
 
     (void)state;
@@ -156,7 +147,7 @@ static void test_node_limit(void **state)
 
 static void test_memory_limit(void **state)
 {
-    struct puz_board b = board(HARD3);
+    struct puz_board b = test_board(HARD3);
     struct puz_solve_opts o = { .algorithm = PUZ_ALG_BFS };
     struct puz_result r;
     puz_arena *a = puz_arena_create(1 << 20);
@@ -177,8 +168,8 @@ static void test_memory_limit(void **state)
 /* A 4x4 board far too deep for linear-conflict IDA* in 50 ms. */
 static void test_deadline(void **state)
 {
-    struct puz_board b = board("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
-    struct puz_board goal = board("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
+    struct puz_board b = test_board("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
+    struct puz_board goal = test_board("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
     struct puz_solve_opts o = { .algorithm = PUZ_ALG_IDASTAR, .goal = &goal };
     struct puz_result r;
     puz_arena *a = puz_arena_create(4096);
@@ -195,7 +186,7 @@ static void test_deadline(void **state)
 
 static void test_cancel_flag(void **state)
 {
-    struct puz_board b = board(HARD3);
+    struct puz_board b = test_board(HARD3);
     atomic_int cancel = 1;
     puz_arena *a = puz_arena_create(1 << 20);
 
@@ -213,7 +204,7 @@ static void test_cancel_flag(void **state)
 
 static void test_dfs_depth_limit(void **state)
 {
-    struct puz_board b = board(HARD3);
+    struct puz_board b = test_board(HARD3);
     struct puz_solve_opts o = { .algorithm = PUZ_ALG_DFS };
     struct puz_result r;
     puz_arena *a = puz_arena_create(1 << 20);
@@ -234,7 +225,7 @@ static void test_dfs_depth_limit(void **state)
  * a search must not read what an earlier one left behind. */
 static void test_dirty_arena_reuse(void **state)
 {
-    struct puz_board b = board(HARD3), goal;
+    struct puz_board b = test_board(HARD3), goal;
     puz_arena *a = puz_arena_create(1 << 22);
 
     (void)state;
@@ -255,8 +246,8 @@ static void test_dirty_arena_reuse(void **state)
 
 static void test_other_goal(void **state)
 {
-    struct puz_board goal = board("0 1 2 3 4 5 6 7 8");
-    struct puz_board b = board("1 2 5 3 4 0 6 7 8");
+    struct puz_board goal = test_board("0 1 2 3 4 5 6 7 8");
+    struct puz_board b = test_board("1 2 5 3 4 0 6 7 8");
     puz_arena *a = puz_arena_create(1 << 20);
 
     (void)state;
@@ -276,7 +267,7 @@ static void test_other_goal(void **state)
 /* 2x2 has 12 reachable states, the farthest 6 moves away. */
 static void test_2x2(void **state)
 {
-    struct puz_board b = board("0 3 2 1"), goal;
+    struct puz_board b = test_board("0 3 2 1"), goal;
     struct puz_solve_opts o = { .algorithm = PUZ_ALG_BFS };
     struct puz_result r;
     puz_arena *a = puz_arena_create(4096);
@@ -322,7 +313,7 @@ static void test_4x4_walks_agree(void **state)
 /* Weighted A*: never longer than weight x optimal; weight 1 is A*. */
 static void test_wastar_bound(void **state)
 {
-    struct puz_board b = board(HARD3), goal;
+    struct puz_board b = test_board(HARD3), goal;
     puz_arena *a = puz_arena_create(1 << 20);
 
     (void)state;

@@ -18,6 +18,7 @@
 #include "puz_solve.h"
 #include "puz_table3.h"
 #include "puz_trace.h"
+#include "support/tables3.h"
 #include "support/truth3.h"
 
 static const uint8_t goals[4][9] = {
@@ -25,8 +26,9 @@ static const uint8_t goals[4][9] = {
     { 1, 0, 2, 3, 4, 5, 6, 7, 8 }, { 0, 8, 7, 6, 5, 4, 3, 2, 1 },
 };
 
+/* The 3x3 tables are tables3.c's group fixture (test_tables3); the
+ * truth each test builds again for its goals is this suite's own. */
 struct fixture {
-    puz_tables *tables;
     struct truth3 truth;
 };
 
@@ -34,20 +36,18 @@ static int setup(void **state)
 {
     struct fixture *fx = calloc(1, sizeof(*fx));
 
-    if (fx == NULL || puz_tables_create(&fx->tables) != PUZ_OK ||
-        puz_tables_add_3x3(fx->tables) != PUZ_OK)
+    if (fx == NULL || test_tables3_setup(state) != 0) {
+        free(fx);
         return -1;
+    }
     *state = fx;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct fixture *fx = *state;
-
-    puz_tables_destroy(fx->tables);
-    free(fx);
-    return 0;
+    free(*state);
+    return test_tables3_teardown(state);
 }
 
 static void board_of(const uint8_t *cells, struct puz_board *b)
@@ -111,7 +111,7 @@ static void check_state(const struct fixture *fx, const struct puz_board *goal,
 
     board_of(cells, &b);
     o.goal = goal;
-    o.tables = fx->tables;
+    o.tables = test_tables3;
     puz_arena_reset(a);
     assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
     assert_int_equal(r.status, PUZ_SOLVED);
@@ -158,14 +158,14 @@ static void test_walk_is_astar_on_every_state(void **state)
  * the walk must notice that it ends beside the goal. */
 static void test_walk_refuses_unreachable(void **state)
 {
-    struct fixture *fx = *state;
     struct puz_board goal, b;
     const puz_table3 *t;
     uint8_t dirs[64];
     unsigned gen = 7;
 
+    (void)state;
     board_of(goals[0], &goal);
-    t = puz_tables_table3(fx->tables, &goal);
+    t = puz_tables_table3(test_tables3, &goal);
     assert_non_null(t);
     board_of((const uint8_t[9]){ 2, 1, 3, 4, 5, 6, 7, 8, 0 }, &b);
     assert_int_equal(puz_table3_walk(t, &b, NULL, NULL, dirs, &gen),
@@ -183,16 +183,16 @@ static void test_walk_refuses_unreachable(void **state)
  * solve reports cancelled, except at the goal (popped before any check). */
 static void test_walk_honours_limits(void **state)
 {
-    struct fixture *fx = *state;
     struct puz_solve_opts o = { 0 };
     struct puz_board b, goal;
     struct puz_result r;
     atomic_int cancel = 1;
     puz_arena *a = puz_arena_create(1 << 16);
 
+    (void)state;
     board_of((const uint8_t[9]){ 8, 6, 7, 2, 5, 4, 3, 0, 1 }, &b);
     board_of(goals[0], &goal);
-    o.tables = fx->tables;
+    o.tables = test_tables3;
     o.limits.max_nodes = 30;
     assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
     assert_int_equal(r.status, PUZ_LIMIT_NODES);
@@ -238,7 +238,7 @@ static void test_instant_is_the_walk(void **state)
     }
     board_of((const uint8_t[9]){ 8, 6, 7, 2, 5, 4, 3, 0, 1 }, &b);
     board_of(goals[1], &goal);
-    o.tables = fx->tables;
+    o.tables = test_tables3;
     assert_true(puz_solve_instant(&b, &o));
     assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
     assert_int_equal(r.length, 31);
@@ -264,7 +264,7 @@ static void test_instant_is_the_walk(void **state)
     o.trace = NULL;
     o.tables = NULL;
     assert_false(puz_solve_instant(&b, &o));
-    o.tables = fx->tables;
+    o.tables = test_tables3;
     assert_int_equal(puz_board_parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
                                      &b4, NULL), PUZ_OK);
     assert_false(puz_solve_instant(&b4, &o));

@@ -13,16 +13,7 @@
 
 #include "puz_solve.h"
 #include "puz_trace.h"
-
-static struct puz_board board(const char *text)
-{
-    struct puz_board b;
-    char msg[PUZ_MSG_MAX];
-
-    if (puz_board_parse(text, &b, msg) != PUZ_OK)
-        fail_msg("bad test board '%s': %s", text, msg);
-    return b;
-}
+#include "support/boards.h"
 
 static struct puz_solve_opts astar(const char *heuristic, puz_trace *t)
 {
@@ -35,7 +26,7 @@ static struct puz_solve_opts astar(const char *heuristic, puz_trace *t)
 
 static void test_trace_records_first_expansions(void **state)
 {
-    struct puz_board b = board("1 2 3 4 0 6 7 5 8");
+    struct puz_board b = test_board("1 2 3 4 0 6 7 5 8");
     puz_arena *a = puz_arena_create(1 << 20);
     puz_trace *t = puz_trace_create(a, 3);
     struct puz_solve_opts o = astar("manhattan", t);
@@ -65,7 +56,7 @@ static void test_trace_records_first_expansions(void **state)
 
 static void test_trace_stops_at_its_cap(void **state)
 {
-    struct puz_board b = board("8 6 7 2 5 4 3 0 1");
+    struct puz_board b = test_board("8 6 7 2 5 4 3 0 1");
     puz_arena *a = puz_arena_create(1 << 20);
     puz_trace *t = puz_trace_create(a, 5);
     struct puz_solve_opts o = astar("misplaced", t);
@@ -86,7 +77,7 @@ static void test_trace_stops_at_its_cap(void **state)
 
 static void test_trace_does_not_change_the_answer(void **state)
 {
-    struct puz_board b = board("8 6 7 2 5 4 3 0 1");
+    struct puz_board b = test_board("8 6 7 2 5 4 3 0 1");
     puz_arena *a = puz_arena_create(1 << 22);
     struct puz_solve_opts plain = astar("linear-conflict", NULL);
     struct puz_solve_opts traced = astar("linear-conflict", NULL);
@@ -118,7 +109,7 @@ static void test_trace_create_refuses_bad_sizes(void **state)
 /* Layers add up to every expansion: A* by f, IDA* by iteration. */
 static void test_layers_count_every_expansion(void **state)
 {
-    struct puz_board b = board("8 6 7 2 5 4 3 0 1");
+    struct puz_board b = test_board("8 6 7 2 5 4 3 0 1");
     puz_arena *a = puz_arena_create(1 << 22);
     struct puz_trace_layer layers[PUZ_TRACE_LAYERS];
     enum puz_algorithm algs[] = { PUZ_ALG_ASTAR, PUZ_ALG_IDASTAR };

@@ -1,10 +1,48 @@
 /*
  * args.c - small helpers the subcommands share.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+
+/* Room for every option of the largest subcommand (solve's 16), each a
+ * letter and its ':'. */
+#define CLI_SHORTOPTS_MAX 64
+
+int cli_options(int argc, char **argv, const struct option *longopts,
+                int (*apply)(void *user, int c, const char *arg),
+                void (*usage)(FILE *f), void *user)
+{
+    char shortopts[CLI_SHORTOPTS_MAX];
+    size_t n = 0;
+    int c, rc;
+
+    for (const struct option *o = longopts; o->name != NULL; o++) {
+        if (n + 3 > sizeof(shortopts))
+            break;
+        shortopts[n++] = (char)o->val;
+        if (o->has_arg == required_argument)
+            shortopts[n++] = ':';
+    }
+    shortopts[n] = '\0';
+    optind = 1;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return -1;
+        }
+        if (c == '?') {
+            usage(stderr);
+            return CLI_EXIT_USAGE;
+        }
+        rc = apply(user, c, optarg);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
 
 int cli_join_args(int argc, char **argv, int first, char *buf, size_t size)
 {

@@ -86,9 +86,10 @@ static void progress(const struct puz_pdb_progress *p, void *user)
             done || !tty ? "\n" : "");
 }
 
-/* One option of `pdb build`; returns 0, -1 (help shown) or an exit code. */
-static int build_option(struct build_args *ba, int c, const char *arg)
+/* One option of `pdb build` (cli_options): 0 or an exit code. */
+static int build_option(void *user, int c, const char *arg)
 {
+    struct build_args *ba = user;
 
     switch (c) {
     case 'p':
@@ -105,8 +106,7 @@ static int build_option(struct build_args *ba, int c, const char *arg)
         return 0;
     case 'o': ba->out = arg; return 0;
     case 'j': ba->threads = (unsigned)strtoul(arg, NULL, 10); return 0;
-    case 'h': usage(stdout); return -1;
-    default: usage(stderr); return CLI_EXIT_USAGE;
+    default: return 0;      /* cli_options hands over longopts' only */
     }
 }
 
@@ -120,14 +120,10 @@ static int parse_build(int argc, char **argv, struct build_args *ba)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    int c, rc;
+    int rc = cli_options(argc, argv, longopts, build_option, usage, ba);
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "p:g:o:j:h", longopts, NULL)) != -1) {
-        rc = build_option(ba, c, optarg);
-        if (rc != 0)
-            return rc;
-    }
+    if (rc != 0)
+        return rc;
     if (optind < argc) {
         usage(stderr);
         return CLI_EXIT_USAGE;

@@ -47,6 +47,36 @@ struct random_args {
     bool has_goal;
 };
 
+/* One option (cli_options); returns 0, or an exit code to stop with. */
+static int random_option(void *user, int c, const char *arg)
+{
+    struct random_args *ra = user;
+    int bad = 0;
+
+    if (c == 's')
+        bad = number("--size", arg, PUZ_MAX_SIZE, &ra->size) ||
+              ra->size < PUZ_MIN_SIZE;
+    else if (c == 'r' || c == 'c')
+        bad = number(c == 'r' ? "--rows" : "--cols", arg, PUZ_MAX_SIZE,
+                     c == 'r' ? &ra->rows : &ra->cols) ||
+              (c == 'r' ? ra->rows : ra->cols) < PUZ_MIN_SIZE;
+    else if (c == 'k')
+        bad = number("--moves", arg, 100000, &ra->moves);
+    else if (c == 'S')
+        bad = number("--seed", arg, UINT64_MAX, &ra->seed);
+    else if (c == 'g' && cli_board_arg("goal", arg, &ra->goal) == 0)
+        ra->has_goal = true;
+    else if (c == 'g')
+        bad = 1;    /* cli_board_arg said why */
+    if (!bad)
+        return 0;
+    if (c == 's' || c == 'r' || c == 'c')
+        fprintf(stderr, "puzzled: --%s must be %d..%d\n",
+                c == 's' ? "size" : c == 'r' ? "rows" : "cols",
+                PUZ_MIN_SIZE, PUZ_MAX_SIZE);
+    return CLI_EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct random_args *ra)
 {
     static const struct option longopts[] = {
@@ -59,39 +89,10 @@ static int parse_args(int argc, char **argv, struct random_args *ra)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    int c;
+    int rc = cli_options(argc, argv, longopts, random_option, usage, ra);
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "s:r:c:k:S:g:h", longopts, NULL))
-           != -1) {
-        int bad = 0;
-        if (c == 's')
-            bad = number("--size", optarg, PUZ_MAX_SIZE, &ra->size) ||
-                  ra->size < PUZ_MIN_SIZE;
-        else if (c == 'r' || c == 'c')
-            bad = number(c == 'r' ? "--rows" : "--cols", optarg, PUZ_MAX_SIZE,
-                         c == 'r' ? &ra->rows : &ra->cols) ||
-                  (c == 'r' ? ra->rows : ra->cols) < PUZ_MIN_SIZE;
-        else if (c == 'k')
-            bad = number("--moves", optarg, 100000, &ra->moves);
-        else if (c == 'S')
-            bad = number("--seed", optarg, UINT64_MAX, &ra->seed);
-        else if (c == 'g' && cli_board_arg("goal", optarg, &ra->goal) == 0)
-            ra->has_goal = true;
-        else if (c == 'g')
-            bad = 1;    /* cli_board_arg said why */
-        else if (c == 'h')
-            return usage(stdout), -1;
-        else
-            return usage(stderr), CLI_EXIT_USAGE;
-        if (bad) {
-            if (c == 's' || c == 'r' || c == 'c')
-                fprintf(stderr, "puzzled: --%s must be %d..%d\n",
-                        c == 's' ? "size" : c == 'r' ? "rows" : "cols",
-                        PUZ_MIN_SIZE, PUZ_MAX_SIZE);
-            return CLI_EXIT_USAGE;
-        }
-    }
+    if (rc != 0)
+        return rc;
     if (optind < argc) {
         fprintf(stderr, "puzzled: random takes no argument '%s'\n",
                 argv[optind]);

@@ -12,6 +12,7 @@
 #include "cli_pdb.h"
 #include "cli_progress.h"
 #include "codec.h"
+#include "puz_clock.h"
 #include "puz_score.h"
 
 #define SCORE_MOVES_MAX 100000u
@@ -93,6 +94,31 @@ static bool parse_moves(const char *text, unsigned cells, puz_arena *a,
     return true;
 }
 
+/* One option (cli_options); returns 0, or an exit code to stop with. */
+static int score_option(void *user, int c, const char *arg)
+{
+    struct score_args *sa = user;
+    char *end;
+    unsigned long long ms;
+
+    if (c == 'g') {
+        if (cli_board_arg("goal", arg, &sa->goal) != 0)
+            return CLI_EXIT_USAGE;
+        sa->opts.goal = &sa->goal;
+    } else if (c == 't') {
+        ms = strtoull(arg, &end, 10);
+        if (*arg < '0' || *arg > '9' || *end != '\0') {
+            fprintf(stderr, "puzzled: --timeout-ms needs a "
+                    "non-negative integer, got '%s'\n", arg);
+            return CLI_EXIT_USAGE;
+        }
+        sa->opts.limits.deadline_us = puz_clock_mono_us() + ms * 1000u;
+    } else if (c == 'j') {
+        sa->json = true;
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, struct score_args *sa)
 {
     static const struct option longopts[] = {
@@ -102,31 +128,10 @@ static int parse_args(int argc, char **argv, struct score_args *sa)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    char *end;
-    unsigned long long ms;
-    int c;
+    int rc = cli_options(argc, argv, longopts, score_option, usage, sa);
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "g:t:jh", longopts, NULL)) != -1) {
-        if (c == 'g' && cli_board_arg("goal", optarg, &sa->goal) != 0)
-            return CLI_EXIT_USAGE;
-        if (c == 'g') {
-            sa->opts.goal = &sa->goal;
-        } else if (c == 't') {
-            ms = strtoull(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end != '\0') {
-                fprintf(stderr, "puzzled: --timeout-ms needs a "
-                        "non-negative integer, got '%s'\n", optarg);
-                return CLI_EXIT_USAGE;
-            }
-            sa->opts.limits.deadline_us = puz_clock_mono_us() + ms * 1000u;
-        } else if (c == 'j') {
-            sa->json = true;
-        } else {
-            usage(c == 'h' ? stdout : stderr);
-            return c == 'h' ? -1 : CLI_EXIT_USAGE;
-        }
-    }
+    if (rc != 0)
+        return rc;
     if (argc - optind != 2) {
         fprintf(stderr, "puzzled: score needs BOARD and MOVES, each one "
                 "argument (quote them; see puzzled score --help)\n");

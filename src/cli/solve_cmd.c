@@ -130,9 +130,10 @@ static int parse_number(const char *opt, const char *s, unsigned long long *v)
     return 0;
 }
 
-/* One option; returns 0, or an exit code to stop with. */
-static int apply_option(struct solve_args *sa, int c, const char *arg)
+/* One option (cli_options); returns 0, or an exit code to stop with. */
+static int apply_option(void *user, int c, const char *arg)
 {
+    struct solve_args *sa = user;
     unsigned long long v = 0;
     struct puz_limits *l = &sa->opts.limits;
 
@@ -205,8 +206,7 @@ static int apply_option(struct solve_args *sa, int c, const char *arg)
     case 'p': sa->path = true; return 0;
     case 'q': sa->quiet = true; sa->progress = 0; return 0;
     case 'P': sa->progress = 1; return 0;
-    case 'h': usage(stdout); return -1;
-    default: usage(stderr); return CLI_EXIT_USAGE;
+    default: return 0;      /* cli_options hands over longopts' only */
     }
 }
 
@@ -231,15 +231,10 @@ static int parse_args(int argc, char **argv, struct solve_args *sa)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    int c, rc;
+    int rc = cli_options(argc, argv, longopts, apply_option, usage, sa);
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "a:H:g:R:C:n:t:m:d:w:T:jpqPh",
-                            longopts, NULL)) != -1) {
-        rc = apply_option(sa, c, optarg);
-        if (rc != 0)
-            return rc;
-    }
+    if (rc != 0)
+        return rc;
     if ((sa->rows == 0) != (sa->cols == 0)) {
         fprintf(stderr, "puzzled: --rows and --cols go together\n");
         return CLI_EXIT_USAGE;

@@ -655,7 +655,7 @@ puz_err store_daily_finish(store *s, const struct store_submission *e,
     rc = enter(s, msg);
     if (rc != PUZ_OK)
         return rc;
-    t0 = now_us();
+    t0 = puz_clock_mono_us();
     return leave(s, s->ops->finish(s->be, &a, out, msg), t0, msg);
 }
 

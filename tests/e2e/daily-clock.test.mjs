@@ -20,7 +20,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, fromApi, opposite, toRows } from '../../www/js/board.js';
 import { formatSeconds } from '../../www/js/clock.js';
-import { apiClient, KEY_FOR_SLIDE, launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import { KEY_FOR_SLIDE, outputDir, T } from './harness.mjs';
+import { board, closeSession, freshPage as freshStart, openSession } from './session.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
 /* The issue's own figure: a player who takes 30 s over a nickname. */
@@ -30,29 +31,17 @@ let server, browser, page, api;
 const problems = [];
 
 before(async () => {
-    server = await startServer();
-    api = apiClient(server.base);
-    browser = await launchBrowser({ width: 1280, height: 800 });
-    page = browser.context.pages()[0] || await browser.context.newPage();
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    ({ server, browser, page, api } = await openSession({
+        viewport: { width: 1280, height: 800 }, problems, consoleErrors: false,
+    }));
 });
 
-after(async () => {
-    await browser?.close();
-    await server?.stop();
-});
+after(() => closeSession({ server, browser }));
 
-async function board()
-{
-    return (await page.getAttribute('#board', 'data-board')).split(' ').map(Number);
-}
-
+/* A fresh level 1 once the daily can be played. */
 async function freshPage()
 {
-    await page.goto(`${server.base}/livez`);
-    await page.evaluate(() => localStorage.clear());
-    await page.goto(`${server.base}/`);
-    await page.waitForSelector('#board[data-phase="playing"]', { timeout: T(20000) });
+    await freshStart();
     await page.waitForFunction(() => !document.getElementById('daily-play').disabled,
         null, { timeout: T(20000) });
 }

@@ -12,41 +12,21 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import {
     applyMove, goalBoard, isSolved, legalMoves, moveForTile, opposite, tileForMove, toRows,
 } from '../../www/js/board.js';
-import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import { KEY_FOR_SLIDE, T } from './harness.mjs';
+import {
+    board, chooseOwnPicture, closeSession, openSession, shot, waitForPlaying,
+} from './session.mjs';
 
-const SHOTS = outputDir('test-output', 'e2e');
-const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
-
-let server;
-let browser;
-let page;
-let api;
+let server, browser, page, api;
 const requests = [];
 const problems = [];
-
-async function shot(name)
-{
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
-async function board()
-{
-    const text = await page.getAttribute('#board', 'data-board');
-    return text.split(' ').map(Number);
-}
 
 async function waitForBoard(tiles)
 {
     await page.waitForSelector(`#board[data-board="${tiles.join(' ')}"]`, { timeout: T(5000) });
-}
-
-async function waitForPlaying()
-{
-    await page.waitForSelector('#board[data-phase="playing"]', { timeout: T(15000) });
 }
 
 /* Optimal distance from `tiles` to the goal, straight from the API. */
@@ -67,31 +47,19 @@ function harmlessMove(tiles)
     return move;
 }
 
+/* Chromium logs every 4xx as "Failed to load resource"; the 422 for the
+   unsolvable board is expected, so only script errors count (session.mjs
+   leaves those out of problems). */
 before(async () => {
-    server = await startServer();
-    api = apiClient(server.base);
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] || await browser.context.newPage();
+    ({ server, browser, page, api } = await openSession({ problems }));
     page.on('request', (request) => requests.push({
         url: request.url(),
         method: request.method(),
         bytes: (request.postDataBuffer() || Buffer.alloc(0)).length,
     }));
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (message) => {
-        /* Chromium logs every 4xx as "Failed to load resource"; the 422 for
-           the unsolvable board is expected, so only script errors count. */
-        if (message.type() === 'error' && !/Failed to load resource/.test(message.text()))
-            problems.push(`console: ${message.text()}`);
-    });
 });
 
-after(async () => {
-    if (browser)
-        await browser.close();
-    if (server)
-        await server.stop();
-});
+after(() => closeSession({ server, browser }));
 
 test('the page loads and starts level 1 on a 3×3 board from the server', async () => {
     await page.goto(`${server.base}/`);
@@ -314,26 +282,7 @@ test('my own picture is cut into tiles in the browser and never uploaded', async
     await page.locator('#play').scrollIntoViewIfNeeded();
     const before = requests.length;
     /* A stand-in photo, painted by the browser itself: stripes and a sun. */
-    const png = await page.evaluate(() => {
-        const canvas = document.createElement('canvas');
-        canvas.width = 640;
-        canvas.height = 480;
-        const ctx = canvas.getContext('2d');
-        ['#264653', '#2a9d8f', '#e9c46a', '#f4a261', '#e76f51'].forEach((c, i) => {
-            ctx.fillStyle = c;
-            ctx.fillRect(0, i * 96, 640, 96);
-        });
-        ctx.fillStyle = '#fff';
-        ctx.beginPath();
-        ctx.arc(320, 240, 120, 0, Math.PI * 2);
-        ctx.fill();
-        return canvas.toDataURL('image/png').split(',')[1];
-    });
-    await page.setInputFiles('#own-picture', {
-        name: 'holiday.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64'),
-    });
-    await page.waitForFunction(() =>
-        document.querySelector('#picture-choice input[value="own"]').checked);
+    await chooseOwnPicture(page, { sun: true });
     const picture = await page.$eval('#board', (b) => b.style.getPropertyValue('--picture'));
     assert.match(picture, /^url\("data:image\/jpeg;base64,/);
     const sent = requests.slice(before).filter((r) => r.method !== 'GET' || r.bytes > 0);

@@ -9,54 +9,26 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import {
     applyMove, isSolved, legalMoves, opposite, toRows,
 } from '../../www/js/board.js';
-import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import { KEY_FOR_SLIDE, T } from './harness.mjs';
+import {
+    board, closeSession, freshPage as freshStart, openSession, shot, waitForPlaying,
+} from './session.mjs';
 import { closestPieces } from './pieces.mjs';
 import { axeCheck } from './axe.mjs';
 
-const SHOTS = outputDir('test-output', 'e2e');
-const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
 const KORF_1 = '14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3';
 const KORF_GOAL = '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15';
 
-let server;
-let browser;
-let page;
-let api;
+let server, browser, page, api;
 const problems = [];
 
-async function shot(name, p = page)
-{
-    await p.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
-async function board(p = page)
-{
-    const text = await p.getAttribute('#board', 'data-board');
-    return text.split(' ').map(Number);
-}
-
-async function waitForPlaying(p = page)
-{
-    await p.waitForSelector('#board[data-phase="playing"]', { timeout: T(20000) });
-}
-
-/*
- * A fresh start: no progress, no saved game, level 1 of 3×3. The storage
- * is cleared on a page of the same origin that is not the game: a game
- * page restored from the last test's save could write its board again
- * after the clear (it saves when its par arrives), and the next load
- * would resume that board, once a 4×4 with a gap-first goal.
- */
+/* session.mjs's fresh start, which this suite checks lands on 3×3. */
 async function freshPage()
 {
-    await page.goto(`${server.base}/livez`);
-    await page.evaluate(() => localStorage.clear());
-    await page.goto(`${server.base}/`);
-    await waitForPlaying();
+    await freshStart();
     assert.equal((await board()).length, 9, 'a fresh page starts on 3×3');
 }
 
@@ -129,26 +101,12 @@ async function closeCard(choice = 'score-replay')
 }
 
 before(async () => {
-    server = await startServer();
-    api = apiClient(server.base);
-    browser = await launchBrowser({ width: 1440, height: 900 });
-    page = browser.context.pages()[0] || await browser.context.newPage();
-    /* Headless chromium reports a light system theme; the game follows
-       it. These tests look at the dark one unless they say otherwise. */
-    await page.emulateMedia({ colorScheme: 'dark' });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (message) => {
-        if (message.type() === 'error' && !/Failed to load resource/.test(message.text()))
-            problems.push(`console: ${message.text()}`);
-    });
+    ({ server, browser, page, api } = await openSession({
+        viewport: { width: 1440, height: 900 }, colorScheme: 'dark', problems,
+    }));
 });
 
-after(async () => {
-    if (browser)
-        await browser.close();
-    if (server)
-        await server.stop();
-});
+after(() => closeSession({ server, browser }));
 
 test('defect 1: game keys work after a mouse pick of size or picture, and change no setting', async () => {
     await freshPage();

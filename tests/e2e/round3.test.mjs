@@ -10,45 +10,16 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
 import { lowContrast, lowContrastPage } from './contrast.mjs';
 import { closestPieces } from './pieces.mjs';
-import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import { KEY_FOR_SLIDE, T } from './harness.mjs';
+import {
+    board, closeSession, freshPage, openSession, shot, waitForPlaying,
+} from './session.mjs';
 
-const SHOTS = outputDir('test-output', 'e2e');
-const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
-
-let server;
-let browser;
-let page;
-let api;
+let server, browser, page, api;
 const problems = [];
-
-async function shot(name, p = page)
-{
-    await p.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
-async function board(p = page)
-{
-    return (await p.getAttribute('#board', 'data-board')).split(' ').map(Number);
-}
-
-async function waitForPlaying(p = page)
-{
-    await p.waitForSelector('#board[data-phase="playing"]', { timeout: T(20000) });
-}
-
-/* No progress, no saved game: level 1 of 3×3 (see round2's freshPage). */
-async function freshPage(p = page, query = '')
-{
-    await p.goto(`${server.base}/livez`);
-    await p.evaluate(() => localStorage.clear());
-    await p.goto(`${server.base}/${query}`);
-    if (!query)
-        await waitForPlaying(p);
-}
 
 async function route(tiles, extra = {})
 {
@@ -81,23 +52,12 @@ async function setTheme(theme, p = page)
 }
 
 before(async () => {
-    server = await startServer();
-    api = apiClient(server.base);
-    browser = await launchBrowser({ width: 1440, height: 900 });
-    page = browser.context.pages()[0] || await browser.context.newPage();
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (message) => {
-        if (message.type() === 'error' && !/Failed to load resource/.test(message.text()))
-            problems.push(`console: ${message.text()}`);
-    });
+    ({ server, browser, page, api } = await openSession({
+        viewport: { width: 1440, height: 900 }, problems,
+    }));
 });
 
-after(async () => {
-    if (browser)
-        await browser.close();
-    if (server)
-        await server.stop();
-});
+after(() => closeSession({ server, browser }));
 
 /* Level 1 finished by keys with a hint first: the card and the status. */
 async function finishWithHint(p = page)

@@ -12,36 +12,20 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, fromApi, opposite } from '../../www/js/board.js';
 import { lowContrast } from './contrast.mjs';
-import { apiClient, KEY_FOR_SLIDE, launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import { KEY_FOR_SLIDE, outputDir, T } from './harness.mjs';
+import { board, closeSession, freshPage, openSession } from './session.mjs';
 
 /* One server, one browser page for the whole file. */
 let server, browser, page, api;
 const SHOTS = outputDir('test-output', 'e2e');
 
 before(async () => {
-    server = await startServer();
-    api = apiClient(server.base);
-    browser = await launchBrowser({ width: 1280, height: 800 });
-    page = browser.context.pages()[0] || await browser.context.newPage();
+    ({ server, browser, page, api } = await openSession({
+        viewport: { width: 1280, height: 800 },
+    }));
 });
 
-after(async () => {
-    await browser?.close();
-    await server?.stop();
-});
-
-async function board()
-{
-    return (await page.getAttribute('#board', 'data-board')).split(' ').map(Number);
-}
-
-async function freshPage()
-{
-    await page.goto(`${server.base}/livez`);
-    await page.evaluate(() => localStorage.clear());
-    await page.goto(`${server.base}/`);
-    await page.waitForSelector('#board[data-phase="playing"]', { timeout: T(20000) });
-}
+after(() => closeSession({ server, browser }));
 
 /* A blank move that is legal on tiles (the first of up, down, left, right). */
 function legalMove(tiles)

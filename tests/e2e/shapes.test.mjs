@@ -20,6 +20,7 @@ import path from 'node:path';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
 import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
 import { axeCheck } from './axe.mjs';
+import { chooseOwnPicture } from './session.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
 const KEY_FOR_SLIDE = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
@@ -366,21 +367,7 @@ test('pictures are cut to the board: square cells, the picture as wide as cols:r
     await shot('3x4-koi');
 
     /* The player's own photo (a 640×480 stand-in) on 3×4, then on the tall 5×3. */
-    const png = await page.evaluate(() => {
-        const canvas = document.createElement('canvas');
-        canvas.width = 640;
-        canvas.height = 480;
-        const ctx = canvas.getContext('2d');
-        ['#264653', '#2a9d8f', '#e9c46a', '#f4a261', '#e76f51'].forEach((c, i) => {
-            ctx.fillStyle = c;
-            ctx.fillRect(i * 128, 0, 128, 480);
-        });
-        return canvas.toDataURL('image/png').split(',')[1];
-    });
-    await page.setInputFiles('#own-picture', {
-        name: 'holiday.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64'),
-    });
-    await page.waitForFunction(() => document.querySelector('#picture-choice input[value="own"]').checked);
+    await chooseOwnPicture(page, { columns: true });
     g = await pictureGeometry();
     assert.ok(Math.abs(g.w / g.h - 4 / 3) < 0.01, `own photo on 3×4 is ${g.w}×${g.h}`);
     await pickShape('5x3', 15);

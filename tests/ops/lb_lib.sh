@@ -14,6 +14,9 @@
 #                          socket (AOF, appendfsync always, in $lb_tmp);
 #                          sets lb_redis_pid
 #   lb_wait_ready URL WHY  /readyz 200 within 10 s, or lb_fail "URL WHY"
+#   lb_kill_redis PID URL  redis-server killed (-9), until URL/readyz says 503
+#   lb_expect_503 WHAT CURL-ARGS...   the store-down answer, or lb_fail
+#   lb_ready_again URL...  each URL ready within 10 s of Redis coming back
 #
 # The upstream is deploy/nginx/puzzled-http.conf with its server lines
 # replaced by the given ports (their parameters kept), and the server
@@ -132,6 +135,40 @@ lb_start_redis() {
 lb_ready() { [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 200 ]; }
 lb_wait_ready() {
     wait_until 10000 lb_ready "$1" || lb_fail "$1 $2"
+}
+
+# lb_kill_redis PID URL: Redis crashes (SIGKILL, no clean shutdown) and
+# the test goes on once URL's /readyz has noticed (503), for up to 3 s.
+lb_kill_redis() {
+    kill -9 "$1"
+    wait "$1" 2>/dev/null
+    lb_forget "$1"
+    wait_until 3000 lb_readyz_503 "$2" || :
+}
+lb_readyz_503() {
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 503 ]
+}
+
+# lb_expect_503 WHAT CURL-ARGS...: what a route that needs the store
+# answers while it cannot be reached: 503, problem+json, Retry-After.
+# Else lb_fail "WHAT: ...". Headers in $lb_tmp/h, body in $lb_tmp/body.
+lb_expect_503() {
+    lb_what=$1; shift
+    lb_code=$(curl -s -D "$lb_tmp/h" -o "$lb_tmp/body" -w '%{http_code}' "$@")
+    [ "$lb_code" = 503 ] ||
+        lb_fail "$lb_what: $lb_code, not 503: $(cat "$lb_tmp/body")"
+    grep -qi '^content-type: application/problem+json' "$lb_tmp/h" ||
+        lb_fail "$lb_what: the 503 is not problem+json"
+    grep -qi '^retry-after:' "$lb_tmp/h" ||
+        lb_fail "$lb_what: 503 without Retry-After"
+}
+
+# lb_ready_again URL...: after Redis came back, each URL's /readyz is 200
+# again (puzzled reconnects by itself, no restart), or lb_fail.
+lb_ready_again() {
+    for lb_u in "$@"; do
+        lb_wait_ready "$lb_u" "not ready 10 s after Redis came back"
+    done
 }
 
 lb_stop_puzzled() {

@@ -183,13 +183,7 @@ eval "run_url=\$${run}_url"
 # --- 4. Redis down, then back --------------------------------------------
 id=$(submit "$surv_url" "$body4")
 wait_state "$run_url" "$id" done 20
-kill -9 "$redis_pid"
-wait "$redis_pid" 2>/dev/null
-lb_forget "$redis_pid"
-readyz_503() {
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 503 ]
-}
-wait_until 3000 readyz_503 "$a_url"
+lb_kill_redis "$redis_pid" "$a_url"
 curl -s "$a_url/readyz" | grep '"store":false' >/dev/null ||
     lb_fail "/readyz with Redis gone: $(curl -s "$a_url/readyz")"
 for u in "$a_url" "$b_url"; do
@@ -201,21 +195,14 @@ for u in "$a_url" "$b_url"; do
         else
             set -- -X "$m"
         fi
-        code=$(curl -s -D "$lb_tmp/h" -o "$lb_tmp/body" -w '%{http_code}' \
-               "$@" "$u$path")
-        [ "$code" = 503 ] || lb_fail "$req with Redis gone: $code $(cat "$lb_tmp/body")"
-        grep -qi '^content-type: application/problem+json' "$lb_tmp/h" ||
-            lb_fail "$req: the 503 is not problem+json"
-        grep -qi '^retry-after:' "$lb_tmp/h" || lb_fail "$req: 503 without Retry-After"
+        lb_expect_503 "$req with Redis gone" "$@" "$u$path"
     done
     code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
            --data-binary "$body4" "$u/v1/solve")
     [ "$code" = 200 ] || lb_fail "a solve with Redis gone: $code"
 done
 start_redis
-for u in "$a_url" "$b_url"; do
-    lb_wait_ready "$u" "not ready 10 s after Redis came back"
-done
+lb_ready_again "$a_url" "$b_url"
 [ "$(state "$b_url" "$id")" = done ] || lb_fail "the job before the crash is gone"
 id=$(submit "$a_url" "$body4")
 wait_state "$b_url" "$id" done 20

@@ -182,13 +182,7 @@ else
 fi
 
 # 4. Redis killed mid-run.
-kill -9 "$redis_pid"
-wait "$redis_pid" 2>/dev/null
-lb_forget "$redis_pid"
-readyz_503() {
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/readyz")" = 503 ]
-}
-wait_until 3000 readyz_503 "$a_url"
+lb_kill_redis "$redis_pid" "$a_url"
 curl -s "$a_url/readyz" >"$lb_tmp/ready" 
 grep -q '"store":false' "$lb_tmp/ready" ||
     lb_fail "/readyz with Redis gone: $(cat "$lb_tmp/ready")"
@@ -199,12 +193,7 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "$a_url/readyz?ignore=store")
 curl -s "$a_url/metrics" | grep '^puzzled_store_up{backend="shared"} 0$' >/dev/null ||
     lb_fail "puzzled_store_up is not 0 with Redis gone"
 for u in "$a_url" "$b_url"; do
-    code=$(curl -s -D "$lb_tmp/h" -o "$lb_tmp/body" -w '%{http_code}' \
-           "$u/v1/daily/today/3")
-    [ "$code" = 503 ] || lb_fail "GET daily with Redis gone: $code"
-    grep -qi '^content-type: application/problem+json' "$lb_tmp/h" ||
-        lb_fail "the 503 is not problem+json"
-    grep -qi '^retry-after:' "$lb_tmp/h" || lb_fail "503 without Retry-After"
+    lb_expect_503 "GET daily with Redis gone" "$u/v1/daily/today/3"
     expect "$(enter "$u" erin -H 'X-Forwarded-For: 198.51.100.3')" 503 \
         "an entry with Redis gone"
     code=$(curl -s -o /dev/null -w '%{http_code}' -H \
@@ -215,9 +204,7 @@ done
 
 # 5. Redis back (its AOF replayed): no restart of puzzled.
 start_redis
-for u in "$a_url" "$b_url"; do
-    lb_wait_ready "$u" "not ready 10 s after Redis came back"
-done
+lb_ready_again "$a_url" "$b_url"
 curl -s "$a_url/metrics" | awk '$1 == "puzzled_store_reconnects_total" &&
     $2 >= 1 { ok = 1 } END { exit !ok }' ||
     lb_fail "puzzled_store_reconnects_total did not count the reconnect"

@@ -192,6 +192,12 @@ http_server *htest_start_quiet(const struct http_config *c)
     return s;
 }
 
+int htest_group_teardown(void **state)
+{
+    http_server_destroy(*state);
+    return 0;
+}
+
 static size_t collect(char *ptr, size_t size, size_t n, void *user)
 {
     struct buf *b = user;

@@ -55,6 +55,9 @@ http_server *htest_start(const struct http_config *c);
 /* The same with the server's start notes (stderr) hidden: for a config
  * that is odd on purpose, where the note is expected. */
 http_server *htest_start_quiet(const struct http_config *c);
+/* cmocka group teardown for a suite whose group setup left its one
+ * server (htest_start's) in *state: destroys it. */
+int htest_group_teardown(void **state);
 
 /* One request. Returns resp->curl_code. Free with htest_resp_free. */
 int htest_do(http_server *s, const struct htest_req *rq,
