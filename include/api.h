@@ -105,6 +105,9 @@ struct api_request {
                              * limits; NULL in calls made without one */
     struct api_path_params params;  /* the path's "{name}" segments */
     const char *authorization;  /* the Authorization header, or NULL */
+    const char *idempotency_key;    /* the Idempotency-Key header as
+                                     * sent (several joined by ", "),
+                                     * or NULL (POST /v1/jobs) */
     const char *body;       /* JSON routes: the whole body */
     size_t len;
     const struct api_param *query;

@@ -49,6 +49,10 @@ enum api_problem_kind {
                                      * (the store) cannot be reached */
     API_PROBLEM_CLIENT_CLOSED,      /* 499 (nginx's): the client left; its
                                      * work stopped. Logged, never read */
+    API_PROBLEM_INVALID_HEADER,     /* 400: a request header's value
+                                     * cannot be used (Idempotency-Key) */
+    API_PROBLEM_IDEMPOTENCY_REUSED, /* 422: an Idempotency-Key already
+                                     * used with another body */
     API_PROBLEM_KIND_COUNT_
 };
 

@@ -21,6 +21,9 @@
  *   P jobs:finished   zset id -> finished_ms (expiry, the oldest first)
  *   P jobs:queued     set of ids waiting (job_queue)
  *   P jobs:active     hash owner -> jobs queued or running (key caps)
+ *   P idem:DIGEST     string "BODYDIGEST:ID": an Idempotency-Key's job
+ *                     (jobq_submit_idem), as long as the job is kept
+ *                     and at most 24 h
  * Every change of state is one Lua script, atomic across instances.
  *
  * Running: job_workers threads each with their own connection read the
@@ -117,6 +120,23 @@ void jobq_run_progress(const struct jobq_run *run,
 puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
                     const char *owner, unsigned owner_cap, char *id,
                     char *msg);
+
+/*
+ * jobq_submit with an Idempotency-Key (idem NULL or idem->key "":
+ * none). The key is looked up and bound to the new job in the submit
+ * script itself (P idem:DIGEST = "BODYDIGEST:ID", EX JOBS_IDEM_TTL_S,
+ * cut to the job's own expiry when it ends, deleted when the job is
+ * forgotten), so two submissions with one key, through any instances,
+ * never make two jobs. *found: NEW (as jobq_submit), REPLAY (the key's
+ * job, same body: its id in id, nothing made, no cap applied) or
+ * MISMATCH (another body: nothing made). A replay is refused like a
+ * submission while Redis is near its maxmemory (PUZ_EFULL, no command
+ * sent).
+ */
+puz_err jobq_submit_idem(jobq_t *q, const char *body, size_t len,
+                         const char *owner, unsigned owner_cap,
+                         const struct jobs_idem *idem, char *id,
+                         enum jobs_idem_found *found, char *msg);
 
 /*
  * The job id as it is now into *v (body NULL); *found false when there

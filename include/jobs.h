@@ -33,6 +33,30 @@
 #define JOBS_ID_LEN 32      /* hex digits */
 #define JOBS_OWNER_MAX 32   /* bytes of an owner's name; "" = nobody */
 
+/*
+ * An Idempotency-Key submission (POST /v1/jobs, the IETF draft
+ * httpapi-idempotency-key-header): the caller's key, scoped to the
+ * caller, and the body it came with, each as a SHA-256 in hex (the API
+ * makes them, api_jobs.c). key "" = no Idempotency-Key. A key is bound
+ * to the job its first submission made for as long as that job is kept
+ * and at most JOBS_IDEM_TTL_S: a second submission with the same key
+ * finds the job (the same body) or is refused (another body).
+ */
+#define JOBS_IDEM_LEN 64            /* hex digits of a SHA-256 */
+#define JOBS_IDEM_TTL_S 86400u      /* 24 h, the longest a key binds */
+
+struct jobs_idem {
+    char key[JOBS_IDEM_LEN + 1];    /* of scope and key; "" = none */
+    char body[JOBS_IDEM_LEN + 1];   /* of the request's bytes */
+};
+
+/* What a keyed submission found (jobs_submit_idem, jobq_submit_idem). */
+enum jobs_idem_found {
+    JOBS_IDEM_NEW = 0,      /* no job had the key: a new one is made */
+    JOBS_IDEM_REPLAY,       /* the key's job, made from the same body */
+    JOBS_IDEM_MISMATCH,     /* the key's job came from another body */
+};
+
 typedef struct jobs jobs_t;
 typedef struct jobs_job jobs_job;
 
@@ -107,6 +131,27 @@ void jobs_destroy(jobs_t *j);
  */
 puz_err jobs_submit(jobs_t *j, const struct jobs_task *task,
                     jobs_job **out);
+
+/*
+ * jobs_submit with an Idempotency-Key (idem NULL or idem->key "": none,
+ * as jobs_submit). Looking for the key's job and making the new one is
+ * one step under the registry's lock, so two submissions with one key
+ * never make two jobs. *found says what it found: NEW (then as
+ * jobs_submit), REPLAY (*out a new reference to the key's job, nothing
+ * made; the task stays the caller's) or MISMATCH (*out NULL, nothing
+ * made). A key binds while its job is kept (ttl_s after it ends; a
+ * forgotten job frees its key) and at most JOBS_IDEM_TTL_S after the
+ * job was made.
+ */
+puz_err jobs_submit_idem(jobs_t *j, const struct jobs_task *task,
+                         const struct jobs_idem *idem, jobs_job **out,
+                         enum jobs_idem_found *found);
+
+/* Only the lookup of jobs_submit_idem: the key's job (a new reference,
+ * REPLAY) or MISMATCH or NEW (*out NULL); makes nothing. For a check
+ * that must come before a submission (an API key's cap). */
+enum jobs_idem_found jobs_find_idem(jobs_t *j, const struct jobs_idem *idem,
+                                    jobs_job **out);
 
 /* A new reference to the job with this id, or NULL (unknown, expired,
  * forgotten or not an id at all). */

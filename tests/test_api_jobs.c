@@ -375,6 +375,87 @@ static void test_queue_full(void **state)
     assert_non_null(apitest_header(&f->t, "Retry-After"));
 }
 
+/* Idempotency-Key: the same key and body give the first job (202, its
+ * id and Location, as it is now, marked replayed), whatever form the
+ * key came in; another body 422; another client's same key its own
+ * job; a forgotten job frees its key. */
+static void test_idem_replays_the_first_job(void **state)
+{
+    struct fixture *f = *state;
+    char id[JOBS_ID_LEN + 1], other[JOBS_ID_LEN + 1], loc[64];
+    struct jobs_stats st;
+    json_t *j;
+
+    f->t.idempotency_key = "\"8e03978e-40d5-43e8-bc93-6894a57f9324\"";
+    submit(f, APITEST_QUICK_BODY, id);
+    assert_null(apitest_header(&f->t, "Idempotent-Replayed"));
+    wait_for(f, id, "done", 20000);
+    /* the bare form names the same key */
+    f->t.idempotency_key = "8e03978e-40d5-43e8-bc93-6894a57f9324";
+    assert_int_equal(apitest_call(&f->t, "POST", "/v1/jobs", NULL,
+                                  APITEST_QUICK_BODY)->status, 202);
+    j = apitest_json(&f->t);
+    assert_string_equal(apitest_str(j, "id"), id);
+    assert_string_equal(apitest_str(j, "state"), "done");
+    assert_non_null(json_object_get(j, "result"));
+    snprintf(loc, sizeof(loc), "/v1/jobs/%s", id);
+    assert_string_equal(apitest_header(&f->t, "Location"), loc);
+    assert_string_equal(apitest_header(&f->t, "Idempotent-Replayed"),
+                        "true");
+    /* another body: refused, byte for byte (a space more) */
+    assert_non_null(strstr(problem(f, "POST", "/v1/jobs", NULL,
+                                   "{\"board\": \"1 2 3 4 5 6 0 7 8\" }",
+                                   422, "idempotency-key-reused"),
+                           "another body"));
+    /* another client, same key and body: a job of its own */
+    f->t.client = "192.0.2.7";
+    submit(f, APITEST_QUICK_BODY, other);
+    assert_string_not_equal(other, id);
+    f->t.client = "127.0.0.1";
+    jobs_get_stats(f->jobs, &st);
+    assert_int_equal(st.submitted, 2);
+    /* the job forgotten (DELETE of a finished job): the key is free */
+    snprintf(loc, sizeof(loc), "/v1/jobs/%s", id);
+    f->t.idempotency_key = NULL;
+    assert_int_equal(apitest_call(&f->t, "DELETE", loc, NULL, NULL)->status,
+                     204);
+    f->t.idempotency_key = "8e03978e-40d5-43e8-bc93-6894a57f9324";
+    submit(f, "{\"board\": \"1 2 3 4 5 6 7 0 8\"}", other);
+    assert_string_not_equal(other, id);
+    assert_null(apitest_header(&f->t, "Idempotent-Replayed"));
+}
+
+/* A key that cannot be one is 400 invalid-header naming the header,
+ * and makes no job; 255 characters are a key, 256 not. */
+static void test_idem_bad_keys(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const bad[] = {
+        "", "\"\"", "\"a\", \"b\"", "a, b", "\"unclosed", "\"a\"b",
+        "k\x01y", "caf\xc3\xa9", "\"a\\x\"", "a\"b",
+    };
+    char longest[258], id[JOBS_ID_LEN + 1];
+    struct jobs_stats st;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        f->t.idempotency_key = bad[i];
+        assert_non_null(strstr(problem(f, "POST", "/v1/jobs", NULL,
+                                       APITEST_QUICK_BODY, 400,
+                                       "invalid-header"),
+                               "Idempotency-Key"));
+    }
+    memset(longest, 'k', 256);
+    longest[256] = '\0';
+    f->t.idempotency_key = longest;
+    assert_non_null(strstr(problem(f, "POST", "/v1/jobs", NULL,
+                                   APITEST_QUICK_BODY, 400,
+                                   "invalid-header"), "longer than 255"));
+    jobs_get_stats(f->jobs, &st);
+    assert_int_equal(st.submitted, 0);
+    longest[255] = '\0';
+    submit(f, APITEST_QUICK_BODY, id);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +475,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_list_repeated_key, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_list_copies_no_result, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_idem_replays_the_first_job,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idem_bad_keys, setup,
                                         teardown),
     };
 

@@ -221,6 +221,26 @@ static void test_key_job_cap(void **state)
                           APITEST_QUICK_BODY)->status, 202);
 }
 
+/* An Idempotency-Key is the key holder's: alice's replay is her first
+ * job even at her cap (jobs=1: a replay makes nothing), from another
+ * address too; the operator's same key and body are a job of its own. */
+static void test_idem_scoped_to_key(void **state)
+{
+    struct fixture *f = *state;
+    char first[33], again[33];
+
+    f->t.idempotency_key = "\"retry-me\"";
+    submit(f, alice, APITEST_LONG_BODY, first);     /* jobs=1 */
+    f->t.client = "198.51.100.9";
+    submit(f, alice, APITEST_LONG_BODY, again);
+    assert_string_equal(again, first);
+    assert_string_equal(apitest_header(&f->t, "Idempotent-Replayed"),
+                        "true");
+    submit(f, op, APITEST_LONG_BODY, again);
+    assert_string_not_equal(again, first);
+    assert_null(apitest_header(&f->t, "Idempotent-Replayed"));
+}
+
 /* One instance's sync (keysync.c's step): its use in, the others' out. */
 static void sync_keys(api_keys *k, store *st, const char *inst,
                       uint64_t now)
@@ -328,6 +348,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_jobs_belong_to_keys, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_key_job_cap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idem_scoped_to_key, setup,
+                                        teardown),
         cmocka_unit_test(test_key_caps_across_instances),
     };
 

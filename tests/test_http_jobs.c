@@ -768,9 +768,68 @@ static void test_shutdown_with_running_jobs(void **state)
     http_server_destroy(srv);
 }
 
+/* POST /v1/jobs with these extra header lines (NULL-ended). */
+static void post_keyed(http_server *srv, const char *body,
+                       const char *const *headers, struct htest_resp *r)
+{
+    struct htest_req rq = { .method = "POST", .path = "/v1/jobs",
+                            .body = body, .headers = headers };
+
+    assert_int_equal(htest_do(srv, &rq, r), 0);
+}
+
+/* Idempotency-Key over HTTP (issue 42): a retry with the key and body
+ * gets the first job marked replayed (the header in either form),
+ * another body 422, two key headers 400; recorded for openapi_check. */
+static void test_idempotency_key(void **state)
+{
+    http_server *srv = start(1, 4, 8, 60);
+    static const char *const quoted[] = {
+        "Idempotency-Key: \"4b1c5e6a-0d7f-4e0b-9a51-2f6b8f1d3c20\"", NULL };
+    static const char *const bare[] = {
+        "Idempotency-Key: 4b1c5e6a-0d7f-4e0b-9a51-2f6b8f1d3c20", NULL };
+    static const char *const two[] = {
+        "Idempotency-Key: \"a\"", "Idempotency-Key: \"b\"", NULL };
+    struct htest_resp r;
+    char id[33], buf[128];
+    json_t *j;
+
+    (void)state;
+    post_keyed(srv, QUICK, quoted, &r);
+    j = htest_json(&r);
+    assert_int_equal(r.status, 202);
+    snprintf(id, sizeof(id), "%s", json_string_value(json_object_get(j,
+                                                                   "id")));
+    assert_null(htest_header(&r, "Idempotent-Replayed", buf, sizeof(buf)));
+    json_decref(j);
+    htest_resp_free(&r);
+    json_decref(wait_job(srv, id, "done", 20000));
+    post_keyed(srv, QUICK, bare, &r);
+    j = htest_json(&r);
+    assert_int_equal(r.status, 202);
+    assert_string_equal(json_string_value(json_object_get(j, "id")), id);
+    assert_string_equal(state_of(j), "done");
+    assert_string_equal(htest_header(&r, "Idempotent-Replayed", buf,
+                                     sizeof(buf)), "true");
+    assert_non_null(htest_header(&r, "Location", buf, sizeof(buf)));
+    json_decref(j);
+    htest_resp_free(&r);
+    post_keyed(srv, "{\"board\": \"1 2 3 4 5 6 7 0 8\"}", quoted, &r);
+    json_decref(htest_problem(&r, 422, "idempotency-key-reused"));
+    htest_resp_free(&r);
+    post_keyed(srv, QUICK, two, &r);
+    j = htest_problem(&r, 400, "invalid-header");
+    assert_non_null(strstr(json_string_value(json_object_get(j, "detail")),
+                           "Idempotency-Key"));
+    json_decref(j);
+    htest_resp_free(&r);
+    http_server_destroy(srv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_idempotency_key),
         cmocka_unit_test(test_life_cycle),
         cmocka_unit_test(test_stream_and_cancel),
         cmocka_unit_test(test_unknown_and_malformed_ids),

@@ -292,6 +292,105 @@ static void test_runs_and_reads_through_another(void **state)
     assert_false(gone);
 }
 
+/* Idempotency-Key (issue 42): one key, through either instance and
+ * from 6 threads at once, makes one job; the same body gets it back
+ * (even past its owner's cap), another body is MISMATCH; the key lives
+ * in Redis (P idem:DIGEST) for 24 h, then as long as its finished job
+ * (job_ttl_s), and a forgotten job frees it. */
+struct idem_race {
+    jobq_t *q;
+    const struct jobs_idem *idem;
+    pthread_barrier_t *go;
+    enum jobs_idem_found found;
+    char id[JOBS_ID_LEN + 1];
+};
+
+static void *idem_submit(void *arg)
+{
+    struct idem_race *r = arg;
+    char msg[PUZ_MSG_MAX];
+
+    pthread_barrier_wait(r->go);
+    if (jobq_submit_idem(r->q, "wait", 4, "k", 1, r->idem, r->id, &r->found,
+                         msg) != PUZ_OK)
+        r->found = (enum jobs_idem_found)-1;
+    return NULL;
+}
+
+static long long idem_ttl(redisContext *c, const struct jobs_idem *idem)
+{
+    redisReply *r = redisCommand(c, "TTL %sidem:%s", prefix, idem->key);
+    long long t = r != NULL && r->type == REDIS_REPLY_INTEGER
+                  ? r->integer : -9;
+
+    freeReplyObject(r);
+    return t;
+}
+
+static void test_idempotency_key(void **state)
+{
+    struct fix *f = *state;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX] = "";
+    struct jobs_idem idem, other;
+    enum jobs_idem_found found;
+    struct idem_race r[6];
+    pthread_t t[6];
+    pthread_barrier_t go;
+    struct jobs_view v;
+    redisContext *c = store_redis_connect(f->st, msg);
+    unsigned made = 0;
+    int what;
+
+    assert_non_null(c);
+    memset(&idem, 0, sizeof(idem));
+    memset(idem.key, 'a', JOBS_IDEM_LEN);
+    memset(idem.body, 'b', JOBS_IDEM_LEN);
+    pthread_barrier_init(&go, NULL, 6);
+    for (int i = 0; i < 6; i++) {
+        r[i] = (struct idem_race){ i % 2 ? f->a : f->b, &idem, &go,
+                                   JOBS_IDEM_MISMATCH, "" };
+        pthread_create(&t[i], NULL, idem_submit, &r[i]);
+    }
+    for (int i = 0; i < 6; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&go);
+    for (int i = 0; i < 6; i++) {
+        assert_true(r[i].found == JOBS_IDEM_NEW
+                    || r[i].found == JOBS_IDEM_REPLAY);
+        made += r[i].found == JOBS_IDEM_NEW;
+        assert_string_equal(r[i].id, r[0].id);
+    }
+    assert_int_equal(made, 1);      /* and owner k's cap (1) held none */
+    assert_true(idem_ttl(c, &idem) > 86000);
+    other = idem;
+    other.body[0] = 'c';
+    assert_int_equal(jobq_submit_idem(f->b, "echo:x", 6, "k", 1, &other,
+                                      id, &found, msg), PUZ_OK);
+    assert_int_equal(found, JOBS_IDEM_MISMATCH);
+    /* Ended: the key lives as long as the job is kept (ttl_s 60). */
+    assert_int_equal(jobq_cancel(f->a, r[0].id, "x", 1000, &what, msg),
+                     PUZ_OK);
+    assert_true(wait_state(f->b, r[0].id, JOBS_CANCELLED, 3000, &v));
+    assert_true(idem_ttl(c, &idem) <= 60 && idem_ttl(c, &idem) > 0);
+    assert_int_equal(jobq_submit_idem(f->b, "wait", 4, "k", 1, &idem, id,
+                                      &found, msg), PUZ_OK);
+    assert_int_equal(found, JOBS_IDEM_REPLAY);
+    assert_string_equal(id, r[0].id);
+    /* Forgotten (DELETE of an ended job): the key is free again. */
+    assert_int_equal(jobq_cancel(f->b, r[0].id, "x", 0, &what, msg),
+                     PUZ_OK);
+    assert_int_equal(what, 2);
+    assert_int_equal(idem_ttl(c, &idem), -2);
+    assert_int_equal(jobq_submit_idem(f->a, "echo:y", 6, "k", 1, &other,
+                                      id, &found, msg), PUZ_OK);
+    assert_int_equal(found, JOBS_IDEM_NEW);
+    assert_string_not_equal(id, r[0].id);
+    /* No key: jobq_submit as before, nothing kept for it. */
+    assert_int_equal(jobq_submit(f->a, "echo:z", 6, "", 0, id, msg), PUZ_OK);
+    assert_true(wait_state(f->a, id, JOBS_DONE, 3000, &v));
+    redisFree(c);
+}
+
 static void test_delete_through_another_stops_it(void **state)
 {
     struct fix *f = *state;
@@ -919,6 +1018,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_runs_and_reads_through_another,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idempotency_key, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_delete_through_another_stops_it,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(

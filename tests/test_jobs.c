@@ -289,6 +289,79 @@ static void test_ttl_expiry(void **state)
     jobs_destroy(j);
 }
 
+/* One Idempotency-Key from 8 threads at once: one job is made, every
+ * other submission gets it back (REPLAY, its task left to the caller);
+ * another body is MISMATCH; the key outlives nothing: its job expired
+ * (ttl 1 s), the key makes a new job. */
+struct idem_race {
+    jobs_t *j;
+    const struct jobs_idem *idem;
+    pthread_barrier_t *go;
+    enum jobs_idem_found found;
+    char id[JOBS_ID_LEN + 1];
+};
+
+static void *idem_submit(void *arg)
+{
+    struct idem_race *r = arg;
+    struct fake *f = calloc(1, sizeof(*f));
+    struct jobs_task t = { fake_run, free, f, "" };
+    jobs_job *job = NULL;
+
+    f->ms = 1;
+    pthread_barrier_wait(r->go);
+    assert_int_equal(jobs_submit_idem(r->j, &t, r->idem, &job, &r->found),
+                     PUZ_OK);
+    if (r->found != JOBS_IDEM_NEW)
+        free(f);        /* nothing made: the task stays ours */
+    snprintf(r->id, sizeof(r->id), "%s", job != NULL ? jobs_id(job) : "");
+    jobs_release(r->j, job);
+    return NULL;
+}
+
+static void test_idem_one_job_for_one_key(void **state)
+{
+    jobs_t *j = start(1, 16, 16, 1);
+    struct jobs_idem idem = { "", "" }, other;
+    struct idem_race r[8];
+    pthread_t t[8];
+    pthread_barrier_t go;
+    struct jobs_stats st;
+    jobs_job *job;
+    unsigned made = 0;
+
+    (void)state;
+    memset(idem.key, 'a', JOBS_IDEM_LEN);
+    memset(idem.body, 'b', JOBS_IDEM_LEN);
+    pthread_barrier_init(&go, NULL, 8);
+    for (unsigned i = 0; i < 8; i++) {
+        r[i] = (struct idem_race){ j, &idem, &go, JOBS_IDEM_MISMATCH, "" };
+        pthread_create(&t[i], NULL, idem_submit, &r[i]);
+    }
+    for (unsigned i = 0; i < 8; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&go);
+    for (unsigned i = 0; i < 8; i++) {
+        made += r[i].found == JOBS_IDEM_NEW;
+        assert_int_not_equal(r[i].found, JOBS_IDEM_MISMATCH);
+        assert_string_equal(r[i].id, r[0].id);
+    }
+    assert_int_equal(made, 1);
+    jobs_get_stats(j, &st);
+    assert_int_equal(st.submitted, 1);
+    other = idem;
+    other.body[0] = 'c';
+    assert_int_equal(jobs_find_idem(j, &other, &job), JOBS_IDEM_MISMATCH);
+    assert_null(job);
+    assert_int_equal(jobs_find_idem(j, &idem, &job), JOBS_IDEM_REPLAY);
+    wait_state(j, job, JOBS_DONE, 10000);
+    jobs_release(j, job);
+    usleep(1100000);    /* the TTL (1 s) must elapse: the test itself */
+    assert_int_equal(jobs_find_idem(j, &idem, &job), JOBS_IDEM_NEW);
+    assert_null(job);
+    jobs_destroy(j);
+}
+
 static void test_ids(void **state)
 {
     jobs_t *j = start(1, 16, 20, 60);
@@ -432,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_results_budget),
         cmocka_unit_test(test_ttl_expiry),
         cmocka_unit_test(test_ids),
+        cmocka_unit_test(test_idem_one_job_for_one_key),
         cmocka_unit_test(test_shutdown_cancels_everything),
         cmocka_unit_test(test_many_threads),
         cmocka_unit_test(test_sse_framing),

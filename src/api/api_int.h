@@ -48,6 +48,14 @@ bool api__jobs_list_query(struct api_call *c, int *state, unsigned *limit);
 bool api__jobs_list_owner(struct api_call *c, const char **owner);
 bool api__jobs_may_see(const struct api_call *c, const char *owner);
 
+/* idem.c: the call's Idempotency-Key as a struct jobs_idem (key ""
+ * when it sent none); false with the 400 answered when the header
+ * cannot be a key. Then the answers of a key's second use: another
+ * body (422), and the mark of a replayed submission (a header). */
+bool api__jobs_idem(struct api_call *c, struct jobs_idem *idem);
+void api__jobs_idem_reused(struct api_call *c);
+void api__jobs_replayed(struct api_call *c);
+
 /* api_jobq.c: the same routes over the shared jobs (ctx->jobq). */
 void api__jobq_submit(struct api_call *c);
 void api__jobq_list(struct api_call *c);

@@ -99,23 +99,12 @@ static void unavailable(struct api_call *c, const char *msg)
                         "retry after the delay in Retry-After", msg);
 }
 
-void api__jobq_submit(struct api_call *c)
+/* Why a submission was refused: 503 (Redis full or away, the queue
+ * full) or 429 (the key's cap). */
+static void refused(struct api_call *c, puz_err rc, const char *msg)
 {
     const struct api_limits *lim = c->ctx->lim;
-    const struct api_key *key = c->key;
-    struct api_solve_request q;
-    struct jobs_view v;
-    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX] = "";
-    bool found = false;
-    puz_err rc;
 
-    if (api__refuse_when_draining(c) || !api__jobs_decode(c, &q))
-        return;
-    rc = jobq_submit(c->ctx->jobq, c->rq.body, c->rq.len,
-                     key != NULL ? key->name : "",
-                     key != NULL ? key->jobs : 0, id, msg);
-    if (rc == PUZ_OK)
-        rc = jobq_find(c->ctx->jobq, id, &v, NULL, &found, msg);
     if (rc == PUZ_EFULL && msg[0] != '\0')      /* Redis itself */
         api_answer_problemf(c, API_PROBLEM_UNAVAILABLE, "no job is taken "
                             "now: %s; retry after the delay in "
@@ -128,12 +117,50 @@ void api__jobq_submit(struct api_call *c)
     else if (rc == PUZ_ELIMITED)
         api_answer_problemf(c, API_PROBLEM_RATE_LIMITED, "the key %s has "
                             "%u jobs queued or running, its limit; wait "
-                            "for one to end or cancel one", key->name,
-                            key->jobs);
-    else if (rc != PUZ_OK || !found)
-        unavailable(c, rc == PUZ_OK ? "the job vanished" : msg);
-    if (rc != PUZ_OK || !found)
+                            "for one to end or cancel one", c->key->name,
+                            c->key->jobs);
+    else
+        unavailable(c, msg);
+}
+
+void api__jobq_submit(struct api_call *c)
+{
+    const struct api_key *key = c->key;
+    struct api_solve_request q;
+    struct jobs_idem idem;
+    enum jobs_idem_found how = JOBS_IDEM_NEW;
+    struct jobs_view v;
+    char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX] = "", *result = NULL;
+    bool found = false;
+    puz_err rc;
+
+    if (api__refuse_when_draining(c) || !api__jobs_idem(c, &idem)
+        || !api__jobs_decode(c, &q))
         return;
+    rc = jobq_submit_idem(c->ctx->jobq, c->rq.body, c->rq.len,
+                          key != NULL ? key->name : "",
+                          key != NULL ? key->jobs : 0, &idem, id, &how,
+                          msg);
+    if (rc == PUZ_OK && how == JOBS_IDEM_MISMATCH) {
+        api__jobs_idem_reused(c);
+        return;
+    }
+    /* A replay shows the key's job as it is now, its answer too. */
+    if (rc == PUZ_OK)
+        rc = jobq_find(c->ctx->jobq, id, &v, how == JOBS_IDEM_REPLAY
+                       ? &result : NULL, &found, msg);
+    if (rc != PUZ_OK || !found) {
+        free(result);
+        refused(c, rc, rc == PUZ_OK ? "the job vanished" : msg);
+        return;
+    }
+    if (how == JOBS_IDEM_REPLAY) {
+        api__jobs_answer(c, 202, NULL, &v);
+        if (c->answer.status == 202)
+            api__jobs_replayed(c);
+        free(result);
+        return;
+    }
     /* Shown as accepted: queued, whatever a worker did since. */
     if (v.state != JOBS_QUEUED) {
         memset(&v.progress, 0, sizeof(v.progress));

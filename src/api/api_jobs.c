@@ -293,13 +293,47 @@ bool api__jobs_decode(struct api_call *c, struct api_solve_request *q)
     return rc == PUZ_OK && api__solve_check(c, q);
 }
 
+/* A keyed submission found the key's job: the same body gets the job
+ * as the first submission did (202, Location; as it is now) marked as a
+ * replay, another body 422. Gives the reference back. */
+static void answer_idem(struct api_call *c, enum jobs_idem_found found,
+                        jobs_job *job)
+{
+    if (found == JOBS_IDEM_MISMATCH) {
+        api__jobs_idem_reused(c);
+        return;
+    }
+    api__jobs_answer(c, 202, job, NULL);
+    if (c->answer.status == 202)
+        api__jobs_replayed(c);
+    jobs_release(c->ctx->jobs, job);
+}
+
+/* The new job as accepted: queued, whatever a worker did since. */
+static void answer_accepted(struct api_call *c, jobs_job *job)
+{
+    struct jobs_view v;
+
+    jobs_view_get(c->ctx->jobs, job, &v);
+    if (v.state != JOBS_QUEUED) {
+        memset(&v.progress, 0, sizeof(v.progress));
+        v.state = JOBS_QUEUED;
+        v.started_ms = v.finished_ms = 0;
+        v.elapsed_us = 0;
+        v.body = NULL;
+        v.len = 0;
+    }
+    api__jobs_answer(c, 202, job, &v);
+}
+
 void api__jobs_submit(struct api_call *c)
 {
     const struct api_limits *lim = c->ctx->lim;
     struct job_solve *js;
     struct jobs_task task = { job_run, free, NULL, "" };
     const struct api_key *key = c->key;
-    struct jobs_view v;
+    struct jobs_idem idem;
+    enum jobs_idem_found found = JOBS_IDEM_NEW;
     jobs_job *job = NULL;
     puz_err rc;
 
@@ -316,11 +350,15 @@ void api__jobs_submit(struct api_call *c)
     js->ctx = c->ctx;
     if (key != NULL)
         snprintf(task.owner, sizeof(task.owner), "%s", key->name);
-    if (api__refuse_when_draining(c) || !api__jobs_decode(c, &js->q)) {
+    if (api__refuse_when_draining(c) || !api__jobs_idem(c, &idem)
+        || !api__jobs_decode(c, &js->q)) {
         free(js);
         return;
     }
-    if (key != NULL && key->jobs != 0
+    /* A replay makes nothing: the key's cap does not apply to it. */
+    if (idem.key[0] != '\0')
+        found = jobs_find_idem(c->ctx->jobs, &idem, &job);
+    if (found == JOBS_IDEM_NEW && key != NULL && key->jobs != 0
         && jobs_count_active(c->ctx->jobs, key->name) >= key->jobs) {
         free(js);
         api_answer_problemf(c, API_PROBLEM_RATE_LIMITED, "the key %s has "
@@ -329,8 +367,10 @@ void api__jobs_submit(struct api_call *c)
                             key->jobs);
         return;
     }
-    rc = jobs_submit(c->ctx->jobs, &task, &job);
-    if (rc != PUZ_OK)
+    rc = PUZ_OK;
+    if (found == JOBS_IDEM_NEW)     /* again under the lock: one job */
+        rc = jobs_submit_idem(c->ctx->jobs, &task, &idem, &job, &found);
+    if (rc != PUZ_OK || found != JOBS_IDEM_NEW)
         free(js);
     if (rc == PUZ_EFULL)
         api_answer_problemf(c, api_problem_kind_of(rc), "%u job workers "
@@ -340,20 +380,12 @@ void api__jobs_submit(struct api_call *c)
     else if (rc != PUZ_OK)
         api_answer_problemf(c, api_problem_kind_of(rc), "no new jobs are "
                             "taken: %s", puz_strerror(rc));
-    if (rc != PUZ_OK)
-        return;
-    /* Shown as accepted: queued, whatever a worker did since. */
-    jobs_view_get(c->ctx->jobs, job, &v);
-    if (v.state != JOBS_QUEUED) {
-        memset(&v.progress, 0, sizeof(v.progress));
-        v.state = JOBS_QUEUED;
-        v.started_ms = v.finished_ms = 0;
-        v.elapsed_us = 0;
-        v.body = NULL;
-        v.len = 0;
-    }
-    api__jobs_answer(c, 202, job, &v);
-    jobs_release(c->ctx->jobs, job);
+    else if (found != JOBS_IDEM_NEW)
+        answer_idem(c, found, job);
+    else
+        answer_accepted(c, job);
+    if (rc == PUZ_OK && found == JOBS_IDEM_NEW)
+        jobs_release(c->ctx->jobs, job);
 }
 
 /* The value of the query parameter key, or NULL; a key without '='

@@ -58,6 +58,10 @@ static const struct kind_info kinds[API_PROBLEM_KIND_COUNT_] = {
                                   "Service unavailable" },
     [API_PROBLEM_CLIENT_CLOSED] = { 499, "client-closed-request",
                                     "Client closed request" },
+    [API_PROBLEM_INVALID_HEADER] = { 400, "invalid-header",
+                                     "Invalid header" },
+    [API_PROBLEM_IDEMPOTENCY_REUSED] = { 422, "idempotency-key-reused",
+                                         "Idempotency-Key already used" },
 };
 
 static const struct kind_info *info(enum api_problem_kind k)

@@ -226,15 +226,55 @@ static enum MHD_Result scan_query(void *cls, enum MHD_ValueKind kind,
     return MHD_YES;
 }
 
+/* Every Idempotency-Key line, joined by ", " as RFC 9110 joins a
+ * field's lines (the API refuses more than one key). */
+struct idem_scan {
+    struct http_req *r;
+    const char *value;
+};
+
+static enum MHD_Result scan_idem(void *cls, enum MHD_ValueKind kind,
+                                 const char *key, const char *value)
+{
+    struct idem_scan *x = cls;
+    size_t had, len;
+    char *joined;
+
+    (void)kind;
+    if (strcasecmp(key, "Idempotency-Key") != 0)
+        return MHD_YES;
+    if (value == NULL)
+        value = "";
+    if (x->value == NULL) {
+        x->value = value;
+        return MHD_YES;
+    }
+    had = strlen(x->value);
+    len = strlen(value);
+    joined = puz_arena_alloc(x->r->arena, had + 2 + len + 1);
+    if (joined == NULL) {
+        x->value = ", ";    /* two keys all the same: refused */
+        return MHD_NO;
+    }
+    memcpy(joined, x->value, had);
+    memcpy(joined + had, ", ", 2);
+    memcpy(joined + had + 2, value, len + 1);
+    x->value = joined;
+    return MHD_YES;
+}
+
 /* The API's view of the request: body, query, path, its parameters,
  * the client's address and the request id. */
 static void api_request(struct http_req *r)
 {
     struct query_scan q = { r, NULL, 0, 0 };
     struct api_request rq = { 0 };
+    struct idem_scan idem = { r, NULL };
 
     MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, scan_query,
                               &q);
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, scan_idem, &idem);
+    rq.idempotency_key = idem.value;
     rq.path = r->path;
     rq.id = r->id;
     rq.authorization = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,

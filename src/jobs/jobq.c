@@ -39,6 +39,14 @@ static const char *const field_names[F_COUNT + 1] = {
     "result",
 };
 
+/* A job forgotten frees its Idempotency-Key (the job's hash names it in
+ * "idem"; the key's value ends with the job's id unless another job has
+ * it since). Lua in forget(id), the job's hash the expression h. */
+#define IDEM_FREE(h) \
+    "  local ik = redis.call('HGET', " h ", 'idem')\n" \
+    "  if ik and string.sub(redis.call('GET', ik) or '', -#id) == id then\n" \
+    "    redis.call('DEL', ik) end\n"
+
 /* KEYS: 1 hash, 2 lease, 3 events, 4 queued, 5 finished, 6 active,
  * 7 queue, 8 all, 9 rbytes (id -> bytes of its kept answer), 10 rtotal
  * (their sum: the cluster-wide count job_results_max_bytes caps);
@@ -54,6 +62,7 @@ static const char *const field_names[F_COUNT + 1] = {
     "  redis.call('HDEL', KEYS[9], id)\n" \
     "  if n > 0 then redis.call('DECRBY', KEYS[10], n) end\n" \
     "  redis.call('ZREM', KEYS[8], id) redis.call('ZREM', KEYS[5], id)\n" \
+    IDEM_FREE("P .. 'job:' .. id") \
     "  redis.call('DEL', P .. 'job:' .. id, P .. 'job:' .. id .. ':events')\n" \
     "end\n"
 #define PRELUDE FORGET \
@@ -72,6 +81,9 @@ static const char *const field_names[F_COUNT + 1] = {
     " 'state', state, 'version', v)\n" \
     "  redis.call('EXPIRE', KEYS[1], ARGV[5])\n" \
     "  redis.call('EXPIRE', KEYS[3], ARGV[5])\n" \
+    "  local ik = redis.call('HGET', KEYS[1], 'idem')\n" \
+    "  if ik and redis.call('TTL', ik) > tonumber(ARGV[5]) then\n" \
+    "    redis.call('EXPIRE', ik, ARGV[5]) end\n" \
     "  redis.call('DEL', KEYS[2])\n" \
     "end\n" \
     "local function ack(e)\n" \
@@ -212,23 +224,38 @@ static const char *const scripts[JOBQ_SCRIPT_COUNT_] = {
 };
 
 /* KEYS 1 all, 2 finished, 3 queued, 4 queue, 5 hash, 6 events, 7 active,
- * 8 rbytes, 9 rtotal; ARGV 1 id, 2 body, 3 owner, 4 now_ms, 5 max, 6
- * queue cap, 7 ttl_ms, 8 events cap, 9 owner cap, 10 prefix. 0 queued;
- * -1 queue full; -2 job_max held, none finished; -3 the owner's cap.
- * Finished jobs past their ttl leave the indexes (and the answers'
- * count) first. */
+ * 8 rbytes, 9 rtotal, 10 the Idempotency-Key's (P idem:DIGEST); ARGV 1
+ * id, 2 body, 3 owner, 4 now_ms, 5 max, 6 queue cap, 7 ttl_ms, 8 events
+ * cap, 9 owner cap, 10 prefix, 11 the body's digest ("": no key), 12
+ * the key's life (s). 0 queued; -1 queue full; -2 job_max held, none
+ * finished; -3 the owner's cap; -5 the key's job came from another
+ * body; a string: the key's job (same body), nothing made. Finished
+ * jobs past their ttl leave the indexes (and the answers' count)
+ * first. The key is looked up and bound in this one script, so two
+ * submissions with one key never make two jobs: there is no window in
+ * which the key is taken and its job not yet made. */
 static const char submit_lua[] =
     "local function forget(id)\n"
     "  local n = tonumber(redis.call('HGET', KEYS[8], id) or '0')\n"
     "  redis.call('HDEL', KEYS[8], id)\n"
     "  if n > 0 then redis.call('DECRBY', KEYS[9], n) end\n"
     "  redis.call('ZREM', KEYS[1], id) redis.call('ZREM', KEYS[2], id)\n"
+    IDEM_FREE("ARGV[10] .. 'job:' .. id")
     "  redis.call('DEL', ARGV[10] .. 'job:' .. id,"
     " ARGV[10] .. 'job:' .. id .. ':events')\n"
     "end\n"
     "local old = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf',"
     " tonumber(ARGV[4]) - tonumber(ARGV[7]), 'LIMIT', 0, 100)\n"
     "for _, id in ipairs(old) do forget(id) end\n"
+    "if ARGV[11] ~= '' then\n"
+    "  local fp, jid = string.match(redis.call('GET', KEYS[10]) or '',"
+    " '^(%x+):(%x+)$')\n"
+    "  if jid and redis.call('EXISTS', ARGV[10] .. 'job:' .. jid) == 1"
+    " then\n"
+    "    if fp ~= ARGV[11] then return -5 end\n"
+    "    return jid\n"
+    "  end\n"
+    "end\n"
     "if tonumber(ARGV[9]) > 0 and tonumber(redis.call('HGET', KEYS[7],"
     " ARGV[3]) or '0') >= tonumber(ARGV[9]) then return -3 end\n"
     "if redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[6]) then return -1"
@@ -241,6 +268,11 @@ static const char submit_lua[] =
     "redis.call('HSET', KEYS[5], 'body', ARGV[2], 'owner', ARGV[3],"
     " 'state', 'queued', 'created_ms', ARGV[4], 'attempts', 0,"
     " 'version', 1)\n"
+    "if ARGV[11] ~= '' then\n"
+    "  redis.call('SET', KEYS[10], ARGV[11] .. ':' .. ARGV[1], 'EX',"
+    " ARGV[12])\n"
+    "  redis.call('HSET', KEYS[5], 'idem', KEYS[10])\n"
+    "end\n"
     "redis.call('ZADD', KEYS[1], ARGV[4], ARGV[1])\n"
     "redis.call('SADD', KEYS[3], ARGV[1])\n"
     "redis.call('HINCRBY', KEYS[7], ARGV[3], 1)\n"
@@ -599,24 +631,65 @@ puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
                     const char *owner, unsigned owner_cap, char *id,
                     char *msg)
 {
+    enum jobs_idem_found found;
+
+    return jobq_submit_idem(q, body, len, owner, owner_cap, NULL, id,
+                            &found, msg);
+}
+
+/* The submit script's answer: 0 or a refusal (PUZ_*), or the key's job
+ * (a string: its id into id, *found REPLAY; -5: MISMATCH). */
+static puz_err submitted(const redisReply *r, char *id,
+                         enum jobs_idem_found *found, char *msg)
+{
+    long long got = r->type == REDIS_REPLY_INTEGER ? r->integer : -9;
+
+    if (r->type == REDIS_REPLY_STRING && r->len == JOBS_ID_LEN) {
+        memcpy(id, r->str, JOBS_ID_LEN + 1);
+        *found = JOBS_IDEM_REPLAY;
+        return PUZ_OK;
+    }
+    if (got == -5) {
+        id[0] = '\0';
+        *found = JOBS_IDEM_MISMATCH;
+        return PUZ_OK;
+    }
+    if (got == -9 || got == -4 || got < -5 || got > 0) {
+        snprintf(msg, PUZ_MSG_MAX, "redis: an answer of an unexpected kind");
+        return PUZ_EIO;
+    }
+    return got == 0 ? PUZ_OK : got == -3 ? PUZ_ELIMITED : PUZ_EFULL;
+}
+
+puz_err jobq_submit_idem(jobq_t *q, const char *body, size_t len,
+                         const char *owner, unsigned owner_cap,
+                         const struct jobs_idem *idem, char *id,
+                         enum jobs_idem_found *found, char *msg)
+{
     struct jobq_keys k;
-    char now[24], max[16], qcap[16], ttl[24], ecap[16], ocap[16];
+    char now[24], max[16], qcap[16], ttl[24], ecap[16], ocap[16], life[16];
+    char ikey[JOBQ_KEY_MAX];
     const char *argv[] = {
-        "EVAL", submit_lua, "9", q->k_all, q->k_finished, q->k_queued,
+        "EVAL", submit_lua, "10", q->k_all, q->k_finished, q->k_queued,
         q->k_queue, k.hash, k.events, q->k_active, q->k_rbytes,
-        q->k_rtotal, id, body, owner, now, max, qcap, ttl, ecap, ocap,
-        q->prefix,
+        q->k_rtotal, ikey, id, body, owner, now, max, qcap, ttl, ecap,
+        ocap, q->prefix, idem != NULL ? idem->body : "", life,
     };
     size_t lens[sizeof(argv) / sizeof(argv[0])];
     redisReply *r;
-    long long got;
+    puz_err rc;
 
     msg[0] = '\0';
+    *found = JOBS_IDEM_NEW;
     if (jobq__full(q, msg))
         return PUZ_EFULL;       /* msg says so: Redis, not the queue */
     if (!new_id(id, JOBS_ID_LEN / 2))
         return PUZ_ENOMEM;
+    if (idem == NULL || idem->key[0] == '\0')
+        argv[sizeof(argv) / sizeof(argv[0]) - 2] = "";
     jobq__keys(q, id, &k);
+    snprintf(ikey, sizeof(ikey), "%sidem:%s", q->prefix,
+             idem != NULL ? idem->key : "");
     snprintf(now, sizeof(now), "%lld", (long long)puz_clock_wall_ms());
     snprintf(max, sizeof(max), "%u", q->cfg.max);
     snprintf(qcap, sizeof(qcap), "%u", q->cfg.queue);
@@ -624,6 +697,7 @@ puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
              * 1000u);
     snprintf(ecap, sizeof(ecap), "%u", q->cfg.events_max);
     snprintf(ocap, sizeof(ocap), "%u", owner_cap);
+    snprintf(life, sizeof(life), "%u", JOBS_IDEM_TTL_S);
     for (size_t i = 0; i < sizeof(argv) / sizeof(argv[0]); i++)
         lens[i] = argv[i] == body ? len : strlen(argv[i]);
     r = pooled(q, (int)(sizeof(argv) / sizeof(argv[0])), argv, lens, msg);
@@ -638,13 +712,9 @@ puz_err jobq_submit(jobq_t *q, const char *body, size_t len,
     }
     if (r == NULL)
         return PUZ_EIO;
-    got = r->type == REDIS_REPLY_INTEGER ? r->integer : -9;
+    rc = submitted(r, id, found, msg);
     freeReplyObject(r);
-    if (got == -9) {
-        snprintf(msg, PUZ_MSG_MAX, "redis: an answer of an unexpected kind");
-        return PUZ_EIO;
-    }
-    return got == 0 ? PUZ_OK : got == -3 ? PUZ_ELIMITED : PUZ_EFULL;
+    return rc;
 }
 
 puz_err jobq_list(jobq_t *q, int state, const char *owner,

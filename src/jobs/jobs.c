@@ -31,6 +31,8 @@ struct jobs_job {
     bool listed;
     char id[JOBS_ID_LEN + 1];
     struct jobs_task task;
+    struct jobs_idem idem;          /* its Idempotency-Key; key "" none */
+    uint64_t idem_until_us;         /* monotonic: the key binds until */
     enum jobs_state state;
     uint64_t version;
     int64_t created_ms, started_ms, finished_ms;    /* wall clock */
@@ -356,17 +358,83 @@ static void link_front(jobs_t *j, jobs_job *job)
     touched(j, job);
 }
 
+/* The job bound to idem's key (lock held), or NULL: a listed job whose
+ * key it is, within JOBS_IDEM_TTL_S of its making. A job no longer
+ * listed (expired, forgotten) frees its key. */
+static jobs_job *idem_job_locked(jobs_t *j, const struct jobs_idem *idem)
+{
+    uint64_t now = puz_clock_mono_us();
+
+    if (idem == NULL || idem->key[0] == '\0')
+        return NULL;
+    for (jobs_job *job = j->head; job != NULL; job = job->next)
+        if (now < job->idem_until_us
+            && strcmp(job->idem.key, idem->key) == 0)
+            return job;
+    return NULL;
+}
+
+/* What idem's key finds (lock held); the job, referenced, on REPLAY. */
+static enum jobs_idem_found idem_find_locked(jobs_t *j,
+                                             const struct jobs_idem *idem,
+                                             jobs_job **out)
+{
+    jobs_job *job = idem_job_locked(j, idem);
+
+    *out = NULL;
+    if (job == NULL)
+        return JOBS_IDEM_NEW;
+    if (strcmp(job->idem.body, idem->body) != 0)
+        return JOBS_IDEM_MISMATCH;
+    job->refs++;
+    *out = job;
+    return JOBS_IDEM_REPLAY;
+}
+
+enum jobs_idem_found jobs_find_idem(jobs_t *j, const struct jobs_idem *idem,
+                                    jobs_job **out)
+{
+    enum jobs_idem_found found;
+
+    pthread_mutex_lock(&j->lock);
+    expire_locked(j);
+    found = idem_find_locked(j, idem, out);
+    pthread_mutex_unlock(&j->lock);
+    return found;
+}
+
 puz_err jobs_submit(jobs_t *j, const struct jobs_task *task,
                     jobs_job **out)
+{
+    enum jobs_idem_found found;
+
+    return jobs_submit_idem(j, task, NULL, out, &found);
+}
+
+puz_err jobs_submit_idem(jobs_t *j, const struct jobs_task *task,
+                         const struct jobs_idem *idem, jobs_job **out,
+                         enum jobs_idem_found *found)
 {
     jobs_job *job = job_new(j, task);
     puz_err rc = PUZ_OK;
 
     *out = NULL;
+    *found = JOBS_IDEM_NEW;
     if (job == NULL)
         return PUZ_ENOMEM;
+    if (idem != NULL && idem->key[0] != '\0') {
+        job->idem = *idem;
+        job->idem_until_us = puz_clock_mono_us()
+                             + (uint64_t)JOBS_IDEM_TTL_S * 1000000u;
+    }
     pthread_mutex_lock(&j->lock);
     expire_locked(j);
+    *found = idem_find_locked(j, idem, out);
+    if (*found != JOBS_IDEM_NEW) {
+        pthread_mutex_unlock(&j->lock);
+        free(job);          /* the task's arg stays the caller's */
+        return PUZ_OK;
+    }
     if (j->closed)
         rc = PUZ_ECLOSED;
     else if (!make_room(j))

@@ -111,6 +111,35 @@ else
 fi
 echo "shared_jobs: 1. 4x4 job through a, done through b: result = /v1/solve's"
 
+# --- 1b. Idempotency-Key: a retry through the other instance -------------
+# (both instances see the client as 127.0.0.1: the same anonymous scope)
+ikey='Idempotency-Key: "0b6a3e52-4c1d-4f7e-8a9b-shared-jobs"'
+keyed() { # keyed URL BODY: the status; answer in $lb_tmp/k, headers in kh
+    curl -s -o "$lb_tmp/k" -D "$lb_tmp/kh" -w '%{http_code}' -H "$ikey" \
+         -H 'Content-Type: application/json' --data-binary "$2" "$1/v1/jobs"
+}
+quick='{"board": "1 2 3 4 5 6 0 7 8"}'
+code=$(keyed "$a_url" "$quick")
+[ "$code" = 202 ] || lb_fail "keyed POST through a: $code $(cat "$lb_tmp/k")"
+kid=$(json "$lb_tmp/k" 'j["id"]')
+code=$(keyed "$b_url" "$quick")
+[ "$code" = 202 ] || lb_fail "keyed retry through b: $code $(cat "$lb_tmp/k")"
+[ "$(json "$lb_tmp/k" 'j["id"]')" = "$kid" ] ||
+    lb_fail "the retry through b made another job: $(cat "$lb_tmp/k")"
+grep -qi '^Idempotent-Replayed: true' "$lb_tmp/kh" ||
+    lb_fail "the retry through b is not marked replayed: $(cat "$lb_tmp/kh")"
+code=$(keyed "$b_url" '{"board": "1 2 3 4 5 6 7 0 8"}')
+[ "$code" = 422 ] && grep -q idempotency-key-reused "$lb_tmp/k" ||
+    lb_fail "the key with another body through b: $code $(cat "$lb_tmp/k")"
+n=$(rcli --scan --pattern '*idem:*' | wc -l)
+[ "$n" = 1 ] || lb_fail "$n idempotency keys in Redis, not 1"
+ik=$(rcli --scan --pattern '*idem:*')
+bytes=$(rcli MEMORY USAGE "$ik")
+ttl=$(rcli TTL "$ik")
+[ "$ttl" -gt 0 ] && [ "$ttl" -le 86400 ] || lb_fail "the key's TTL is $ttl"
+echo "shared_jobs: 1b. Idempotency-Key: a's job back through b (replayed)," \
+     "another body 422; its Redis key $bytes bytes, TTL $ttl s"
+
 # --- 2. DELETE through the other instance --------------------------------
 long5='{"board": "10 6 18 12 15 3 5 4 14 19 7 11 20 9 8 16 17 2 1 24 21 13 22 23 0", "algorithm": "idastar", "limits": {"timeout_ms": 30000}}'
 id=$(submit "$b_url" "$long5")

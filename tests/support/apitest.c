@@ -95,6 +95,7 @@ const struct api_route *apitest_prepare(struct apitest *t,
     rq.path = t->path;
     rq.client = t->client;
     rq.authorization = t->authorization;
+    rq.idempotency_key = t->idempotency_key;
     rq.query = t->params;
     rq.nquery = split_query(t);
     rq.body = body;

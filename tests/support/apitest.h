@@ -30,6 +30,8 @@ struct apitest {
     struct api_call call;           /* the last call and its answer */
     const char *client;             /* next calls' client ("127.0.0.1") */
     const char *authorization;      /* next calls' Authorization, or NULL */
+    const char *idempotency_key;    /* next calls' Idempotency-Key, or
+                                     * NULL */
     char path[512];
     char query[256];
     struct api_param params[APITEST_QUERY_MAX];
