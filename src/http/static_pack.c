@@ -367,7 +367,8 @@ static void modules_block(const static_pack *p, struct buf *b,
 
     buf_str(b, "<script type=\"importmap\">{\"imports\":{");
     for (size_t i = 0; i < p->n; i++) {
-        if (!is_module(p->v[i].rel) || p->v[i].raw == NULL)
+        /* The service worker is registered by its plain name only. */
+        if (!is_module(p->v[i].rel) || strcmp(p->v[i].rel, "sw.js") == 0)
             continue;
         buf_str(b, sep);
         buf_str(b, "\"/");
