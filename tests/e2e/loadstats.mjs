@@ -19,12 +19,17 @@ export const PHONE = Object.freeze({ width: 390, height: 844 });
  * Loads url in page and resolves to { requests, bytes, fromCache,
  * playableMs, byUrl } once the board is playable. With throttle, the
  * network is slowed as above for the load. fromCache counts answers
- * that the HTTP cache or the service worker gave without the network.
+ * that the HTTP cache or the service worker gave without the network;
+ * bypassWorker leaves the service worker out, for the HTTP cache alone.
  */
-export async function measureLoad(page, url, { throttle = false, timeout = 60000 } = {})
+export async function measureLoad(page, url, { throttle = false, timeout = 60000,
+    bypassWorker = false } = {})
 {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
+    /* The HTTP cache alone, as if there were no service worker. */
+    if (bypassWorker)
+        await cdp.send('Network.setBypassServiceWorker', { bypass: true });
     if (throttle)
         await cdp.send('Network.emulateNetworkConditions', THROTTLE);
     const seen = new Map();
