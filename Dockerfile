@@ -16,7 +16,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
         gcc libc6-dev make pkg-config \
         libmicrohttpd-dev libjansson-dev libsqlite3-dev libcmocka-dev \
-        libcurl4-openssl-dev libhiredis-dev \
+        libcurl4-openssl-dev libhiredis-dev zlib1g-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Makefile ./
@@ -29,7 +29,8 @@ RUN make -j"$(nproc)" BUILD=build build/puzzled \
 # --- runtime stage --------------------------------------------------------
 FROM debian:bookworm-slim
 # The shared libraries puzzled links (hiredis: the shared store, when
-# redis_url is set), and curl for HEALTHCHECK.
+# redis_url is set), and curl for HEALTHCHECK; zlib1g (the static files'
+# gzip copies) is in every Debian image.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
         libmicrohttpd12 libjansson4 libsqlite3-0 libhiredis0.14 curl \

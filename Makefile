@@ -21,7 +21,7 @@ BUILD ?= build-$(subst $(comma),-,$(SANITIZER))
 endif
 comma := ,
 
-PKGS := libmicrohttpd jansson sqlite3 libcrypto hiredis
+PKGS := libmicrohttpd jansson sqlite3 libcrypto hiredis zlib
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_PKG_LIBS = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)

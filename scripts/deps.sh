@@ -29,6 +29,7 @@ need_pc jansson libjansson-dev
 need_pc sqlite3 libsqlite3-dev
 need_pc hiredis libhiredis-dev
 need_pc libcrypto libssl-dev
+need_pc zlib zlib1g-dev
 need_pc cmocka libcmocka-dev
 need_pc libcurl libcurl4-openssl-dev
 need_cmd curl curl

@@ -380,33 +380,61 @@ static bool not_modified(struct http_req *r, struct http_static_file *f)
     if (resp != NULL) {
         MHD_add_response_header(resp, "ETag", f->etag);
         MHD_add_response_header(resp, "Cache-Control", f->cache_control);
+        if (f->vary)
+            MHD_add_response_header(resp, "Vary", "Accept-Encoding");
     }
     http__reply(r, 304, resp);
     return true;
 }
 
+/* The bytes to send: the pack's (rewritten page, gzip copy), which live
+ * as long as the server, or the file by sendfile(), MHD closing the fd. */
+static struct MHD_Response *static_body(struct http_static_file *f)
+{
+    struct MHD_Response *resp;
+
+    if (f->data == NULL)
+        return MHD_create_response_from_fd(f->size, f->fd);
+    close(f->fd);
+    f->fd = -1;
+    resp = MHD_create_response_from_buffer((size_t)f->size,
+                                           (void *)f->data,
+                                           MHD_RESPMEM_PERSISTENT);
+    if (resp != NULL && f->encoding != NULL)
+        MHD_add_response_header(resp, "Content-Encoding", f->encoding);
+    return resp;
+}
+
 static void handle_static(struct http_req *r)
 {
+    struct http_static_ask ask = {
+        .accept_encoding = MHD_lookup_connection_value(r->conn,
+                               MHD_HEADER_KIND, "Accept-Encoding"),
+        .version = MHD_lookup_connection_value(r->conn,
+                       MHD_GET_ARGUMENT_KIND, "v"),
+    };
     struct http_static_file f;
     struct MHD_Response *resp;
 
     r->label = r->srv->label_static;
-    if (http_static_lookup(r->srv->www, r->path, &f) != PUZ_OK) {
+    if (http_static_lookup(r->srv->www, r->path, &ask, &f) != PUZ_OK) {
         reply_not_found(r);
         return;
     }
     if (not_modified(r, &f))
         return;
-    /* MHD sends the file with sendfile() and closes the fd itself. */
-    resp = MHD_create_response_from_fd((uint64_t)f.size, f.fd);
+    resp = static_body(&f);
     if (resp == NULL) {
-        close(f.fd);
+        if (f.fd >= 0)
+            close(f.fd);
         http__reply(r, 500, NULL);
         return;
     }
     MHD_add_response_header(resp, "Content-Type", f.content_type);
     MHD_add_response_header(resp, "Cache-Control", f.cache_control);
     MHD_add_response_header(resp, "ETag", f.etag);
+    if (f.vary)
+        MHD_add_response_header(resp, "Vary", "Accept-Encoding");
     r->reply_bytes = f.size;
     http__reply(r, 200, resp);
 }
@@ -452,7 +480,7 @@ static bool static_exists(struct http_req *r)
 {
     struct http_static_file f;
 
-    if (http_static_lookup(r->srv->www, r->path, &f) != PUZ_OK)
+    if (http_static_lookup(r->srv->www, r->path, NULL, &f) != PUZ_OK)
         return false;
     close(f.fd);
     return true;

@@ -3,8 +3,12 @@
  * inside the root: the URL path is checked segment by segment (no "..",
  * no ".", no hidden names), then the resolved real path must still lie
  * under the root's real path, which also stops symlinks pointing out.
+ * What is sent for a file comes from the pack made at the start
+ * (static_pack.c): its gzip copy when the client asks for gzip, and a
+ * year's caching when the URL carries the file's fingerprint.
  */
 #include "http_static.h"
+#include "http_static_pack.h"
 
 #include <stdbool.h>
 
@@ -21,7 +25,12 @@
 struct http_static {
     char root[PATH_MAX];    /* real path, no trailing slash */
     size_t root_len;
+    static_pack *pack;      /* NULL: every file from disk, as it is */
 };
+
+#define CACHE_IMMUTABLE "public, max-age=31536000, immutable"
+#define CACHE_REVALIDATE "no-cache"
+#define CACHE_SHORT "public, max-age=300"
 
 struct mime {
     const char *ext;
@@ -88,13 +97,25 @@ puz_err http_static_open(const char *root, http_static **out, char *msg,
         return PUZ_EIO;
     }
     s->root_len = strlen(s->root);
+    /* Without memory for the pack the files are still served, from
+     * disk and uncompressed, as they were before there was a pack. */
+    if (static_pack_build(s->root, &s->pack) != PUZ_OK)
+        s->pack = NULL;
     *out = s;
     return PUZ_OK;
 }
 
 void http_static_close(http_static *s)
 {
+    if (s != NULL)
+        static_pack_free(s->pack);
     free(s);
+}
+
+void http_static_totals(const http_static *s, size_t *files, size_t *plain,
+                        size_t *sent)
+{
+    static_pack_totals(s ? s->pack : NULL, files, plain, sent);
 }
 
 /* Every segment must be a plain visible name; "" only at the end. */
@@ -121,21 +142,58 @@ static void fill_file(struct http_static_file *out, int fd,
 {
     const char *type = http_static_content_type(real);
 
+    const char *base = strrchr(real, '/');
+
     out->fd = fd;
     out->size = (uint64_t)st->st_size;
+    out->data = NULL;
+    out->encoding = NULL;
     out->content_type = type;
-    /* Pages change with a deploy and must be revalidated; assets may be
-     * cached for a while (ETag makes revalidation cheap either way). */
+    out->vary = static_pack_compressible(type) != 0;
+    /* Pages, the service worker and the manifest change with a deploy
+     * and must be revalidated; other files named without a fingerprint
+     * may be cached for a while (ETag makes revalidation cheap). */
     out->cache_control = strncmp(type, "text/html", 9) == 0
-                         ? "no-cache" : "public, max-age=300";
+                         || strcmp(base, "/sw.js") == 0
+                         || strcmp(type, "application/manifest+json") == 0
+                         ? CACHE_REVALIDATE : CACHE_SHORT;
     snprintf(out->etag, sizeof(out->etag), "\"%llx-%llx\"",
              (unsigned long long)st->st_size,
              (unsigned long long)st->st_mtime);
 }
 
+/* The packed entry's bytes for this request: the rewritten page, the
+ * gzip copy for a client that takes it, the fingerprint as the ETag. */
+static void choose(struct http_static_file *out,
+                   const struct static_pack_entry *e,
+                   const struct http_static_ask *ask)
+{
+    bool gz = e->gz != NULL && ask != NULL
+              && http_static_accepts_gzip(ask->accept_encoding);
+
+    if (e->body != NULL) {
+        out->data = e->body;
+        out->size = e->body_len;
+    }
+    if (gz) {
+        out->data = e->gz;
+        out->size = e->gz_len;
+        out->encoding = "gzip";
+    }
+    /* Each representation its own entity-tag (RFC 9110 section 8.8.3). */
+    snprintf(out->etag, sizeof(out->etag), "\"%s%s\"", e->hash,
+             gz ? "-gz" : "");
+    if (ask != NULL && ask->version != NULL
+        && strcmp(ask->version, e->hash) == 0)
+        out->cache_control = CACHE_IMMUTABLE;
+}
+
 puz_err http_static_lookup(const http_static *s, const char *url_path,
+                           const struct http_static_ask *ask,
                            struct http_static_file *out)
 {
+    const struct static_pack_entry *e;
+
     char want[PATH_MAX], real[PATH_MAX];
     size_t len = strlen(url_path);
     struct stat st;
@@ -164,7 +222,49 @@ puz_err http_static_lookup(const http_static *s, const char *url_path,
         return PUZ_EIO;
     }
     fill_file(out, fd, &st, real);
+    e = static_pack_find(s->pack, real + s->root_len + 1, &st);
+    if (e != NULL)
+        choose(out, e, ask);
     return PUZ_OK;
+}
+
+/* Whether one Accept-Encoding member's parameters say q=0 (refused). */
+static bool q_is_zero(const char *p, const char *end)
+{
+    for (; p < end; p++) {
+        if ((*p == 'q' || *p == 'Q') && p[1] == '=') {
+            p += 2;
+            if (*p != '0')
+                return false;
+            for (p++; p < end && (*p == '.' || *p == '0'); p++)
+                ;
+            return p >= end || *p == ' ' || *p == '\t' || *p == ';';
+        }
+    }
+    return false;
+}
+
+bool http_static_accepts_gzip(const char *accept_encoding)
+{
+    int gzip = -1, star = -1;     /* -1 not named, 0 refused, 1 taken */
+    const char *p = accept_encoding;
+
+    while (p != NULL && *p != '\0') {
+        const char *end = p + strcspn(p, ","), *name;
+        size_t len;
+
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        name = p;
+        len = strcspn(name, " \t;,");
+        if ((len == 4 && strncasecmp(name, "gzip", 4) == 0)
+            || (len == 6 && strncasecmp(name, "x-gzip", 6) == 0))
+            gzip = !q_is_zero(name + len, end);
+        else if (len == 1 && name[0] == '*')
+            star = !q_is_zero(name + len, end);
+        p = *end == ',' ? end + 1 : end;
+    }
+    return gzip >= 0 ? gzip == 1 : star == 1;
 }
 
 /* Skip optional whitespace and commas between list members. */

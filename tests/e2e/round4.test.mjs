@@ -72,8 +72,14 @@ async function veilsReadable()
         await page.unroute('**/v1/puzzles/random*');
         release();
 
-        /* The server cannot be reached: the error veil. */
-        await page.route('**/v1/puzzles/random*', (routed) => routed.abort('connectionrefused'));
+        /* The server fails to give a board: the error veil. (A server
+           that cannot be reached at all no longer shows it: practice
+           boards are then made in the page, load.test.mjs.) */
+        await page.route('**/v1/puzzles/random*', (routed) => routed.fulfill({
+            status: 503, contentType: 'application/problem+json',
+            body: JSON.stringify({ type: 'https://puzzled.dev/problems/overloaded',
+                title: 'Overloaded', status: 503 }),
+        }));
         await page.evaluate(() => localStorage.clear());
         await page.goto(`${server.base}/`);
         await page.waitForSelector('#board-veil.error:not([hidden])', { timeout: T(20000) }).catch(async (err) => {

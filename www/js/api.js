@@ -11,11 +11,14 @@ import { toRows } from './board.js';
 
 export class ApiError extends Error {
     constructor(message, { status = 0, title = '', detail = '',
-        retryAfter = 0, problem = {} } = {})
+        retryAfter = 0, problem = {}, unreachable = false } = {})
     {
         super(message);
         this.name = 'ApiError';
         this.status = status;
+        /* No answer at all (the server down, the network gone): the page
+           goes on offline where it can (offline.js, local.js). */
+        this.unreachable = unreachable;
         this.title = title;
         this.detail = detail;
         this.retryAfter = retryAfter;
@@ -78,8 +81,11 @@ async function request(path, { method = 'GET', body, signal } = {})
     } catch (err) {
         if (err.name === 'AbortError')
             throw err;
-        throw new ApiError('Cannot reach the puzzled server. Is it still running?');
+        window.dispatchEvent(new Event('puzzled:unreachable'));
+        throw new ApiError('Cannot reach the puzzled server. Is it still running?',
+            { unreachable: true });
     }
+    window.dispatchEvent(new Event('puzzled:reached'));
     if (response.ok)
         return response.json();
     const problem = await readProblem(response);

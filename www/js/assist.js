@@ -13,6 +13,7 @@
 
 import { ApiError, solve } from './api.js';
 import { applyMove, sizeOf } from './board.js';
+import { localSolve } from './local.js';
 import { makeShape } from './shapes.js';
 
 const PLAY_LIMITS = Object.freeze({ timeout_ms: 8000 });
@@ -134,6 +135,10 @@ export class Assistant {
                 if (last.status === 'solved')
                     return last;
             } catch (err) {
+                /* Offline: the page's own search, where it suffices. */
+                const local = err.unreachable ? localSolve(tiles, this.goal, shape.cols) : null;
+                if (local)
+                    return local;
                 /* This server may not offer the algorithm; try the next. */
                 if (!(err instanceof ApiError) || !last || (err.status !== 400 && err.status !== 422))
                     throw err;

@@ -288,7 +288,9 @@ export class Daily {
             if (token !== this.loading)
                 return;
             this.day = null;
-            this.say(err.message, 'error');
+            this.say(err.unreachable ? 'The daily puzzle waits for the puzzled server, ' +
+                'which cannot be reached now; it comes back with the server. ' +
+                'Practice levels play offline meanwhile.' : err.message, 'error');
             return;
         }
         if (token !== this.loading)

@@ -25,6 +25,7 @@
  */
 
 import * as api from './api.js';
+import { localPuzzle, localSolve } from './local.js';
 import {
     applyMove, fromApi, goalBoard, isSolved, moveForTile, opposite, sameBoard, sizeOf,
     tileForMove,
@@ -156,8 +157,23 @@ export class Game {
         } catch (err) {
             if (token !== this.token)
                 return;
-            this.fail(err);
+            if (err.unreachable)
+                this.playOffline(walk);
+            else
+                this.fail(err);
         }
+    }
+
+    /* The server cannot be reached: a practice board made here, its par
+       from the page's own search when that suffices (local.js). */
+    playOffline(walk)
+    {
+        const tiles = localPuzzle(this.shape, walk);
+        const solved = localSolve(tiles, null, this.shape.cols);
+        this.begin(tiles, null, solved ?
+            { moves: solved.moves.length, exact: true } : { moves: walk, exact: false });
+        this.hud.say('Offline: this board was shuffled here, on your device. ' +
+            'Your move: slide a tile into the gap.');
     }
 
     fail(err)

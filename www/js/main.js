@@ -14,6 +14,7 @@ import { Game } from './game.js';
 import { Hud } from './hud.js';
 import { attachKeys, attachPointer, returnFocusAfterPointer } from './input.js';
 import { Lab } from './lab.js';
+import { registerWorker, watchConnection } from './offline.js';
 import { loadPhoto, storedPhoto } from './photo.js';
 import { NUMBERS, OWN, cutPhoto, isBuiltIn, pictureUrl } from './pictures.js';
 import { speedName } from './playback.js';
@@ -486,5 +487,9 @@ function resumeSaved()
     return false;
 }
 
+watchConnection(document.getElementById('offline-note'), {
+    onBack: () => daily.load(daily.size),
+});
 startUp();
 daily.load(3);
+registerWorker();
