@@ -65,6 +65,10 @@ static const char *const field_names[F_COUNT + 1] = {
     IDEM_FREE("P .. 'job:' .. id") \
     "  redis.call('DEL', P .. 'job:' .. id, P .. 'job:' .. id .. ':events')\n" \
     "end\n"
+/* fin() files a finished job at its finish time (ms) plus a thousandth
+ * per finish counted in Redis, so that jobs finishing within one
+ * millisecond are forgotten in the order they finished, not by their
+ * ids' order (which made the answers' budget forget a newer answer). */
 #define PRELUDE FORGET \
     "local function fin(state, reason)\n" \
     "  local v = redis.call('HINCRBY', KEYS[1], 'version', 1)\n" \
@@ -76,7 +80,9 @@ static const char *const field_names[F_COUNT + 1] = {
     "  if redis.call('HINCRBY', KEYS[6], o, -1) <= 0 then\n" \
     "    redis.call('HDEL', KEYS[6], o) end\n" \
     "  redis.call('SREM', KEYS[4], ARGV[1])\n" \
-    "  redis.call('ZADD', KEYS[5], ARGV[3], ARGV[1])\n" \
+    "  local seq = redis.call('INCR', P .. 'jobs:finish_seq') % 1000\n" \
+    "  redis.call('ZADD', KEYS[5], tonumber(ARGV[3]) + seq / 1000," \
+    " ARGV[1])\n" \
     "  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 't', state," \
     " 'state', state, 'version', v)\n" \
     "  redis.call('EXPIRE', KEYS[1], ARGV[5])\n" \
