@@ -150,7 +150,8 @@ ASAN_SKIP := k8s_manifests.sh doc_commands.sh config_docs.sh http_dockerfile.sh 
 	e2e_board.sh e2e_game.sh e2e_round2.sh e2e_round3.sh e2e_round4.sh \
 	e2e_shapes.sh e2e_daily.sh
 test-asan:
-	PUZZLED_QUICK=1 TEST_TIMEOUT_SCALE=4 SKIP="$(ASAN_SKIP) $(SKIP)" $(MAKE) \
+	PUZZLED_QUICK=1 TEST_TIMEOUT_SCALE=4 SKIP="$(ASAN_SKIP) $(SKIP)" \
+		JOBS_TEST="$(or $(JOBS_TEST),$(shell echo $$(($(JOBS) + 1))))" $(MAKE) \
 		SANITIZER=address,undefined OPT="-O1 -g" BUILD=$(BUILD)-asan test
 
 test-tsan:
