@@ -27,6 +27,7 @@
 #include "jobq.h"
 #include "puz_pdb.h"
 #include "store.h"
+#include "support/idem_race.h"
 #include "support/pdbcache.h"
 #include "support/tredis.h"
 #include "support/walk.h"
@@ -297,14 +298,6 @@ static void test_runs_and_reads_through_another(void **state)
  * (even past its owner's cap), another body is MISMATCH; the key lives
  * in Redis (P idem:DIGEST) for 24 h, then as long as its finished job
  * (job_ttl_s), and a forgotten job frees it. */
-struct idem_race {
-    jobq_t *q;
-    const struct jobs_idem *idem;
-    pthread_barrier_t *go;
-    enum jobs_idem_found found;
-    char id[JOBS_ID_LEN + 1];
-};
-
 static void *idem_submit(void *arg)
 {
     struct idem_race *r = arg;
@@ -819,6 +812,44 @@ static void test_oom_during_run_fails_once(void **state)
     redisFree(c);
 }
 
+/* Deletes the first round's live key it sees, once: what a runner held
+ * off Redis past a lease (a stalled Redis, a starved CPU) finds. */
+struct saboteur {
+    store *st;
+    const char *what;       /* the keys' pattern after the prefix */
+    unsigned deleted;
+};
+
+static void *saboteur_run(void *arg)
+{
+    struct saboteur *sb = arg;
+    char msg[PUZ_MSG_MAX], match[128];
+    redisContext *c = store_redis_connect(sb->st, msg);
+
+    snprintf(match, sizeof(match), "%s%s", prefix, sb->what);
+    /* polls Redis every 5 ms: the key lives only while a round runs */
+    for (int t = 0; c != NULL && t < 4000 && sb->deleted == 0; t++) {
+        redisReply *r = redisCommand(c, "SCAN 0 MATCH %s COUNT 1000", match);
+
+        if (r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 2
+            && r->element[1]->elements > 0) {
+            redisReply *d = redisCommand(c, "DEL %s",
+                                         r->element[1]->element[0]->str);
+            if (d != NULL && d->type == REDIS_REPLY_INTEGER)
+                sb->deleted = (unsigned)d->integer;
+            if (d != NULL)
+                freeReplyObject(d);
+        }
+        if (r != NULL)
+            freeReplyObject(r);
+        if (sb->deleted == 0)
+            usleep(5000);
+    }
+    if (c != NULL)
+        redisFree(c);
+    return NULL;
+}
+
 /* A worker that takes up to `want` units from the shared queue and
  * dies with them: never runs them, never acknowledges them. */
 struct thief {
@@ -927,43 +958,6 @@ static void test_units_across_instances(void **state)
     jobq_destroy(b);
 }
 
-/* Deletes the first round's live key it sees, once: what a runner held
- * off Redis past a lease (a stalled Redis, a starved CPU) finds. */
-struct saboteur {
-    store *st;
-    unsigned deleted;
-};
-
-static void *saboteur_run(void *arg)
-{
-    struct saboteur *sb = arg;
-    char msg[PUZ_MSG_MAX], match[128];
-    redisContext *c = store_redis_connect(sb->st, msg);
-
-    snprintf(match, sizeof(match), "%sunits:*:live", prefix);
-    /* polls Redis every 5 ms: the key lives only while a round runs */
-    for (int t = 0; c != NULL && t < 4000 && sb->deleted == 0; t++) {
-        redisReply *r = redisCommand(c, "SCAN 0 MATCH %s COUNT 1000", match);
-
-        if (r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 2
-            && r->element[1]->elements > 0) {
-            redisReply *d = redisCommand(c, "DEL %s",
-                                         r->element[1]->element[0]->str);
-            if (d != NULL && d->type == REDIS_REPLY_INTEGER)
-                sb->deleted = (unsigned)d->integer;
-            if (d != NULL)
-                freeReplyObject(d);
-        }
-        if (r != NULL)
-            freeReplyObject(r);
-        if (sb->deleted == 0)
-            usleep(5000);
-    }
-    if (c != NULL)
-        redisFree(c);
-    return NULL;
-}
-
 /* A round whose live key lapsed (the workers then drop its entries as
  * ended) is published again by its runner, not waited on forever: this
  * hung test_units_across_instances at load 25 with a 400 ms lease. */
@@ -974,7 +968,7 @@ static void test_units_round_lost_published_again(void **state)
     struct puz_board goal, start;
     struct puz_rng rng;
     struct jobq_stats sa;
-    struct saboteur sb = { f->st, 0 };
+    struct saboteur sb = { f->st, "units:*:live", 0 };
     pthread_t tt;
     unsigned len1, len;
 

@@ -21,6 +21,7 @@
 #include "base/clock.h"
 #include "jobs.h"
 #include "http_sse.h"
+#include "support/idem_race.h"
 
 /* A task of the test's own: runs ms milliseconds (forever when 0) in
  * 1 ms steps, watching its cancel flag and reporting progress, then
@@ -293,14 +294,6 @@ static void test_ttl_expiry(void **state)
  * other submission gets it back (REPLAY, its task left to the caller);
  * another body is MISMATCH; the key outlives nothing: its job expired
  * (ttl 1 s), the key makes a new job. */
-struct idem_race {
-    jobs_t *j;
-    const struct jobs_idem *idem;
-    pthread_barrier_t *go;
-    enum jobs_idem_found found;
-    char id[JOBS_ID_LEN + 1];
-};
-
 static void *idem_submit(void *arg)
 {
     struct idem_race *r = arg;
@@ -310,12 +303,12 @@ static void *idem_submit(void *arg)
 
     f->ms = 1;
     pthread_barrier_wait(r->go);
-    assert_int_equal(jobs_submit_idem(r->j, &t, r->idem, &job, &r->found),
+    assert_int_equal(jobs_submit_idem(r->q, &t, r->idem, &job, &r->found),
                      PUZ_OK);
     if (r->found != JOBS_IDEM_NEW)
         free(f);        /* nothing made: the task stays ours */
     snprintf(r->id, sizeof(r->id), "%s", job != NULL ? jobs_id(job) : "");
-    jobs_release(r->j, job);
+    jobs_release(r->q, job);
     return NULL;
 }
 
