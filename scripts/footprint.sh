@@ -25,11 +25,14 @@ command -v apt-get >/dev/null 2>&1 || { echo "footprint: needs apt-get" >&2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The packages deps.sh names: before its `--test` block (make run), and
-# inside it (make test adds them).
+# The packages deps.sh names: outside its option blocks (make run), and
+# inside its `--test` block (make test adds them); other blocks (--fuzz:
+# make fuzz's clang) are neither.
 awk '
     /^if \[ "\$1" = --test \]; then/ { t = 1; next }
-    t && /^fi/ { t = 0; next }
+    /^if \[ "\$1" = --[a-z]+ \]; then/ { skip = 1; next }
+    (t || skip) && /^fi/ { t = 0; skip = 0; next }
+    skip { next }
     {
         n = split($0, w, " ")
         if (w[1] == "need_pc" || w[1] == "need_cmd") {
