@@ -613,7 +613,12 @@ static bool write_begin(struct api_call *c, struct daily_state **s)
     return entry_open(c, *s) && store_up(c);
 }
 
-void api__daily_entry(struct api_call *c)
+/* POST .../entries (finish false) and POST .../finish (true): the body
+ * read, the moves verified (an entry naming a finished run brings none:
+ * they were verified at its finish), then the store's write on a worker.
+ * A finish stops the run's clock and keeps the run on its token for a
+ * name; an entry puts a run on the leaderboard. */
+static void write_run(struct api_call *c, bool finish)
 {
     struct daily_state *s;
     uint8_t *moves = NULL;
@@ -622,32 +627,24 @@ void api__daily_entry(struct api_call *c)
 
     if (!write_begin(c, &s) || !api__parse_body(c, &root))
         return;
-    ok = entry_fields(c, root, s, &moves);
+    ok = finish ? finish_fields(c, root, s, &moves)
+                : entry_fields(c, root, s, &moves);
     json_decref(root);
-    /* A finished run's moves were verified at its finish. */
-    if (!ok || (s->moves > 0 && !entry_verified(c, s, moves)))
+    if (!ok || ((finish || s->moves > 0) && !entry_verified(c, s, moves)))
         return;
-    s->entry = true;
+    s->finish = finish;
+    s->entry = !finish;
     finish_or_search(c, s);
 }
 
-/* POST .../finish: the moves verified, the run's clock stopped and the
- * run kept on its token for a name (on a worker, as an entry). */
+void api__daily_entry(struct api_call *c)
+{
+    write_run(c, false);
+}
+
 void api__daily_finish(struct api_call *c)
 {
-    struct daily_state *s;
-    uint8_t *moves = NULL;
-    json_t *root;
-    bool ok;
-
-    if (!write_begin(c, &s) || !api__parse_body(c, &root))
-        return;
-    ok = finish_fields(c, root, s, &moves);
-    json_decref(root);
-    if (!ok || !entry_verified(c, s, moves))
-        return;
-    s->finish = true;
-    finish_or_search(c, s);
+    write_run(c, true);
 }
 
 /* POST .../start: a token for the day's board while it takes entries;

@@ -803,38 +803,54 @@ static void put_md(FILE *out, const char *text)
     }
 }
 
-static void print_markdown(FILE *out, const struct http_config *d)
-{
+/* One key as the references print it: its texts filled in, and whether
+ * it opens a section (first: the first of all). */
+struct key_row {
+    const struct conf_key *k;
+    bool opens, first;
     char value[HTTP_CONFIG_STR + 4], range[256], flag[64], env[64];
+};
+
+/* Calls row() for every key, in the table's order, with its default
+ * (from d) and its range written with dash between the bounds. */
+static void each_key(FILE *out, const struct http_config *d,
+                     const char *dash,
+                     void (*row)(FILE *out, const struct key_row *r))
+{
     size_t n;
     const struct conf_key *keys = keys_get(&n);
     int sec = -1;
 
     for (size_t i = 0; i < n; i++) {
-        const struct conf_key *k = &keys[i];
+        struct key_row r = { .k = &keys[i], .first = i == 0 };
 
-        if ((int)k->section != sec) {
-            sec = (int)k->section;
-            fprintf(out, "%s### %s\n\n"
-                    "| key | flag / environment | default | accepts | "
-                    "meaning |\n| --- | --- | --- | --- | --- |\n",
-                    i > 0 ? "\n" : "", section_title[sec]);
-        }
-        flag_name(k->name, flag, sizeof(flag));
-        env_name(k->name, env, sizeof(env));
-        format_value(k, d, true, value, sizeof(value));
-        format_range(k, "–", range, sizeof(range));
-        fprintf(out, "| `%s` | `%s` / `%s` | ", k->name, flag, env);
-        if (value[0] != '\0')
-            fprintf(out, "`%s`", value);
-        else
-            fputs("empty", out);
-        fputs(" | ", out);
-        put_md(out, range);
-        fputs(" | ", out);
-        put_md(out, k->help);
-        fputs(" |\n", out);
+        r.opens = (int)r.k->section != sec;
+        sec = (int)r.k->section;
+        flag_name(r.k->name, r.flag, sizeof(r.flag));
+        env_name(r.k->name, r.env, sizeof(r.env));
+        format_value(r.k, d, true, r.value, sizeof(r.value));
+        format_range(r.k, dash, r.range, sizeof(r.range));
+        row(out, &r);
     }
+}
+
+static void markdown_row(FILE *out, const struct key_row *r)
+{
+    if (r->opens)
+        fprintf(out, "%s### %s\n\n"
+                "| key | flag / environment | default | accepts | "
+                "meaning |\n| --- | --- | --- | --- | --- |\n",
+                r->first ? "" : "\n", section_title[r->k->section]);
+    fprintf(out, "| `%s` | `%s` / `%s` | ", r->k->name, r->flag, r->env);
+    if (r->value[0] != '\0')
+        fprintf(out, "`%s`", r->value);
+    else
+        fputs("empty", out);
+    fputs(" | ", out);
+    put_md(out, r->range);
+    fputs(" | ", out);
+    put_md(out, r->k->help);
+    fputs(" |\n", out);
 }
 
 /* roff: a backslash is an escape, "-" a hyphen (\- a minus, which is
@@ -851,44 +867,31 @@ static void put_roff(FILE *out, const char *text)
     }
 }
 
-static void print_man(FILE *out, const struct http_config *d)
+static void man_row(FILE *out, const struct key_row *r)
 {
-    char value[HTTP_CONFIG_STR + 4], range[256], flag[64], env[64];
-    size_t n;
-    const struct conf_key *keys = keys_get(&n);
-    int sec = -1;
+    const struct conf_key *k = r->k;
 
-    for (size_t i = 0; i < n; i++) {
-        const struct conf_key *k = &keys[i];
-
-        if ((int)k->section != sec) {
-            sec = (int)k->section;
-            fprintf(out, ".SS %s\n", section_title[sec]);
-        }
-        flag_name(k->name, flag, sizeof(flag));
-        env_name(k->name, env, sizeof(env));
-        format_value(k, d, true, value, sizeof(value));
-        format_range(k, "\\(en", range, sizeof(range));
-        fprintf(out, ".TP\n.B %s\n", k->name);
-        put_roff(out, k->help);
-        fputs(".\n.br\nDefault ", out);
-        if (k->kind == CONF_STR && value[0] == '\0')
-            fputs("empty", out);
-        else if (k->kind == CONF_STR) {
-            fputc('"', out);
-            put_roff(out, value);
-            fputc('"', out);
-        } else
-            fputs(value, out);
-        fputs("; accepts ", out);
-        if (k->kind == CONF_STR)
-            put_roff(out, range);
-        else
-            fputs(range, out);      /* numbers and the en dash: no hyphen */
-        fprintf(out, "; environment \\fB%s\\fR, flag \\fB", env);
-        put_roff(out, flag);
-        fputs("\\fR.\n", out);
-    }
+    if (r->opens)
+        fprintf(out, ".SS %s\n", section_title[k->section]);
+    fprintf(out, ".TP\n.B %s\n", k->name);
+    put_roff(out, k->help);
+    fputs(".\n.br\nDefault ", out);
+    if (k->kind == CONF_STR && r->value[0] == '\0')
+        fputs("empty", out);
+    else if (k->kind == CONF_STR) {
+        fputc('"', out);
+        put_roff(out, r->value);
+        fputc('"', out);
+    } else
+        fputs(r->value, out);
+    fputs("; accepts ", out);
+    if (k->kind == CONF_STR)
+        put_roff(out, r->range);
+    else
+        fputs(r->range, out);   /* numbers and the en dash: no hyphen */
+    fprintf(out, "; environment \\fB%s\\fR, flag \\fB", r->env);
+    put_roff(out, r->flag);
+    fputs("\\fR.\n", out);
 }
 
 void http_config_print(FILE *out, enum http_config_action what,
@@ -898,9 +901,9 @@ void http_config_print(FILE *out, enum http_config_action what,
 
     http_config_defaults(&d);
     if (what == HTTP_CONFIG_PRINT_MARKDOWN)
-        print_markdown(out, &d);
+        each_key(out, &d, "–", markdown_row);
     else if (what == HTTP_CONFIG_PRINT_MAN)
-        print_man(out, &d);
+        each_key(out, &d, "\\(en", man_row);
     else
         print_conf(out, what == HTTP_CONFIG_PRINT_EFFECTIVE && c != NULL
                    ? c : &d, &d);
