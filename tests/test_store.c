@@ -244,7 +244,7 @@ static void *submit_many(void *arg)
         rc = add_run(w->s, &e, 1000, 5000 * 1000, NULL, msg);
         w->ok += rc == PUZ_OK;
         if (rc != PUZ_OK && w->why[0] == '\0')
-            snprintf(w->why, sizeof(w->why), "%s: %s: %s", nick,
+            snprintf(w->why, sizeof(w->why), "%.31s: %.60s: %.150s", nick,
                      puz_strerror(rc), msg);
     }
     return NULL;
