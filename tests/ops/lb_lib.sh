@@ -26,11 +26,6 @@
 # The caller sets lb_root (the repository) before sourcing this file.
 . "$lb_root/tests/ops/wait.sh"
 PUZZLED=${PUZZLED:-build/puzzled}
-# Waits stretch with tests/run.py's TEST_TIMEOUT_SCALE (4 under the
-# sanitizers, whose servers answer several times slower); a whole number.
-LB_SCALE=${TEST_TIMEOUT_SCALE:-1}
-LB_SCALE=${LB_SCALE%%.*}
-[ "$LB_SCALE" -ge 1 ] 2>/dev/null || LB_SCALE=1
 case $PUZZLED in /*) ;; *) PUZZLED=$lb_root/$PUZZLED ;; esac
 lb_pids=""
 lb_nginx_pid=""

@@ -10,11 +10,14 @@
 #                                 whose servers answer several times
 #                                 slower)
 
+# WAIT_SCALE: TEST_TIMEOUT_SCALE as a whole number >= 1, for the
+# scripts' own bounds too.
+WAIT_SCALE=${TEST_TIMEOUT_SCALE:-1}
+WAIT_SCALE=${WAIT_SCALE%%.*}
+[ "$WAIT_SCALE" -ge 1 ] 2>/dev/null || WAIT_SCALE=1
+
 wait_until() {
-    _wu_scale=${TEST_TIMEOUT_SCALE:-1}
-    _wu_scale=${_wu_scale%%.*}
-    [ "$_wu_scale" -ge 1 ] 2>/dev/null || _wu_scale=1
-    _wu_end=$(( $(date +%s%3N) + $1 * _wu_scale ))
+    _wu_end=$(( $(date +%s%3N) + $1 * WAIT_SCALE ))
     shift
     while :; do
         "$@" && return 0

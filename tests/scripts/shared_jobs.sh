@@ -157,7 +157,7 @@ t1=$(date +%s%N)
 st=$(json "$lb_tmp/del" 'j["state"]')
 [ "$st" = cancelled ] || lb_fail "DELETE answered state $st: $(cat "$lb_tmp/del")"
 ms=$(( (t1 - t0) / 1000000 ))
-[ "$ms" -le $((1000 * LB_SCALE)) ] || lb_fail "the cancel took $ms ms"
+[ "$ms" -le $((1000 * WAIT_SCALE)) ] || lb_fail "the cancel took $ms ms"
 [ "$(lb_metric "$run_url" puzzled_shared_jobs_running)" = 0 ] ||
     lb_fail "$run still runs the cancelled job"
 echo "shared_jobs: 2. DELETE through $other stopped the search on $run in $ms ms"
@@ -281,7 +281,7 @@ used=$(rcli INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }
 rcli CONFIG SET maxmemory-policy noeviction >/dev/null
 rcli CONFIG SET maxmemory $((used + 256 * 1024)) >/dev/null
 full=""
-for i in $(seq $((100 * LB_SCALE))); do  # the keeper reads INFO memory once a second
+for i in $(seq $((100 * WAIT_SCALE))); do  # the keeper reads INFO memory once a second
     code=$(curl -s -o "$lb_tmp/sub" -D "$lb_tmp/subh" -w '%{http_code}' \
            -H 'Content-Type: application/json' --data-binary "$body4" \
            "$a_url/v1/jobs")
