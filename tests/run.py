@@ -8,7 +8,7 @@ closing line "N passed, N failed, N skipped" that CI reads. A suite passes
 on exit 0, is skipped on 77 (its reason is its output's last line) and
 fails on anything else or when it outlives its timeout; then its whole
 process group is killed (servers, redis, chromium it started) and its log
-is printed.
+is printed (and its last lines again just above the closing line).
 
 Why parallel: the suites are independent processes that each use a few
 cores at most and spend much of their time waiting (on sockets, servers,
@@ -122,6 +122,22 @@ def last_line(path):
         return lines[-1] if lines else ""
     except OSError:
         return ""
+
+
+# Lines of each failing suite's output repeated above the summary.
+RECAP_LINES = 25
+
+
+def tail_lines(path, n):
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.readlines()
+    except OSError as e:
+        return ["(cannot read %s: %s)\n" % (path, e)]
+    lines = lines[-n:]
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    return lines
 
 
 def show_log(s):
@@ -269,6 +285,13 @@ def main():
     failed = [s.name for s in done if s.status == "FAIL"]
     counts = {k: sum(1 for s in done if s.status == k)
               for k in ("PASS", "FAIL", "SKIP")}
+    # The whole log of a failing suite was printed when it ended, far
+    # above; its last lines again here, where a reader of only the tail
+    # of the output (a CI summary) looks.
+    for s in done:
+        if s.status == "FAIL":
+            print("---- %s: last lines of its output" % s.name)
+            sys.stdout.write("".join(tail_lines(s.log, RECAP_LINES)))
     if failed:
         print("failed: " + " ".join(failed))
     print("%d passed, %d failed, %d skipped"
