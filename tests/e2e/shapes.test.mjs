@@ -102,17 +102,26 @@ async function playKeys(moves, cols, p = page)
 /* Where the tiles are drawn: distinct rows and columns of their boxes,
    and each face's width and height. */
 /* The stage scrolled to the top of the screen, again until the scroll
-   holds (stage at the top, or the page scrolled as far as it goes): on a
-   loaded machine one scroll could come before the page's last layout
-   and leave the board where the page was then (a 5×3 measured at
-   403..939 on an 844px screen, yet fitting once settled). */
+   holds (stage at the top, or the page scrolled as far as it goes) and
+   the board has kept the same box for 10 frames in a row: on a loaded
+   machine one scroll could come before the page's last layout and
+   leave the board where the page was then (a 5×3 measured at 403..939,
+   and in CI's make test at 361..897, on an 844px screen, yet fitting
+   once settled). A board that never fits still fails: the measure
+   comes after, from the settled page. */
 async function scrollToStage(p)
 {
     await p.waitForFunction(() => {
         const stage = document.querySelector('.stage');
         stage.scrollIntoView({ block: 'start', behavior: 'instant' });
         const end = document.documentElement.scrollHeight - window.innerHeight;
-        return Math.abs(stage.getBoundingClientRect().top) < 1 || window.scrollY >= end - 1;
+        const placed = Math.abs(stage.getBoundingClientRect().top) < 1 || window.scrollY >= end - 1;
+        const b = document.getElementById('board').getBoundingClientRect();
+        const box = [b.x, b.y, b.width, b.height].map(Math.round).join(',');
+        const w = window;
+        w.__stageSettle = (placed && w.__stageBox === box) ? (w.__stageSettle || 0) + 1 : 0;
+        w.__stageBox = box;
+        return w.__stageSettle >= 10;
     }, null, { polling: 'raf', timeout: T(10000) });
 }
 
@@ -483,7 +492,7 @@ test('the tall 5×3 fits a 390×844 phone screen, and a wide 4×5 fits it and a 
         await phone.close();
     }
     await pickShape('4x5', 20);
-    await page.$eval('.stage', (e) => e.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await scrollToStage(page);
     const d = await layout();
     assert.ok(d.board.y >= 0 && d.board.bottom <= 900 && d.board.right <= 1280, JSON.stringify(d.board));
     await pickShape('2x3', 6);
