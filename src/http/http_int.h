@@ -52,6 +52,9 @@ struct http_server {
     struct MHD_Daemon *probe_daemon;    /* probe_port's; NULL = none */
     struct http__keysync *keysync;  /* keys' use across instances; NULL =
                                      * none (keysync.c) */
+    atomic_uint_fast64_t key_syncs;         /* keysync.c's rounds that
+                                             * reached Redis */
+    atomic_uint_fast64_t key_sync_errors;   /* and those that did not */
     int probe_fd;
     unsigned probe_port;
     bool stopped;
@@ -232,6 +235,9 @@ void http__conns_stats(struct http_server *s, struct http__conn_stats *st);
  * key's requests and streams across instances; nothing otherwise. */
 puz_err http__keysync_start(struct http_server *s);
 void http__keysync_stop(struct http_server *s);
+/* Its part of /metrics ("" when it does not run): a heap string the
+ * caller frees, NULL when out of memory. */
+char *http__keysync_metrics_render(struct http_server *s, size_t *len);
 void http__conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
                        enum MHD_ConnectionNotificationCode code);
 enum MHD_Result http__conn_access(void *cls, struct MHD_Connection *c,

@@ -12,7 +12,8 @@
  * of one sync: requests that arrive on several instances within it may
  * pass a cap together (at most rpm + the others' requests of 100 ms).
  * A Redis that is down leaves the last numbers in place; an instance
- * that dies stops counting after STORE_KEY_USE_TTL_MS.
+ * that dies stops counting after STORE_KEY_USE_TTL_MS. /metrics counts
+ * the rounds (puzzled_key_syncs_total, _errors_total).
  */
 #include "http_int.h"
 
@@ -42,9 +43,23 @@ static void sync_once(struct http__keysync *k)
     size_t n = api_keys_use_collect(s->keys, now, k->use, k->cap);
     char msg[PUZ_MSG_MAX];
 
-    if (n > 0 && store_key_use_sync(s->store, k->instance, (int64_t)now,
-                                    k->use, n, msg) == PUZ_OK)
+    if (n == 0)
+        return;
+    if (store_key_use_sync(s->store, k->instance, (int64_t)now, k->use, n,
+                           msg) == PUZ_OK) {
         api_keys_use_apply(s->keys, now, k->use, n);
+        atomic_fetch_add(&s->key_syncs, 1);
+    } else {
+        atomic_fetch_add(&s->key_sync_errors, 1);
+    }
+}
+
+/* Shared mode with API keys: the only case in which keys are counted
+ * across instances. */
+static bool keysync_wanted(const struct http_server *s)
+{
+    return s->keys != NULL && s->store != NULL
+           && strcmp(store_backend(s->store), "shared") == 0;
 }
 
 static void *keysync_main(void *arg)
@@ -71,8 +86,7 @@ puz_err http__keysync_start(struct http_server *s)
     pthread_condattr_t attr;
     unsigned char id[16];
 
-    if (s->keys == NULL || s->store == NULL
-        || strcmp(store_backend(s->store), "shared") != 0)
+    if (!keysync_wanted(s))
         return PUZ_OK;
     k = calloc(1, sizeof(*k));
     if (k == NULL)
@@ -119,4 +133,37 @@ void http__keysync_stop(struct http_server *s)
     free(k->use);
     free(k);
     s->keysync = NULL;
+}
+
+/* The rounds tell an operator the counting is alive (and a test when the
+ * other instance has heard of a request: shared_keys.sh). */
+char *http__keysync_metrics_render(struct http_server *s, size_t *len)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f;
+
+    *len = 0;
+    if (!keysync_wanted(s))
+        return calloc(1, 1);
+    f = open_memstream(&buf, &size);
+    if (f == NULL)
+        return NULL;
+    fprintf(f,
+        "# HELP puzzled_key_syncs_total Rounds in which this instance "
+        "added its API keys' use to Redis and read the others' back\n"
+        "# TYPE puzzled_key_syncs_total counter\n"
+        "puzzled_key_syncs_total %llu\n"
+        "# HELP puzzled_key_sync_errors_total Rounds that failed to reach "
+        "Redis (the last numbers stay in place)\n"
+        "# TYPE puzzled_key_sync_errors_total counter\n"
+        "puzzled_key_sync_errors_total %llu\n",
+        (unsigned long long)atomic_load(&s->key_syncs),
+        (unsigned long long)atomic_load(&s->key_sync_errors));
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    *len = size;
+    return buf;
 }

@@ -281,14 +281,19 @@ static bool handle_readyz(struct http_req *r)
     return false;
 }
 
+/* /metrics: the server's counters, the jobs', the store's, the shared
+ * jobs' and the key sync's. */
+#define METRICS_PARTS 5
+
 static bool handle_metrics(struct http_req *r)
 {
     struct http_server *s = r->srv;
     struct http_metrics_gauges g = { 0 };
     struct http__conn_stats cs;
     struct pool_stats st;
-    size_t len = 0, jlen = 0, slen = 0, qlen = 0;
-    char *text, *jtext, *stext, *qtext, *both;
+    char *parts[METRICS_PARTS], *all;
+    size_t lens[METRICS_PARTS] = { 0 }, total = 0, at = 0;
+    bool ok = true;
 
     pool_get_stats(s->pool, &st);
     g.queue_depth = st.queued;
@@ -308,30 +313,35 @@ static bool handle_metrics(struct http_req *r)
     g.cut_head = cs.cut_head;
     g.cut_body = cs.cut_body;
     g.abandoned = cs.abandoned;
-    text = http_metrics_render(s->metrics, &g, &len);
-    jtext = http_jobs_metrics_render(s->jobs, http_streams_count(s->streams),
-                                     http_streams_finals_encoded(s->streams),
-                                     &jlen);
-    stext = http__store_metrics_render(s->store, &slen);
-    qtext = http_jobq_metrics_render(s->jobq, http_jstreams_count(
-                                         s->jstreams), &qlen);
-    both = text != NULL && jtext != NULL && stext != NULL && qtext != NULL
-           ? malloc(len + jlen + slen + qlen) : NULL;
-    if (both == NULL) {
+    /* Each part of the text from its own module, then one reply. */
+    parts[0] = http_metrics_render(s->metrics, &g, &lens[0]);
+    parts[1] = http_jobs_metrics_render(s->jobs,
+                                        http_streams_count(s->streams),
+                                        http_streams_finals_encoded(s->streams),
+                                        &lens[1]);
+    parts[2] = http__store_metrics_render(s->store, &lens[2]);
+    parts[3] = http_jobq_metrics_render(s->jobq,
+                                        http_jstreams_count(s->jstreams),
+                                        &lens[3]);
+    parts[4] = http__keysync_metrics_render(s, &lens[4]);
+    for (size_t i = 0; i < METRICS_PARTS; i++) {
+        ok = ok && parts[i] != NULL;
+        total += lens[i];
+    }
+    all = ok ? malloc(total + 1) : NULL;
+    if (all == NULL) {
         http__reply(r, 500, NULL);
     } else {
-        memcpy(both, text, len);
-        memcpy(both + len, jtext, jlen);
-        memcpy(both + len + jlen, stext, slen);
-        memcpy(both + len + jlen + slen, qtext, qlen);
+        for (size_t i = 0; i < METRICS_PARTS; i++) {
+            memcpy(all + at, parts[i], lens[i]);
+            at += lens[i];
+        }
         http__reply_copy(r, 200, "text/plain; version=0.0.4; "
-                         "charset=utf-8", both, len + jlen + slen + qlen);
+                         "charset=utf-8", all, total);
     }
-    free(both);
-    free(qtext);
-    free(stext);
-    free(jtext);
-    free(text);
+    free(all);
+    for (size_t i = 0; i < METRICS_PARTS; i++)
+        free(parts[i]);
     return false;
 }
 
