@@ -8,8 +8,9 @@
  * admissibility, the reflected lookup against an independently
  * reflected board, additivity (groups cycled alone and together, against
  * an independent search), optimal solves with the small 4x6 tables
- * against an independent search, files, and tables that outlive their
- * truncated file. The forbidden-move pruning has its own test
+ * against an independent search, expanded and generated nodes counted
+ * by an independent IDA* (4x4 and 5x5), files, and tables that outlive
+ * their truncated file. The forbidden-move pruning has its own test
  * (test_movefsm.c).
  *
  * The 6-6-3 tables are built once per run into $BUILD/pdb-cache (or a
@@ -1201,6 +1202,158 @@ static void test_5x5_shared_fsm(void **state)
     assert_true(fewer > 0);
 }
 
+/*
+ * Counting like the papers: an independent IDA* over a cell array, h
+ * from scratch at every node (puz__pdb_value, never the plug-in's per
+ * node entries), the plug-in's child order (direction order on 4x4,
+ * puz__pdb_order5 on 5x5), its parent pruning and, on 5x5, the set's
+ * forbidden-move automaton. A node is expanded when it is within the
+ * bound and not the goal; each of its children that survives the walls,
+ * the parent and the automaton is generated, whether or not it then
+ * exceeds the bound. The plug-in must report the same two counts.
+ */
+struct cref {
+    const struct puz_pdb *d;
+    const uint32_t *fsm;            /* 5x5: the set's automaton */
+    unsigned n, bound, next;
+    uint64_t expanded, generated;
+    uint8_t cells[PUZ__PDB_CELLS], path[256];
+};
+
+static int cref_step(unsigned n, unsigned b, unsigned d)
+{
+    unsigned row = b / n, col = b % n;
+
+    if (d == PUZ_UP)
+        return row > 0 ? (int)(b - n) : -1;
+    if (d == PUZ_DOWN)
+        return row + 1 < n ? (int)(b + n) : -1;
+    if (d == PUZ_LEFT)
+        return col > 0 ? (int)b - 1 : -1;
+    return col + 1 < n ? (int)b + 1 : -1;
+}
+
+static int cref_dfs(struct cref *r, unsigned blank, unsigned g,
+                    unsigned back, uint32_t fs)
+{
+    unsigned h = puz__pdb_value(r->d, r->cells);
+
+    if (g + h > r->bound) {
+        if (g + h < r->next)
+            r->next = g + h;
+        return 0;
+    }
+    if (h == 0)
+        return (int)g + 1;
+    r->expanded++;
+    for (unsigned oi = 0; oi < 4; oi++) {
+        unsigned d = r->n == 5 ? puz__pdb_order5[oi] : oi;
+        int to = cref_step(r->n, blank, d), found;
+        uint32_t nfs = 0;
+        if (to < 0 || d == back)
+            continue;
+        if (r->fsm != NULL) {
+            nfs = r->fsm[4 * fs + d];
+            if (nfs == PUZ__FSM_DEAD)
+                continue;
+        }
+        r->generated++;
+        r->cells[blank] = r->cells[to];
+        r->cells[to] = 0;
+        r->path[g] = (uint8_t)d;
+        found = cref_dfs(r, (unsigned)to, g + 1, d ^ 1u, nfs);
+        r->cells[to] = r->cells[blank];
+        r->cells[blank] = 0;
+        if (found)
+            return found;
+    }
+    return 0;
+}
+
+static unsigned cref_solve(struct cref *r, const struct puz_board *b)
+{
+    memcpy(r->cells, b->cells, sizeof(r->cells));
+    r->bound = puz__pdb_value(r->d, r->cells);
+    for (;;) {
+        int found;
+        r->next = UINT32_MAX;
+        found = cref_dfs(r, b->blank, 0, PUZ_NO_DIR, 0);
+        if (found)
+            return (unsigned)found - 1;
+        assert_true(r->next != UINT32_MAX);
+        r->bound = r->next;
+    }
+}
+
+/* The plug-in's counts (serial) equal the reference's; cut into units
+ * (two threads, run here one after another) the length is the same and
+ * the counts keep their shape: every expanded node but the roots was
+ * generated, and no node has more than three children but a root. */
+static void counts_on(const puz_tables *t, unsigned n, unsigned walk,
+                      unsigned boards, unsigned seed)
+{
+    struct puz_board goal, b;
+    struct puz_rng rng;
+    uint64_t total = 0;
+
+    assert_int_equal(puz_board_goal(n, &goal), PUZ_OK);
+    puz_rng_seed(&rng, seed);
+    for (unsigned i = 0; i < boards; i++) {
+        struct cref r = { .n = n };
+        struct puz_solve_opts o = { 0 };
+        struct puz_result res, par;
+        puz_arena *a = puz_arena_create(1 << 16);
+        unsigned len;
+        walk_from(&goal, walk + 2 * i, &rng, &b);
+        r.d = puz_tables_pdb(t, &goal);
+        assert_non_null(r.d);
+        r.fsm = n == 5 ? r.d->fsm : NULL;
+        if (n == 5)
+            assert_non_null(r.fsm);
+        len = cref_solve(&r, &b);
+        o.algorithm = PUZ_ALG_IDASTAR;
+        o.heuristic = puz_heuristic_find("pdb");
+        o.goal = &goal;
+        o.tables = t;
+        assert_int_equal(puz_solve(&b, &o, a, &res), PUZ_OK);
+        assert_int_equal(res.status, PUZ_SOLVED);
+        assert_int_equal(res.length, len);
+        assert_memory_equal(res.moves, r.path, len);
+        if (res.stats.expanded != r.expanded ||
+            res.stats.generated != r.generated)
+            fail_msg("%ux%u board %u: expanded %llu generated %llu, "
+                     "reference %llu %llu", n, n, i,
+                     (unsigned long long)res.stats.expanded,
+                     (unsigned long long)res.stats.generated,
+                     (unsigned long long)r.expanded,
+                     (unsigned long long)r.generated);
+        assert_true(res.stats.expanded <= res.stats.generated);
+        o.threads = 2;
+        assert_int_equal(puz_solve(&b, &o, a, &par), PUZ_OK);
+        assert_int_equal(par.status, PUZ_SOLVED);
+        assert_int_equal(par.length, len);
+        assert_true(par.stats.expanded <= par.stats.generated + 64);
+        assert_true(par.stats.generated <= 3 * par.stats.expanded + 64);
+        total += r.expanded;
+        puz_arena_destroy(a);
+    }
+    assert_true(total > 1000);      /* trees worth counting */
+}
+
+static void test_counts_match_reference_4x4(void **state)
+{
+    struct fixture *fx = *state;
+
+    counts_on(fx->tables, 4, 40, 6, 47);
+}
+
+static void test_counts_match_reference_5x5(void **state)
+{
+    struct fixture *fx = *state;
+
+    counts_on(fx->tables, 5, 36, 4, 4711);
+}
+
 /* 5x5 files: round trip, damage, and a file for other tables. */
 static void test_5x5_cache_files(void **state)
 {
@@ -1629,6 +1782,8 @@ int main(void)
         cmocka_unit_test(test_5x5_additive),
         cmocka_unit_test(test_5x5_optimal_against_independent_search),
         cmocka_unit_test(test_5x5_shared_fsm),
+        cmocka_unit_test(test_counts_match_reference_4x4),
+        cmocka_unit_test(test_counts_match_reference_5x5),
         cmocka_unit_test(test_5x5_cache_files),
         cmocka_unit_test(test_5x5_other_goals_fall_back),
         cmocka_unit_test(test_loaded_tables_survive_truncated_file),

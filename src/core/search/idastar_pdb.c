@@ -609,7 +609,15 @@ HOT int descend(struct ipdb *ip, unsigned blank, unsigned g,
 }
 
 /* Probe below the node with the blank at `blank`, g moves in, value h
- * (never over the bound: children over it are not entered). */
+ * (never over the bound: children over it are not entered).
+ *
+ * Generated nodes are counted as the papers (and the other plug-ins)
+ * count them: a child when the search reaches it in the loop, over the
+ * bound or not. price() counts a node's children all at once, so when
+ * the goal turns up below child i the siblings after it, never reached,
+ * are taken back here rather than counted one by one on the hot path
+ * (the last iteration only: a few dozen nodes). The counters are
+ * unsigned: a flush in between leaves a difference that still sums. */
 HOT int probe_n(PROBE_ARGS, const unsigned n, const int hw)
 {
     struct child ch[4];
@@ -628,8 +636,10 @@ HOT int probe_n(PROBE_ARGS, const unsigned n, const int hw)
             puz__ida_over(&ip->c, g + 1 + ch[i].h);
             continue;
         }
-        if (descend(ip, blank, g, &ch[i], n, hw))
+        if (descend(ip, blank, g, &ch[i], n, hw)) {
+            ip->c.generated -= cnt - 1 - i;     /* never reached */
             return 1;
+        }
         if (ip->c.stop != PUZ_SOLVED)
             return 0;
     }
@@ -733,8 +743,10 @@ static int collect(struct ipdb *ip, unsigned blank, unsigned g, unsigned h,
         found = collect(ip, ch[i].from, g + 1, ch[i].h, ch[i].dir ^ 1u,
                         n == 5 ? ch[i].fs : 0, ct);
         undo(ip, blank, &ch[i], &u);
-        if (found)
+        if (found) {
+            ip->c.generated -= cnt - 1 - i;
             return 1;
+        }
     }
     return 0;
 }
