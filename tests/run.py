@@ -44,7 +44,18 @@ import time
 TIMEOUTS = {
     # Sweeps all 181,440 3x3 boards against breadth-first truth.
     "test_groundtruth": 600,
+    # A browser and a server per suite, 30-190 s on a quiet 2-core
+    # machine: a whole make test beside four busy processes (load 25-34)
+    # took 171-210 s for four of them and cut e2e_round3 at 300.
+    "e2e_*.sh": 600,
 }
+
+
+def timeout_for(name, default):
+    for pattern, secs in TIMEOUTS.items():
+        if fnmatch.fnmatchcase(name, pattern):
+            return secs
+    return default
 
 # Suites that must not start before others have finished, and why.
 AFTER = {
@@ -207,7 +218,7 @@ def main():
                                   stdin=subprocess.DEVNULL,
                                   start_new_session=True)
         out.close()
-        s.deadline = s.start + TIMEOUTS.get(s.name, default_timeout) * scale
+        s.deadline = s.start + timeout_for(s.name, default_timeout) * scale
 
     def finish(s):
         s.secs = now() - s.start
