@@ -62,7 +62,8 @@ size_t api_keys_count(const api_keys *k);
 const struct api_key *api_keys_find(const api_keys *k, const char *token);
 
 /* Count one request of key at now_ms; false when it is past its rpm in
- * the current minute (*retry_s: seconds until the minute ends). */
+ * a sliding minute (keys.c says how it is estimated; *retry_s: seconds
+ * until a request would pass). */
 bool api_keys_take_request(api_keys *k, const struct api_key *key,
                            uint64_t now_ms, unsigned *retry_s);
 

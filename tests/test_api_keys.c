@@ -271,6 +271,61 @@ static bool streams_gone(void *arg)
     return api_keys_streams_elsewhere(ks->k, "carol") == 0;
 }
 
+/* rpm=N is a sliding minute: ten requests in a minute's last second
+ * leave room for one more in the next minute's first second, not ten
+ * (a calendar minute let 2N through across its edge: shared_keys.sh saw
+ * 15 and 18 of 20 with rpm=10 when its run crossed a minute), the room
+ * grows as that minute slides out of the window, Retry-After says when
+ * the next request passes, and a minute with no minute before it is a
+ * plain N. */
+static void test_rpm_sliding_minute(void **state)
+{
+    char text[256], h[65], path[64], msg[PUZ_MSG_MAX], tok[65];
+    const uint64_t m = UINT64_C(29000000) * 60000;     /* a minute's start */
+    const struct api_key *key;
+    api_keys *k = NULL;
+    unsigned retry, ok;
+
+    (void)state;
+    api_keys_new_token(tok);
+    api_keys_hash_hex(tok, h);
+    snprintf(text, sizeof(text), "dave %s rpm=10\n", h);
+    write_keys(path, sizeof(path), text);
+    assert_int_equal(api_keys_load(path, &k, msg), PUZ_OK);
+    unlink(path);
+    key = api_keys_find(k, tok);
+    assert_non_null(key);
+    for (int i = 0; i < 10; i++)
+        assert_true(api_keys_take_request(k, key, m + 59500, &retry));
+    assert_false(api_keys_take_request(k, key, m + 59600, &retry));
+    /* 0.5 s into the next minute the last one still weighs 9.92 */
+    ok = 0;
+    for (int i = 0; i < 10; i++)
+        ok += api_keys_take_request(k, key, m + 60500, &retry);
+    assert_int_equal(ok, 1);
+    /* 10 * 54/60 + 1 < 10 from 6.001 s on */
+    assert_int_equal(retry, 6);
+    assert_false(api_keys_take_request(k, key, m + 65900, &retry));
+    assert_true(api_keys_take_request(k, key, m + 66100, &retry));
+    /* half way: 10 * 30/60 + cur < 10 while cur < 5 (2 taken: 3 more) */
+    ok = 0;
+    for (int i = 0; i < 10; i++)
+        ok += api_keys_take_request(k, key, m + 90000, &retry);
+    assert_int_equal(ok, 3);
+    /* a second into the minute after (5 in the one before):
+     * 5 * 59/60 + cur < 10 while cur < 6 */
+    ok = 0;
+    for (int i = 0; i < 10; i++)
+        ok += api_keys_take_request(k, key, m + 121000, &retry);
+    assert_int_equal(ok, 6);
+    /* an idle minute between: nothing weighs */
+    ok = 0;
+    for (int i = 0; i < 12; i++)
+        ok += api_keys_take_request(k, key, m + 241000, &retry);
+    assert_int_equal(ok, 10);
+    api_keys_free(k);
+}
+
 /* Issue 42 item 3: with a shared store a key's rpm=10 and streams=2
  * hold across two instances (two tables, two stores, one Redis of the
  * test's own); before, each instance counted its own (20 requests a
@@ -350,6 +405,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_key_job_cap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idem_scoped_to_key, setup,
                                         teardown),
+        cmocka_unit_test(test_rpm_sliding_minute),
         cmocka_unit_test(test_key_caps_across_instances),
     };
 

@@ -4,8 +4,8 @@
 # test's own (unix socket in a temporary directory): 20 requests of a
 # key with rpm=10, alternating between the instances, each once both
 # instances have synced it (their /metrics count the rounds), get
-# exactly 10 answers and the rest 429 with Retry-After, from both
-# instances. Before, each instance counted its own: 20 of 20 were
+# exactly 10 answers (12 at most across a minute's edge) and the rest
+# 429 with Retry-After, from both instances. Before, each instance counted its own: 20 of 20 were
 # answered. (Requests within one sync window may pass a cap together:
 # keysync.c says why and by how much.) Skipped (77) only when redis-server
 # or curl is not installed.
@@ -60,6 +60,7 @@ heard_everywhere() {
 
 [ -n "$(syncs "$a_url")" ] || lb_fail "no puzzled_key_syncs_total in a's /metrics"
 ok=0 limited=0 limited_a=0 limited_b=0
+first_minute=$(($(date +%s) / 60))
 for i in $(seq 20); do
     if [ $((i % 2)) = 0 ]; then u=$a_url o=$b_url; else u=$b_url o=$a_url; fi
     code=$(curl -s -o /dev/null -D "$lb_tmp/h" -w '%{http_code}' \
@@ -75,8 +76,13 @@ for i in $(seq 20); do
     heard_everywhere "$u" "$o"
 done
 echo "shared_keys: rpm=10 across a and b: $ok answered, $limited refused"
-[ "$ok" = 10 ] ||
-    lb_fail "$ok of 20 answered: rpm=10 is not counted across instances"
+# Within one minute exactly 10. A run that crossed into the next minute
+# may get a little more: rpm is a sliding minute (src/api/keys.c) that
+# weighs the minute before as if spent evenly, so 10 requests just
+# before the edge leave room for one at once and one more after 6 s.
+if [ $(($(date +%s) / 60)) = "$first_minute" ]; then most=10; else most=12; fi
+[ "$ok" -ge 10 ] && [ "$ok" -le $most ] ||
+    lb_fail "$ok of 20 answered (at most $most): rpm=10 is not counted across instances"
 [ $limited_a = 1 ] && [ $limited_b = 1 ] ||
     lb_fail "429s only from one instance (a $limited_a, b $limited_b)"
 echo "shared_keys: ok"
