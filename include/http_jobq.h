@@ -43,12 +43,6 @@ struct MHD_Response *http_jstreams_open(http_jstreams *s,
 
 unsigned http_jstreams_count(http_jstreams *s);
 
-/* The shared jobs' lines of /metrics (Prometheus text), heap, *len
- * bytes; "" when q is NULL (embedded jobs); NULL on ENOMEM. Asks Redis
- * for the queue's length (at most redis_timeout_ms). */
-char *http_jobq_metrics_render(jobq_t *q, unsigned open_streams,
-                               size_t *len);
-
 /* End every stream (their clients reconnect elsewhere) and wait at most
  * wait_ms for them to close. Idempotent. */
 void http_jstreams_shutdown(http_jstreams *s, unsigned wait_ms);

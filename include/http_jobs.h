@@ -18,6 +18,7 @@
 
 #include "api.h"
 #include "jobs.h"
+#include "jobsvc.h"
 
 #define HTTP_JOBS_MIN_GAP_MS 250      /* at most 4 progress events a s */
 #define HTTP_JOBS_MAX_GAP_MS 1000     /* at least one a second */
@@ -88,8 +89,10 @@ void http_streams_shutdown(http_streams *s, unsigned wait_ms);
 void http_streams_destroy(http_streams *s);
 
 /* The jobs' lines of /metrics (Prometheus text, jobs_metrics.c), heap,
- * *len bytes; NULL on ENOMEM. open_streams: event streams open now. */
-char *http_jobs_metrics_render(jobs_t *j, unsigned open_streams,
+ * *len bytes; NULL on ENOMEM. open_streams: event streams open now.
+ * With the shared backend this asks Redis for the queue's length (at
+ * most redis_timeout_ms). */
+char *http_jobs_metrics_render(jobsvc *j, unsigned open_streams,
                                uint64_t finals_encoded, size_t *len);
 
 #endif

@@ -18,11 +18,13 @@
 
 #include "api.h"
 #include "jobs.h"
+#include "jobsvc.h"
 #include "support/apitest.h"
 
 struct fixture {
     struct apitest t;
-    jobs_t *jobs;
+    jobsvc *svc;
+    jobs_t *jobs;                   /* svc's registry */
 };
 
 static int setup(void **state)
@@ -36,8 +38,10 @@ static int setup(void **state)
     jc = (struct jobs_config){ 1, f->t.lim.job_queue, f->t.lim.job_ttl_s,
                                f->t.lim.job_max,
                                f->t.lim.job_results_max_bytes, 0 };
-    assert_int_equal(jobs_create(&jc, &f->jobs), PUZ_OK);
-    f->t.ctx.jobs = f->jobs;
+    assert_int_equal(jobsvc_create_embedded(&jc, api_jobs_run, &f->t.ctx,
+                                            &f->svc), PUZ_OK);
+    f->jobs = jobsvc_registry(f->svc);
+    f->t.ctx.jobs = f->svc;
     f->t.ctx.jobs_list_anonymous = true;    /* the list tests list so */
     *state = f;
     return 0;
@@ -47,7 +51,7 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
 
-    jobs_destroy(f->jobs);
+    jobsvc_destroy(f->svc);
     apitest_fini(&f->t);
     free(f);
     return 0;

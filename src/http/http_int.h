@@ -28,7 +28,7 @@
 #include "http_jobs.h"
 #include "http_jobq.h"
 #include "http_pdb_bg.h"
-#include "jobs.h"
+#include "jobsvc.h"
 #include "pool.h"
 #include "puz_arena.h"
 #include "puz_clock.h"
@@ -72,11 +72,10 @@ struct http_server {
     char *openapi;                  /* the spec file, or NULL */
     size_t openapi_len;
     http_metrics *metrics;
-    jobs_t *jobs;                   /* /v1/jobs and their workers */
-    http_streams *streams;          /* their event streams */
-    jobq_t *jobq;                   /* shared jobs (redis_url); NULL = the
-                                     * embedded ones above */
-    http_jstreams *jstreams;        /* their event streams */
+    jobsvc *jobs;                   /* /v1/jobs: embedded, or shared
+                                     * through Redis (redis_url) */
+    http_streams *streams;          /* event streams of embedded jobs */
+    http_jstreams *jstreams;        /* ... or of shared jobs */
     struct http_streams_limits streams_limits;  /* as in force */
     int log_fd;                     /* access log, -1 = off */
     bool log_close;                 /* we opened log_fd */

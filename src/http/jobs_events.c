@@ -9,6 +9,7 @@
 #include "http_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* A stream a limit refused: 503 when the server's or the job's streams
  * are all taken, 429 when this client's or key's share is open (the one
@@ -37,12 +38,21 @@ static void refuse(struct http_req *r, puz_err rc,
  * 503 answered. */
 static bool find(struct http_req *r, jobs_job **job, char *id)
 {
+    jobs_t *reg = jobsvc_registry(r->srv->jobs);
+    struct jobsvc_job j;
+
     *job = NULL;
-    if (!api_call_authorize(&r->call))
+    if (!api_call_authorize(&r->call) || !api_jobs_find(&r->call, false, &j))
         return false;
-    if (r->srv->jobq != NULL)       /* shared jobs: any instance has it */
-        return api_jobq_find(&r->call, id);
-    *job = api_jobs_find(&r->call);
+    memcpy(id, j.v.id, JOBS_ID_LEN + 1);
+    jobsvc_job_release(r->srv->jobs, &j);
+    if (reg == NULL)    /* shared jobs: any instance has it */
+        return true;
+    *job = jobs_find(reg, id);     /* the stream's own reference */
+    if (*job == NULL)
+        api_answer_problemf(&r->call, API_PROBLEM_NOT_FOUND, "no job %s: "
+                            "unknown, or finished more than %u s ago and "
+                            "forgotten", id, r->srv->cfg.api.job_ttl_s);
     return *job != NULL;
 }
 

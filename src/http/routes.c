@@ -126,7 +126,6 @@ void http__api_init(struct http_server *s)
     s->api.store = s->store;
     s->api.draining = &s->draining;
     s->api.jobs = s->jobs;
-    s->api.jobq = s->jobq;
     s->api.keys = s->keys;
     s->api.jobs_list_anonymous = s->cfg.jobs_list_anonymous != 0;
     s->api.salt = s->id_salt;
@@ -231,14 +230,15 @@ bool http__ready(struct http_server *s, json_t **checks)
     store_ok = s->store == NULL || store_ready(s->store, why);
     /* Shared jobs as their workers last found them (queue lost, Redis
      * full): counted with the store, so ?ignore=store leaves both. */
-    jobs_ok = s->jobq == NULL || jobq_ready(s->jobq, jobs_why);
+    jobs_ok = s->jobs == NULL || jobsvc_ready(s->jobs, jobs_why);
     if (checks != NULL) {
         *checks = json_pack("{s:b, s:b, s:b, s:b, s:b}", "workers",
                             workers, "tables", tables, "queue", queue,
                             "draining", draining, "store", store_ok);
         if (!store_ok && *checks != NULL)
             json_object_set_new(*checks, "store_error", json_string(why));
-        if (s->jobq != NULL && *checks != NULL)
+        if (s->jobs != NULL && *checks != NULL
+            && strcmp(jobsvc_backend(s->jobs), "shared") == 0)
             json_object_set_new(*checks, "jobs", json_boolean(jobs_ok));
         if (!jobs_ok && *checks != NULL)
             json_object_set_new(*checks, "jobs_error",
@@ -287,8 +287,8 @@ static bool handle_metrics(struct http_req *r)
     struct http_metrics_gauges g = { 0 };
     struct http__conn_stats cs;
     struct pool_stats st;
-    size_t len = 0, jlen = 0, slen = 0, qlen = 0;
-    char *text, *jtext, *stext, *qtext, *both;
+    size_t len = 0, jlen = 0, slen = 0;
+    char *text, *jtext, *stext, *both;
 
     pool_get_stats(s->pool, &st);
     g.queue_depth = st.queued;
@@ -309,26 +309,24 @@ static bool handle_metrics(struct http_req *r)
     g.cut_body = cs.cut_body;
     g.abandoned = cs.abandoned;
     text = http_metrics_render(s->metrics, &g, &len);
-    jtext = http_jobs_metrics_render(s->jobs, http_streams_count(s->streams),
-                                     http_streams_finals_encoded(s->streams),
-                                     &jlen);
+    jtext = http_jobs_metrics_render(s->jobs, http_streams_count(s->streams)
+                                     + http_jstreams_count(s->jstreams),
+                                     s->streams != NULL
+                                     ? http_streams_finals_encoded(s->streams)
+                                     : 0, &jlen);
     stext = http__store_metrics_render(s->store, &slen);
-    qtext = http_jobq_metrics_render(s->jobq, http_jstreams_count(
-                                         s->jstreams), &qlen);
-    both = text != NULL && jtext != NULL && stext != NULL && qtext != NULL
-           ? malloc(len + jlen + slen + qlen) : NULL;
+    both = text != NULL && jtext != NULL && stext != NULL
+           ? malloc(len + jlen + slen) : NULL;
     if (both == NULL) {
         http__reply(r, 500, NULL);
     } else {
         memcpy(both, text, len);
         memcpy(both + len, jtext, jlen);
         memcpy(both + len + jlen, stext, slen);
-        memcpy(both + len + jlen + slen, qtext, qlen);
         http__reply_copy(r, 200, "text/plain; version=0.0.4; "
-                         "charset=utf-8", both, len + jlen + slen + qlen);
+                         "charset=utf-8", both, len + jlen + slen);
     }
     free(both);
-    free(qtext);
     free(stext);
     free(jtext);
     free(text);
