@@ -167,7 +167,10 @@ struct api_call {
  * json_body
  * for POST routes with a JSON body; fn runs on the thread that read the
  * request; work, when not NULL, is what fn leaves for a worker (fn then
- * returns with answer.status == 0).
+ * returns with answer.status == 0). waits: the work waits on the
+ * network (the shared jobs' Redis), not on a CPU, so the server runs it
+ * on threads of its own rather than the solvers': neither a network
+ * thread nor a solve ever waits behind it.
  */
 struct api_route {
     const char *method;
@@ -175,6 +178,7 @@ struct api_route {
     bool json_body;
     api_fn fn;
     api_fn work;
+    bool waits;
 };
 
 /* The route table, ended by an entry whose path is NULL. Its bound is

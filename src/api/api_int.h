@@ -27,9 +27,13 @@ void api__catalog(struct api_call *c);
 
 /* api_jobs.c */
 void api__jobs_submit(struct api_call *c);
+void api__jobs_submit_work(struct api_call *c);
 void api__jobs_list(struct api_call *c);
+void api__jobs_list_work(struct api_call *c);
 void api__jobs_get(struct api_call *c);
+void api__jobs_get_work(struct api_call *c);
 void api__jobs_delete(struct api_call *c);
+void api__jobs_delete_work(struct api_call *c);
 /* The body of a job's request decoded against the job caps and checked
  * as /v1/solve checks it; false with the problem answered. */
 bool api__jobs_decode(struct api_call *c, struct api_solve_request *q);

@@ -16,8 +16,10 @@
  * answers, on every instance. A job with "threads" may share its IDA*
  * iterations' units with other instances (jobsvc_run_units).
  *
- * A DELETE waits at most API_JOBS_CANCEL_WAIT_MS for the worker to
- * stop.
+ * The routes answer on the calling thread, unless the service may wait
+ * on the network (the shared backend): then their work does, on the
+ * server's waiting threads (here_or_later). A DELETE waits at most
+ * API_JOBS_CANCEL_WAIT_MS for the job's worker to stop.
  */
 #include "api_int.h"
 
@@ -90,7 +92,7 @@ static void job_work(struct api_call *c)
 }
 
 static const struct api_route job_route = {
-    "POST", "/v1/jobs", true, NULL, job_work,
+    "POST", "/v1/jobs", true, NULL, job_work, false,
 };
 
 /* Where no arena could be had: the one problem that needs no memory. */
@@ -335,28 +337,61 @@ static void answer_accepted(struct api_call *c, struct jobs_view *v)
 }
 
 /*
+ * The rest of a job route, here or later: when the service may wait on
+ * the network (the shared backend) it is left to the route's work,
+ * which the server runs on threads that may wait (api_route.waits), so
+ * no network thread ever waits on Redis; the embedded registry answers
+ * at once, here.
+ */
+static void here_or_later(struct api_call *c, api_fn work)
+{
+    if (c->ctx->jobs == NULL || !jobsvc_may_block(c->ctx->jobs))
+        work(c);
+}
+
+/* What a submission's checks hand its work. */
+struct submit_state {
+    struct jobs_idem idem;
+};
+
+/* Checks that need nothing but the request: draining, the
+ * Idempotency-Key, the body decoded and solvable. */
+void api__jobs_submit(struct api_call *c)
+{
+    struct submit_state *st;
+    struct api_solve_request q;
+
+    st = puz_arena_alloc(c->arena, sizeof(*st));
+    if (st == NULL) {
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
+        return;
+    }
+    c->state = st;
+    if (api__refuse_when_draining(c) || !api__jobs_idem(c, &st->idem)
+        || !api__jobs_decode(c, &q))
+        return;
+    here_or_later(c, api__jobs_submit_work);
+}
+
+/*
  * A keyed submission may find the key's job: the same body gets the
  * job as the first submission did (202, Location; as it is now) marked
  * as a replay, another body 422. A replay makes nothing, so the key's
  * cap does not apply to it (the service sees to that).
  */
-void api__jobs_submit(struct api_call *c)
+void api__jobs_submit_work(struct api_call *c)
 {
     const struct api_key *key = c->key;
-    struct api_solve_request q;
-    struct jobs_idem idem;
+    const struct submit_state *st = c->state;
     struct jobsvc_submit a;
     struct jobsvc_job job;
     enum jobs_idem_found found;
     char msg[JOBSVC_MSG_MAX];
     puz_err rc;
 
-    if (api__refuse_when_draining(c) || !api__jobs_idem(c, &idem)
-        || !api__jobs_decode(c, &q))
-        return;
     a = (struct jobsvc_submit){ c->rq.body, c->rq.len,
                                 key != NULL ? key->name : "",
-                                key != NULL ? key->jobs : 0, &idem };
+                                key != NULL ? key->jobs : 0, &st->idem };
     rc = jobsvc_submit(c->ctx->jobs, &a, &job, &found, msg);
     if (rc != PUZ_OK) {
         refused(c, rc, msg);
@@ -435,27 +470,45 @@ static bool list_owner(struct api_call *c, const char **owner)
     return false;
 }
 
-/* The list: each job's summary, never its answer (a page of 5x5 paths
- * would be large); GET /v1/jobs/{id} has it. */
+/* What the list's checks hand its work. */
+struct list_state {
+    const char *owner;
+    int state;
+    unsigned limit;
+};
+
+/* The list's query and whose jobs it shows: nothing but the request. */
 void api__jobs_list(struct api_call *c)
 {
-    const char *owner;
+    struct list_state *st = puz_arena_alloc(c->arena, sizeof(*st));
+
+    if (st == NULL) {
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
+        return;
+    }
+    c->state = st;
+    if (list_query(c, &st->state, &st->limit) && list_owner(c, &st->owner))
+        here_or_later(c, api__jobs_list_work);
+}
+
+/* The list: each job's summary, never its answer (a page of 5x5 paths
+ * would be large); GET /v1/jobs/{id} has it. */
+void api__jobs_list_work(struct api_call *c)
+{
+    const struct list_state *st = c->state;
     struct jobs_view *v;
     char msg[JOBSVC_MSG_MAX];
     json_t *list;
     size_t n = 0;
-    int state;
-    unsigned limit;
     puz_err rc;
 
-    if (!list_query(c, &state, &limit) || !list_owner(c, &owner))
-        return;
-    v = puz_arena_alloc(c->arena, limit * sizeof(*v));
+    v = puz_arena_alloc(c->arena, st->limit * sizeof(*v));
     if (v == NULL) {
         api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
         return;
     }
-    rc = jobsvc_list(c->ctx->jobs, state, owner, v, limit, &n, msg);
+    rc = jobsvc_list(c->ctx->jobs, st->state, st->owner, v, st->limit, &n,
+                     msg);
     if (rc != PUZ_OK) {
         refused(c, rc, msg);
         return;
@@ -469,7 +522,7 @@ void api__jobs_list(struct api_call *c)
     }
     api_answer_json(c, 200, json_pack("{s:o, s:I, s:I}", "jobs", list,
                                       "count", (json_int_t)n, "limit",
-                                      (json_int_t)limit));
+                                      (json_int_t)st->limit));
 }
 
 /* Whether the caller may read, stream or cancel job: an anonymous job
@@ -511,6 +564,11 @@ bool api_jobs_find(struct api_call *c, bool answer, struct jobsvc_job *job)
 
 void api__jobs_get(struct api_call *c)
 {
+    here_or_later(c, api__jobs_get_work);
+}
+
+void api__jobs_get_work(struct api_call *c)
+{
     struct jobsvc_job job;
 
     if (!api_jobs_find(c, true, &job))
@@ -521,6 +579,11 @@ void api__jobs_get(struct api_call *c)
 }
 
 void api__jobs_delete(struct api_call *c)
+{
+    here_or_later(c, api__jobs_delete_work);
+}
+
+void api__jobs_delete_work(struct api_call *c)
 {
     struct jobsvc_job job;
     enum jobsvc_cancelled what;

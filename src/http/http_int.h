@@ -59,6 +59,10 @@ struct http_server {
     char url[96];
     pool_t *pool;
     unsigned workers;
+    /* Threads for work that waits on the network, not a CPU (the shared
+     * jobs' Redis: api_route.waits); NULL when nothing waits so (the
+     * embedded jobs): then such work, if any, runs on pool. */
+    pool_t *wait_pool;
     unsigned http_threads;      /* network threads started */
     const puz_table3 *table3;       /* default 3x3 goal, for random;
                                      * one of the tables' own */
@@ -276,10 +280,19 @@ bool http__check_framing(struct http_req *r, const char *version);
 #define HTTP__MAX_QUERY_ARGS 64
 void *http__uri_check(void *cls, const char *uri, struct MHD_Connection *c);
 
-/* job.c: hand a request's remaining work to the pool. When it returns
- * true the caller must not touch r again: its answer is queued when MHD
- * calls back. False: r is answered already (out of memory). */
+/* The waiting threads (wait_pool): each holds a request at most
+ * redis_timeout_ms (a few commands' worth) while Redis stalls. */
+#define HTTP__WAIT_THREADS 4
+
+/* job.c: hand a request's remaining work to a pool (the waiting
+ * threads' when its route waits on the network, else the solvers').
+ * When it returns true the caller must not touch r again: its answer is
+ * queued when MHD calls back. False: r is answered already (out of
+ * memory). */
 bool http__submit(struct http_req *r);
+/* The same for the rest of a server route (own, on a waiting thread:
+ * it sets r's response, as a handler would). */
+bool http__submit_waiting(struct http_req *r, void (*own)(struct http_req *r));
 
 /* streams.c: what both kinds of job event streams share. A stream's
  * bytes not yet sent, [off, len) of buf (heap, cap bytes). */

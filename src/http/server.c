@@ -574,6 +574,11 @@ static puz_err start_jobs(struct http_server *s, char *msg)
     else if (rc == PUZ_OK)
         s->streams = http_streams_create(&s->api, jobsvc_registry(s->jobs),
                                          &s->streams_limits);
+    /* Job routes that wait on Redis do so on threads of their own. */
+    if (rc == PUZ_OK && jobsvc_may_block(s->jobs))
+        rc = pool_create(&(struct pool_config){ HTTP__WAIT_THREADS,
+                                                s->cfg.queue, 0 },
+                         &s->wait_pool);
     if (rc == PUZ_OK && (s->streams != NULL || s->jstreams != NULL)) {
         s->api.jobs = s->jobs;
         return PUZ_OK;
@@ -687,21 +692,23 @@ static void wait_in_flight(struct http_server *s, unsigned ms)
         usleep(HTTP__SHUTDOWN_POLL_MS * 1000);
 }
 
-static void drain_pool(struct http_server *s)
+static void drain_pool(struct http_server *s, pool_t *p, const char *what)
 {
     struct pool_stats st;
 
-    pool_close(s->pool);
+    if (p == NULL)
+        return;
+    pool_close(p);
     /* Queued solves would never start: their 503 goes out now, not
      * when a worker frees up or the grace period ends. */
-    pool_flush_waiting(s->pool);
-    if (pool_drain(s->pool, s->cfg.shutdown_grace_ms) == PUZ_OK)
+    pool_flush_waiting(p);
+    if (pool_drain(p, s->cfg.shutdown_grace_ms) == PUZ_OK)
         return;
-    pool_get_stats(s->pool, &st);
+    pool_get_stats(p, &st);
     http__log_line("puzzled: grace period of %u ms over, cancelling %u "
-                   "running solves", s->cfg.shutdown_grace_ms, st.busy);
-    pool_cancel_all(s->pool);
-    pool_drain(s->pool, 10000);
+                   "running %s", s->cfg.shutdown_grace_ms, st.busy, what);
+    pool_cancel_all(p);
+    pool_drain(p, 10000);
 }
 
 void http_server_shutdown(http_server *s)
@@ -725,8 +732,8 @@ void http_server_shutdown(http_server *s)
     jobsvc_shutdown(s->jobs, "the server is shutting down");
     http_streams_shutdown(s->streams, SHUTDOWN_STEP_MS);
     http_jstreams_shutdown(s->jstreams, SHUTDOWN_STEP_MS);
-    if (s->pool != NULL)
-        drain_pool(s);
+    drain_pool(s, s->pool, "solves");
+    drain_pool(s, s->wait_pool, "job requests");
     /* Every job ran its done(), so no connection is suspended now. */
     wait_in_flight(s, SHUTDOWN_STEP_MS);
     if (s->daemon != NULL)
@@ -745,6 +752,8 @@ void http_server_shutdown(http_server *s)
     s->listen_fd = -1;
     pool_destroy(s->pool);
     s->pool = NULL;
+    pool_destroy(s->wait_pool);
+    s->wait_pool = NULL;
     http_streams_destroy(s->streams);
     s->streams = NULL;
     http_jstreams_destroy(s->jstreams);
