@@ -40,7 +40,6 @@
 struct api_solve_request;      /* api_decode.h */
 
 struct api_call;
-struct jobs_job;
 struct jobs_view;
 struct jobsvc;
 struct jobsvc_job;
@@ -235,14 +234,10 @@ bool api_jobs_find(struct api_call *c, bool answer, struct jobsvc_job *job);
 /*
  * A job as JSON bytes, for the glue's event stream: the whole job
  * (final true: id, state, times, progress and its result, error or
- * reason) or a progress event (its numbers with id and state). *buf is
- * from malloc, *len its length; false when memory ran out. *version is
- * the version the bytes show.
+ * reason) or a progress event (its numbers with id and state), from a
+ * view of it. *buf is from malloc, *len its length; false when memory
+ * ran out.
  */
-bool api_jobs_event(const struct api_ctx *ctx, struct jobs_job *job,
-                    bool final, char **buf, size_t *len,
-                    uint64_t *version);
-/* The same from a view of the job (the shared jobs' events). */
 bool api_jobs_view_event(const struct jobs_view *v, bool final,
                          char **buf, size_t *len);
 

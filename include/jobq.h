@@ -37,8 +37,10 @@
  * never ends twice. A job runs at least once while any instance lives;
  * its final state and result are written exactly once.
  *
- * Routes call jobq on their own thread through a small pool of
- * connections; every command has redis_timeout_ms. While the store is
+ * It is the shared backend of the jobs service (jobsvc.h,
+ * jobsvc_shared.c). Routes call jobq on the server's waiting threads
+ * (never a network thread) through a small pool of connections; every
+ * command has redis_timeout_ms. While the store is
  * down (store_ready false) every call fails at once with PUZ_EIO.
  */
 #ifndef JOBQ_H

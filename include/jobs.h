@@ -2,9 +2,10 @@
  * jobs.h - long work as jobs: a registry of submitted tasks, the worker
  * threads that run them (their own pool, apart from the quick solves'),
  * their life cycle and the state a watcher sees. A service of plain
- * structs: it knows neither JSON nor HTTP. The API hands it a task (what
- * to run, src/api/api_jobs.c: the same solve work /v1/solve does) and
- * reads the job back as a struct jobs_view to encode it.
+ * structs: it knows neither JSON nor HTTP. It is the embedded backend of
+ * the jobs service (jobsvc.h, jobsvc_embedded.c), which hands it a task
+ * (a request's bytes, run by the API: the same solve work /v1/solve
+ * does) and reads the job back as a struct jobs_view.
  *
  * A job is queued, then running, then ends done, cancelled or failed;
  * nothing else moves it. Its id is 128 random bits (32 hex digits).
@@ -172,7 +173,6 @@ puz_err jobs_cancel(jobs_t *j, jobs_job *job, const char *reason,
 void jobs_forget(jobs_t *j, jobs_job *job);
 
 const char *jobs_id(const jobs_job *job);   /* fixed for its life */
-const char *jobs_owner(const jobs_job *job);    /* fixed too; "" nobody */
 
 /* Called by a running task: the search's progress, at most every
  * ~100 ms (puz_solve's own pace). */

@@ -148,6 +148,42 @@ bool jobsvc_run_units(const struct jobsvc_run *run, const puz_tables *t,
                       const struct puz_board *goal, unsigned threads,
                       struct jobq_units *u, struct puz_solve_opts *o);
 
+/*
+ * A job's events, for its event streams: its id (where the next
+ * jobsvc_events call goes on from), its type ("progress" or the final
+ * state's name) and the job as it showed, without its answer (read that
+ * with jobsvc_find). The shared backend keeps each job's events in
+ * Redis (job_events_max of them): an event's id is its stream id, one a
+ * client can resume from (Last-Event-ID, through any instance). The
+ * embedded one keeps no history: its one event is the job as it is
+ * now (snapshot true, id its version), so a reader that falls behind
+ * gets the latest state, not every step, and the stream numbers what
+ * it sends itself.
+ */
+#define JOBSVC_EVENT_ID_MAX JOBQ_EVENT_ID_MAX
+struct jobsvc_event {
+    char id[JOBSVC_EVENT_ID_MAX];
+    char type[16];
+    bool snapshot;
+    struct jobs_view v;
+};
+
+/* Whether id can be an event id of s's jobs that a client resumes from
+ * (a Last-Event-ID); never for snapshots. */
+bool jobsvc_event_id_ok(const jobsvc *s, const char *id);
+
+/* The events of job after the event `after` (NULL: only its latest
+ * one), at most max, oldest first; *n of them. *gone when the job no
+ * longer exists (and no event is left). */
+puz_err jobsvc_events(jobsvc *s, const char *job, const char *after,
+                      struct jobsvc_event *out, size_t max, size_t *n,
+                      bool *gone, char *msg);
+
+/* Wait until some job may have changed since *seen (a counter every
+ * change bumps, updated) or timeout_ms passed. The shared backend
+ * cannot tell (another instance runs the job): it just waits. */
+void jobsvc_wait_change(jobsvc *s, uint64_t *seen, unsigned timeout_ms);
+
 /* Whether the service can take work, as its workers last found it (no
  * I/O): false with why (PUZ_MSG_MAX) while the shared queue is lost or
  * Redis is full. Always true for the embedded backend. */
@@ -164,10 +200,5 @@ struct jobsvc_stats {
     unsigned queued;
 };
 void jobsvc_get_stats(jobsvc *s, struct jobsvc_stats *out);
-
-/* The backends themselves, for the event streams (each still reads its
- * own) and tests: NULL when the other backend runs. */
-jobs_t *jobsvc_registry(jobsvc *s);
-jobq_t *jobsvc_queue(jobsvc *s);
 
 #endif

@@ -24,7 +24,6 @@
 struct fixture {
     struct apitest t;
     jobsvc *svc;
-    jobs_t *jobs;                   /* svc's registry */
 };
 
 static int setup(void **state)
@@ -40,7 +39,6 @@ static int setup(void **state)
                                f->t.lim.job_results_max_bytes, 0 };
     assert_int_equal(jobsvc_create_embedded(&jc, api_jobs_run, &f->t.ctx,
                                             &f->svc), PUZ_OK);
-    f->jobs = jobsvc_registry(f->svc);
     f->t.ctx.jobs = f->svc;
     f->t.ctx.jobs_list_anonymous = true;    /* the list tests list so */
     *state = f;
@@ -117,7 +115,7 @@ static void wait_for(struct fixture *f, const char *id, const char *s,
         if (puz_clock_mono_us() >= until)
             fail_msg("job %s still %s after %u ms, not %s", id,
                      get_state(f, id, NULL), ms, s);
-        jobs_wait_change(f->jobs, &seen, 50);
+        jobsvc_wait_change(f->svc, &seen, 50);
     }
 }
 
@@ -387,7 +385,7 @@ static void test_idem_replays_the_first_job(void **state)
 {
     struct fixture *f = *state;
     char id[JOBS_ID_LEN + 1], other[JOBS_ID_LEN + 1], loc[64];
-    struct jobs_stats st;
+    struct jobsvc_stats st;
     json_t *j;
 
     f->t.idempotency_key = "\"8e03978e-40d5-43e8-bc93-6894a57f9324\"";
@@ -416,8 +414,8 @@ static void test_idem_replays_the_first_job(void **state)
     submit(f, APITEST_QUICK_BODY, other);
     assert_string_not_equal(other, id);
     f->t.client = "127.0.0.1";
-    jobs_get_stats(f->jobs, &st);
-    assert_int_equal(st.submitted, 2);
+    jobsvc_get_stats(f->svc, &st);
+    assert_int_equal(st.local.submitted, 2);
     /* the job forgotten (DELETE of a finished job): the key is free */
     snprintf(loc, sizeof(loc), "/v1/jobs/%s", id);
     f->t.idempotency_key = NULL;
@@ -439,7 +437,7 @@ static void test_idem_bad_keys(void **state)
         "k\x01y", "caf\xc3\xa9", "\"a\\x\"", "a\"b",
     };
     char longest[258], id[JOBS_ID_LEN + 1];
-    struct jobs_stats st;
+    struct jobsvc_stats st;
 
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         f->t.idempotency_key = bad[i];
@@ -454,8 +452,8 @@ static void test_idem_bad_keys(void **state)
     assert_non_null(strstr(problem(f, "POST", "/v1/jobs", NULL,
                                    APITEST_QUICK_BODY, 400,
                                    "invalid-header"), "longer than 255"));
-    jobs_get_stats(f->jobs, &st);
-    assert_int_equal(st.submitted, 0);
+    jobsvc_get_stats(f->svc, &st);
+    assert_int_equal(st.local.submitted, 0);
     longest[255] = '\0';
     submit(f, APITEST_QUICK_BODY, id);
 }

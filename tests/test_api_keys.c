@@ -29,7 +29,6 @@
 struct fixture {
     struct apitest t;
     jobsvc *svc;
-    jobs_t *jobs;                   /* svc's registry */
     api_keys *keys;
     char path[64];
 };
@@ -70,7 +69,6 @@ static int setup(void **state)
     jc = (struct jobs_config){ 1, 8, 3600, 100, 1u << 20, 0 };
     assert_int_equal(jobsvc_create_embedded(&jc, api_jobs_run, &f->t.ctx,
                                             &f->svc), PUZ_OK);
-    f->jobs = jobsvc_registry(f->svc);
     f->t.ctx.jobs = f->svc;
     f->t.ctx.keys = f->keys;
     *state = f;

@@ -249,16 +249,6 @@ bool api_jobs_view_event(const struct jobs_view *view, bool final,
     return ok;
 }
 
-bool api_jobs_event(const struct api_ctx *ctx, jobs_job *job, bool final,
-                    char **buf, size_t *len, uint64_t *version)
-{
-    struct jobs_view v;
-
-    jobs_view_get(jobsvc_registry(ctx->jobs), job, &v);
-    *version = v.version;
-    return api_jobs_view_event(&v, final, buf, len);
-}
-
 /* The job as v shows it, with Location on a 202. */
 static void answer_job(struct api_call *c, unsigned status,
                        const struct jobs_view *v)

@@ -26,7 +26,6 @@
 #include "http_server.h"
 #include "http_static.h"
 #include "http_jobs.h"
-#include "http_jobq.h"
 #include "http_pdb_bg.h"
 #include "jobsvc.h"
 #include "pool.h"
@@ -78,8 +77,7 @@ struct http_server {
     http_metrics *metrics;
     jobsvc *jobs;                   /* /v1/jobs: embedded, or shared
                                      * through Redis (redis_url) */
-    http_streams *streams;          /* event streams of embedded jobs */
-    http_jstreams *jstreams;        /* ... or of shared jobs */
+    http_streams *streams;          /* their event streams */
     struct http_streams_limits streams_limits;  /* as in force */
     int log_fd;                     /* access log, -1 = off */
     bool log_close;                 /* we opened log_fd */
@@ -294,8 +292,8 @@ bool http__submit(struct http_req *r);
  * it sets r's response, as a handler would). */
 bool http__submit_waiting(struct http_req *r, void (*own)(struct http_req *r));
 
-/* streams.c: what both kinds of job event streams share. A stream's
- * bytes not yet sent, [off, len) of buf (heap, cap bytes). */
+/* streams.c: a set of job event streams (jobs_stream.c): its list, lock,
+ * caps and thread. A stream's bytes not yet sent, [off, len) of buf (heap, cap bytes). */
 struct http__pending {
     char *buf;
     size_t cap, len, off;
@@ -311,7 +309,7 @@ struct http__stream {
     char client[64];                /* for the per-client cap */
     char key[JOBS_OWNER_MAX + 1];   /* for the key's cap; "" = none */
 };
-/* A set of streams (the embedded jobs' or the shared jobs'): one lock
+/* A set of streams: one lock
  * for its list and every field of its streams, their caps, and the
  * thread that feeds and resumes them. */
 struct http__stream_set {

@@ -10,7 +10,6 @@
 #include "http_int.h"
 
 #include <stdio.h>
-#include <string.h>
 
 /* A stream a limit refused: 503 when the server's or the job's streams
  * are all taken, 429 when this client's or key's share is open (the one
@@ -34,29 +33,6 @@ static void refuse(struct http_req *r, puz_err rc,
     http__reply_answer(r);
 }
 
-/* The job the call names, found (embedded: *job, a reference the
- * stream takes; shared: its id in id), or false with the 401, 404 or
- * 503 answered. */
-static bool find(struct http_req *r, jobs_job **job, char *id)
-{
-    jobs_t *reg = jobsvc_registry(r->srv->jobs);
-    struct jobsvc_job j;
-
-    *job = NULL;
-    if (!api_jobs_find(&r->call, false, &j))
-        return false;
-    memcpy(id, j.v.id, JOBS_ID_LEN + 1);
-    jobsvc_job_release(r->srv->jobs, &j);
-    if (reg == NULL)    /* shared jobs: any instance has it */
-        return true;
-    *job = jobs_find(reg, id);     /* the stream's own reference */
-    if (*job == NULL)
-        api_answer_problemf(&r->call, API_PROBLEM_NOT_FOUND, "no job %s: "
-                            "unknown, or finished more than %u s ago and "
-                            "forgotten", id, r->srv->cfg.api.job_ttl_s);
-    return *job != NULL;
-}
-
 /* The rest of the route: find the job and open its stream. With the
  * shared jobs the finding waits on Redis: then this runs on a waiting
  * thread (job.c), which makes the response as a handler would. The
@@ -64,26 +40,20 @@ static bool find(struct http_req *r, jobs_job **job, char *id)
 static void open_stream(struct http_req *r)
 {
     const struct api_key *key = r->call.key;
-    const char *last = r->call.state;
     struct http_streams_refusal limit;
     struct MHD_Response *resp;
-    char id[JOBS_ID_LEN + 1];
-    jobs_job *job;
+    struct jobsvc_job j;
     puz_err rc;
 
-    if (!find(r, &job, id)) {
+    if (!api_jobs_find(&r->call, false, &j)) {
         http__reply_answer(r);
         return;
     }
-    /* The embedded stream takes our reference. */
-    resp = job != NULL
-           ? http_streams_open(r->srv->streams, r->conn, job, last,
-                               r->remote, key != NULL ? key->name : "",
-                               key != NULL ? key->streams : 0, &rc, &limit)
-           : http_jstreams_open(r->srv->jstreams, r->conn, id, last,
-                                r->remote, key != NULL ? key->name : "",
-                                key != NULL ? key->streams : 0, &rc,
-                                &limit);
+    jobsvc_job_release(r->srv->jobs, &j);
+    resp = http_streams_open(r->srv->streams, r->conn, j.v.id,
+                             r->call.state, r->remote,
+                             key != NULL ? key->name : "",
+                             key != NULL ? key->streams : 0, &rc, &limit);
     if (resp != NULL)
         http__reply(r, 200, resp);
     else

@@ -309,11 +309,9 @@ static bool handle_metrics(struct http_req *r)
     g.cut_body = cs.cut_body;
     g.abandoned = cs.abandoned;
     text = http_metrics_render(s->metrics, &g, &len);
-    jtext = http_jobs_metrics_render(s->jobs, http_streams_count(s->streams)
-                                     + http_jstreams_count(s->jstreams),
-                                     s->streams != NULL
-                                     ? http_streams_finals_encoded(s->streams)
-                                     : 0, &jlen);
+    jtext = http_jobs_metrics_render(s->jobs, http_streams_count(s->streams),
+                                     http_streams_finals_encoded(s->streams),
+                                     &jlen);
     stext = http__store_metrics_render(s->store, &slen);
     both = text != NULL && jtext != NULL && stext != NULL
            ? malloc(len + jlen + slen) : NULL;

@@ -568,18 +568,14 @@ static puz_err start_jobs(struct http_server *s, char *msg)
     streams_limits(s);
     rc = shared ? create_shared(s)
          : jobsvc_create_embedded(&jc, api_jobs_run, &s->api, &s->jobs);
-    if (rc == PUZ_OK && shared)
-        s->jstreams = http_jstreams_create(jobsvc_queue(s->jobs),
-                                           &s->streams_limits);
-    else if (rc == PUZ_OK)
-        s->streams = http_streams_create(&s->api, jobsvc_registry(s->jobs),
-                                         &s->streams_limits);
+    if (rc == PUZ_OK)
+        s->streams = http_streams_create(s->jobs, &s->streams_limits);
     /* Job routes that wait on Redis do so on threads of their own. */
     if (rc == PUZ_OK && jobsvc_may_block(s->jobs))
         rc = pool_create(&(struct pool_config){ HTTP__WAIT_THREADS,
                                                 s->cfg.queue, 0 },
                          &s->wait_pool);
-    if (rc == PUZ_OK && (s->streams != NULL || s->jstreams != NULL)) {
+    if (rc == PUZ_OK && s->streams != NULL) {
         s->api.jobs = s->jobs;
         return PUZ_OK;
     }
@@ -731,7 +727,6 @@ void http_server_shutdown(http_server *s)
      * their clients reconnect elsewhere, while the daemon still runs. */
     jobsvc_shutdown(s->jobs, "the server is shutting down");
     http_streams_shutdown(s->streams, SHUTDOWN_STEP_MS);
-    http_jstreams_shutdown(s->jstreams, SHUTDOWN_STEP_MS);
     drain_pool(s, s->pool, "solves");
     drain_pool(s, s->wait_pool, "job requests");
     /* Every job ran its done(), so no connection is suspended now. */
@@ -756,8 +751,6 @@ void http_server_shutdown(http_server *s)
     s->wait_pool = NULL;
     http_streams_destroy(s->streams);
     s->streams = NULL;
-    http_jstreams_destroy(s->jstreams);
-    s->jstreams = NULL;
 }
 
 void http_server_destroy(http_server *s)

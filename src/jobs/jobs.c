@@ -494,11 +494,6 @@ const char *jobs_id(const jobs_job *job)
     return job->id;
 }
 
-const char *jobs_owner(const jobs_job *job)
-{
-    return job->task.owner;
-}
-
 /* Wait (lock held) until the job's worker has let go, at most ms. */
 static void wait_ended(jobs_t *j, jobs_job *job, unsigned ms)
 {

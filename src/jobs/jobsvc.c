@@ -162,6 +162,30 @@ bool jobsvc_run_units(const struct jobsvc_run *run, const puz_tables *t,
            && run->svc->ops->units(run, t, start, goal, threads, u, o);
 }
 
+bool jobsvc_event_id_ok(const jobsvc *s, const char *id)
+{
+    return id != NULL && s->ops->event_id_ok(id);
+}
+
+puz_err jobsvc_events(jobsvc *s, const char *job, const char *after,
+                      struct jobsvc_event *out, size_t max, size_t *n,
+                      bool *gone, char *msg)
+{
+    *n = 0;
+    *gone = false;
+    msg[0] = '\0';
+    if (!id_ok(job)) {
+        *gone = true;
+        return PUZ_OK;
+    }
+    return s->ops->events(s, job, after, out, max, n, gone, msg);
+}
+
+void jobsvc_wait_change(jobsvc *s, uint64_t *seen, unsigned timeout_ms)
+{
+    s->ops->wait_change(s, seen, timeout_ms);
+}
+
 bool jobsvc_ready(jobsvc *s, char *why)
 {
     why[0] = '\0';
@@ -172,14 +196,4 @@ void jobsvc_get_stats(jobsvc *s, struct jobsvc_stats *out)
 {
     memset(out, 0, sizeof(*out));
     s->ops->stats(s, out);
-}
-
-jobs_t *jobsvc_registry(jobsvc *s)
-{
-    return s != NULL ? s->jobs : NULL;
-}
-
-jobq_t *jobsvc_queue(jobsvc *s)
-{
-    return s != NULL ? s->q : NULL;
 }

@@ -141,6 +141,55 @@ static void emb_progress(const struct jobsvc_run *run,
     jobs_run_progress(run->impl, p);
 }
 
+/* Digits: a version (below 2^63), as emb_events hands it out. */
+static bool version_ok(const char *id)
+{
+    size_t n = strspn(id, "0123456789");
+
+    return n > 0 && n <= 18 && id[n] == '\0';
+}
+
+/* Snapshots have no ids a client resumes from. */
+static bool emb_event_id_ok(const char *id)
+{
+    (void)id;
+    return false;
+}
+
+/* No history: the job as it is now, when its version is past after. */
+static puz_err emb_events(jobsvc *s, const char *job, const char *after,
+                          struct jobsvc_event *out, size_t max, size_t *n,
+                          bool *gone, char *msg)
+{
+    jobs_job *j = jobs_find(s->jobs, job);
+    struct jobs_view v;
+
+    (void)msg;
+    *gone = j == NULL;
+    if (j == NULL)
+        return PUZ_OK;
+    jobs_view_get(s->jobs, j, &v);
+    jobs_release(s->jobs, j);
+    v.body = NULL;      /* gone with the reference */
+    v.len = 0;
+    if (max == 0 || (after != NULL && version_ok(after)
+                     && v.version <= strtoull(after, NULL, 10)))
+        return PUZ_OK;
+    out->v = v;
+    out->snapshot = true;
+    snprintf(out->id, sizeof(out->id), "%llu",
+             (unsigned long long)v.version);
+    snprintf(out->type, sizeof(out->type), "%s", jobs_state_final(v.state)
+             ? jobs_state_name(v.state) : "progress");
+    *n = 1;
+    return PUZ_OK;
+}
+
+static void emb_wait_change(jobsvc *s, uint64_t *seen, unsigned timeout_ms)
+{
+    jobs_wait_change(s->jobs, seen, timeout_ms);
+}
+
 static bool emb_ready(jobsvc *s, char *why)
 {
     (void)s;
@@ -162,6 +211,7 @@ static void emb_shutdown(jobsvc *s, const char *reason)
  * threads run them (pool_run_units). */
 const struct jobsvc__ops jobsvc__embedded = {
     "embedded", false, emb_submit, emb_find, emb_release, emb_list,
-    emb_cancel, emb_progress, NULL, emb_ready, emb_stats,
+    emb_cancel, emb_progress, NULL, emb_event_id_ok, emb_events,
+    emb_wait_change, emb_ready, emb_stats,
     emb_shutdown,
 };

@@ -30,6 +30,11 @@ struct jobsvc__ops {
                   const struct puz_board *start,
                   const struct puz_board *goal, unsigned threads,
                   struct jobq_units *u, struct puz_solve_opts *o);
+    bool (*event_id_ok)(const char *id);
+    puz_err (*events)(jobsvc *s, const char *job, const char *after,
+                      struct jobsvc_event *out, size_t max, size_t *n,
+                      bool *gone, char *msg);
+    void (*wait_change)(jobsvc *s, uint64_t *seen, unsigned timeout_ms);
     bool (*ready)(jobsvc *s, char *why);
     void (*stats)(jobsvc *s, struct jobsvc_stats *out);
     void (*shutdown)(jobsvc *s, const char *reason);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Redis failed (or is away): PUZ_EIO, a 503 with Retry-After. */
 static puz_err unavailable(char *msg, const char *why)
@@ -134,6 +135,36 @@ static bool sh_units(const struct jobsvc_run *run, const puz_tables *t,
     return true;
 }
 
+#define EVENTS_A_CALL 16
+
+static puz_err sh_events(jobsvc *s, const char *job, const char *after,
+                         struct jobsvc_event *out, size_t max, size_t *n,
+                         bool *gone, char *msg)
+{
+    struct jobq_event ev[EVENTS_A_CALL];
+    char m[PUZ_MSG_MAX] = "";
+
+    if (max > EVENTS_A_CALL)
+        max = EVENTS_A_CALL;
+    if (jobq_events(s->q, job, after, ev, max, n, gone, m) != PUZ_OK)
+        return unavailable(msg, m);
+    for (size_t i = 0; i < *n; i++) {
+        memcpy(out[i].id, ev[i].id, sizeof(out[i].id));
+        memcpy(out[i].type, ev[i].type, sizeof(out[i].type));
+        out[i].snapshot = false;
+        out[i].v = ev[i].v;
+    }
+    return PUZ_OK;
+}
+
+/* Another instance may change a job: nothing here tells; a poll. */
+static void sh_wait_change(jobsvc *s, uint64_t *seen, unsigned timeout_ms)
+{
+    (void)s;
+    (void)seen;
+    usleep(timeout_ms * 1000u);
+}
+
 static bool sh_ready(jobsvc *s, char *why)
 {
     return jobq_ready(s->q, why);
@@ -159,6 +190,7 @@ static void sh_shutdown(jobsvc *s, const char *reason)
 /* In jobsvc_int.h's order. */
 const struct jobsvc__ops jobsvc__shared = {
     "shared", true, sh_submit, sh_find, sh_release, sh_list,
-    sh_cancel, sh_progress, sh_units, sh_ready, sh_stats,
+    sh_cancel, sh_progress, sh_units, jobq_event_id_ok, sh_events,
+    sh_wait_change, sh_ready, sh_stats,
     sh_shutdown,
 };
