@@ -106,6 +106,8 @@ struct api_request {
     const char *idempotency_key;    /* the Idempotency-Key header as
                                      * sent (several joined by ", "),
                                      * or NULL (POST /v1/jobs) */
+    const char *traceparent;        /* the traceparent header (W3C Trace
+                                     * Context), or NULL */
     const char *body;       /* JSON routes: the whole body */
     size_t len;
     const struct api_param *query;

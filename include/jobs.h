@@ -33,6 +33,7 @@
 
 #define JOBS_ID_LEN 32      /* hex digits */
 #define JOBS_OWNER_MAX 32   /* bytes of an owner's name; "" = nobody */
+#define JOBS_TRACE_LEN 32   /* hex digits of a W3C trace-id */
 
 /*
  * An Idempotency-Key submission (POST /v1/jobs, the IETF draft
@@ -105,6 +106,8 @@ struct jobs_task {
     void (*free_arg)(void *arg);
     void *arg;
     char owner[JOBS_OWNER_MAX + 1];     /* who submitted it; "" = nobody */
+    char trace[JOBS_TRACE_LEN + 1];     /* the submission's trace id
+                                         * (W3C trace context); "" none */
 };
 
 struct jobs_config {
@@ -190,6 +193,7 @@ void jobs_snapshot(jobs_t *j, jobs_job *job, struct jobs_snap *out);
 struct jobs_view {
     char id[JOBS_ID_LEN + 1];
     char owner[JOBS_OWNER_MAX + 1];
+    char trace[JOBS_TRACE_LEN + 1];     /* as submitted; "" none */
     enum jobs_state state;
     uint64_t version;           /* grows with every change of the job */
     unsigned attempts;          /* runs started (shared jobs, jobq.h);

@@ -94,6 +94,8 @@ struct jobsvc_submit {
     unsigned owner_cap;         /* owner's jobs queued or running at
                                  * most; 0 = no cap */
     const struct jobs_idem *idem;   /* NULL or key "": none */
+    const char *trace;          /* the W3C trace-id the job keeps (32
+                                 * hex digits); NULL or "": none */
 };
 
 /*

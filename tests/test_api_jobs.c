@@ -458,6 +458,89 @@ static void test_idem_bad_keys(void **state)
     submit(f, APITEST_QUICK_BODY, id);
 }
 
+/* The traceparent of the last answer: trace and span (the job) when
+ * trace is not NULL, else any trace but `not`; and its trace id. */
+static void expect_trace(struct fixture *f, const char *trace,
+                         const char *not, const char *id, char *got)
+{
+    const char *h = apitest_header(&f->t, "traceparent");
+
+    assert_non_null(h);
+    assert_int_equal(strlen(h), 55);
+    assert_memory_equal(h, "00-", 3);
+    assert_int_equal(strspn(h + 3, "0123456789abcdef"), 32);
+    if (trace != NULL)
+        assert_memory_equal(h + 3, trace, 32);
+    if (not != NULL)
+        assert_memory_not_equal(h + 3, not, 32);
+    assert_true(h[35] == '-');
+    assert_memory_equal(h + 36, id, 16);    /* the job is the span */
+    assert_string_equal(h + 52, "-00");
+    memcpy(got, h + 3, 32);
+    got[32] = '\0';
+}
+
+/* Wait for the job to be done, then DELETE it (forgotten: 204), so
+ * the small queue and job_max never fill. */
+static void drop(struct fixture *f, const char *id)
+{
+    char path[64];
+
+    wait_for(f, id, "done", 10000);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    assert_int_equal(apitest_call(&f->t, "DELETE", path, NULL,
+                                  NULL)->status, 204);
+}
+
+/* W3C Trace Context (issue 42): a job keeps its submission's trace id,
+ * and its answers (202, GET) name it with the job as the span;
+ * without a traceparent, or with one that is not valid, a new trace. */
+static void test_trace_context(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const bad[] = {
+        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x",
+        "4bf92f3577b34da6a3ce929d0e0e4736",
+    };
+    const char *tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7"
+                     "-01";
+    char id[JOBS_ID_LEN + 1], path[64], got[33], first[33];
+
+    (void)state;
+    f->t.traceparent = tp;
+    submit(f, APITEST_QUICK_BODY, id);
+    expect_trace(f, "4bf92f3577b34da6a3ce929d0e0e4736", NULL, id, got);
+    f->t.traceparent = NULL;    /* read later, by anyone: the job's */
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    assert_int_equal(apitest_call(&f->t, "GET", path, NULL, NULL)->status,
+                     200);
+    expect_trace(f, "4bf92f3577b34da6a3ce929d0e0e4736", NULL, id, got);
+    drop(f, id);
+    /* A later version may add fields. */
+    f->t.traceparent = "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7"
+                       "-01-future";
+    submit(f, APITEST_QUICK_BODY, id);
+    expect_trace(f, "4bf92f3577b34da6a3ce929d0e0e4736", NULL, id, got);
+    drop(f, id);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        f->t.traceparent = bad[i];
+        submit(f, APITEST_QUICK_BODY, id);
+        expect_trace(f, NULL, "4bf92f3577b34da6a3ce929d0e0e4736", id, got);
+        drop(f, id);
+    }
+    f->t.traceparent = NULL;
+    submit(f, APITEST_QUICK_BODY, id);
+    expect_trace(f, NULL, NULL, id, first);
+    drop(f, id);
+    submit(f, APITEST_QUICK_BODY, id);
+    expect_trace(f, NULL, first, id, got);  /* a new trace each time */
+    drop(f, id);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +563,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_idem_replays_the_first_job,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_context, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_idem_bad_keys, setup,
                                         teardown),
     };

@@ -3,7 +3,7 @@
  * embedded backend, with a run function of the test's own (the body is
  * "ms,len": run ms milliseconds, watching the cancel flag, then answer
  * len bytes): the request's bytes reach the worker, a submission's view,
- * a refusal worded by the backend, the owner's cap, an Idempotency-Key's
+ * its trace id kept, a refusal worded by the backend, the owner's cap, an Idempotency-Key's
  * replay and mismatch, find and list, a cancel then a forget, malformed
  * ids asked of nobody, and the events a stream reads (snapshots whose
  * cursor is the job's version). The shared backend answers the same
@@ -62,13 +62,17 @@ static jobsvc *start(unsigned queue, unsigned max)
     return s;
 }
 
+/* The trace id every job here is submitted with (W3C's example). */
+#define TRACE "4bf92f3577b34da6a3ce929d0e0e4736"
+
 /* Submit body as owner (cap: its jobs at most) with key (NULL: none). */
 static puz_err submit(jobsvc *s, const char *body, const char *owner,
                       unsigned cap, const struct jobs_idem *idem,
                       struct jobsvc_job *job, enum jobs_idem_found *found,
                       char *msg)
 {
-    const struct jobsvc_submit a = { body, strlen(body), owner, cap, idem };
+    const struct jobsvc_submit a = { body, strlen(body), owner, cap, idem,
+                                     TRACE };
 
     return jobsvc_submit(s, &a, job, found, msg);
 }
@@ -126,6 +130,7 @@ static void test_submit_runs_the_bytes(void **state)
     assert_true(found);
     assert_int_equal(job.v.len, 3);
     assert_memory_equal(job.v.body, "xxx", 3);
+    assert_string_equal(job.v.trace, TRACE);    /* kept with the job */
     jobsvc_job_release(s, &job);
     assert_int_equal(jobsvc_list(s, -1, NULL, v, 4, &n, msg), PUZ_OK);
     assert_int_equal(n, 1);

@@ -46,6 +46,14 @@ bool api__jobs_idem(struct api_call *c, struct jobs_idem *idem);
 void api__jobs_idem_reused(struct api_call *c);
 void api__jobs_replayed(struct api_call *c);
 
+/* trace.c: W3C Trace Context for jobs. The trace id a job keeps: the
+ * trace-id of the call's traceparent when it is one, else a new random
+ * one (JOBS_TRACE_LEN + 1 bytes into out). Then the traceparent header
+ * of an answer about job (id) of that trace: the job is its span. */
+void api__trace_id(const struct api_call *c, char *out);
+void api__trace_header(struct api_call *c, const char *trace,
+                       const char *job);
+
 /* api_daily.c */
 void api__daily(struct api_call *c);
 void api__daily_entry(struct api_call *c);

@@ -273,6 +273,7 @@ static void answer_job(struct api_call *c, unsigned status,
         snprintf(loc, sizeof(loc), "/v1/jobs/%s", v->id);
         api_answer_header(c, "Location", loc);
     }
+    api__trace_header(c, v->trace, v->id);
 }
 
 /* --- the routes ----------------------------------------------------------- */
@@ -342,6 +343,7 @@ static void here_or_later(struct api_call *c, api_fn work)
 /* What a submission's checks hand its work. */
 struct submit_state {
     struct jobs_idem idem;
+    char trace[JOBS_TRACE_LEN + 1];
 };
 
 /* Checks that need nothing but the request: draining, the
@@ -360,6 +362,7 @@ void api__jobs_submit(struct api_call *c)
     if (api__refuse_when_draining(c) || !api__jobs_idem(c, &st->idem)
         || !api__jobs_decode(c, &q))
         return;
+    api__trace_id(c, st->trace);
     here_or_later(c, api__jobs_submit_work);
 }
 
@@ -381,7 +384,8 @@ void api__jobs_submit_work(struct api_call *c)
 
     a = (struct jobsvc_submit){ c->rq.body, c->rq.len,
                                 key != NULL ? key->name : "",
-                                key != NULL ? key->jobs : 0, &st->idem };
+                                key != NULL ? key->jobs : 0, &st->idem,
+                                st->trace };
     rc = jobsvc_submit(c->ctx->jobs, &a, &job, &found, msg);
     if (rc != PUZ_OK) {
         refused(c, rc, msg);

@@ -556,6 +556,7 @@ static void view_locked(const jobs_job *job, struct jobs_view *v)
 {
     memcpy(v->id, job->id, sizeof(v->id));
     memcpy(v->owner, job->task.owner, sizeof(v->owner));
+    memcpy(v->trace, job->task.trace, sizeof(v->trace));
     v->state = job->state;
     v->version = job->version;
     v->attempts = 0;

@@ -57,7 +57,7 @@ static puz_err emb_submit(jobsvc *s, const struct jobsvc_submit *a,
                           struct jobsvc_job *out,
                           enum jobs_idem_found *found, char *msg)
 {
-    struct jobs_task task = { task_run, free, NULL, "" };
+    struct jobs_task task = { task_run, free, NULL, "", "" };
     jobs_job *job = NULL;
     puz_err rc;
 
@@ -72,6 +72,8 @@ static puz_err emb_submit(jobsvc *s, const struct jobsvc_submit *a,
         && jobs_count_active(s->jobs, a->owner) >= a->owner_cap)
         return PUZ_ELIMITED;
     snprintf(task.owner, sizeof(task.owner), "%s", a->owner);
+    snprintf(task.trace, sizeof(task.trace), "%s",
+             a->trace != NULL ? a->trace : "");
     task.arg = task_new(s, a);
     if (task.arg == NULL)
         rc = PUZ_ENOMEM;

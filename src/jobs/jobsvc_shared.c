@@ -64,8 +64,9 @@ static puz_err sh_submit(jobsvc *s, const struct jobsvc_submit *a,
     bool there = false;
     puz_err rc;
 
-    rc = jobq_submit_idem(s->q, a->body, a->len, a->owner, a->owner_cap,
-                          a->idem, id, found, m);
+    rc = jobq_submit_traced(s->q, a->body, a->len, a->owner,
+                            a->owner_cap, a->idem,
+                            a->trace != NULL ? a->trace : "", id, found, m);
     if (rc != PUZ_OK)
         return refused(s, rc, m, msg);
     if (*found == JOBS_IDEM_MISMATCH)
