@@ -139,7 +139,7 @@ asan:
 # where threads meet.
 TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile test_jobs \
 	test_idastar_units test_pdb_background \
-	test_http_jobs test_jobq
+	test_http_jobs test_jobq test_jobsvc
 # Sanitized code runs several times slower: each suite's timeout too.
 # Left out under the sanitizers: suites that run no C of ours beyond what
 # the others run (manifests, docs, the generated config reference, the

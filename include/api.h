@@ -40,11 +40,10 @@
 struct api_solve_request;      /* api_decode.h */
 
 struct api_call;
-struct jobs;
-struct jobs_job;
 struct jobs_view;
-struct jobq;
-struct jobq_run;
+struct jobsvc;
+struct jobsvc_job;
+struct jobsvc_run;
 struct jobs_outcome;
 
 /* What every call may read; built once at server start, read-only
@@ -56,9 +55,8 @@ struct api_ctx {
     store *store;                   /* the daily leaderboard; NULL = off
                                      * (store.h serialises its calls) */
     const atomic_int *draining;     /* nonzero: refuse new searches */
-    struct jobs *jobs;              /* what the /v1/jobs routes use */
-    struct jobq *jobq;              /* ... or, when set, the jobs shared
-                                     * through Redis (jobq.h) */
+    struct jobsvc *jobs;            /* what the /v1/jobs routes use
+                                     * (jobsvc.h: either backend) */
     struct api_keys *keys;          /* API keys; NULL = none configured */
     bool jobs_list_anonymous;       /* GET /v1/jobs without a key lists
                                      * the anonymous jobs (else 401/403) */
@@ -108,6 +106,8 @@ struct api_request {
     const char *idempotency_key;    /* the Idempotency-Key header as
                                      * sent (several joined by ", "),
                                      * or NULL (POST /v1/jobs) */
+    const char *traceparent;        /* the traceparent header (W3C Trace
+                                     * Context), or NULL */
     const char *body;       /* JSON routes: the whole body */
     size_t len;
     const struct api_param *query;
@@ -151,9 +151,9 @@ struct api_call {
      * numbers (a job's run, api_jobs.c); NULL = nobody listens. */
     puz_progress_fn progress;
     void *progress_user;
-    /* A shared job's work sets it (api_jobq.c): handed the decoded
-     * request, it may point a parallel IDA*'s runner elsewhere (the
-     * units across instances, jobq_units_run); NULL: this instance's
+    /* A job's work sets it (api_jobs.c): handed the decoded request,
+     * it may point a parallel IDA*'s runner elsewhere (the shared jobs'
+     * units across instances, jobsvc_run_units); NULL: this instance's
      * threads (pool_run_units). */
     void (*units_via)(const struct api_call *c,
                       const struct api_solve_request *q,
@@ -168,7 +168,10 @@ struct api_call {
  * json_body
  * for POST routes with a JSON body; fn runs on the thread that read the
  * request; work, when not NULL, is what fn leaves for a worker (fn then
- * returns with answer.status == 0).
+ * returns with answer.status == 0). waits: the work waits on the
+ * network (the shared jobs' Redis), not on a CPU, so the server runs it
+ * on threads of its own rather than the solvers': neither a network
+ * thread nor a solve ever waits behind it.
  */
 struct api_route {
     const char *method;
@@ -176,6 +179,7 @@ struct api_route {
     bool json_body;
     api_fn fn;
     api_fn work;
+    bool waits;
 };
 
 /* The route table, ended by an entry whose path is NULL. Its bound is
@@ -222,34 +226,27 @@ void api_work(const struct api_route *rt, struct api_call *c);
 /* Both in a row, on this thread: for tests and tools. */
 void api_run(const struct api_route *rt, struct api_call *c);
 
-/* The job named by the call's "{id}" segment: a new reference (give it
- * back with jobs_release), or NULL with the 404 answered. The glue's
- * event stream uses it too. */
-struct jobs_job *api_jobs_find(struct api_call *c);
+/* The job named by the call's "{id}" segment, the caller allowed to
+ * see it (with answer, its answer too): true with *job held (give it
+ * back with jobsvc_job_release), or false with the 404 (or the 503:
+ * the jobs' store cannot be reached) answered. The glue's event stream
+ * uses it too. */
+bool api_jobs_find(struct api_call *c, bool answer, struct jobsvc_job *job);
 
 /*
  * A job as JSON bytes, for the glue's event stream: the whole job
  * (final true: id, state, times, progress and its result, error or
- * reason) or a progress event (its numbers with id and state). *buf is
- * from malloc, *len its length; false when memory ran out. *version is
- * the version the bytes show.
+ * reason) or a progress event (its numbers with id and state), from a
+ * view of it. *buf is from malloc, *len its length; false when memory
+ * ran out.
  */
-bool api_jobs_event(const struct api_ctx *ctx, struct jobs_job *job,
-                    bool final, char **buf, size_t *len,
-                    uint64_t *version);
-/* The same from a view of the job (the shared jobs' events). */
 bool api_jobs_view_event(const struct jobs_view *v, bool final,
                          char **buf, size_t *len);
 
-/* The shared jobs' api_jobs_find: true when the call's "{id}" names a
- * job the caller may see (its id copied to id, JOBS_ID_LEN + 1 bytes);
- * else false with the 404 (or the 503: Redis is down) answered. */
-bool api_jobq_find(struct api_call *c, char *id);
-
-/* What a shared job runs (a jobq_run_fn, user = the api_ctx): its
- * request decoded as POST /v1/jobs decodes it, then the same work. */
-void api_jobq_run(void *user, const char *body, size_t len,
-                  const struct jobq_run *run, struct jobs_outcome *out);
+/* What a job runs (a jobsvc_run_fn, user = the api_ctx): its request
+ * decoded as POST /v1/jobs decodes it, then /v1/solve's work. */
+void api_jobs_run(void *user, const char *body, size_t len,
+                  const struct jobsvc_run *run, struct jobs_outcome *out);
 
 /*
  * Answers. They never fail: when memory runs out the answer becomes a

@@ -7,7 +7,8 @@
  *
  * Keys (P = redis_prefix):
  *   P job:ID          hash: body (the request's bytes, until it ends),
- *                     owner, state, created_ms, started_ms, finished_ms,
+ *                     owner, trace (the submission's trace id),
+ *                     state, created_ms, started_ms, finished_ms,
  *                     attempts, version, reason, cancel, the progress
  *                     numbers, result (the answer's bytes, or the
  *                     problem of a failed job); EXPIRE job_ttl_s once
@@ -37,8 +38,10 @@
  * never ends twice. A job runs at least once while any instance lives;
  * its final state and result are written exactly once.
  *
- * Routes call jobq on their own thread through a small pool of
- * connections; every command has redis_timeout_ms. While the store is
+ * It is the shared backend of the jobs service (jobsvc.h,
+ * jobsvc_shared.c). Routes call jobq on the server's waiting threads
+ * (never a network thread) through a small pool of connections; every
+ * command has redis_timeout_ms. While the store is
  * down (store_ready false) every call fails at once with PUZ_EIO.
  */
 #ifndef JOBQ_H
@@ -137,6 +140,13 @@ puz_err jobq_submit_idem(jobq_t *q, const char *body, size_t len,
                          const char *owner, unsigned owner_cap,
                          const struct jobs_idem *idem, char *id,
                          enum jobs_idem_found *found, char *msg);
+
+/* jobq_submit_idem, the job keeping trace (a W3C trace-id, 32 hex
+ * digits; "": none) in its hash's "trace" for whoever reads it. */
+puz_err jobq_submit_traced(jobq_t *q, const char *body, size_t len,
+                           const char *owner, unsigned owner_cap,
+                           const struct jobs_idem *idem, const char *trace,
+                           char *id, enum jobs_idem_found *found, char *msg);
 
 /*
  * The job id as it is now into *v (body NULL); *found false when there

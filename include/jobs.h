@@ -2,9 +2,10 @@
  * jobs.h - long work as jobs: a registry of submitted tasks, the worker
  * threads that run them (their own pool, apart from the quick solves'),
  * their life cycle and the state a watcher sees. A service of plain
- * structs: it knows neither JSON nor HTTP. The API hands it a task (what
- * to run, src/api/api_jobs.c: the same solve work /v1/solve does) and
- * reads the job back as a struct jobs_view to encode it.
+ * structs: it knows neither JSON nor HTTP. It is the embedded backend of
+ * the jobs service (jobsvc.h, jobsvc_embedded.c), which hands it a task
+ * (a request's bytes, run by the API: the same solve work /v1/solve
+ * does) and reads the job back as a struct jobs_view.
  *
  * A job is queued, then running, then ends done, cancelled or failed;
  * nothing else moves it. Its id is 128 random bits (32 hex digits).
@@ -32,6 +33,7 @@
 
 #define JOBS_ID_LEN 32      /* hex digits */
 #define JOBS_OWNER_MAX 32   /* bytes of an owner's name; "" = nobody */
+#define JOBS_TRACE_LEN 32   /* hex digits of a W3C trace-id */
 
 /*
  * An Idempotency-Key submission (POST /v1/jobs, the IETF draft
@@ -104,6 +106,8 @@ struct jobs_task {
     void (*free_arg)(void *arg);
     void *arg;
     char owner[JOBS_OWNER_MAX + 1];     /* who submitted it; "" = nobody */
+    char trace[JOBS_TRACE_LEN + 1];     /* the submission's trace id
+                                         * (W3C trace context); "" none */
 };
 
 struct jobs_config {
@@ -172,7 +176,6 @@ puz_err jobs_cancel(jobs_t *j, jobs_job *job, const char *reason,
 void jobs_forget(jobs_t *j, jobs_job *job);
 
 const char *jobs_id(const jobs_job *job);   /* fixed for its life */
-const char *jobs_owner(const jobs_job *job);    /* fixed too; "" nobody */
 
 /* Called by a running task: the search's progress, at most every
  * ~100 ms (puz_solve's own pace). */
@@ -190,6 +193,7 @@ void jobs_snapshot(jobs_t *j, jobs_job *job, struct jobs_snap *out);
 struct jobs_view {
     char id[JOBS_ID_LEN + 1];
     char owner[JOBS_OWNER_MAX + 1];
+    char trace[JOBS_TRACE_LEN + 1];     /* as submitted; "" none */
     enum jobs_state state;
     uint64_t version;           /* grows with every change of the job */
     unsigned attempts;          /* runs started (shared jobs, jobq.h);

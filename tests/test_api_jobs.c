@@ -18,11 +18,12 @@
 
 #include "api.h"
 #include "jobs.h"
+#include "jobsvc.h"
 #include "support/apitest.h"
 
 struct fixture {
     struct apitest t;
-    jobs_t *jobs;
+    jobsvc *svc;
 };
 
 static int setup(void **state)
@@ -36,8 +37,9 @@ static int setup(void **state)
     jc = (struct jobs_config){ 1, f->t.lim.job_queue, f->t.lim.job_ttl_s,
                                f->t.lim.job_max,
                                f->t.lim.job_results_max_bytes, 0 };
-    assert_int_equal(jobs_create(&jc, &f->jobs), PUZ_OK);
-    f->t.ctx.jobs = f->jobs;
+    assert_int_equal(jobsvc_create_embedded(&jc, api_jobs_run, &f->t.ctx,
+                                            &f->svc), PUZ_OK);
+    f->t.ctx.jobs = f->svc;
     f->t.ctx.jobs_list_anonymous = true;    /* the list tests list so */
     *state = f;
     return 0;
@@ -47,7 +49,7 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
 
-    jobs_destroy(f->jobs);
+    jobsvc_destroy(f->svc);
     apitest_fini(&f->t);
     free(f);
     return 0;
@@ -113,7 +115,7 @@ static void wait_for(struct fixture *f, const char *id, const char *s,
         if (puz_clock_mono_us() >= until)
             fail_msg("job %s still %s after %u ms, not %s", id,
                      get_state(f, id, NULL), ms, s);
-        jobs_wait_change(f->jobs, &seen, 50);
+        jobsvc_wait_change(f->svc, &seen, 50);
     }
 }
 
@@ -383,7 +385,7 @@ static void test_idem_replays_the_first_job(void **state)
 {
     struct fixture *f = *state;
     char id[JOBS_ID_LEN + 1], other[JOBS_ID_LEN + 1], loc[64];
-    struct jobs_stats st;
+    struct jobsvc_stats st;
     json_t *j;
 
     f->t.idempotency_key = "\"8e03978e-40d5-43e8-bc93-6894a57f9324\"";
@@ -412,8 +414,8 @@ static void test_idem_replays_the_first_job(void **state)
     submit(f, APITEST_QUICK_BODY, other);
     assert_string_not_equal(other, id);
     f->t.client = "127.0.0.1";
-    jobs_get_stats(f->jobs, &st);
-    assert_int_equal(st.submitted, 2);
+    jobsvc_get_stats(f->svc, &st);
+    assert_int_equal(st.local.submitted, 2);
     /* the job forgotten (DELETE of a finished job): the key is free */
     snprintf(loc, sizeof(loc), "/v1/jobs/%s", id);
     f->t.idempotency_key = NULL;
@@ -435,7 +437,7 @@ static void test_idem_bad_keys(void **state)
         "k\x01y", "caf\xc3\xa9", "\"a\\x\"", "a\"b",
     };
     char longest[258], id[JOBS_ID_LEN + 1];
-    struct jobs_stats st;
+    struct jobsvc_stats st;
 
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         f->t.idempotency_key = bad[i];
@@ -450,10 +452,93 @@ static void test_idem_bad_keys(void **state)
     assert_non_null(strstr(problem(f, "POST", "/v1/jobs", NULL,
                                    APITEST_QUICK_BODY, 400,
                                    "invalid-header"), "longer than 255"));
-    jobs_get_stats(f->jobs, &st);
-    assert_int_equal(st.submitted, 0);
+    jobsvc_get_stats(f->svc, &st);
+    assert_int_equal(st.local.submitted, 0);
     longest[255] = '\0';
     submit(f, APITEST_QUICK_BODY, id);
+}
+
+/* The traceparent of the last answer: trace and span (the job) when
+ * trace is not NULL, else any trace but `not`; and its trace id. */
+static void expect_trace(struct fixture *f, const char *trace,
+                         const char *not, const char *id, char *got)
+{
+    const char *h = apitest_header(&f->t, "traceparent");
+
+    assert_non_null(h);
+    assert_int_equal(strlen(h), 55);
+    assert_memory_equal(h, "00-", 3);
+    assert_int_equal(strspn(h + 3, "0123456789abcdef"), 32);
+    if (trace != NULL)
+        assert_memory_equal(h + 3, trace, 32);
+    if (not != NULL)
+        assert_memory_not_equal(h + 3, not, 32);
+    assert_true(h[35] == '-');
+    assert_memory_equal(h + 36, id, 16);    /* the job is the span */
+    assert_string_equal(h + 52, "-00");
+    memcpy(got, h + 3, 32);
+    got[32] = '\0';
+}
+
+/* Wait for the job to be done, then DELETE it (forgotten: 204), so
+ * the small queue and job_max never fill. */
+static void drop(struct fixture *f, const char *id)
+{
+    char path[64];
+
+    wait_for(f, id, "done", 10000);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    assert_int_equal(apitest_call(&f->t, "DELETE", path, NULL,
+                                  NULL)->status, 204);
+}
+
+/* W3C Trace Context (issue 42): a job keeps its submission's trace id,
+ * and its answers (202, GET) name it with the job as the span;
+ * without a traceparent, or with one that is not valid, a new trace. */
+static void test_trace_context(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const bad[] = {
+        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x",
+        "4bf92f3577b34da6a3ce929d0e0e4736",
+    };
+    const char *tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7"
+                     "-01";
+    char id[JOBS_ID_LEN + 1], path[64], got[33], first[33];
+
+    (void)state;
+    f->t.traceparent = tp;
+    submit(f, APITEST_QUICK_BODY, id);
+    expect_trace(f, "4bf92f3577b34da6a3ce929d0e0e4736", NULL, id, got);
+    f->t.traceparent = NULL;    /* read later, by anyone: the job's */
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    assert_int_equal(apitest_call(&f->t, "GET", path, NULL, NULL)->status,
+                     200);
+    expect_trace(f, "4bf92f3577b34da6a3ce929d0e0e4736", NULL, id, got);
+    drop(f, id);
+    /* A later version may add fields. */
+    f->t.traceparent = "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7"
+                       "-01-future";
+    submit(f, APITEST_QUICK_BODY, id);
+    expect_trace(f, "4bf92f3577b34da6a3ce929d0e0e4736", NULL, id, got);
+    drop(f, id);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        f->t.traceparent = bad[i];
+        submit(f, APITEST_QUICK_BODY, id);
+        expect_trace(f, NULL, "4bf92f3577b34da6a3ce929d0e0e4736", id, got);
+        drop(f, id);
+    }
+    f->t.traceparent = NULL;
+    submit(f, APITEST_QUICK_BODY, id);
+    expect_trace(f, NULL, NULL, id, first);
+    drop(f, id);
+    submit(f, APITEST_QUICK_BODY, id);
+    expect_trace(f, NULL, first, id, got);  /* a new trace each time */
+    drop(f, id);
 }
 
 int main(void)
@@ -478,6 +563,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_idem_replays_the_first_job,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_context, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_idem_bad_keys, setup,
                                         teardown),
     };

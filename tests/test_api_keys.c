@@ -20,6 +20,7 @@
 #include "api.h"
 #include "api_keys.h"
 #include "jobs.h"
+#include "jobsvc.h"
 #include "store.h"
 #include "support/apitest.h"
 #include "support/tredis.h"
@@ -27,7 +28,7 @@
 
 struct fixture {
     struct apitest t;
-    jobs_t *jobs;
+    jobsvc *svc;
     api_keys *keys;
     char path[64];
 };
@@ -66,8 +67,9 @@ static int setup(void **state)
     unlink(f->path);
     apitest_init(&f->t);
     jc = (struct jobs_config){ 1, 8, 3600, 100, 1u << 20, 0 };
-    assert_int_equal(jobs_create(&jc, &f->jobs), PUZ_OK);
-    f->t.ctx.jobs = f->jobs;
+    assert_int_equal(jobsvc_create_embedded(&jc, api_jobs_run, &f->t.ctx,
+                                            &f->svc), PUZ_OK);
+    f->t.ctx.jobs = f->svc;
     f->t.ctx.keys = f->keys;
     *state = f;
     return 0;
@@ -77,7 +79,7 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
 
-    jobs_destroy(f->jobs);
+    jobsvc_destroy(f->svc);
     api_keys_free(f->keys);
     apitest_fini(&f->t);
     free(f);

@@ -60,7 +60,7 @@ static void fake_run(void *arg, const struct jobs_run *run,
 static puz_err submit(jobs_t *j, unsigned ms, size_t len, jobs_job **out)
 {
     struct fake *f = calloc(1, sizeof(*f));
-    struct jobs_task t = { fake_run, free, f, "" };
+    struct jobs_task t = { fake_run, free, f, "", "" };
     puz_err rc;
 
     f->ms = ms;
@@ -298,7 +298,7 @@ static void *idem_submit(void *arg)
 {
     struct idem_race *r = arg;
     struct fake *f = calloc(1, sizeof(*f));
-    struct jobs_task t = { fake_run, free, f, "" };
+    struct jobs_task t = { fake_run, free, f, "", "" };
     jobs_job *job = NULL;
 
     f->ms = 1;

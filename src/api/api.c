@@ -16,24 +16,31 @@
 #include "puz_clock.h"
 
 const struct api_route api_routes[API_ROUTES_MAX + 1] = {
-    { "POST", "/v1/solve", true, api__solve, api__solve_work },
-    { "POST", "/v1/solve/batch", true, api__batch, api__batch_work },
-    { "GET", "/v1/puzzles/random", false, api__random, NULL },
-    { "POST", "/v1/score", true, api__score, api__score_work },
-    { "GET", "/v1/catalog", false, api__catalog, NULL },
-    /* Jobs run on their own workers: these answer at once. */
-    { "POST", "/v1/jobs", true, api__jobs_submit, NULL },
-    { "GET", "/v1/jobs", false, api__jobs_list, NULL },
-    { "GET", "/v1/jobs/{id}", false, api__jobs_get, NULL },
-    { "DELETE", "/v1/jobs/{id}", false, api__jobs_delete, NULL },
-    { "GET", "/v1/daily/{date}/{size}", false, api__daily, api__daily_work },
+    { "POST", "/v1/solve", true, api__solve, api__solve_work, false },
+    { "POST", "/v1/solve/batch", true, api__batch, api__batch_work,
+      false },
+    { "GET", "/v1/puzzles/random", false, api__random, NULL, false },
+    { "POST", "/v1/score", true, api__score, api__score_work, false },
+    { "GET", "/v1/catalog", false, api__catalog, NULL, false },
+    /* Jobs run on their own workers: these answer at once, unless the
+     * jobs service may wait on the network (shared: Redis), which they
+     * then leave to their work, on the server's waiting threads. */
+    { "POST", "/v1/jobs", true, api__jobs_submit, api__jobs_submit_work,
+      true },
+    { "GET", "/v1/jobs", false, api__jobs_list, api__jobs_list_work, true },
+    { "GET", "/v1/jobs/{id}", false, api__jobs_get, api__jobs_get_work,
+      true },
+    { "DELETE", "/v1/jobs/{id}", false, api__jobs_delete,
+      api__jobs_delete_work, true },
+    { "GET", "/v1/daily/{date}/{size}", false, api__daily, api__daily_work,
+      false },
     { "POST", "/v1/daily/{date}/{size}/start", false, api__daily_start,
-      api__daily_work },
+      api__daily_work, false },
     { "POST", "/v1/daily/{date}/{size}/finish", true, api__daily_finish,
-      api__daily_work },
+      api__daily_work, false },
     { "POST", "/v1/daily/{date}/{size}/entries", true, api__daily_entry,
-      api__daily_work },
-    { NULL, NULL, false, NULL, NULL },
+      api__daily_work, false },
+    { NULL, NULL, false, NULL, NULL, false },
 };
 
 /* The bytes a path parameter may hold: RFC 3986's unreserved set. */

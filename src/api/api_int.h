@@ -27,26 +27,16 @@ void api__catalog(struct api_call *c);
 
 /* api_jobs.c */
 void api__jobs_submit(struct api_call *c);
+void api__jobs_submit_work(struct api_call *c);
 void api__jobs_list(struct api_call *c);
+void api__jobs_list_work(struct api_call *c);
 void api__jobs_get(struct api_call *c);
+void api__jobs_get_work(struct api_call *c);
 void api__jobs_delete(struct api_call *c);
-/* Their pieces the shared jobs (api_jobq.c) use too: the work of a job
- * (/v1/solve's, then the results cap), a run of a job's route on a job
- * worker (into *out, jobs.h), the JSON of a job, the answer with a
- * job (job, or its view v), the decoding of a job's request, the
- * list's query and whose jobs it shows, and who may see a job. */
-void api__jobs_work(struct api_call *c, const struct api_solve_request *q);
-void api__jobs_run(const struct api_ctx *ctx, const struct api_route *rt,
-                   const struct api_request *rq, void *state,
-                   const atomic_int *cancel, puz_progress_fn progress,
-                   void *progress_user, struct jobs_outcome *out);
-json_t *api__job_json(const struct jobs_view *v);
-void api__jobs_answer(struct api_call *c, unsigned status,
-                      struct jobs_job *job, const struct jobs_view *v);
+void api__jobs_delete_work(struct api_call *c);
+/* The body of a job's request decoded against the job caps and checked
+ * as /v1/solve checks it; false with the problem answered. */
 bool api__jobs_decode(struct api_call *c, struct api_solve_request *q);
-bool api__jobs_list_query(struct api_call *c, int *state, unsigned *limit);
-bool api__jobs_list_owner(struct api_call *c, const char **owner);
-bool api__jobs_may_see(const struct api_call *c, const char *owner);
 
 /* idem.c: the call's Idempotency-Key as a struct jobs_idem (key ""
  * when it sent none); false with the 400 answered when the header
@@ -56,11 +46,13 @@ bool api__jobs_idem(struct api_call *c, struct jobs_idem *idem);
 void api__jobs_idem_reused(struct api_call *c);
 void api__jobs_replayed(struct api_call *c);
 
-/* api_jobq.c: the same routes over the shared jobs (ctx->jobq). */
-void api__jobq_submit(struct api_call *c);
-void api__jobq_list(struct api_call *c);
-void api__jobq_get(struct api_call *c);
-void api__jobq_delete(struct api_call *c);
+/* trace.c: W3C Trace Context for jobs. The trace id a job keeps: the
+ * trace-id of the call's traceparent when it is one, else a new random
+ * one (JOBS_TRACE_LEN + 1 bytes into out). Then the traceparent header
+ * of an answer about job (id) of that trace: the job is its span. */
+void api__trace_id(const struct api_call *c, char *out);
+void api__trace_header(struct api_call *c, const char *trace,
+                       const char *job);
 
 /* api_daily.c */
 void api__daily(struct api_call *c);

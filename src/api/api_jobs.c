@@ -1,16 +1,25 @@
 /*
  * api_jobs.c - the JSON routes of /v1/jobs: submit (POST /v1/jobs), list
  * (GET /v1/jobs), read (GET /v1/jobs/{id}) and cancel or forget (DELETE
- * /v1/jobs/{id}), and the JSON of a job for the glue's event stream.
+ * /v1/jobs/{id}), the JSON of a job for the glue's event stream, and
+ * what a job runs. Written once over the jobs service (jobsvc.h), so
+ * the same requests, checks and JSON serve both of its backends: this
+ * process's registry, or the jobs every instance shares through Redis.
  *
  * A job is a /v1/solve request run later: the body is decoded by the
- * same decoder (with the job caps), checked for solvability by the same
- * check, and run by the same work function (api__solve_run) on the
- * jobs' own workers (src/jobs/), in an arena of its own under
- * solve_max_bytes; the registry keeps the answer's bytes, so a job's
- * result is byte for byte what /v1/solve answers. The routes answer on
- * the calling thread; a DELETE waits at most API_JOBS_CANCEL_WAIT_MS
- * for the worker to stop.
+ * same decoder (with the job caps) and checked for solvability by the
+ * same check before it is submitted, then decoded again by the job
+ * worker that runs it (api_jobs_run: both backends keep the request's
+ * bytes) and run by the same work function (api__solve_run), in an
+ * arena of its own under solve_max_bytes; the service keeps the
+ * answer's bytes, so a job's result is byte for byte what /v1/solve
+ * answers, on every instance. A job with "threads" may share its IDA*
+ * iterations' units with other instances (jobsvc_run_units).
+ *
+ * The routes answer on the calling thread, unless the service may wait
+ * on the network (the shared backend): then their work does, on the
+ * server's waiting threads (here_or_later). A DELETE waits at most
+ * API_JOBS_CANCEL_WAIT_MS for the job's worker to stop.
  */
 #include "api_int.h"
 
@@ -20,7 +29,7 @@
 #include <time.h>
 
 #include "codec.h"
-#include "jobs.h"
+#include "jobsvc.h"
 
 #define API_JOBS_CANCEL_WAIT_MS 1000
 #define API_JOBS_PAGE_DEFAULT 20
@@ -28,26 +37,50 @@
 
 /* --- running a job (a job worker) ---------------------------------------- */
 
-/* What a job runs: the decoded request, and where the server's tables
- * and limits are. */
+/* A job's request as its worker decoded it, and where its parallel
+ * IDA*'s units go. */
 struct job_solve {
-    const struct api_ctx *ctx;
     struct api_solve_request q;
+    const struct jobsvc_run *run;
+    struct puz_board goal;
+    struct jobq_units units;
 };
 
 static void job_progress(const struct puz_progress *p, void *user)
 {
-    jobs_run_progress(user, p);
+    jobsvc_run_progress(user, p);
 }
 
-/* The route a job's call runs under: /v1/solve's work, then the check
- * that the answer fits what finished jobs may hold. */
-void api__jobs_work(struct api_call *c, const struct api_solve_request *q)
+/* A job with "threads": the service may send its units elsewhere (the
+ * shared backend: every instance's workers). */
+static void units_via(const struct api_call *c,
+                      const struct api_solve_request *q,
+                      struct puz_solve_opts *o)
 {
+    struct job_solve *js = c->units_user;
+
+    if (q->has_goal)
+        js->goal = q->goal;
+    else if (puz_board_goal_of(&q->board, &js->goal) != PUZ_OK)
+        return;
+    jobsvc_run_units(js->run, c->ctx->tables, &q->board, &js->goal,
+                     q->threads, &js->units, o);
+}
+
+/* Decode (the problem answered when the stored body is bad: the job
+ * fails with it), then /v1/solve's work, then the check that the
+ * answer fits what finished jobs may hold. */
+static void job_work(struct api_call *c)
+{
+    struct job_solve *js = c->state;
     const struct api_limits *lim = c->ctx->lim;
     struct api_problem p;
 
-    api__solve_run(c, q);
+    c->units_via = units_via;
+    c->units_user = js;
+    if (!api__jobs_decode(c, &js->q))
+        return;
+    api__solve_run(c, &js->q);
     if (c->answer.status == 200 && c->answer.len > lim->job_results_max_bytes) {
         api_problem_set(&p, API_PROBLEM_ANSWER_TOO_LARGE, "the answer "
                          "(%zu bytes) is larger than all finished jobs may "
@@ -58,15 +91,8 @@ void api__jobs_work(struct api_call *c, const struct api_solve_request *q)
     }
 }
 
-static void job_work(struct api_call *c)
-{
-    const struct job_solve *js = c->state;
-
-    api__jobs_work(c, &js->q);
-}
-
 static const struct api_route job_route = {
-    "POST", "/v1/jobs", true, NULL, job_work,
+    "POST", "/v1/jobs", true, NULL, job_work, false,
 };
 
 /* Where no arena could be had: the one problem that needs no memory. */
@@ -83,12 +109,14 @@ static char *copy_bytes(const char *buf, size_t len)
     return out;
 }
 
-void api__jobs_run(const struct api_ctx *ctx, const struct api_route *rt,
-                   const struct api_request *rq, void *state,
-                   const atomic_int *cancel, puz_progress_fn progress,
-                   void *progress_user, struct jobs_outcome *out)
+void api_jobs_run(void *user, const char *body, size_t len,
+                  const struct jobsvc_run *run, struct jobs_outcome *out)
 {
+    const struct api_ctx *ctx = user;
+    const struct api_request rq = { .path = "/v1/jobs", .id = "-",
+                                    .body = body, .len = len };
     puz_arena *a = puz_arena_create(ctx->lim->arena_chunk_bytes);
+    struct job_solve js;
     struct api_call c;
 
     out->state = JOBS_FAILED;
@@ -97,31 +125,23 @@ void api__jobs_run(const struct api_ctx *ctx, const struct api_route *rt,
         out->len = out->body != NULL ? sizeof(job_oom) - 1 : 0;
         return;
     }
-    api_call_init(&c, ctx, rq, a);
-    c.cancel = cancel;
-    c.progress = progress;
-    c.progress_user = progress_user;
-    c.state = state;
-    api_work(rt, &c);
+    memset(&js, 0, sizeof(js));
+    js.run = run;
+    api_call_init(&c, ctx, &rq, a);
+    c.cancel = run->cancel;
+    c.progress = job_progress;
+    c.progress_user = (void *)run;
+    c.state = &js;
+    api_work(&job_route, &c);
     if (c.answer.status == 200)
         out->state = JOBS_DONE;
-    else if (atomic_load(cancel))
+    else if (atomic_load(run->cancel))
         out->state = JOBS_CANCELLED;
     if (out->state != JOBS_CANCELLED) {
         out->body = copy_bytes(c.answer.body, c.answer.len);
         out->len = out->body != NULL ? c.answer.len : 0;
     }
     puz_arena_destroy(a);
-}
-
-static void job_run(void *arg, const struct jobs_run *run,
-                    struct jobs_outcome *out)
-{
-    struct job_solve *js = arg;
-    const struct api_request rq = { .path = "/v1/jobs", .id = "-" };
-
-    api__jobs_run(js->ctx, &job_route, &rq, js, run->cancel, job_progress,
-                  (void *)run, out);
 }
 
 /* --- a job as JSON -------------------------------------------------------- */
@@ -164,7 +184,7 @@ static json_t *progress_json(const struct jobs_view *v)
 }
 
 /* The job's fields but its answer. */
-json_t *api__job_json(const struct jobs_view *v)
+static json_t *job_json(const struct jobs_view *v)
 {
     json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
                           "id", v->id, "state", jobs_state_name(v->state),
@@ -214,7 +234,7 @@ bool api_jobs_view_event(const struct jobs_view *view, bool final,
                          char **buf, size_t *len)
 {
     struct jobs_view v = *view;
-    json_t *o = final ? api__job_json(&v) : progress_json(&v);
+    json_t *o = final ? job_json(&v) : progress_json(&v);
     bool ok;
 
     if (o != NULL && !final) {
@@ -229,32 +249,15 @@ bool api_jobs_view_event(const struct jobs_view *view, bool final,
     return ok;
 }
 
-bool api_jobs_event(const struct api_ctx *ctx, jobs_job *job, bool final,
-                    char **buf, size_t *len, uint64_t *version)
+/* The job as v shows it, with Location on a 202. */
+static void answer_job(struct api_call *c, unsigned status,
+                       const struct jobs_view *v)
 {
-    struct jobs_view v;
-
-    jobs_view_get(ctx->jobs, job, &v);
-    *version = v.version;
-    return api_jobs_view_event(&v, final, buf, len);
-}
-
-/* The job as it is now (v NULL) or as v shows it, with Location on a
- * 202. */
-void api__jobs_answer(struct api_call *c, unsigned status, jobs_job *job,
-                      const struct jobs_view *v)
-{
-    struct jobs_view now;
     struct api_problem p;
     char loc[64], *buf;
     size_t len;
-    json_t *o;
+    json_t *o = job_json(v);
 
-    if (v == NULL) {
-        jobs_view_get(c->ctx->jobs, job, &now);
-        v = &now;
-    }
-    o = api__job_json(v);
     if (!encode(o, v, c->arena, &buf, &len)) {
         json_decref(o);
         api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
@@ -270,6 +273,7 @@ void api__jobs_answer(struct api_call *c, unsigned status, jobs_job *job,
         snprintf(loc, sizeof(loc), "/v1/jobs/%s", v->id);
         api_answer_header(c, "Location", loc);
     }
+    api__trace_header(c, v->trace, v->id);
 }
 
 /* --- the routes ----------------------------------------------------------- */
@@ -293,99 +297,110 @@ bool api__jobs_decode(struct api_call *c, struct api_solve_request *q)
     return rc == PUZ_OK && api__solve_check(c, q);
 }
 
-/* A keyed submission found the key's job: the same body gets the job
- * as the first submission did (202, Location; as it is now) marked as a
- * replay, another body 422. Gives the reference back. */
-static void answer_idem(struct api_call *c, enum jobs_idem_found found,
-                        jobs_job *job)
+/* What the service refused, worded by it (jobsvc.h) but for an owner's
+ * cap: PUZ_EIO is a 503 (its store cannot be reached or is full), the
+ * rest as the one table maps them. */
+static void refused(struct api_call *c, puz_err rc, const char *msg)
 {
-    if (found == JOBS_IDEM_MISMATCH) {
-        api__jobs_idem_reused(c);
-        return;
-    }
-    api__jobs_answer(c, 202, job, NULL);
-    if (c->answer.status == 202)
-        api__jobs_replayed(c);
-    jobs_release(c->ctx->jobs, job);
+    if (rc == PUZ_ELIMITED)
+        api_answer_problemf(c, API_PROBLEM_RATE_LIMITED, "the key %s has "
+                            "%u jobs queued or running, its limit; wait "
+                            "for one to end or cancel one", c->key->name,
+                            c->key->jobs);
+    else
+        api_answer_problemf(c, rc == PUZ_EIO ? API_PROBLEM_UNAVAILABLE
+                            : api_problem_kind_of(rc), "%s", msg);
 }
 
 /* The new job as accepted: queued, whatever a worker did since. */
-static void answer_accepted(struct api_call *c, jobs_job *job)
+static void answer_accepted(struct api_call *c, struct jobs_view *v)
 {
-    struct jobs_view v;
-
-    jobs_view_get(c->ctx->jobs, job, &v);
-    if (v.state != JOBS_QUEUED) {
-        memset(&v.progress, 0, sizeof(v.progress));
-        v.state = JOBS_QUEUED;
-        v.started_ms = v.finished_ms = 0;
-        v.elapsed_us = 0;
-        v.body = NULL;
-        v.len = 0;
+    if (v->state != JOBS_QUEUED) {
+        memset(&v->progress, 0, sizeof(v->progress));
+        v->state = JOBS_QUEUED;
+        v->started_ms = v->finished_ms = 0;
+        v->elapsed_us = 0;
+        v->attempts = 0;
+        v->body = NULL;
+        v->len = 0;
     }
-    api__jobs_answer(c, 202, job, &v);
+    answer_job(c, 202, v);
 }
 
+/*
+ * The rest of a job route, here or later: when the service may wait on
+ * the network (the shared backend) it is left to the route's work,
+ * which the server runs on threads that may wait (api_route.waits), so
+ * no network thread ever waits on Redis; the embedded registry answers
+ * at once, here.
+ */
+static void here_or_later(struct api_call *c, api_fn work)
+{
+    if (c->ctx->jobs == NULL || !jobsvc_may_block(c->ctx->jobs))
+        work(c);
+}
+
+/* What a submission's checks hand its work. */
+struct submit_state {
+    struct jobs_idem idem;
+    char trace[JOBS_TRACE_LEN + 1];
+};
+
+/* Checks that need nothing but the request: draining, the
+ * Idempotency-Key, the body decoded and solvable. */
 void api__jobs_submit(struct api_call *c)
 {
-    const struct api_limits *lim = c->ctx->lim;
-    struct job_solve *js;
-    struct jobs_task task = { job_run, free, NULL, "" };
-    const struct api_key *key = c->key;
-    struct jobs_idem idem;
-    enum jobs_idem_found found = JOBS_IDEM_NEW;
-    jobs_job *job = NULL;
-    puz_err rc;
+    struct submit_state *st;
+    struct api_solve_request q;
 
-    if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
-        api__jobq_submit(c);
-        return;
-    }
-    js = calloc(1, sizeof(*js));
-    task.arg = js;
-    if (js == NULL) {
+    st = puz_arena_alloc(c->arena, sizeof(*st));
+    if (st == NULL) {
         api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
         return;
     }
-    js->ctx = c->ctx;
-    if (key != NULL)
-        snprintf(task.owner, sizeof(task.owner), "%s", key->name);
-    if (api__refuse_when_draining(c) || !api__jobs_idem(c, &idem)
-        || !api__jobs_decode(c, &js->q)) {
-        free(js);
+    c->state = st;
+    if (api__refuse_when_draining(c) || !api__jobs_idem(c, &st->idem)
+        || !api__jobs_decode(c, &q))
+        return;
+    api__trace_id(c, st->trace);
+    here_or_later(c, api__jobs_submit_work);
+}
+
+/*
+ * A keyed submission may find the key's job: the same body gets the
+ * job as the first submission did (202, Location; as it is now) marked
+ * as a replay, another body 422. A replay makes nothing, so the key's
+ * cap does not apply to it (the service sees to that).
+ */
+void api__jobs_submit_work(struct api_call *c)
+{
+    const struct api_key *key = c->key;
+    const struct submit_state *st = c->state;
+    struct jobsvc_submit a;
+    struct jobsvc_job job;
+    enum jobs_idem_found found;
+    char msg[JOBSVC_MSG_MAX];
+    puz_err rc;
+
+    a = (struct jobsvc_submit){ c->rq.body, c->rq.len,
+                                key != NULL ? key->name : "",
+                                key != NULL ? key->jobs : 0, &st->idem,
+                                st->trace };
+    rc = jobsvc_submit(c->ctx->jobs, &a, &job, &found, msg);
+    if (rc != PUZ_OK) {
+        refused(c, rc, msg);
         return;
     }
-    /* A replay makes nothing: the key's cap does not apply to it. */
-    if (idem.key[0] != '\0')
-        found = jobs_find_idem(c->ctx->jobs, &idem, &job);
-    if (found == JOBS_IDEM_NEW && key != NULL && key->jobs != 0
-        && jobs_count_active(c->ctx->jobs, key->name) >= key->jobs) {
-        free(js);
-        api_answer_problemf(c, API_PROBLEM_RATE_LIMITED, "the key %s has "
-                            "%u jobs queued or running, its limit; wait "
-                            "for one to end or cancel one", key->name,
-                            key->jobs);
-        return;
+    if (found == JOBS_IDEM_MISMATCH) {
+        api__jobs_idem_reused(c);
+    } else if (found == JOBS_IDEM_REPLAY) {
+        answer_job(c, 202, &job.v);
+        if (c->answer.status == 202)
+            api__jobs_replayed(c);
+    } else {
+        answer_accepted(c, &job.v);
     }
-    rc = PUZ_OK;
-    if (found == JOBS_IDEM_NEW)     /* again under the lock: one job */
-        rc = jobs_submit_idem(c->ctx->jobs, &task, &idem, &job, &found);
-    if (rc != PUZ_OK || found != JOBS_IDEM_NEW)
-        free(js);
-    if (rc == PUZ_EFULL)
-        api_answer_problemf(c, api_problem_kind_of(rc), "%u job workers "
-                            "are busy and %u jobs are waiting (or %u are "
-                            "held); retry after the delay in Retry-After",
-                            lim->job_workers, lim->job_queue, lim->job_max);
-    else if (rc != PUZ_OK)
-        api_answer_problemf(c, api_problem_kind_of(rc), "no new jobs are "
-                            "taken: %s", puz_strerror(rc));
-    else if (found != JOBS_IDEM_NEW)
-        answer_idem(c, found, job);
-    else
-        answer_accepted(c, job);
-    if (rc == PUZ_OK && found == JOBS_IDEM_NEW)
-        jobs_release(c->ctx->jobs, job);
+    jobsvc_job_release(c->ctx->jobs, &job);
 }
 
 /* The value of the query parameter key, or NULL; a key without '='
@@ -399,7 +414,7 @@ static const char *query_value(const struct api_call *c, const char *key)
 }
 
 /* ?state= and ?limit= of the list; false with the 400 answered. */
-bool api__jobs_list_query(struct api_call *c, int *state, unsigned *limit)
+static bool list_query(struct api_call *c, int *state, unsigned *limit)
 {
     const char *s = query_value(c, "state"), *l = query_value(c, "limit");
     char *end;
@@ -430,7 +445,7 @@ bool api__jobs_list_query(struct api_call *c, int *state, unsigned *limit)
 /* Whose jobs the caller lists: an operator everyone's, a key its own,
  * anyone the anonymous jobs when jobs_list_anonymous is on. False with
  * the 401 (keys exist: use one) or 403 answered. */
-bool api__jobs_list_owner(struct api_call *c, const char **owner)
+static bool list_owner(struct api_call *c, const char **owner)
 {
     *owner = c->key == NULL ? "" : c->key->operator ? NULL : c->key->name;
     if (c->key != NULL || c->ctx->jobs_list_anonymous)
@@ -449,103 +464,138 @@ bool api__jobs_list_owner(struct api_call *c, const char **owner)
     return false;
 }
 
-/* The list: each job's summary, never its answer (a page of 5x5 paths
- * would be large); GET /v1/jobs/{id} has it. */
-void api__jobs_list(struct api_call *c)
-{
+/* What the list's checks hand its work. */
+struct list_state {
     const char *owner;
-    struct jobs_view *v;
-    json_t *list;
-    size_t n;
     int state;
     unsigned limit;
+};
 
-    if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
-        api__jobq_list(c);
-        return;
-    }
-    if (!api__jobs_list_query(c, &state, &limit)
-        || !api__jobs_list_owner(c, &owner))
-        return;
-    v = puz_arena_alloc(c->arena, limit * sizeof(*v));
-    list = json_array();
-    if (v == NULL || list == NULL) {
-        json_decref(list);
+/* The list's query and whose jobs it shows: nothing but the request. */
+void api__jobs_list(struct api_call *c)
+{
+    struct list_state *st = puz_arena_alloc(c->arena, sizeof(*st));
+
+    if (st == NULL) {
         api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
         return;
     }
-    n = jobs_list(c->ctx->jobs, state, owner, v, limit);
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(list, api__job_json(&v[i]));
+    c->state = st;
+    if (list_query(c, &st->state, &st->limit) && list_owner(c, &st->owner))
+        here_or_later(c, api__jobs_list_work);
+}
+
+/* The list: each job's summary, never its answer (a page of 5x5 paths
+ * would be large); GET /v1/jobs/{id} has it. */
+void api__jobs_list_work(struct api_call *c)
+{
+    const struct list_state *st = c->state;
+    struct jobs_view *v;
+    char msg[JOBSVC_MSG_MAX];
+    json_t *list;
+    size_t n = 0;
+    puz_err rc;
+
+    v = puz_arena_alloc(c->arena, st->limit * sizeof(*v));
+    if (v == NULL) {
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
+        return;
+    }
+    rc = jobsvc_list(c->ctx->jobs, st->state, st->owner, v, st->limit, &n,
+                     msg);
+    if (rc != PUZ_OK) {
+        refused(c, rc, msg);
+        return;
+    }
+    list = json_array();
+    for (size_t i = 0; list != NULL && i < n; i++)
+        json_array_append_new(list, job_json(&v[i]));
+    if (list == NULL) {
+        api_answer_problemf(c, API_PROBLEM_INTERNAL, "out of memory");
+        return;
+    }
     api_answer_json(c, 200, json_pack("{s:o, s:I, s:I}", "jobs", list,
                                       "count", (json_int_t)n, "limit",
-                                      (json_int_t)limit));
+                                      (json_int_t)st->limit));
 }
 
 /* Whether the caller may read, stream or cancel job: an anonymous job
  * anyone who has its id, a key's job that key or an operator. */
-bool api__jobs_may_see(const struct api_call *c, const char *owner)
+static bool may_see(const struct api_call *c, const char *owner)
 {
     return owner[0] == '\0'
            || (c->key != NULL && (c->key->operator
                                   || strcmp(owner, c->key->name) == 0));
 }
 
-jobs_job *api_jobs_find(struct api_call *c)
+bool api_jobs_find(struct api_call *c, bool answer, struct jobsvc_job *job)
 {
     const char *id = api_path_param(c, "id");
-    jobs_job *job = NULL;
+    char msg[JOBSVC_MSG_MAX];
+    bool found = false;
+    puz_err rc = PUZ_OK;
 
+    memset(job, 0, sizeof(*job));
     if (id == NULL || strlen(id) > JOBS_ID_LEN)
         id = "";        /* too long to be an id: unknown, nothing more */
     if (id[0] != '\0' && c->ctx->jobs != NULL)
-        job = jobs_find(c->ctx->jobs, id);
-    /* The owner is fixed for the job's life: no lock, no copy. */
-    if (job != NULL && !api__jobs_may_see(c, jobs_owner(job))) {
-        jobs_release(c->ctx->jobs, job);
-        job = NULL;         /* another key's: as if it did not exist */
+        rc = jobsvc_find(c->ctx->jobs, id, answer, job, &found, msg);
+    if (rc != PUZ_OK) {
+        refused(c, rc, msg);
+        return false;
     }
-    if (job == NULL)
+    if (found && !may_see(c, job->v.owner)) {
+        jobsvc_job_release(c->ctx->jobs, job);
+        found = false;      /* another key's: as if it did not exist */
+    }
+    if (!found)
         api_answer_problemf(c, API_PROBLEM_NOT_FOUND, "no job %s: "
                             "unknown, or finished more than %u s ago and "
                             "forgotten", id[0] ? id : "with this id",
                             c->ctx->lim->job_ttl_s);
-    return job;
+    return found;
 }
 
 void api__jobs_get(struct api_call *c)
 {
-    jobs_job *job;
+    here_or_later(c, api__jobs_get_work);
+}
 
-    if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
-        api__jobq_get(c);
+void api__jobs_get_work(struct api_call *c)
+{
+    struct jobsvc_job job;
+
+    if (!api_jobs_find(c, true, &job))
         return;
-    }
-    job = api_jobs_find(c);
-    if (job != NULL)
-        api__jobs_answer(c, 200, job, NULL);
-    jobs_release(c->ctx->jobs, job);
+    /* The answer is copied into the call's arena, under its budget. */
+    answer_job(c, 200, &job.v);
+    jobsvc_job_release(c->ctx->jobs, &job);
 }
 
 void api__jobs_delete(struct api_call *c)
 {
-    jobs_job *job;
+    here_or_later(c, api__jobs_delete_work);
+}
+
+void api__jobs_delete_work(struct api_call *c)
+{
+    struct jobsvc_job job;
+    enum jobsvc_cancelled what;
+    char id[JOBS_ID_LEN + 1], msg[JOBSVC_MSG_MAX];
     puz_err rc;
 
-    if (c->ctx->jobq != NULL) {     /* shared: api_jobq.c */
-        api__jobq_delete(c);
+    if (!api_jobs_find(c, false, &job))
         return;
-    }
-    job = api_jobs_find(c);
-    if (job == NULL)
-        return;
-    rc = jobs_cancel(c->ctx->jobs, job, "cancelled by the client",
-                     API_JOBS_CANCEL_WAIT_MS);
-    if (rc == PUZ_EFINISHED) {
-        jobs_forget(c->ctx->jobs, job);
+    memcpy(id, job.v.id, sizeof(id));
+    jobsvc_job_release(c->ctx->jobs, &job);
+    rc = jobsvc_cancel(c->ctx->jobs, id, "cancelled by the client",
+                       API_JOBS_CANCEL_WAIT_MS, &what, msg);
+    if (rc != PUZ_OK) {
+        refused(c, rc, msg);
+    } else if (what == JOBSVC_FORGOTTEN) {
         api_answer_bytes(c, 204, NULL, NULL, 0);
-    } else {
-        api__jobs_answer(c, 200, job, NULL);
+    } else if (api_jobs_find(c, true, &job)) {  /* else gone: the 404 */
+        answer_job(c, 200, &job.v);
+        jobsvc_job_release(c->ctx->jobs, &job);
     }
-    jobs_release(c->ctx->jobs, job);
 }

@@ -279,6 +279,8 @@ static void api_request(struct http_req *r)
     rq.id = r->id;
     rq.authorization = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                                    "Authorization");
+    rq.traceparent = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                 "traceparent");
     /* Behind a trusted proxy, the client it names (proxies.c). */
     if (r->srv->proxies != NULL) {
         char *buf = puz_arena_alloc(r->arena, HTTP__ADDR_MAX);

@@ -26,9 +26,8 @@
 #include "http_server.h"
 #include "http_static.h"
 #include "http_jobs.h"
-#include "http_jobq.h"
 #include "http_pdb_bg.h"
-#include "jobs.h"
+#include "jobsvc.h"
 #include "pool.h"
 #include "puz_arena.h"
 #include "puz_clock.h"
@@ -62,6 +61,10 @@ struct http_server {
     char url[96];
     pool_t *pool;
     unsigned workers;
+    /* Threads for work that waits on the network, not a CPU (the shared
+     * jobs' Redis: api_route.waits); NULL when nothing waits so (the
+     * embedded jobs): then such work, if any, runs on pool. */
+    pool_t *wait_pool;
     unsigned http_threads;      /* network threads started */
     const puz_table3 *table3;       /* default 3x3 goal, for random;
                                      * one of the tables' own */
@@ -75,11 +78,9 @@ struct http_server {
     char *openapi;                  /* the spec file, or NULL */
     size_t openapi_len;
     http_metrics *metrics;
-    jobs_t *jobs;                   /* /v1/jobs and their workers */
+    jobsvc *jobs;                   /* /v1/jobs: embedded, or shared
+                                     * through Redis (redis_url) */
     http_streams *streams;          /* their event streams */
-    jobq_t *jobq;                   /* shared jobs (redis_url); NULL = the
-                                     * embedded ones above */
-    http_jstreams *jstreams;        /* their event streams */
     struct http_streams_limits streams_limits;  /* as in force */
     int log_fd;                     /* access log, -1 = off */
     bool log_close;                 /* we opened log_fd */
@@ -283,13 +284,22 @@ bool http__check_framing(struct http_req *r, const char *version);
 #define HTTP__MAX_QUERY_ARGS 64
 void *http__uri_check(void *cls, const char *uri, struct MHD_Connection *c);
 
-/* job.c: hand a request's remaining work to the pool. When it returns
- * true the caller must not touch r again: its answer is queued when MHD
- * calls back. False: r is answered already (out of memory). */
-bool http__submit(struct http_req *r);
+/* The waiting threads (wait_pool): each holds a request at most
+ * redis_timeout_ms (a few commands' worth) while Redis stalls. */
+#define HTTP__WAIT_THREADS 4
 
-/* streams.c: what both kinds of job event streams share. A stream's
- * bytes not yet sent, [off, len) of buf (heap, cap bytes). */
+/* job.c: hand a request's remaining work to a pool (the waiting
+ * threads' when its route waits on the network, else the solvers').
+ * When it returns true the caller must not touch r again: its answer is
+ * queued when MHD calls back. False: r is answered already (out of
+ * memory). */
+bool http__submit(struct http_req *r);
+/* The same for the rest of a server route (own, on a waiting thread:
+ * it sets r's response, as a handler would). */
+bool http__submit_waiting(struct http_req *r, void (*own)(struct http_req *r));
+
+/* streams.c: a set of job event streams (jobs_stream.c): its list, lock,
+ * caps and thread. A stream's bytes not yet sent, [off, len) of buf (heap, cap bytes). */
 struct http__pending {
     char *buf;
     size_t cap, len, off;
@@ -305,7 +315,7 @@ struct http__stream {
     char client[64];                /* for the per-client cap */
     char key[JOBS_OWNER_MAX + 1];   /* for the key's cap; "" = none */
 };
-/* A set of streams (the embedded jobs' or the shared jobs'): one lock
+/* A set of streams: one lock
  * for its list and every field of its streams, their caps, and the
  * thread that feeds and resumes them. */
 struct http__stream_set {

@@ -1,7 +1,8 @@
 /*
  * jobs_events.c - GET /v1/jobs/{id}/events, the one job route that stays
  * in the glue: its answer is not bytes but a stream (jobs_stream.c) that
- * outlives the call. The JSON routes of /v1/jobs are API functions
+ * outlives the call. Finding a shared job waits on Redis, so that part
+ * runs on a waiting thread, never on the network thread. The JSON routes of /v1/jobs are API functions
  * (src/api/api_jobs.c); this one finds its job the same way. Streams
  * are capped (in all, per job, per client: jobs_stream.c's limits) so
  * they never hold every connection.
@@ -32,49 +33,43 @@ static void refuse(struct http_req *r, puz_err rc,
     http__reply_answer(r);
 }
 
-/* The job the call names, found (embedded: *job, a reference the
- * stream takes; shared: its id in id), or false with the 401, 404 or
- * 503 answered. */
-static bool find(struct http_req *r, jobs_job **job, char *id)
+/* The rest of the route: find the job and open its stream. With the
+ * shared jobs the finding waits on Redis: then this runs on a waiting
+ * thread (job.c), which makes the response as a handler would. The
+ * client's Last-Event-ID was read on the network thread (call.state). */
+static void open_stream(struct http_req *r)
 {
-    *job = NULL;
-    if (!api_call_authorize(&r->call))
-        return false;
-    if (r->srv->jobq != NULL)       /* shared jobs: any instance has it */
-        return api_jobq_find(&r->call, id);
-    *job = api_jobs_find(&r->call);
-    return *job != NULL;
-}
-
-bool http__handle_jobs_events(struct http_req *r)
-{
-    const struct api_key *key;
+    const struct api_key *key = r->call.key;
     struct http_streams_refusal limit;
     struct MHD_Response *resp;
-    char id[JOBS_ID_LEN + 1];
-    const char *last, *name;
-    unsigned cap;
-    jobs_job *job;
+    struct jobsvc_job j;
     puz_err rc;
 
-    if (!find(r, &job, id)) {
+    if (!api_jobs_find(&r->call, false, &j)) {
         http__reply_answer(r);
-        return false;
+        return;
     }
-    key = r->call.key;
-    name = key != NULL ? key->name : "";
-    cap = key != NULL ? key->streams : 0;
-    last = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                       "Last-Event-ID");
-    /* The embedded stream takes our reference. */
-    resp = job != NULL
-           ? http_streams_open(r->srv->streams, r->conn, job, last,
-                               r->remote, name, cap, &rc, &limit)
-           : http_jstreams_open(r->srv->jstreams, r->conn, id, last,
-                                r->remote, name, cap, &rc, &limit);
+    jobsvc_job_release(r->srv->jobs, &j);
+    resp = http_streams_open(r->srv->streams, r->conn, j.v.id,
+                             r->call.state, r->remote,
+                             key != NULL ? key->name : "",
+                             key != NULL ? key->streams : 0, &rc, &limit);
     if (resp != NULL)
         http__reply(r, 200, resp);
     else
         refuse(r, rc, &limit);
+}
+
+bool http__handle_jobs_events(struct http_req *r)
+{
+    if (!api_call_authorize(&r->call)) {
+        http__reply_answer(r);
+        return false;
+    }
+    r->call.state = (void *)MHD_lookup_connection_value(
+        r->conn, MHD_HEADER_KIND, "Last-Event-ID");
+    if (jobsvc_may_block(r->srv->jobs))
+        return http__submit_waiting(r, open_stream);
+    open_stream(r);
     return false;
 }

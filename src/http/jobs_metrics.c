@@ -1,7 +1,10 @@
 /*
- * jobs_metrics.c - the jobs' part of /metrics in the Prometheus text format:
- * jobs held by state, jobs ended by state, the duration histogram,
- * submissions refused, running jobs, open event streams.
+ * jobs_metrics.c - the jobs' part of /metrics in the Prometheus text format,
+ * from the jobs service's counters (jobsvc_get_stats), whichever backend
+ * runs: jobs held by state, jobs ended by state, the duration histogram,
+ * submissions refused, running jobs, open event streams; with the shared
+ * backend also this instance's share of the shared jobs (runs, leases,
+ * units, Redis's memory).
  */
 #include "http_int.h"
 
@@ -79,20 +82,104 @@ static void histogram(struct text *t, const struct jobs_stats *st)
         (unsigned long long)total);
 }
 
-char *http_jobs_metrics_render(jobs_t *j, unsigned open_streams,
+/* The shared backend's lines (redis_url set). */
+static void shared(struct text *t, const struct jobsvc_stats *js,
+                   unsigned open_streams)
+{
+    const struct jobq_stats *st = &js->q;
+
+    add(t,
+        "# HELP puzzled_shared_jobs_queued Shared jobs waiting for a "
+        "worker, across the instances (redis_url).\n"
+        "# TYPE puzzled_shared_jobs_queued gauge\n"
+        "puzzled_shared_jobs_queued %u\n"
+        "# HELP puzzled_shared_jobs_running Shared jobs running on this "
+        "instance.\n# TYPE puzzled_shared_jobs_running gauge\n"
+        "puzzled_shared_jobs_running %u\n"
+        "# HELP puzzled_shared_jobs_taken_total Runs of shared jobs this "
+        "instance started, by attempt (first, or a retry after a lease "
+        "ran out).\n# TYPE puzzled_shared_jobs_taken_total counter\n"
+        "puzzled_shared_jobs_taken_total{attempt=\"first\"} %llu\n"
+        "puzzled_shared_jobs_taken_total{attempt=\"retry\"} %llu\n"
+        "# HELP puzzled_shared_jobs_finished_total Shared jobs whose end "
+        "this instance wrote.\n"
+        "# TYPE puzzled_shared_jobs_finished_total counter\n"
+        "puzzled_shared_jobs_finished_total %llu\n"
+        "# HELP puzzled_shared_jobs_lease_lost_total Runs here that lost "
+        "their lease to another instance (their end was not written).\n"
+        "# TYPE puzzled_shared_jobs_lease_lost_total counter\n"
+        "puzzled_shared_jobs_lease_lost_total %llu\n"
+        "# HELP puzzled_shared_job_event_streams Open event streams of "
+        "shared jobs.\n# TYPE puzzled_shared_job_event_streams gauge\n"
+        "puzzled_shared_job_event_streams %u\n",
+        js->queued, st->running,
+        (unsigned long long)(st->taken - st->retaken),
+        (unsigned long long)st->retaken, (unsigned long long)st->finished,
+        (unsigned long long)st->lost, open_streams);
+    add(t,
+        "# HELP puzzled_shared_units_published_total Work units of "
+        "parallel IDA* jobs run here given to the shared queue.\n"
+        "# TYPE puzzled_shared_units_published_total counter\n"
+        "puzzled_shared_units_published_total %llu\n"
+        "# HELP puzzled_shared_units_run_total Work units this instance "
+        "ran to their end, of any instance's jobs.\n"
+        "# TYPE puzzled_shared_units_run_total counter\n"
+        "puzzled_shared_units_run_total %llu\n"
+        "# HELP puzzled_shared_units_claimed_total Work units this "
+        "instance took over from a worker silent for a lease.\n"
+        "# TYPE puzzled_shared_units_claimed_total counter\n"
+        "puzzled_shared_units_claimed_total %llu\n"
+        "# HELP puzzled_shared_units_republished_total Rounds of work "
+        "units whose live key lapsed before their runner renewed it "
+        "(Redis stalled or the runner starved); their unfiled units "
+        "were published again.\n"
+        "# TYPE puzzled_shared_units_republished_total counter\n"
+        "puzzled_shared_units_republished_total %llu\n",
+        (unsigned long long)st->units_published,
+        (unsigned long long)st->units_run,
+        (unsigned long long)st->units_claimed,
+        (unsigned long long)st->units_republished);
+    add(t,
+        "# HELP puzzled_shared_jobs_requeued_total Jobs this instance "
+        "queued again from their records after the queue was lost "
+        "(FLUSHALL, the stream deleted).\n"
+        "# TYPE puzzled_shared_jobs_requeued_total counter\n"
+        "puzzled_shared_jobs_requeued_total %llu\n"
+        "# HELP puzzled_shared_jobs_shed_total Finished jobs' answers "
+        "this instance forgot because Redis was full.\n"
+        "# TYPE puzzled_shared_jobs_shed_total counter\n"
+        "puzzled_shared_jobs_shed_total %llu\n"
+        "# HELP puzzled_shared_redis_used_bytes Redis's used_memory as "
+        "last read (jobs refused from 90 %% of maxmemory).\n"
+        "# TYPE puzzled_shared_redis_used_bytes gauge\n"
+        "puzzled_shared_redis_used_bytes %llu\n"
+        "# HELP puzzled_shared_redis_max_bytes Redis's maxmemory (0: "
+        "none).\n# TYPE puzzled_shared_redis_max_bytes gauge\n"
+        "puzzled_shared_redis_max_bytes %llu\n"
+        "# HELP puzzled_jobs_gave_up_total Shared jobs this instance "
+        "ended failed after job_max_attempts runs (dead letters).\n"
+        "# TYPE puzzled_jobs_gave_up_total counter\n"
+        "puzzled_jobs_gave_up_total %llu\n",
+        (unsigned long long)st->requeued, (unsigned long long)st->shed,
+        (unsigned long long)st->mem_used, (unsigned long long)st->mem_max,
+        (unsigned long long)st->gave_up);
+}
+
+char *http_jobs_metrics_render(jobsvc *j, unsigned open_streams,
                                uint64_t finals_encoded, size_t *len)
 {
-    struct jobs_stats st;
+    struct jobsvc_stats js;
+    const struct jobs_stats *st = &js.local;
     struct text t = { NULL, 0, 0, false };
 
     *len = 0;
-    jobs_get_stats(j, &st);
+    jobsvc_get_stats(j, &js);
     t.buf = malloc(4096);
     if (t.buf == NULL)
         return NULL;
     t.cap = 4096;
-    by_state(&t, &st);
-    histogram(&t, &st);
+    by_state(&t, st);
+    histogram(&t, st);
     add(&t, "# HELP puzzled_jobs_running Jobs running now.\n"
         "# TYPE puzzled_jobs_running gauge\npuzzled_jobs_running %u\n"
         "# HELP puzzled_job_workers Threads running jobs.\n"
@@ -118,10 +205,12 @@ char *http_jobs_metrics_render(jobs_t *j, unsigned open_streams,
         "encoded (once for all the streams of a job).\n"
         "# TYPE puzzled_job_final_events_encoded_total counter\n"
         "puzzled_job_final_events_encoded_total %llu\n",
-        st.by_state[JOBS_RUNNING], st.workers,
-        (unsigned long long)st.submitted, (unsigned long long)st.rejected,
-        (unsigned long long)st.expired, open_streams, st.results_bytes,
-        (unsigned long long)finals_encoded);
+        st->by_state[JOBS_RUNNING], st->workers,
+        (unsigned long long)st->submitted, (unsigned long long)st->rejected,
+        (unsigned long long)st->expired, js.shared ? 0 : open_streams,
+        st->results_bytes, (unsigned long long)finals_encoded);
+    if (js.shared)
+        shared(&t, &js, open_streams);
     if (t.failed) {
         free(t.buf);
         return NULL;

@@ -126,7 +126,6 @@ void http__api_init(struct http_server *s)
     s->api.store = s->store;
     s->api.draining = &s->draining;
     s->api.jobs = s->jobs;
-    s->api.jobq = s->jobq;
     s->api.keys = s->keys;
     s->api.jobs_list_anonymous = s->cfg.jobs_list_anonymous != 0;
     s->api.salt = s->id_salt;
@@ -231,14 +230,15 @@ bool http__ready(struct http_server *s, json_t **checks)
     store_ok = s->store == NULL || store_ready(s->store, why);
     /* Shared jobs as their workers last found them (queue lost, Redis
      * full): counted with the store, so ?ignore=store leaves both. */
-    jobs_ok = s->jobq == NULL || jobq_ready(s->jobq, jobs_why);
+    jobs_ok = s->jobs == NULL || jobsvc_ready(s->jobs, jobs_why);
     if (checks != NULL) {
         *checks = json_pack("{s:b, s:b, s:b, s:b, s:b}", "workers",
                             workers, "tables", tables, "queue", queue,
                             "draining", draining, "store", store_ok);
         if (!store_ok && *checks != NULL)
             json_object_set_new(*checks, "store_error", json_string(why));
-        if (s->jobq != NULL && *checks != NULL)
+        if (s->jobs != NULL && *checks != NULL
+            && strcmp(jobsvc_backend(s->jobs), "shared") == 0)
             json_object_set_new(*checks, "jobs", json_boolean(jobs_ok));
         if (!jobs_ok && *checks != NULL)
             json_object_set_new(*checks, "jobs_error",
@@ -281,9 +281,9 @@ static bool handle_readyz(struct http_req *r)
     return false;
 }
 
-/* /metrics: the server's counters, the jobs', the store's, the shared
- * jobs' and the key sync's. */
-#define METRICS_PARTS 5
+/* /metrics: the server's counters, the jobs' (either backend), the
+ * store's and the key sync's. */
+#define METRICS_PARTS 4
 
 static bool handle_metrics(struct http_req *r)
 {
@@ -320,10 +320,7 @@ static bool handle_metrics(struct http_req *r)
                                         http_streams_finals_encoded(s->streams),
                                         &lens[1]);
     parts[2] = http__store_metrics_render(s->store, &lens[2]);
-    parts[3] = http_jobq_metrics_render(s->jobq,
-                                        http_jstreams_count(s->jstreams),
-                                        &lens[3]);
-    parts[4] = http__keysync_metrics_render(s, &lens[4]);
+    parts[3] = http__keysync_metrics_render(s, &lens[3]);
     for (size_t i = 0; i < METRICS_PARTS; i++) {
         ok = ok && parts[i] != NULL;
         total += lens[i];

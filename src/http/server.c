@@ -513,20 +513,12 @@ static puz_err start_pool(struct http_server *s, char *msg)
     return PUZ_OK;
 }
 
-/* Jobs run on workers of their own, so long solves never hold up the
- * quick ones; their event streams have a ticker thread. */
-static puz_err start_jobs(struct http_server *s, char *msg)
+/* The streams' caps: a quarter of the connections stays out of their
+ * reach. */
+static void streams_limits(struct http_server *s)
 {
-    struct jobs_config jc = {
-        .workers = s->cfg.api.job_workers, .queue = s->cfg.api.job_queue,
-        .ttl_s = s->cfg.api.job_ttl_s, .max = s->cfg.api.job_max,
-        .results_max_bytes = s->cfg.api.job_results_max_bytes,
-        .nice = (int)s->cfg.worker_nice,
-    };
-
     struct http_streams_limits *sl = &s->streams_limits;
 
-    /* A quarter of the connections stays out of the streams' reach. */
     sl->max = s->cfg.max_streams;
     sl->keys = s->keys;
     if (sl->max > s->cfg.max_connections * 3 / 4)
@@ -535,20 +527,11 @@ static puz_err start_jobs(struct http_server *s, char *msg)
     sl->per_job = s->cfg.max_streams_per_job;
     sl->per_client = s->cfg.max_streams_per_client;
     sl->lifetime_s = s->cfg.stream_max_s;
-    if (jobs_create(&jc, &s->jobs) == PUZ_OK) {
-        s->streams = http_streams_create(&s->api, s->jobs, sl);
-        if (s->streams != NULL)
-            return PUZ_OK;
-    }
-    snprintf(msg, HTTP_SERVER_MSG, "cannot start %u job threads",
-             s->cfg.api.job_workers);
-    return PUZ_ENOMEM;
 }
 
-/* With a shared store the jobs are shared too (jobq.h): their workers
- * run what any instance queued, so they start only once the API they
- * run through is set up (http__api_init). */
-static puz_err start_jobq(struct http_server *s, char *msg)
+/* The jobs service's shared backend (jobq.h): with a shared store the
+ * jobs are shared too. */
+static puz_err create_shared(struct http_server *s)
 {
     struct jobq_config qc = {
         .store = s->store, .workers = s->cfg.api.job_workers,
@@ -560,20 +543,44 @@ static puz_err start_jobq(struct http_server *s, char *msg)
         .max_attempts = s->cfg.job_max_attempts,
         .nice = (int)s->cfg.worker_nice,
         .tables = s->tables,
-        .run = api_jobq_run, .user = &s->api,
     };
 
-    if (s->store == NULL || strcmp(store_backend(s->store), "shared") != 0)
+    return jobsvc_create_shared(&qc, api_jobs_run, &s->api, &s->jobs);
+}
+
+/* Jobs run on workers of their own, so long solves never hold up the
+ * quick ones: this process's (embedded), or, with a shared store, those
+ * of every instance (shared). Their workers run what may already be
+ * queued, so they start only once the API they run through is set up
+ * (http__api_init). */
+static puz_err start_jobs(struct http_server *s, char *msg)
+{
+    struct jobs_config jc = {
+        .workers = s->cfg.api.job_workers, .queue = s->cfg.api.job_queue,
+        .ttl_s = s->cfg.api.job_ttl_s, .max = s->cfg.api.job_max,
+        .results_max_bytes = s->cfg.api.job_results_max_bytes,
+        .nice = (int)s->cfg.worker_nice,
+    };
+    bool shared = s->store != NULL
+                  && strcmp(store_backend(s->store), "shared") == 0;
+    puz_err rc;
+
+    streams_limits(s);
+    rc = shared ? create_shared(s)
+         : jobsvc_create_embedded(&jc, api_jobs_run, &s->api, &s->jobs);
+    if (rc == PUZ_OK)
+        s->streams = http_streams_create(s->jobs, &s->streams_limits);
+    /* Job routes that wait on Redis do so on threads of their own. */
+    if (rc == PUZ_OK && jobsvc_may_block(s->jobs))
+        rc = pool_create(&(struct pool_config){ HTTP__WAIT_THREADS,
+                                                s->cfg.queue, 0 },
+                         &s->wait_pool);
+    if (rc == PUZ_OK && s->streams != NULL) {
+        s->api.jobs = s->jobs;
         return PUZ_OK;
-    if (jobq_create(&qc, &s->jobq) == PUZ_OK) {
-        s->jstreams = http_jstreams_create(s->jobq, &s->streams_limits);
-        if (s->jstreams != NULL) {
-            s->api.jobq = s->jobq;
-            return PUZ_OK;
-        }
     }
-    snprintf(msg, HTTP_SERVER_MSG, "cannot start %u shared job threads",
-             s->cfg.api.job_workers);
+    snprintf(msg, HTTP_SERVER_MSG, "cannot start %u %sjob threads",
+             s->cfg.api.job_workers, shared ? "shared " : "");
     return PUZ_ENOMEM;
 }
 
@@ -628,8 +635,6 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
         rc = open_listener(s, false, msg);
     if (rc == PUZ_OK)
         rc = start_pool(s, msg);
-    if (rc == PUZ_OK)
-        rc = start_jobs(s, msg);
     if (rc == PUZ_OK && s->cfg.max_connections_per_ip != 0
         && s->cfg.max_connections_per_ip < s->workers + s->cfg.queue)
         http__log_line("puzzled: note: max_connections_per_ip (%u) is "
@@ -638,7 +643,7 @@ puz_err http_server_start(const struct http_config *cfg, http_server **out,
                        s->workers + s->cfg.queue);
     if (rc == PUZ_OK) {
         http__api_init(s);
-        rc = start_jobq(s, msg);
+        rc = start_jobs(s, msg);
     }
     if (rc == PUZ_OK) {
         load_openapi(s);
@@ -683,21 +688,23 @@ static void wait_in_flight(struct http_server *s, unsigned ms)
         usleep(HTTP__SHUTDOWN_POLL_MS * 1000);
 }
 
-static void drain_pool(struct http_server *s)
+static void drain_pool(struct http_server *s, pool_t *p, const char *what)
 {
     struct pool_stats st;
 
-    pool_close(s->pool);
+    if (p == NULL)
+        return;
+    pool_close(p);
     /* Queued solves would never start: their 503 goes out now, not
      * when a worker frees up or the grace period ends. */
-    pool_flush_waiting(s->pool);
-    if (pool_drain(s->pool, s->cfg.shutdown_grace_ms) == PUZ_OK)
+    pool_flush_waiting(p);
+    if (pool_drain(p, s->cfg.shutdown_grace_ms) == PUZ_OK)
         return;
-    pool_get_stats(s->pool, &st);
+    pool_get_stats(p, &st);
     http__log_line("puzzled: grace period of %u ms over, cancelling %u "
-                   "running solves", s->cfg.shutdown_grace_ms, st.busy);
-    pool_cancel_all(s->pool);
-    pool_drain(s->pool, 10000);
+                   "running %s", s->cfg.shutdown_grace_ms, st.busy, what);
+    pool_cancel_all(p);
+    pool_drain(p, 10000);
 }
 
 void http_server_shutdown(http_server *s)
@@ -714,18 +721,14 @@ void http_server_shutdown(http_server *s)
      * limit, and libmicrohttpd 0.9.75 aborted ("Failed to remove listen
      * FD from epoll set"). */
     atomic_store(&s->draining, 1);
-    /* Jobs get no grace: they end cancelled at once, and their streams
-     * send the final event and close while the daemon still runs. */
-    if (s->jobs != NULL)
-        jobs_shutdown(s->jobs, "the server is shutting down");
+    /* Jobs get no grace: embedded ones end cancelled at once, shared
+     * ones running here give their lease back (another instance runs
+     * them again); their streams send the final event, or end so that
+     * their clients reconnect elsewhere, while the daemon still runs. */
+    jobsvc_shutdown(s->jobs, "the server is shutting down");
     http_streams_shutdown(s->streams, SHUTDOWN_STEP_MS);
-    /* Shared jobs running here give their lease back: another instance
-     * runs them again; their streams end and their clients reconnect
-     * there. */
-    jobq_shutdown(s->jobq);
-    http_jstreams_shutdown(s->jstreams, SHUTDOWN_STEP_MS);
-    if (s->pool != NULL)
-        drain_pool(s);
+    drain_pool(s, s->pool, "solves");
+    drain_pool(s, s->wait_pool, "job requests");
     /* Every job ran its done(), so no connection is suspended now. */
     wait_in_flight(s, SHUTDOWN_STEP_MS);
     if (s->daemon != NULL)
@@ -744,10 +747,10 @@ void http_server_shutdown(http_server *s)
     s->listen_fd = -1;
     pool_destroy(s->pool);
     s->pool = NULL;
+    pool_destroy(s->wait_pool);
+    s->wait_pool = NULL;
     http_streams_destroy(s->streams);
     s->streams = NULL;
-    http_jstreams_destroy(s->jstreams);
-    s->jstreams = NULL;
 }
 
 void http_server_destroy(http_server *s)
@@ -762,8 +765,7 @@ void http_server_destroy(http_server *s)
     if (s->log_close)
         close(s->log_fd);
     http__conns_destroy(s);
-    jobs_destroy(s->jobs);
-    jobq_destroy(s->jobq);
+    jobsvc_destroy(s->jobs);
     http_metrics_destroy(s->metrics);
     http_static_close(s->www);
     free(s->openapi);

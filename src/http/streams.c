@@ -1,8 +1,8 @@
 /*
- * streams.c - what the two kinds of job event streams share (the
- * embedded jobs' jobs_stream.c and the shared jobs' jobq_stream.c): a
- * stream's pending bytes; the set of streams (its list, its lock, its
- * caps and the thread that feeds them); the response's headers.
+ * streams.c - the job event streams' bookkeeping (jobs_stream.c has the
+ * streams themselves): a stream's pending bytes; the set of streams (its
+ * list, its lock, its caps and the thread that feeds them); the
+ * response's headers.
  */
 #include "http_int.h"
 

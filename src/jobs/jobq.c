@@ -26,17 +26,17 @@
 #define FIELDS "'owner', 'state', 'created_ms', 'started_ms', " \
     "'finished_ms', 'attempts', 'version', 'reason', 'expanded', " \
     "'generated', 'p_elapsed_us', 'bound', 'lower_bound', 'best_length', " \
-    "'elapsed_us'"
+    "'elapsed_us', 'trace'"
 enum {
     F_OWNER, F_STATE, F_CREATED, F_STARTED, F_FINISHED, F_ATTEMPTS,
     F_VERSION, F_REASON, F_EXPANDED, F_GENERATED, F_PELAPSED, F_BOUND,
-    F_LOWER, F_BEST, F_ELAPSED, F_COUNT, F_RESULT = F_COUNT
+    F_LOWER, F_BEST, F_ELAPSED, F_TRACE, F_COUNT, F_RESULT = F_COUNT
 };
 static const char *const field_names[F_COUNT + 1] = {
     "owner", "state", "created_ms", "started_ms", "finished_ms",
     "attempts", "version", "reason", "expanded", "generated",
     "p_elapsed_us", "bound", "lower_bound", "best_length", "elapsed_us",
-    "result",
+    "trace", "result",
 };
 
 /* A job forgotten frees its Idempotency-Key (the job's hash names it in
@@ -233,7 +233,7 @@ static const char *const scripts[JOBQ_SCRIPT_COUNT_] = {
  * 8 rbytes, 9 rtotal, 10 the Idempotency-Key's (P idem:DIGEST); ARGV 1
  * id, 2 body, 3 owner, 4 now_ms, 5 max, 6 queue cap, 7 ttl_ms, 8 events
  * cap, 9 owner cap, 10 prefix, 11 the body's digest ("": no key), 12
- * the key's life (s). 0 queued; -1 queue full; -2 job_max held, none
+ * the key's life (s), 13 the trace id ("": none). 0 queued; -1 queue full; -2 job_max held, none
  * finished; -3 the owner's cap; -5 the key's job came from another
  * body; a string: the key's job (same body), nothing made. Finished
  * jobs past their ttl leave the indexes (and the answers' count)
@@ -274,6 +274,8 @@ static const char submit_lua[] =
     "redis.call('HSET', KEYS[5], 'body', ARGV[2], 'owner', ARGV[3],"
     " 'state', 'queued', 'created_ms', ARGV[4], 'attempts', 0,"
     " 'version', 1)\n"
+    "if ARGV[13] ~= '' then redis.call('HSET', KEYS[5], 'trace', ARGV[13])"
+    " end\n"
     "if ARGV[11] ~= '' then\n"
     "  redis.call('SET', KEYS[10], ARGV[11] .. ':' .. ARGV[1], 'EX',"
     " ARGV[12])\n"
@@ -561,6 +563,8 @@ static bool view_of(redisReply **f, const char *id, struct jobs_view *v)
         snprintf(v->owner, sizeof(v->owner), "%s", f[F_OWNER]->str);
     if (f[F_REASON]->type == REDIS_REPLY_STRING)
         snprintf(v->reason, sizeof(v->reason), "%s", f[F_REASON]->str);
+    if (f[F_TRACE]->type == REDIS_REPLY_STRING)
+        snprintf(v->trace, sizeof(v->trace), "%s", f[F_TRACE]->str);
     v->created_ms = (int64_t)num_of(f[F_CREATED]);
     v->started_ms = (int64_t)num_of(f[F_STARTED]);
     v->finished_ms = (int64_t)num_of(f[F_FINISHED]);
@@ -672,6 +676,15 @@ puz_err jobq_submit_idem(jobq_t *q, const char *body, size_t len,
                          const struct jobs_idem *idem, char *id,
                          enum jobs_idem_found *found, char *msg)
 {
+    return jobq_submit_traced(q, body, len, owner, owner_cap, idem, "", id,
+                              found, msg);
+}
+
+puz_err jobq_submit_traced(jobq_t *q, const char *body, size_t len,
+                           const char *owner, unsigned owner_cap,
+                           const struct jobs_idem *idem, const char *trace,
+                           char *id, enum jobs_idem_found *found, char *msg)
+{
     struct jobq_keys k;
     char now[24], max[16], qcap[16], ttl[24], ecap[16], ocap[16], life[16];
     char ikey[JOBQ_KEY_MAX];
@@ -679,7 +692,7 @@ puz_err jobq_submit_idem(jobq_t *q, const char *body, size_t len,
         "EVAL", submit_lua, "10", q->k_all, q->k_finished, q->k_queued,
         q->k_queue, k.hash, k.events, q->k_active, q->k_rbytes,
         q->k_rtotal, ikey, id, body, owner, now, max, qcap, ttl, ecap,
-        ocap, q->prefix, idem != NULL ? idem->body : "", life,
+        ocap, q->prefix, idem != NULL ? idem->body : "", life, trace,
     };
     size_t lens[sizeof(argv) / sizeof(argv[0])];
     redisReply *r;
@@ -692,7 +705,7 @@ puz_err jobq_submit_idem(jobq_t *q, const char *body, size_t len,
     if (!new_id(id, JOBS_ID_LEN / 2))
         return PUZ_ENOMEM;
     if (idem == NULL || idem->key[0] == '\0')
-        argv[sizeof(argv) / sizeof(argv[0]) - 2] = "";
+        argv[sizeof(argv) / sizeof(argv[0]) - 3] = "";
     jobq__keys(q, id, &k);
     snprintf(ikey, sizeof(ikey), "%sidem:%s", q->prefix,
              idem != NULL ? idem->key : "");

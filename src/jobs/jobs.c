@@ -494,11 +494,6 @@ const char *jobs_id(const jobs_job *job)
     return job->id;
 }
 
-const char *jobs_owner(const jobs_job *job)
-{
-    return job->task.owner;
-}
-
 /* Wait (lock held) until the job's worker has let go, at most ms. */
 static void wait_ended(jobs_t *j, jobs_job *job, unsigned ms)
 {
@@ -561,6 +556,7 @@ static void view_locked(const jobs_job *job, struct jobs_view *v)
 {
     memcpy(v->id, job->id, sizeof(v->id));
     memcpy(v->owner, job->task.owner, sizeof(v->owner));
+    memcpy(v->trace, job->task.trace, sizeof(v->trace));
     v->state = job->state;
     v->version = job->version;
     v->attempts = 0;

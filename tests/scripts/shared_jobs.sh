@@ -6,7 +6,8 @@
 # nginx round-robin in front of them when nginx is installed:
 #  1. a 4x4 job submitted through a is read, streamed and listed through
 #     b (and through nginx, whichever instance answers); its result is
-#     byte for byte /v1/solve's answer (but the measured time_us);
+#     byte for byte /v1/solve's answer (but the measured time_us); a
+#     job's traceparent given to a is named by b's answer;
 #  2. DELETE through the instance that does not run a long job stops it
 #     on the one that does: measured, at most 1 s (the real figure is
 #     printed);
@@ -98,6 +99,20 @@ sys.exit(0 if norm(res) == norm(solve) else 1)
 EOF
 [ "$(json "$lb_tmp/st" 'j.get("attempts")')" = 1 ] ||
     lb_fail "a job run once shows attempts $(json "$lb_tmp/st" 'j.get("attempts")')"
+# W3C Trace Context: a job submitted through a with a traceparent keeps
+# its trace id, named (with the job as the span) by b's answers too.
+trace=4bf92f3577b34da6a3ce929d0e0e4736
+curl -s -o "$lb_tmp/trb" -D "$lb_tmp/trh" \
+    -H 'Content-Type: application/json' \
+    -H "traceparent: 00-$trace-00f067aa0ba902b7-01" --data-binary "$body4" \
+    "$a_url/v1/jobs"
+tid=$(json "$lb_tmp/trb" 'j["id"]') ||
+    lb_fail "traced job: $(cat "$lb_tmp/trh" "$lb_tmp/trb")"
+grep -qi "^traceparent: 00-$trace-$(echo "$tid" | cut -c1-16)-00" \
+    "$lb_tmp/trh" || lb_fail "202 without the trace: $(cat "$lb_tmp/trh")"
+curl -s -o /dev/null -D "$lb_tmp/trh" "$b_url/v1/jobs/$tid"
+grep -qi "^traceparent: 00-$trace-" "$lb_tmp/trh" ||
+    lb_fail "GET through b without the trace: $(cat "$lb_tmp/trh")"
 curl -s -N --max-time 5 "$b_url/v1/jobs/$id/events" >"$lb_tmp/sse4"
 grep -q '^event: done$' "$lb_tmp/sse4" || lb_fail "events through b: $(cat "$lb_tmp/sse4")"
 if lb_find_nginx; then

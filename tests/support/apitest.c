@@ -96,6 +96,7 @@ const struct api_route *apitest_prepare(struct apitest *t,
     rq.client = t->client;
     rq.authorization = t->authorization;
     rq.idempotency_key = t->idempotency_key;
+    rq.traceparent = t->traceparent;
     rq.query = t->params;
     rq.nquery = split_query(t);
     rq.body = body;

@@ -32,6 +32,7 @@ struct apitest {
     const char *authorization;      /* next calls' Authorization, or NULL */
     const char *idempotency_key;    /* next calls' Idempotency-Key, or
                                      * NULL */
+    const char *traceparent;        /* next calls' traceparent, or NULL */
     char path[512];
     char query[256];
     struct api_param params[APITEST_QUERY_MAX];
