@@ -178,11 +178,11 @@ test-tsan:
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)-fuzz
-FUZZ_TARGETS := decode board keys daily
+FUZZ_TARGETS := decode board keys daily daily_entry
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=all -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Isrc/core \
 	$(PKG_CFLAGS)
-FUZZ_SRCS := tests/support/fuzz_entry.c src/api/decode.c \
+FUZZ_SRCS := tests/support/fuzz_entry.c src/api/decode.c src/api/daily_entry.c \
 	src/api/problem.c src/api/limits.c src/api/keys.c src/api/daily.c \
 	$(wildcard src/store/*.c src/pool/*.c) $(CORE_SRCS)
 # Compiled once for every target (instrumented, not linked with the

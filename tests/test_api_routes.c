@@ -607,6 +607,434 @@ static void test_random_bad_query(void **state)
     json_decref(j);
 }
 
+/* --- Moved from test_http_api.c (issue 43): what a request means, on
+ * strings. The socket suite keeps one recorded answer per route and
+ * status for openapi_check.sh (test_recorded_answers). --- */
+
+/* POST body to path, expect a 200 JSON answer: its body (a new
+ * reference). */
+static json_t *ok(void **state, const char *path, const char *body)
+{
+    const struct api_answer *an = call(state, path, body);
+
+    if (an->status != 200)
+        fprintf(stderr, "%s %s -> %u %.*s\n", path, body, an->status,
+                (int)an->len, an->body);
+    assert_int_equal(an->status, 200);
+    assert_string_equal(an->content_type, "application/json");
+    return body_json(state, an);
+}
+
+/* POST body to path, expect a problem: its body (a new reference). */
+static json_t *refused(void **state, const char *path, const char *body,
+                       unsigned status, const char *slug)
+{
+    return problem(state, call(state, path, body), status, slug);
+}
+
+static long long num(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+
+    assert_true(json_is_integer(v));
+    return json_integer_value(v);
+}
+
+static void assert_detail_has(const json_t *p, const char *needle)
+{
+    const char *d = apitest_str(p, "detail");
+
+    if (strstr(d, needle) == NULL)
+        fprintf(stderr, "detail \"%s\" lacks \"%s\"\n", d, needle);
+    assert_non_null(strstr(d, needle));
+}
+
+/* body solved by /v1/solve in length moves. */
+static void assert_solved_in(void **state, const char *body, long long length)
+{
+    json_t *j = ok(state, "/v1/solve", body);
+
+    assert_string_equal(apitest_str(j, "status"), "solved");
+    assert_int_equal(num(j, "length"), length);
+    json_decref(j);
+}
+
+static void test_solve_easy_answer(void **state)
+{
+    json_t *j = ok(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 7 0 8\"}");
+    json_t *stats = json_object_get(j, "stats");
+
+    assert_string_equal(apitest_str(j, "status"), "solved");
+    assert_true(json_is_true(json_object_get(j, "optimal")));
+    assert_int_equal(num(j, "length"), 1);
+    assert_string_equal(json_string_value(json_array_get(
+        json_object_get(j, "moves"), 0)), "right");
+    assert_int_equal(json_integer_value(json_array_get(
+        json_object_get(j, "tiles"), 0)), 8);
+    assert_true(num(stats, "arena_bytes") > 0);
+    assert_true(num(stats, "expanded") >= 1);
+    assert_null(json_object_get(j, "path"));
+    json_decref(j);
+}
+
+static void test_solve_board_forms(void **state)
+{
+    static const char *const bodies[] = {
+        "{\"board\": [[1,2,3],[4,5,6],[7,0,8]]}",
+        "{\"board\": [1,2,3,4,5,6,7,0,8]}",
+        "{\"board\": \"123456708\"}",
+        "{\"board\": \"1 2 3 / 4 5 6 / 7 0 8\", \"goal\": null}",
+        "{\"board\": [1,2,0,3], \"goal\": [[1,2],[3,0]]}",
+        "{\"board\": \"0 1 2 3 4 5 6 7 8\", \"goal\": \"1 0 2 3 4 5 6 7 8\"}",
+    };
+
+    for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++)
+        assert_solved_in(state, bodies[i], 1);
+}
+
+/* The path is every board on the way, each as rows. */
+static void test_solve_include_path_rows(void **state)
+{
+    json_t *j = ok(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 0 7 8\", "
+                   "\"include_path\": true}");
+    json_t *path = json_object_get(j, "path");
+
+    assert_int_equal(num(j, "length"), 2);
+    assert_int_equal(json_array_size(path), 3);
+    assert_int_equal(json_array_size(json_array_get(path, 0)), 3);
+    json_decref(j);
+}
+
+static void test_solve_algorithms(void **state)
+{
+    static const char *const algs[] = { "astar", "idastar", "bfs", "auto" };
+    char body[200];
+
+    for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
+        snprintf(body, sizeof(body), "{\"board\": \"1 2 3 4 5 6 0 7 8\", "
+                 "\"algorithm\": \"%s\", \"heuristic\": \"manhattan\"}",
+                 algs[i]);
+        assert_solved_in(state, body, 2);
+    }
+}
+
+/* wastar's weight: 1 is A* (optimal length), 3 stays within 3x, and a
+ * weight that is not an integer 1..100 is a 422 pointing at it. */
+static void test_solve_wastar_weight(void **state)
+{
+    json_t *j = ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
+                   "\"algorithm\": \"wastar\", \"weight\": 1}");
+
+    assert_string_equal(apitest_str(j, "algorithm"), "wastar");
+    assert_int_equal(num(j, "length"), 31);
+    /* Weighted A* proves nothing by itself, but on 3x3 the start's lower
+     * bound is the exact table's 31: a path that long is proven optimal. */
+    assert_int_equal(num(j, "lower_bound"), 31);
+    assert_true(json_is_true(json_object_get(j, "optimal")));
+    json_decref(j);
+    j = ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
+           "\"algorithm\": \"wastar\", \"weight\": 3}");
+    assert_true(num(j, "length") >= 31 && num(j, "length") <= 93);
+    json_decref(j);
+    j = refused(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
+                "\"weight\": \"heavy\"}", 422, "invalid-option");
+    assert_string_equal(apitest_str(j, "pointer"), "/weight");
+    json_decref(j);
+}
+
+/* A node limit or a deadline reached is an answer that proves nothing. */
+static void test_solve_limits_not_optimal(void **state)
+{
+    json_t *j = ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
+                   "\"heuristic\": \"misplaced\", \"limits\": "
+                   "{\"max_nodes\": 50}}");
+
+    assert_string_equal(apitest_str(j, "status"), "limit_nodes");
+    assert_false(json_is_true(json_object_get(j, "optimal")));
+    json_decref(j);
+    j = ok(state, "/v1/solve", "{\"board\": \"0 12 9 13 15 11 10 14 3 7 2 "
+           "5 4 8 6 1\", \"algorithm\": \"idastar\", \"heuristic\": "
+           "\"misplaced\", \"limits\": {\"timeout_ms\": 50}}");
+    assert_string_equal(apitest_str(j, "status"), "timeout");
+    assert_false(json_is_true(json_object_get(j, "optimal")));
+    json_decref(j);
+}
+
+/* Where malformed JSON is, in the detail too; the depth bound is the
+ * default's 32. */
+static void test_malformed_json_detail(void **state)
+{
+    char body[256];
+    size_t n = 0;
+    json_t *p = refused(state, "/v1/solve", "{\"board\": [1,2,\n  3,]}", 400,
+                        "malformed-json");
+
+    assert_int_equal(num(p, "line"), 2);
+    assert_true(num(p, "column") > 0);
+    assert_detail_has(p, "line 2");
+    json_decref(p);
+    p = refused(state, "/v1/solve", "{\"board\": \"1\", \"board\": \"2\"}",
+                400, "malformed-json");
+    assert_detail_has(p, "duplicate");
+    json_decref(p);
+    p = refused(state, "/v1/solve", "", 400, "malformed-json");
+    assert_detail_has(p, "empty");
+    json_decref(p);
+    json_decref(refused(state, "/v1/solve", "{\"board\": \"\xff\xfe\"}", 400,
+                        "malformed-json"));
+    n += (size_t)snprintf(body, sizeof(body), "{\"board\": ");
+    for (int i = 0; i < 40; i++)
+        body[n++] = '[';
+    for (int i = 0; i < 40; i++)
+        body[n++] = ']';
+    snprintf(body + n, sizeof(body) - n, "}");
+    p = refused(state, "/v1/solve", body, 400, "malformed-json");
+    assert_detail_has(p, "nested deeper than 32");
+    assert_int_equal(num(p, "line"), 1);
+    json_decref(p);
+}
+
+/* A refused body, what its detail says and where it points (NULL: no
+ * pointer checked). */
+struct refusal {
+    const char *body, *needle, *pointer;
+};
+
+/* Every case of cs refused by /v1/solve with 422 and slug. */
+static void assert_refusals(void **state, const struct refusal *cs,
+                            size_t n, const char *slug)
+{
+    for (size_t i = 0; i < n; i++) {
+        json_t *p = refused(state, "/v1/solve", cs[i].body, 422, slug);
+
+        assert_detail_has(p, cs[i].needle);
+        if (cs[i].pointer != NULL)
+            assert_string_equal(apitest_str(p, "pointer"), cs[i].pointer);
+        json_decref(p);
+    }
+}
+
+static void test_invalid_requests_named(void **state)
+{
+    static const struct refusal cases[] = {
+        { "[1,2,3]", "JSON object", NULL },
+        { "{\"goal\": \"1 2 3 0\"}", "\"board\" is required", NULL },
+        { "{\"board\": \"1 2 3 0\", \"limits\": {\"max_nodes\": \"many\"}}",
+          "", "/limits/max_nodes" },
+        { "{\"board\": \"1 2 3 0\", \"limits\": {\"timeout_ms\": 0}}", "",
+          NULL },
+        { "{\"board\": \"1 2 3 0\", \"include_path\": 1}", "", NULL },
+        { "{\"board\": \"1 2 3 0\", \"algorithm\": 7}", "", NULL },
+    };
+    json_t *p;
+
+    assert_refusals(state, cases, sizeof(cases) / sizeof(cases[0]),
+                    "invalid-request");
+    p = refused(state, "/v1/solve", "{\"bord\": \"1 2 3 0\"}", 422,
+                "invalid-request");
+    assert_detail_has(p, "unknown field \"bord\"");
+    assert_true(json_array_size(json_object_get(p, "allowed")) >= 6);
+    assert_string_equal(apitest_str(p, "pointer"), "/bord");
+    json_decref(p);
+}
+
+static void test_invalid_boards_named(void **state)
+{
+    static const struct refusal cases[] = {
+        { "{\"board\": [[1,2,3],[4,5],[6,7,0]]}", "row 1 has 2 tiles",
+          "/board/1" },
+        /* 3 rows of 2 is a 3x2 rectangle now (issue 33): a row of 9 is
+         * what is too long */
+        { "{\"board\": [[1,2,3,4,5,6,7,8,9],[0,10,11,12,13,14,15,16,17]]}",
+          "row 0 has 9 tiles", "/board/0" },
+        { "{\"board\": [[1,2],3]}", "row 1 is an integer", "/board/1" },
+        { "{\"board\": [1,2,3.5,0]}", "tiles are whole numbers",
+          "/board/2" },
+        { "{\"board\": [1,\"2\",3,0]}", "a string", "/board/1" },
+        { "{\"board\": [1,true,3,0]}", "a boolean", "/board/1" },
+        { "{\"board\": [1,2,3,99999999999]}", "", "/board" },
+        { "{\"board\": [1,1,2,0]}", "", "/board" },
+        { "{\"board\": [1,2,3]}", "", "/board" },
+        { "{\"board\": []}", "empty", "/board" },
+        { "{\"board\": {}}", "an object", "/board" },
+        { "{\"board\": \"1 2 x 0\"}", "", "/board" },
+        { "{\"board\": \"1 2 3 0\", \"goal\": \"1 2 3 4 5 6 7 8 0\"}",
+          "the goal is 3x3 but the board is 2x2", "/goal" },
+    };
+
+    assert_refusals(state, cases, sizeof(cases) / sizeof(cases[0]),
+                    "invalid-board");
+}
+
+/* An unsolvable board is explained (the parity), not just refused. */
+static void test_unsolvable_explained(void **state)
+{
+    json_t *p = refused(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 8 7 "
+                        "0\"}", 422, "unsolvable");
+
+    assert_true(strlen(apitest_str(p, "detail")) > 20);
+    assert_string_equal(apitest_str(p, "instance"), "/v1/solve");
+    json_decref(p);
+}
+
+static void test_unknown_options_list_valid(void **state)
+{
+    json_t *p = refused(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
+                        "\"algorithm\": \"quantum\"}", 422, "invalid-option");
+    json_t *allowed = json_object_get(p, "allowed");
+
+    assert_detail_has(p, "quantum");
+    assert_true(json_array_size(allowed) >= 6);
+    assert_string_equal(json_string_value(json_array_get(allowed, 1)),
+                        "astar");
+    json_decref(p);
+    p = refused(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
+                "\"heuristic\": \"psychic\"}", 422, "invalid-option");
+    assert_true(json_array_size(json_object_get(p, "allowed")) >= 3);
+    json_decref(p);
+}
+
+/* Each failed entry is a problem of its own, pointing into the body. */
+static void test_batch_entries_answered(void **state)
+{
+    json_t *j = ok(state, "/v1/solve/batch", "{\"boards\": ["
+                   "\"1 2 3 4 5 6 7 0 8\", [[1,2,3],[4,5],[7,8,0]], "
+                   "\"1 2 3 4 5 6 8 7 0\", [1,2,3,0]], "
+                   "\"heuristic\": \"manhattan\"}");
+    json_t *res = json_object_get(j, "results"), *e;
+
+    assert_int_equal(num(j, "count"), 4);
+    assert_int_equal(num(j, "solved"), 2);
+    assert_int_equal(num(j, "failed"), 2);
+    assert_int_equal(json_array_size(res), 4);
+    assert_string_equal(apitest_str(json_array_get(res, 0), "status"),
+                        "solved");
+    e = json_array_get(res, 1);
+    assert_int_equal(num(e, "status"), 422);
+    assert_string_equal(apitest_str(e, "type"),
+                        "https://puzzled.dev/problems/invalid-board");
+    assert_string_equal(apitest_str(e, "pointer"), "/boards/1/1");
+    e = json_array_get(res, 2);
+    assert_string_equal(apitest_str(e, "type"),
+                        "https://puzzled.dev/problems/unsolvable");
+    assert_string_equal(apitest_str(e, "pointer"), "/boards/2");
+    assert_int_equal(num(json_array_get(res, 3), "length"), 0);
+    json_decref(j);
+}
+
+static void test_batch_limits(void **state)
+{
+    json_t *p = refused(state, "/v1/solve/batch", "{\"boards\": "
+                        "[\"1 2 3 0\",\"1 2 3 0\",\"1 2 3 0\","
+                        "\"1 2 3 0\",\"1 2 3 0\",\"1 2 3 0\"]}", 422,
+                        "invalid-request");
+
+    assert_detail_has(p, "1 to 5 boards");
+    json_decref(p);
+    json_decref(refused(state, "/v1/solve/batch", "{\"boards\": []}", 422,
+                        "invalid-request"));
+    json_decref(refused(state, "/v1/solve/batch", "{\"board\": \"1 2 3 0\"}",
+                        422, "invalid-request"));
+    json_decref(refused(state, "/v1/solve/batch", "{\"boards\": "
+                        "[\"1 2 3 0\"], \"algorithm\": \"x\"}", 422,
+                        "invalid-option"));
+}
+
+/* A random board of a given distance is that far: its solve says so. */
+static void test_random_exact_distance(void **state)
+{
+    json_t *j = body_json(state, random_q(state, "size=3&moves=20&seed=7"));
+    json_t *again, *solved;
+    char body[128];
+
+    assert_int_equal(num(j, "size"), 3);
+    assert_int_equal(num(j, "optimal_moves"), 20);
+    assert_int_equal(num(j, "seed"), 7);
+    snprintf(body, sizeof(body), "{\"board\": \"%s\"}", apitest_str(j,
+             "text"));
+    solved = ok(state, "/v1/solve", body);
+    assert_int_equal(num(solved, "length"), 20);
+    json_decref(solved);
+    /* The same seed gives the same board (size 3 is the default). */
+    again = body_json(state, random_q(state, "seed=7&moves=20"));
+    assert_string_equal(apitest_str(again, "text"), apitest_str(j, "text"));
+    json_decref(again);
+    json_decref(j);
+}
+
+static void test_random_sizes(void **state)
+{
+    json_t *j = body_json(state, random_q(state, "size=4&moves=30"));
+
+    assert_int_equal(((struct apitest *)*state)->call.answer.status, 200);
+    assert_int_equal(json_array_size(json_object_get(j, "board")), 4);
+    /* no table knows a 4x4 board's distance */
+    assert_true(json_is_null(json_object_get(j, "optimal_moves")));
+    json_decref(j);
+    j = body_json(state, random_q(state, NULL));
+    assert_int_equal(num(j, "size"), 3);
+    json_decref(j);
+}
+
+static void test_random_bad_values(void **state)
+{
+    static const char *const queries[] = {
+        "size=9", "size=1", "moves=32", "moves=abc", "moves=-1",
+        "size=3&size=3", "difficulty=hard", "seed=9007199254740992",
+        "moves=", "size=3.0",
+    };
+
+    for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
+        json_decref(problem(state, random_q(state, queries[i]), 400,
+                            "invalid-query"));
+}
+
+static void test_score_rules(void **state)
+{
+    json_t *j = ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 8\", "
+                   "\"moves\": [\"right\"]}");
+
+    assert_true(json_is_true(json_object_get(j, "legal")));
+    assert_true(json_is_true(json_object_get(j, "solved")));
+    assert_int_equal(num(j, "player_moves"), 1);
+    assert_int_equal(num(j, "optimal_moves"), 1);
+    assert_true(json_real_value(json_object_get(j, "score")) == 1.0);
+    json_decref(j);
+    /* Tile numbers and a detour: 1 optimal over 3 played. */
+    j = ok(state, "/v1/score", "{\"board\": [1,2,3,4,5,6,7,0,8], "
+           "\"moves\": [7, 7, 8]}");
+    assert_true(json_is_true(json_object_get(j, "solved")));
+    assert_int_equal(num(j, "player_moves"), 3);
+    assert_true(json_real_value(json_object_get(j, "score")) > 0.33
+                && json_real_value(json_object_get(j, "score")) < 0.34);
+    json_decref(j);
+}
+
+static void test_score_illegal_and_unsolved(void **state)
+{
+    json_t *j = ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 8\", "
+                   "\"moves\": [\"left\", \"down\"]}");
+
+    assert_false(json_is_true(json_object_get(j, "legal")));
+    assert_false(json_is_true(json_object_get(j, "solved")));
+    assert_int_equal(num(json_object_get(j, "illegal_move"), "index"), 1);
+    assert_int_equal(num(j, "player_moves"), 1);
+    assert_true(json_real_value(json_object_get(j, "score")) == 0.0);
+    json_decref(j);
+    j = ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 8\", "
+           "\"moves\": [\"left\"]}");
+    assert_true(json_is_true(json_object_get(j, "legal")));
+    assert_false(json_is_true(json_object_get(j, "solved")));
+    json_decref(j);
+    json_decref(refused(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 "
+                        "8\", \"moves\": [\"jump\"]}", 422,
+                        "invalid-request"));
+    json_decref(refused(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 "
+                        "8\"}", 422, "invalid-request"));
+    json_decref(refused(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 8 7 "
+                        "0\", \"moves\": []}", 422, "unsolvable"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -650,6 +1078,42 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_random_seeded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_bad_query, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_solve_easy_answer, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_solve_board_forms, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_solve_include_path_rows, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_solve_algorithms, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_solve_wastar_weight, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_solve_limits_not_optimal, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_malformed_json_detail, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_invalid_requests_named, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_invalid_boards_named, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_unsolvable_explained, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_options_list_valid, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_batch_entries_answered, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_batch_limits, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_random_exact_distance, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_random_sizes, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_random_bad_values, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_score_rules, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_score_illegal_and_unsolved, setup,
                                         teardown),
     };
 

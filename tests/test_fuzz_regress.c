@@ -89,12 +89,14 @@ int main(void)
     static struct target decode = { "decode", fuzz_decode_one, 20 },
         board = { "board", fuzz_board_one, 20 },
         keys = { "keys", fuzz_keys_one, 3 },
-        daily = { "daily", fuzz_daily_one, 5 };
+        daily = { "daily", fuzz_daily_one, 5 },
+        daily_entry = { "daily_entry", fuzz_daily_entry_one, 15 };
     const struct CMUnitTest tests[] = {
         { "decode_inputs", replay_target, NULL, NULL, &decode },
         { "board_inputs", replay_target, NULL, NULL, &board },
         { "keys_inputs", replay_target, NULL, NULL, &keys },
         { "daily_inputs", replay_target, NULL, NULL, &daily },
+        { "daily_entry_inputs", replay_target, NULL, NULL, &daily_entry },
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

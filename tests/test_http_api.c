@@ -1,9 +1,13 @@
 /*
  * test_http_api.c - the HTTP API end to end against a real in-process
- * server on a loopback port: every route, every error code with its
- * problem+json body, CORS, request ids, batch partial failures, the
- * score rules, random boards, metrics, the spec and static files.
- * Every response is recorded for the OpenAPI check (htest.h).
+ * server on a loopback port, for what needs a socket: the server's own
+ * routes (livez, healthz, readyz, metrics, the spec, static files),
+ * framing (HEAD, chunked bodies, the body cap's 413), content types
+ * (415, curl's form type), 404/405 with Allow, CORS, request ids, the
+ * Server header and the access log. What a request means (solve, batch,
+ * score, random and their problems) is asserted on strings in
+ * tests/test_api_*.c; one answer of each kind still comes here so that
+ * every response is recorded for the OpenAPI check (htest.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -157,273 +161,69 @@ static void test_head_has_no_body(void **state)
     htest_resp_free(&r);
 }
 
-static void test_solve_easy(void **state)
-{
-    json_t *j = post_ok(state, "/v1/solve", EASY), *stats;
-
-    assert_string_equal(str(j, "status"), "solved");
-    assert_true(json_is_true(json_object_get(j, "optimal")));
-    assert_int_equal(num(j, "length"), 1);
-    assert_string_equal(json_string_value(json_array_get(
-        json_object_get(j, "moves"), 0)), "right");
-    assert_int_equal(json_integer_value(json_array_get(
-        json_object_get(j, "tiles"), 0)), 8);
-    stats = json_object_get(j, "stats");
-    assert_true(num(stats, "arena_bytes") > 0);
-    assert_true(num(stats, "expanded") >= 1);
-    assert_null(json_object_get(j, "path"));
-    json_decref(j);
-}
-
-static void test_solve_board_forms(void **state)
-{
-    static const char *const bodies[] = {
-        "{\"board\": [[1,2,3],[4,5,6],[7,0,8]]}",
-        "{\"board\": [1,2,3,4,5,6,7,0,8]}",
-        "{\"board\": \"123456708\"}",
-        "{\"board\": \"1 2 3 / 4 5 6 / 7 0 8\", \"goal\": null}",
-        "{\"board\": [1,2,0,3], \"goal\": [[1,2],[3,0]]}",
-        "{\"board\": \"0 1 2 3 4 5 6 7 8\", \"goal\": \"1 0 2 3 4 5 6 7 8\"}",
-    };
-
-    for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
-        json_t *j = post_ok(state, "/v1/solve", bodies[i]);
-
-        assert_string_equal(str(j, "status"), "solved");
-        assert_int_equal(num(j, "length"), 1);
-        json_decref(j);
-    }
-}
-
-static void test_solve_include_path(void **state)
-{
-    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 0 7 "
-                        "8\", \"include_path\": true}");
-    json_t *path = json_object_get(j, "path");
-
-    assert_int_equal(num(j, "length"), 2);
-    assert_int_equal(json_array_size(path), 3);
-    assert_int_equal(json_array_size(json_array_get(path, 0)), 3);
-    json_decref(j);
-}
-
-static void test_solve_algorithms(void **state)
-{
-    static const char *const algs[] = { "astar", "idastar", "bfs", "auto" };
-    char body[200];
-
-    for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
-        snprintf(body, sizeof(body), "{\"board\": \"1 2 3 4 5 6 0 7 8\", "
-                 "\"algorithm\": \"%s\", \"heuristic\": \"manhattan\"}",
-                 algs[i]);
-        json_t *j = post_ok(state, "/v1/solve", body);
-
-        assert_string_equal(str(j, "status"), "solved");
-        assert_int_equal(num(j, "length"), 2);
-        json_decref(j);
-    }
-}
-
-/* wastar's weight: 1 is A* (optimal length), 3 stays within 3x, and a
- * weight that is not an integer 1..100 is a 422 pointing at it. */
-static void test_solve_wastar_weight(void **state)
-{
-    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
-                        "1\", \"algorithm\": \"wastar\", \"weight\": 1}");
-
-    assert_string_equal(str(j, "status"), "solved");
-    assert_string_equal(str(j, "algorithm"), "wastar");
-    assert_int_equal(num(j, "length"), 31);
-    /* Weighted A* proves nothing by itself, but on 3x3 the start's lower
-     * bound is the exact table's 31: a path that long is proven optimal. */
-    assert_int_equal(num(j, "lower_bound"), 31);
-    assert_true(json_is_true(json_object_get(j, "optimal")));
-    json_decref(j);
-    j = post_ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 1\", "
-                "\"algorithm\": \"wastar\", \"weight\": 3}");
-    assert_true(num(j, "length") >= 31 && num(j, "length") <= 93);
-    json_decref(j);
-    j = post_problem(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
-                     "1\", \"algorithm\": \"wastar\", \"weight\": 0}", 422,
-                     "invalid-option");
-    assert_string_equal(str(j, "pointer"), "/weight");
-    json_decref(j);
-    j = post_problem(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
-                     "1\", \"weight\": \"heavy\"}", 422, "invalid-option");
-    assert_string_equal(str(j, "pointer"), "/weight");
-    json_decref(j);
-}
-
-static void test_solve_node_limit(void **state)
-{
-    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 "
-                        "1\", \"heuristic\": \"misplaced\", \"limits\": "
-                        "{\"max_nodes\": 50}}");
-
-    assert_string_equal(str(j, "status"), "limit_nodes");
-    assert_false(json_is_true(json_object_get(j, "optimal")));
-    json_decref(j);
-}
-
-static void test_solve_deadline_timeout(void **state)
-{
-    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"0 12 9 13 15 11 "
-                        "10 14 3 7 2 5 4 8 6 1\", \"algorithm\": \"idastar\","
-                        " \"heuristic\": \"misplaced\", \"limits\": "
-                        "{\"timeout_ms\": 50}}");
-
-    assert_string_equal(str(j, "status"), "timeout");
-    assert_false(json_is_true(json_object_get(j, "optimal")));
-    json_decref(j);
-}
-
-static void test_solve_limits_capped(void **state)
-{
-    /* Far above the server caps: accepted and clamped, not refused. */
-    json_t *j = post_ok(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 7 0 "
-                        "8\", \"limits\": {\"max_nodes\": 1000000000000, "
-                        "\"timeout_ms\": 999999999}}");
-
-    assert_string_equal(str(j, "status"), "solved");
-    json_decref(j);
-}
-
-static void test_malformed_json(void **state)
-{
-    json_t *p = post_problem(state, "/v1/solve", "{\"board\": [1,2,\n  3,]}",
-                             400, "malformed-json");
-
-    assert_int_equal(num(p, "line"), 2);
-    assert_true(num(p, "column") > 0);
-    assert_detail_has(p, "line 2");
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "{\"board\": \"1\", \"board\": "
-                     "\"2\"}", 400, "malformed-json");
-    assert_detail_has(p, "duplicate");
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "", 400, "malformed-json");
-    assert_detail_has(p, "empty");
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "{\"board\": \"\xff\xfe\"}", 400,
-                     "malformed-json");
-    json_decref(p);
-}
-
-static void test_json_depth_bounded(void **state)
-{
-    char body[256];
-    size_t n = 0;
-    json_t *p;
-
-    n += (size_t)snprintf(body, sizeof(body), "{\"board\": ");
-    for (int i = 0; i < 40; i++)
-        body[n++] = '[';
-    for (int i = 0; i < 40; i++)
-        body[n++] = ']';
-    snprintf(body + n, sizeof(body) - n, "}");
-    p = post_problem(state, "/v1/solve", body, 400, "malformed-json");
-    assert_detail_has(p, "nested deeper than 32");
-    assert_int_equal(num(p, "line"), 1);
-    json_decref(p);
-}
-
-static void test_invalid_requests(void **state)
-{
-    json_t *p = post_problem(state, "/v1/solve", "[1,2,3]", 422,
-                             "invalid-request");
-
-    assert_detail_has(p, "JSON object");
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "{\"bord\": \"1 2 3 0\"}", 422,
-                     "invalid-request");
-    assert_detail_has(p, "unknown field \"bord\"");
-    assert_true(json_array_size(json_object_get(p, "allowed")) >= 6);
-    assert_string_equal(str(p, "pointer"), "/bord");
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "{\"goal\": \"1 2 3 0\"}", 422,
-                     "invalid-request");
-    assert_detail_has(p, "\"board\" is required");
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
-                     "\"limits\": {\"max_nodes\": \"many\"}}", 422,
-                     "invalid-request");
-    assert_string_equal(str(p, "pointer"), "/limits/max_nodes");
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
-                     "\"limits\": {\"timeout_ms\": 0}}", 422,
-                     "invalid-request");
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
-                     "\"include_path\": 1}", 422, "invalid-request");
-    json_decref(p);
-}
-
-static void test_invalid_boards(void **state)
+/*
+ * One answer of each kind the socket-free suites judge, sent over HTTP
+ * so that openapi_check.sh validates it against the spec: every route
+ * and status, and the variants of the answers' schemas (a path, limits
+ * reached, a weighted search's bound, failed batch entries, an illegal
+ * move, a board no table measures, a problem with "allowed"). What they
+ * mean is asserted on strings in test_api_routes.c; here only that each
+ * arrives whole with its status and type.
+ */
+static void test_recorded_answers(void **state)
 {
     static const struct {
-        const char *body, *needle, *pointer;
+        const char *path, *body, *slug;
+        long status;
     } cases[] = {
-        { "{\"board\": [[1,2,3],[4,5],[6,7,0]]}", "row 1 has 2 tiles",
-          "/board/1" },
-        /* 3 rows of 2 is a 3x2 rectangle now (issue 33): a row of 9 is
-         * what is too long */
-        { "{\"board\": [[1,2,3,4,5,6,7,8,9],[0,10,11,12,13,14,15,16,17]]}",
-          "row 0 has 9 tiles", "/board/0" },
-        { "{\"board\": [[1,2],3]}", "row 1 is an integer", "/board/1" },
-        { "{\"board\": [1,2,3.5,0]}", "tiles are whole numbers",
-          "/board/2" },
-        { "{\"board\": [1,\"2\",3,0]}", "a string", "/board/1" },
-        { "{\"board\": [1,true,3,0]}", "a boolean", "/board/1" },
-        { "{\"board\": [1,2,3,99999999999]}", "", "/board" },
-        { "{\"board\": [1,1,2,0]}", "", "/board" },
-        { "{\"board\": [1,2,3]}", "", "/board" },
-        { "{\"board\": []}", "empty", "/board" },
-        { "{\"board\": {}}", "an object", "/board" },
-        { "{\"board\": \"1 2 x 0\"}", "", "/board" },
-        { "{\"board\": \"1 2 3 0\", \"goal\": \"1 2 3 4 5 6 7 8 0\"}",
-          "the goal is 3x3 but the board is 2x2", "/goal" },
+        { "/v1/solve", "{\"board\": \"1 2 3 4 5 6 0 7 8\", \"include_path\""
+          ": true}", NULL, 200 },
+        { "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 1\", \"algorithm\": "
+          "\"wastar\", \"weight\": 3}", NULL, 200 },
+        { "/v1/solve", "{\"board\": \"8 6 7 2 5 4 3 0 1\", \"heuristic\": "
+          "\"misplaced\", \"limits\": {\"max_nodes\": 50}}", NULL, 200 },
+        { "/v1/solve", "{\"board\": \"0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 "
+          "1\", \"algorithm\": \"idastar\", \"heuristic\": \"misplaced\", "
+          "\"limits\": {\"timeout_ms\": 50}}", NULL, 200 },
+        { "/v1/solve", "{\"bord\": \"1 2 3 0\"}", "invalid-request", 422 },
+        { "/v1/solve", "{\"board\": \"1 2 3 0\", \"algorithm\": \"quantum\"}",
+          "invalid-option", 422 },
+        { "/v1/solve", "{\"board\": \"1 2 3 4 5 6 8 7 0\"}", "unsolvable",
+          422 },
+        { "/v1/solve/batch", "{\"boards\": [\"1 2 3 4 5 6 7 0 8\", "
+          "[[1,2,3],[4,5],[7,8,0]], \"1 2 3 4 5 6 8 7 0\", [1,2,3,0]]}", NULL,
+          200 },
+        { "/v1/solve/batch", "{\"boards\": []}", "invalid-request", 422 },
+        { "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 8\", \"moves\": "
+          "[\"left\", \"down\"]}", NULL, 200 },
+        { "/v1/score", "{\"board\": [1,2,3,4,5,6,7,0,8], \"moves\": [7, 7, "
+          "8]}", NULL, 200 },
+        { "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 8\", \"moves\": "
+          "[\"jump\"]}", "invalid-request", 422 },
+        { "/v1/puzzles/random?size=3&moves=20&seed=7", NULL, NULL, 200 },
+        { "/v1/puzzles/random?size=4&moves=30", NULL, NULL, 200 },
+        { "/v1/puzzles/random?size=9", NULL, "invalid-query", 400 },
     };
+    struct htest_resp r;
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        json_t *p = post_problem(state, "/v1/solve", cases[i].body, 422,
-                                 "invalid-board");
-
-        assert_detail_has(p, cases[i].needle);
-        assert_string_equal(str(p, "pointer"), cases[i].pointer);
-        json_decref(p);
+        if (cases[i].body != NULL)
+            assert_int_equal(htest_post(srv_of(state), cases[i].path,
+                                        cases[i].body, &r), 0);
+        else
+            assert_int_equal(htest_get(srv_of(state), cases[i].path, &r), 0);
+        if (cases[i].slug != NULL) {
+            json_decref(htest_problem(&r, cases[i].status, cases[i].slug));
+        } else {
+            if (r.status != 200)
+                fprintf(stderr, "%s -> %ld %s\n", cases[i].path, r.status,
+                        r.body);
+            assert_int_equal(r.status, 200);
+            assert_string_equal(r.content_type, "application/json");
+            json_decref(htest_json(&r));
+        }
+        htest_resp_free(&r);
     }
-}
-
-static void test_unsolvable(void **state)
-{
-    json_t *p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 4 5 6 "
-                             "8 7 0\"}", 422, "unsolvable");
-
-    assert_true(strlen(str(p, "detail")) > 20);
-    assert_string_equal(str(p, "instance"), "/v1/solve");
-    assert_non_null(json_string_value(json_object_get(p, "request_id")));
-    json_decref(p);
-}
-
-static void test_unknown_options(void **state)
-{
-    json_t *p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
-                             "\"algorithm\": \"quantum\"}", 422,
-                             "invalid-option");
-    json_t *allowed = json_object_get(p, "allowed");
-
-    assert_detail_has(p, "quantum");
-    assert_true(json_array_size(allowed) >= 6);
-    assert_string_equal(json_string_value(json_array_get(allowed, 1)),
-                        "astar");
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
-                     "\"heuristic\": \"psychic\"}", 422, "invalid-option");
-    assert_true(json_array_size(json_object_get(p, "allowed")) >= 3);
-    json_decref(p);
-    p = post_problem(state, "/v1/solve", "{\"board\": \"1 2 3 0\", "
-                     "\"algorithm\": 7}", 422, "invalid-request");
-    json_decref(p);
 }
 
 static void test_not_found(void **state)
@@ -718,163 +518,6 @@ static void test_server_header(void **state)
     htest_resp_free(&r);
 }
 
-static void test_batch_partial_failure(void **state)
-{
-    json_t *j = post_ok(state, "/v1/solve/batch", "{\"boards\": ["
-                        "\"1 2 3 4 5 6 7 0 8\", [[1,2,3],[4,5],[7,8,0]], "
-                        "\"1 2 3 4 5 6 8 7 0\", [1,2,3,0]], "
-                        "\"heuristic\": \"manhattan\"}");
-    json_t *res = json_object_get(j, "results"), *e;
-
-    assert_int_equal(num(j, "count"), 4);
-    assert_int_equal(num(j, "solved"), 2);
-    assert_int_equal(num(j, "failed"), 2);
-    assert_int_equal(json_array_size(res), 4);
-    assert_string_equal(str(json_array_get(res, 0), "status"), "solved");
-    e = json_array_get(res, 1);
-    assert_int_equal(num(e, "status"), 422);
-    assert_string_equal(str(e, "type"),
-                        "https://puzzled.dev/problems/invalid-board");
-    assert_string_equal(str(e, "pointer"), "/boards/1/1");
-    e = json_array_get(res, 2);
-    assert_string_equal(str(e, "type"),
-                        "https://puzzled.dev/problems/unsolvable");
-    assert_string_equal(str(e, "pointer"), "/boards/2");
-    assert_int_equal(num(json_array_get(res, 3), "length"), 0);
-    json_decref(j);
-}
-
-static void test_batch_limits(void **state)
-{
-    json_t *p = post_problem(state, "/v1/solve/batch", "{\"boards\": "
-                             "[\"1 2 3 0\",\"1 2 3 0\",\"1 2 3 0\","
-                             "\"1 2 3 0\",\"1 2 3 0\",\"1 2 3 0\"]}", 422,
-                             "invalid-request");
-
-    assert_detail_has(p, "1 to 5 boards");
-    json_decref(p);
-    json_decref(post_problem(state, "/v1/solve/batch", "{\"boards\": []}",
-                             422, "invalid-request"));
-    json_decref(post_problem(state, "/v1/solve/batch", "{\"board\": "
-                             "\"1 2 3 0\"}", 422, "invalid-request"));
-    json_decref(post_problem(state, "/v1/solve/batch", "{\"boards\": "
-                             "[\"1 2 3 0\"], \"algorithm\": \"x\"}", 422,
-                             "invalid-option"));
-}
-
-static void test_random_exact_distance(void **state)
-{
-    struct htest_resp r;
-    json_t *j, *solved;
-    char body[128];
-
-    assert_int_equal(htest_get(srv_of(state), "/v1/puzzles/random?size=3&"
-                               "moves=20&seed=7", &r), 0);
-    assert_int_equal(r.status, 200);
-    j = htest_json(&r);
-    htest_resp_free(&r);
-    assert_int_equal(num(j, "size"), 3);
-    assert_int_equal(num(j, "optimal_moves"), 20);
-    assert_int_equal(num(j, "seed"), 7);
-    snprintf(body, sizeof(body), "{\"board\": \"%s\"}", str(j, "text"));
-    solved = post_ok(state, "/v1/solve", body);
-    assert_int_equal(num(solved, "length"), 20);
-    json_decref(solved);
-    /* The same seed gives the same board. */
-    assert_int_equal(htest_get(srv_of(state), "/v1/puzzles/random?seed=7&"
-                               "moves=20", &r), 0);
-    solved = htest_json(&r);
-    assert_string_equal(str(solved, "text"), str(j, "text"));
-    json_decref(solved);
-    json_decref(j);
-    htest_resp_free(&r);
-}
-
-static void test_random_sizes(void **state)
-{
-    struct htest_resp r;
-    json_t *j;
-
-    assert_int_equal(htest_get(srv_of(state), "/v1/puzzles/random?size=4&"
-                               "moves=30", &r), 0);
-    assert_int_equal(r.status, 200);
-    j = htest_json(&r);
-    assert_int_equal(json_array_size(json_object_get(j, "board")), 4);
-    assert_true(json_is_null(json_object_get(j, "optimal_moves")));
-    json_decref(j);
-    htest_resp_free(&r);
-    assert_int_equal(htest_get(srv_of(state), "/v1/puzzles/random", &r), 0);
-    j = htest_json(&r);
-    assert_int_equal(num(j, "size"), 3);
-    json_decref(j);
-    htest_resp_free(&r);
-}
-
-static void test_random_bad_query(void **state)
-{
-    static const char *const queries[] = {
-        "size=9", "size=1", "moves=32", "moves=abc", "moves=-1", "size=3&"
-        "size=3", "difficulty=hard", "seed=9007199254740992", "moves=",
-        "size=3.0",
-    };
-    struct htest_resp r;
-    char path[128];
-
-    for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
-        snprintf(path, sizeof(path), "/v1/puzzles/random?%s", queries[i]);
-        assert_int_equal(htest_get(srv_of(state), path, &r), 0);
-        json_decref(htest_problem(&r, 400, "invalid-query"));
-        htest_resp_free(&r);
-    }
-}
-
-static void test_score_rules(void **state)
-{
-    json_t *j = post_ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 "
-                        "8\", \"moves\": [\"right\"]}");
-
-    assert_true(json_is_true(json_object_get(j, "legal")));
-    assert_true(json_is_true(json_object_get(j, "solved")));
-    assert_int_equal(num(j, "player_moves"), 1);
-    assert_int_equal(num(j, "optimal_moves"), 1);
-    assert_true(json_real_value(json_object_get(j, "score")) == 1.0);
-    json_decref(j);
-    /* Tile numbers and a detour: 1 optimal over 3 played. */
-    j = post_ok(state, "/v1/score", "{\"board\": [1,2,3,4,5,6,7,0,8], "
-                "\"moves\": [7, 7, 8]}");
-    assert_true(json_is_true(json_object_get(j, "solved")));
-    assert_int_equal(num(j, "player_moves"), 3);
-    assert_true(json_real_value(json_object_get(j, "score")) > 0.33
-                && json_real_value(json_object_get(j, "score")) < 0.34);
-    json_decref(j);
-}
-
-static void test_score_illegal_and_unsolved(void **state)
-{
-    json_t *j = post_ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 "
-                        "8\", \"moves\": [\"left\", \"down\"]}");
-    json_t *ill = json_object_get(j, "illegal_move");
-
-    assert_false(json_is_true(json_object_get(j, "legal")));
-    assert_false(json_is_true(json_object_get(j, "solved")));
-    assert_int_equal(num(ill, "index"), 1);
-    assert_int_equal(num(j, "player_moves"), 1);
-    assert_true(json_real_value(json_object_get(j, "score")) == 0.0);
-    json_decref(j);
-    j = post_ok(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 7 0 8\", "
-                "\"moves\": [\"left\"]}");
-    assert_true(json_is_true(json_object_get(j, "legal")));
-    assert_false(json_is_true(json_object_get(j, "solved")));
-    json_decref(j);
-    json_decref(post_problem(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 "
-                             "7 0 8\", \"moves\": [\"jump\"]}", 422,
-                             "invalid-request"));
-    json_decref(post_problem(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 "
-                             "7 0 8\"}", 422, "invalid-request"));
-    json_decref(post_problem(state, "/v1/score", "{\"board\": \"1 2 3 4 5 6 "
-                             "8 7 0\", \"moves\": []}", 422, "unsolvable"));
-}
-
 static void test_metrics(void **state)
 {
     static const char *const needles[] = {
@@ -1124,20 +767,7 @@ int main(void)
         cmocka_unit_test(test_livez_healthz_readyz),
         cmocka_unit_test(test_catalog),
         cmocka_unit_test(test_head_has_no_body),
-        cmocka_unit_test(test_solve_easy),
-        cmocka_unit_test(test_solve_board_forms),
-        cmocka_unit_test(test_solve_include_path),
-        cmocka_unit_test(test_solve_algorithms),
-        cmocka_unit_test(test_solve_wastar_weight),
-        cmocka_unit_test(test_solve_node_limit),
-        cmocka_unit_test(test_solve_deadline_timeout),
-        cmocka_unit_test(test_solve_limits_capped),
-        cmocka_unit_test(test_malformed_json),
-        cmocka_unit_test(test_json_depth_bounded),
-        cmocka_unit_test(test_invalid_requests),
-        cmocka_unit_test(test_invalid_boards),
-        cmocka_unit_test(test_unsolvable),
-        cmocka_unit_test(test_unknown_options),
+        cmocka_unit_test(test_recorded_answers),
         cmocka_unit_test(test_not_found),
         cmocka_unit_test(test_method_not_allowed),
         cmocka_unit_test(test_payload_too_large),
@@ -1149,13 +779,6 @@ int main(void)
         cmocka_unit_test(test_cors_allow_list),
         cmocka_unit_test(test_request_id),
         cmocka_unit_test(test_server_header),
-        cmocka_unit_test(test_batch_partial_failure),
-        cmocka_unit_test(test_batch_limits),
-        cmocka_unit_test(test_random_exact_distance),
-        cmocka_unit_test(test_random_sizes),
-        cmocka_unit_test(test_random_bad_query),
-        cmocka_unit_test(test_score_rules),
-        cmocka_unit_test(test_score_illegal_and_unsolved),
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_openapi_served),
         cmocka_unit_test(test_static_files),

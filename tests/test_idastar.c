@@ -36,20 +36,6 @@ static int at_goal(const struct ref *r)
     return memcmp(r->cells, r->goal->cells, r->n * r->n) == 0;
 }
 
-/* The blank's cell after a move in d from b, or -1 at a wall. */
-static int step(unsigned n, unsigned b, unsigned d)
-{
-    unsigned row = b / n, col = b % n;
-
-    if (d == PUZ_UP)
-        return row > 0 ? (int)(b - n) : -1;
-    if (d == PUZ_DOWN)
-        return row + 1 < n ? (int)(b + n) : -1;
-    if (d == PUZ_LEFT)
-        return col > 0 ? (int)b - 1 : -1;
-    return col + 1 < n ? (int)b + 1 : -1;
-}
-
 static int dfs(struct ref *r, unsigned blank, unsigned g, unsigned back)
 {
     unsigned h = r->h->eval(r->ctx, r->cells);
@@ -66,7 +52,7 @@ static int dfs(struct ref *r, unsigned blank, unsigned g, unsigned back)
         return 0;
     }
     for (unsigned d = 0; d < 4; d++) {
-        int to = step(r->n, blank, d), found;
+        int to = test_walk_step(r->n, blank, d), found;
         if (to < 0 || d == back)
             continue;
         r->cells[blank] = r->cells[to];

@@ -35,6 +35,7 @@
 #include "puz_random.h"
 #include "puz_solve.h"
 #include "support/truth3.h"
+#include "support/walk.h"
 
 #define KORF_TSV "tests/data/korf100.tsv"
 
@@ -1220,19 +1221,6 @@ struct cref {
     uint8_t cells[PUZ__PDB_CELLS], path[256];
 };
 
-static int cref_step(unsigned n, unsigned b, unsigned d)
-{
-    unsigned row = b / n, col = b % n;
-
-    if (d == PUZ_UP)
-        return row > 0 ? (int)(b - n) : -1;
-    if (d == PUZ_DOWN)
-        return row + 1 < n ? (int)(b + n) : -1;
-    if (d == PUZ_LEFT)
-        return col > 0 ? (int)b - 1 : -1;
-    return col + 1 < n ? (int)b + 1 : -1;
-}
-
 static int cref_dfs(struct cref *r, unsigned blank, unsigned g,
                     unsigned back, uint32_t fs)
 {
@@ -1248,7 +1236,7 @@ static int cref_dfs(struct cref *r, unsigned blank, unsigned g,
     r->expanded++;
     for (unsigned oi = 0; oi < 4; oi++) {
         unsigned d = r->n == 5 ? puz__pdb_order5[oi] : oi;
-        int to = cref_step(r->n, blank, d), found;
+        int to = test_walk_step(r->n, blank, d), found;
         uint32_t nfs = 0;
         if (to < 0 || d == back)
             continue;

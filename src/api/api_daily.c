@@ -31,6 +31,7 @@
 #include "codec.h"
 #include "puz_clock.h"
 #include "daily.h"
+#include "daily_entry.h"
 #include "store.h"
 
 #define DAILY_TOP_DEFAULT 10
@@ -415,175 +416,6 @@ static bool entry_open(struct api_call *c, const struct daily_state *s)
     return false;
 }
 
-static bool bad_entry(struct api_call *c, const char *ptr, const char *why)
-{
-    struct api_problem p;
-
-    api_problem_set(&p, API_PROBLEM_INVALID_REQUEST, "%s: %s", ptr, why);
-    api_problem_point(&p, "%s", ptr);
-    api_answer_problem(c, &p);
-    return false;
-}
-
-/* bad_entry with one number (a bound) in its words. */
-static bool bad_entryf(struct api_call *c, const char *ptr, const char *fmt,
-                       unsigned long bound)
-{
-    char why[PUZ_MSG_MAX];
-
-    snprintf(why, sizeof(why), fmt, bound);
-    return bad_entry(c, ptr, why);
-}
-
-/* The moves as blank directions ("up", "down", "left", "right"). */
-static bool entry_moves(struct api_call *c, const json_t *v, uint8_t **out,
-                        unsigned *count)
-{
-    size_t n = json_is_array(v) ? json_array_size(v) : 0;
-    enum puz_dir d;
-
-    if (n < 1 || n > DAILY_MAX_MOVES)
-        return bad_entryf(c, "/moves", "an array of 1 to %lu moves, each "
-                          "\"up\", \"down\", \"left\" or \"right\" (the way "
-                          "the gap moves)", (unsigned long)DAILY_MAX_MOVES);
-    *out = puz_arena_alloc(c->arena, n);
-    if (*out == NULL)
-        return bad_entry(c, "/moves", "too many moves for this server");
-    for (size_t i = 0; i < n; i++) {
-        const char *name = json_string_value(json_array_get(v, i));
-
-        /* Exactly the lowercase words (openapi's enum), not the CLI's
-         * "U" or "u": one spelling, one meaning. */
-        if (name == NULL || puz_dir_parse(name, &d) != PUZ_OK
-            || strcmp(name, puz_dir_name(d)) != 0) {
-            char ptr[32];
-
-            snprintf(ptr, sizeof(ptr), "/moves/%zu", i);
-            return bad_entry(c, ptr, "a move is \"up\", \"down\", \"left\" "
-                             "or \"right\"");
-        }
-        (*out)[i] = (uint8_t)d;
-    }
-    *count = (unsigned)n;
-    return true;
-}
-
-/* The start token (required unless untimed) into s. */
-static bool entry_token(struct api_call *c, const json_t *root,
-                        struct daily_state *s)
-{
-    const json_t *tok = json_object_get(root, "token");
-
-    if (s->untimed && tok != NULL)
-        return bad_entry(c, "/token", "an untimed entry has no start "
-                         "token: send the token and no untimed, or untimed "
-                         "and no token");
-    if (s->untimed)
-        return true;
-    if (!json_is_string(tok) || !store_token_ok(json_string_value(tok)))
-        return bad_entryf(c, "/token", "the start token POST "
-                          "/v1/daily/{date}/{size}/start handed out (%lu "
-                          "hex digits): the server times the run from it "
-                          "(untimed: true when no start reached the "
-                          "server)", (unsigned long)STORE_TOKEN_HEX);
-    snprintf(s->token, sizeof(s->token), "%s", json_string_value(tok));
-    return true;
-}
-
-/* The help flag (required). */
-static bool entry_help(struct api_call *c, const json_t *root,
-                       struct daily_state *s)
-{
-    const json_t *help = json_object_get(root, "help");
-
-    if (!json_is_boolean(help))
-        return bad_entry(c, "/help", "true when hints, the solver or a "
-                         "replay of its moves helped this run, else false");
-    s->help = json_is_true(help);
-    return true;
-}
-
-/* Every key of root among the n keys (else what is answered); a
- * time_ms refused by name: the server times a run itself, and a client
- * that sends one should hear it is not used. */
-static bool only_keys(struct api_call *c, const json_t *root,
-                      const char *const *keys, size_t n, const char *what)
-{
-    const char *key;
-    json_t *v;
-
-    json_object_foreach((json_t *)root, key, v) {
-        size_t i = 0;
-
-        while (i < n && strcmp(key, keys[i]) != 0)
-            i++;
-        if (strcmp(key, "time_ms") == 0)
-            return bad_entry(c, "/time_ms", "the server times a run itself, "
-                             "from its start token to its finish: send no "
-                             "time_ms");
-        if (i == n)
-            return bad_entry(c, "/", what);
-    }
-    return true;
-}
-
-/* nickname and the run: moves, token and help (timed to the entry);
- * token alone (the finished run of the token); or moves, help and
- * untimed: true (no token). */
-static bool entry_fields(struct api_call *c, const json_t *root,
-                         struct daily_state *s, uint8_t **moves)
-{
-    static const char *const keys[] = { "nickname", "moves", "token",
-                                        "help", "untimed" };
-    const json_t *nick = json_object_get(root, "nickname"),
-                 *untimed = json_object_get(root, "untimed");
-
-    if (!only_keys(c, root, keys, 5, "an entry has only nickname, moves, "
-                   "token, help and untimed"))
-        return false;
-    if (!json_is_string(nick) || !store_nickname_ok(json_string_value(nick)))
-        return bad_entryf(c, "/nickname", "a nickname is 1 to %lu letters, "
-                          "digits, spaces, '_', '-' or '.', not starting or "
-                          "ending with a space", (unsigned long)STORE_NICK_MAX);
-    snprintf(s->nickname, sizeof(s->nickname), "%s", json_string_value(nick));
-    if (untimed != NULL && !json_is_boolean(untimed))
-        return bad_entry(c, "/untimed", "true for a run no start token "
-                         "times (no start reached the server), with moves "
-                         "and help and no token");
-    s->untimed = json_is_true(untimed);
-    if (!entry_token(c, root, s))
-        return false;
-    /* The token alone names its finished run: moves and help are the
-     * finish's. */
-    if (!s->untimed && json_object_get(root, "moves") == NULL
-        && json_object_get(root, "help") == NULL) {
-        s->moves = 0;
-        return true;
-    }
-    if (!entry_help(c, root, s))
-        return false;
-    return entry_moves(c, json_object_get(root, "moves"), moves, &s->moves);
-}
-
-/* token, moves and help: the run finished. */
-static bool finish_fields(struct api_call *c, const json_t *root,
-                          struct daily_state *s, uint8_t **moves)
-{
-    static const char *const keys[] = { "moves", "token", "help" };
-
-    if (json_object_get(root, "nickname") != NULL)
-        return bad_entry(c, "/nickname", "a finish has no nickname: name "
-                         "the finished run afterwards with POST "
-                         "/v1/daily/{date}/{size}/entries (nickname and "
-                         "token)");
-    if (!only_keys(c, root, keys, 3, "a finish has only moves, token and "
-                   "help"))
-        return false;
-    if (!entry_token(c, root, s) || !entry_help(c, root, s))
-        return false;
-    return entry_moves(c, json_object_get(root, "moves"), moves, &s->moves);
-}
-
 /* The moves must solve the day's board; the server counts them. */
 static bool entry_verified(struct api_call *c, struct daily_state *s,
                            const uint8_t *moves)
@@ -621,16 +453,25 @@ static bool write_begin(struct api_call *c, struct daily_state **s)
 static void write_run(struct api_call *c, bool finish)
 {
     struct daily_state *s;
-    uint8_t *moves = NULL;
+    struct daily_entry e;
+    struct api_problem p;
     json_t *root;
-    bool ok;
+    puz_err rc;
 
     if (!write_begin(c, &s) || !api__parse_body(c, &root))
         return;
-    ok = finish ? finish_fields(c, root, s, &moves)
-                : entry_fields(c, root, s, &moves);
+    rc = daily_entry_decode(root, finish, c->arena, &e, &p);
     json_decref(root);
-    if (!ok || ((finish || s->moves > 0) && !entry_verified(c, s, moves)))
+    if (rc != PUZ_OK) {
+        api_answer_problem(c, &p);
+        return;
+    }
+    memcpy(s->nickname, e.nickname, sizeof(s->nickname));
+    memcpy(s->token, e.token, sizeof(s->token));
+    s->untimed = e.untimed;
+    s->help = e.help;
+    s->moves = e.moves;
+    if ((finish || s->moves > 0) && !entry_verified(c, s, e.dirs))
         return;
     s->finish = finish;
     s->entry = !finish;

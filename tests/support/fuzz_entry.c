@@ -19,8 +19,12 @@
 #include "api_decode.h"
 #include "api_problem.h"
 #include "puz_arena.h"
+#include "puz_algorithm.h"
 #include "puz_board.h"
+#include "puz_solve.h"
+#include "puz_trace.h"
 #include "daily.h"
+#include "daily_entry.h"
 #include "store.h"
 
 /* What the server would send for err must exist and be valid JSON. */
@@ -57,6 +61,29 @@ static void check_board(const struct puz_board *b)
     }
 }
 
+/* v within its cap (a cap of 0 is none). */
+static bool capped(uint64_t v, uint64_t cap)
+{
+    return cap == 0 || v <= cap;
+}
+
+/* A decoded request's options within the bounds api_decode.h documents:
+ * limits at most the caps (a job's or /v1/solve's), "threads" at most
+ * caps->threads_max (none for /v1/solve), weight and trace in range. */
+static void check_options(const struct api_solve_request *sr,
+                          const struct api_solve_caps *caps)
+{
+    if ((unsigned)sr->algorithm >= PUZ_ALG_COUNT_
+        || !capped(sr->max_nodes, caps->max_nodes)
+        || !capped(sr->timeout_ms, caps->timeout_ms)
+        || sr->threads > caps->threads_max
+        || sr->max_depth > API_DECODE_MAX_DEPTH
+        || sr->trace > PUZ_TRACE_MAX
+        || (sr->weight != 0 && (sr->weight < PUZ_WASTAR_WEIGHT_MIN
+                                || sr->weight > PUZ_WASTAR_WEIGHT_MAX)))
+        abort();
+}
+
 static void decode_solve(const json_t *root,
                          const struct api_solve_caps *caps)
 {
@@ -67,6 +94,7 @@ static void decode_solve(const json_t *root,
         check_problem(&err);
         return;
     }
+    check_options(&sr, caps);
     check_board(&sr.board);
     if (sr.has_goal)
         check_board(&sr.goal);
@@ -89,13 +117,29 @@ static void decode_bodies(const json_t *root, const struct api_limits *c)
     /* A job's body (POST /v1/jobs) is a solve body with the job caps. */
     caps = api_limits_solve_caps(c, true);
     decode_solve(root, &caps);
-    if (api_decode_batch(root, c, a, &br, &err) != PUZ_OK)
+    if (api_decode_batch(root, c, a, &br, &err) != PUZ_OK) {
         check_problem(&err);
-    for (size_t i = 0; i < br.count; i++)
+    } else {
+        /* 1..batch_max entries, each a board or its own problem, under
+         * /v1/solve's caps */
+        caps = api_limits_solve_caps(c, false);
+        check_options(&br.opts, &caps);
+        if (br.count < 1 || br.count > c->batch_max)
+            abort();
+    }
+    for (size_t i = 0; i < br.count; i++) {
         if (!br.entries[i].ok)
             check_problem(&br.entries[i].problem);
-    if (api_decode_score(root, c, a, &sc, &err) != PUZ_OK)
+        else
+            check_board(&br.entries[i].board);
+    }
+    if (api_decode_score(root, c, a, &sc, &err) != PUZ_OK) {
         check_problem(&err);
+    } else {
+        check_board(&sc.board);
+        if (sc.count > c->score_max_moves)
+            abort();
+    }
     puz_arena_destroy(a);
 }
 
@@ -275,4 +319,91 @@ void fuzz_daily_one(const uint8_t *data, size_t size)
     if (store_token_ok(s) != lower_hex(s, STORE_TOKEN_HEX))
         abort();
     free(s);
+}
+
+/* An entry or finish body decoded (ok) within daily_entry.h's bounds. */
+static void check_run(const struct daily_entry *e, bool finish)
+{
+    bool named = !finish && !e->untimed && e->moves == 0;
+
+    if (finish ? e->nickname[0] != '\0' || e->untimed
+               : !store_nickname_ok(e->nickname))
+        abort();
+    if (e->untimed ? e->token[0] != '\0' : !store_token_ok(e->token))
+        abort();
+    if (e->moves > DAILY_MAX_MOVES || (e->moves == 0 && !named)
+        || (e->moves == 0) != (e->dirs == NULL) || (named && e->help))
+        abort();
+    for (unsigned i = 0; i < e->moves; i++)
+        if (e->dirs[i] > PUZ_RIGHT)
+            abort();
+}
+
+/* The body of what e holds: decoding it again must give e. */
+static json_t *run_json(const struct daily_entry *e, bool finish)
+{
+    json_t *o = json_object(), *moves = json_array();
+
+    if (!finish)
+        json_object_set_new(o, "nickname", json_string(e->nickname));
+    if (e->untimed)
+        json_object_set_new(o, "untimed", json_true());
+    else
+        json_object_set_new(o, "token", json_string(e->token));
+    for (unsigned i = 0; i < e->moves; i++)
+        json_array_append_new(moves, json_string(puz_dir_name(e->dirs[i])));
+    if (e->moves > 0) {
+        json_object_set_new(o, "help", json_boolean(e->help));
+        json_object_set_new(o, "moves", moves);
+    } else {
+        json_decref(moves);
+    }
+    return o;
+}
+
+static void decode_run(const json_t *root, bool finish, puz_arena *a)
+{
+    struct daily_entry e, again;
+    struct api_problem err;
+    json_t *back;
+
+    if (daily_entry_decode(root, finish, a, &e, &err) != PUZ_OK) {
+        if (err.kind != API_PROBLEM_INVALID_REQUEST || err.pointer[0] != '/')
+            abort();
+        check_problem(&err);
+        return;
+    }
+    check_run(&e, finish);
+    back = run_json(&e, finish);
+    if (daily_entry_decode(back, finish, a, &again, &err) != PUZ_OK
+        || strcmp(again.nickname, e.nickname) != 0
+        || strcmp(again.token, e.token) != 0 || again.untimed != e.untimed
+        || again.help != e.help || again.moves != e.moves
+        || (e.moves > 0 && memcmp(again.dirs, e.dirs, e.moves) != 0))
+        abort();
+    json_decref(back);
+}
+
+void fuzz_daily_entry_one(const uint8_t *data, size_t size)
+{
+    static struct api_limits cfg;
+    static bool ready;
+    struct api_problem err;
+    json_t *root = NULL;
+    puz_arena *a;
+
+    if (!ready) {
+        api_limits_defaults(&cfg);
+        ready = true;
+    }
+    if (api_decode_json((const char *)data, size, cfg.json_max_depth,
+                        &root, &err) != PUZ_OK)
+        return;     /* the decode target's: the same parser */
+    a = puz_arena_create(4096);
+    if (a != NULL) {
+        decode_run(root, false, a);
+        decode_run(root, true, a);
+        puz_arena_destroy(a);
+    }
+    json_decref(root);
 }

@@ -14,7 +14,10 @@
 
 /* Request body bytes through api_decode_json and every body decoder
  * (solve and job bodies, batch, score) with the default config; every
- * failure must still give a problem+json body. */
+ * failure must still give a problem+json body, and what is decoded
+ * stays within its documented bounds (limits at most their caps, a
+ * job's threads at most its share of the cores, batch and score sizes,
+ * boards that are permutations). */
 void fuzz_decode_one(const uint8_t *data, size_t size);
 
 /* Bytes as the string form of a board (puz_board_parse); an accepted
@@ -29,5 +32,12 @@ void fuzz_keys_one(const uint8_t *data, size_t size);
  * token (store_token_ok), each against an independent check (the C
  * library's calendar; lowercase hex of the right length). */
 void fuzz_daily_one(const uint8_t *data, size_t size);
+
+/* Bytes as the body of a daily entry and of a daily finish (POST
+ * /v1/daily/{date}/{size}/entries and .../finish: daily_entry_decode);
+ * a refusal must be a 422 naming its field, a decoded run within
+ * daily_entry.h's bounds and decoded again the same from its own
+ * body. */
+void fuzz_daily_entry_one(const uint8_t *data, size_t size);
 
 #endif

@@ -19,3 +19,16 @@ void test_walk(const struct puz_board *goal, unsigned moves,
         last = d;
     }
 }
+
+int test_walk_step(unsigned n, unsigned b, unsigned d)
+{
+    unsigned row = b / n, col = b % n;
+
+    if (d == PUZ_UP)
+        return row > 0 ? (int)(b - n) : -1;
+    if (d == PUZ_DOWN)
+        return row + 1 < n ? (int)(b + n) : -1;
+    if (d == PUZ_LEFT)
+        return col > 0 ? (int)b - 1 : -1;
+    return col + 1 < n ? (int)b + 1 : -1;
+}
