@@ -45,6 +45,12 @@ const game = new Game({
     assistant: new Assistant(),
     onChange: (g) => {
         showControls();
+        /* On the daily the tiles carry their numbers whatever the picture
+           (a 5x5 night sky has near-identical pieces); elsewhere the
+           player's setting holds (issue 45 defect 5). */
+        view.setShowNumbers(Boolean(progress.showNumbers) || g.kind === 'daily');
+        if (g.phase !== 'playing')
+            peekGoal(false);
         /* Help on a daily board marks every later run of it (daily.js). */
         if (g.kind === 'daily' && g.daily && (g.hints > 0 || g.watched))
             daily.markHelped(g.daily);
@@ -54,6 +60,7 @@ const game = new Game({
     hooks: {
         onMove: (g, { bySolver }) => {
             sound.move();
+            peekGoal(false);
             /* The first move of a daily run starts the server's clock. */
             if (g.kind === 'daily' && g.daily && !bySolver && g.moves.length === 1)
                 daily.startRun(g.daily);
@@ -77,7 +84,7 @@ const settings = new SettingsPanel({
     onPicture: (id) => usePicture(id),
     onShowNumbers: (show) => {
         progress.showNumbers = show;
-        view.setShowNumbers(show);
+        view.setShowNumbers(show || game.kind === 'daily');
         saveProgress(progress);
     },
     onPhotoFile: (file) => usePhotoFile(file),
@@ -238,6 +245,7 @@ function wireButtons()
     $('undo').addEventListener('click', () => game.undo());
     $('share').addEventListener('click', () => shareBoard());
     $('level-map-open').addEventListener('click', () => openLevelMap());
+    $('peek').addEventListener('click', () => peekGoal());
     /* After a click (not a key) on the theme or sound button the focus
        goes back to the board at once: Space would press the button again
        instead of pausing the solver. */
@@ -282,6 +290,7 @@ function wireInput()
         restart: () => game.restart(),
         shuffle: () => game.shuffle(),
         undo: () => game.undo(),
+        peek: () => peekGoal(),
         pause: () => game.playback.toggle(),
         step: () => game.playback.step(),
         stop: () => {
@@ -304,6 +313,28 @@ function wireInput()
         if (document.visibilityState === 'hidden')
             keepTime();
     });
+}
+
+/* --- A peek at the goal --------------------------------------------------- */
+
+/*
+ * The goal over the board (the Goal button, G): the same picture (or
+ * numbers) as the goal preview in the settings, which on a phone is a
+ * screen or two below the board. Toggles, or `show` says; a move hides it.
+ */
+function peekGoal(show = $('goal-peek').hidden)
+{
+    const peek = $('goal-peek');
+    if (!show && peek.hidden)
+        return;
+    if (show) {
+        const goal = $('goal-image');
+        peek.className = goal.className.replace('goal-image', 'goal-peek');
+        peek.style.cssText = goal.style.cssText;
+        peek.replaceChildren(...[...goal.children].map((cell) => cell.cloneNode(true)));
+    }
+    peek.hidden = !show;
+    $('peek').setAttribute('aria-pressed', String(show));
 }
 
 /* --- Level map ---------------------------------------------------------- */
