@@ -10,11 +10,11 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fromApi } from '../../www/js/board.js';
+import { applyMove, fromApi, opposite, toRows } from '../../www/js/board.js';
 import { axeCheck } from './axe.mjs';
 import { lowContrast } from './contrast.mjs';
-import { T } from './harness.mjs';
-import { closeSession, freshPage, openSession, shot } from './session.mjs';
+import { KEY_FOR_SLIDE, T } from './harness.mjs';
+import { board, closeSession, freshPage, openSession, shot, waitForPlaying } from './session.mjs';
 
 /* One server, one browser page for the whole file. */
 let server, browser, page, api;
@@ -38,6 +38,46 @@ function rect(selector)
         const r = el.getBoundingClientRect();
         return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, h: innerHeight };
     }, selector);
+}
+
+function utcDay(offset = 0)
+{
+    return new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
+}
+
+/* An optimal route (blank moves) for tiles, from the server. */
+async function route(tiles)
+{
+    const r = await api('/v1/solve', { board: toRows(tiles) });
+    assert.equal(r.status, 200, r.text);
+    return r.json.moves;
+}
+
+/* Plays blank moves with the arrow keys, waiting for each to land. */
+async function playKeys(moves, p = page)
+{
+    let tiles = await board(p);
+    for (const move of moves) {
+        const next = applyMove(tiles, move);
+        await p.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
+        await p.waitForSelector(`#board[data-board="${next.join(' ')}"]`, { timeout: T(5000) });
+        tiles = next;
+    }
+}
+
+/* Resolves once the page has not scrolled for 10 frames (a smooth
+   scroll to a link's target takes a few hundred ms). */
+async function scrollSettled(p = page)
+{
+    await p.evaluate(() => {
+        window.__still = 0;
+        window.__lastY = -1;
+    });
+    await p.waitForFunction(() => {
+        window.__still = window.__lastY === scrollY ? window.__still + 1 : 0;
+        window.__lastY = scrollY;
+        return window.__still >= 10;
+    }, null, { polling: 'raf', timeout: T(5000) });
 }
 
 /* Plays the day's board of `size` from the "Today" card. */
@@ -120,4 +160,198 @@ test('the daily shows numbers on picture tiles, practice keeps the setting', asy
     await page.waitForFunction(() => document.getElementById('board').dataset.phase === 'playing' &&
         document.getElementById('board').dataset.board.split(' ').length === 9, null, { timeout: T(20000) });
     assert.equal(await visibleNumbers(), 0, 'practice is back to the setting');
+});
+
+/* Defect 8: Copy did nothing on plain http away from localhost (no async
+   clipboard there), and phones got no share sheet. The page is made to
+   look like such a page: no secure context, no navigator.clipboard; a
+   navigator.share that records what it was given. */
+test('Copy works without the async clipboard; the share sheet where there is one', async () => {
+    const other = await browser.context.newPage();
+    try {
+        await other.addInitScript(() => {
+            Object.defineProperty(window, 'isSecureContext', { get: () => false });
+            Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
+            window.__copied = [];
+            const exec = document.execCommand.bind(document);
+            document.execCommand = (command, ...rest) => {
+                if (command === 'copy')
+                    window.__copied.push(String(document.activeElement?.value ?? ''));
+                return exec(command, ...rest) || command === 'copy';
+            };
+            window.__shared = [];
+            navigator.share = async (data) => {
+                window.__shared.push(data);
+            };
+        });
+        await other.goto(`${server.base}/livez`);
+        await other.evaluate((day) => {
+            localStorage.clear();
+            localStorage.setItem('puzzled.daily.v1', JSON.stringify({ days: {
+                [day]: { 3: { moves: 26, par: 24, exact: true, stars: 2, seconds: 41 } } } }));
+        }, utcDay());
+        await other.goto(`${server.base}/`);
+        await waitForPlaying(other);
+        const line = await other.inputValue('#today-share-text');
+        await other.click('#today-copy');
+        await other.waitForFunction(() => /Copied/.test(document.getElementById('today-copied').textContent),
+            null, { timeout: T(5000) });
+        assert.deepEqual(await other.evaluate(() => window.__copied), [line], 'the line went to execCommand("copy")');
+        /* The share sheet: the day's line, and the board's link. */
+        assert.equal(await other.isVisible('#today-native-share'), true, 'a Share… button where the browser has a sheet');
+        await other.click('#today-native-share');
+        await other.waitForFunction(() => window.__shared.length === 1, null, { timeout: T(5000) });
+        assert.equal((await other.evaluate(() => window.__shared))[0].text, line);
+        await other.click('#share');
+        await other.waitForFunction(() => window.__shared.length === 2, null, { timeout: T(5000) });
+        const sent = (await other.evaluate(() => window.__shared))[1];
+        assert.match(sent.url, /[?&]board=/, JSON.stringify(sent));
+        await shot('r4r-share', other);
+    } finally {
+        await other.close();
+    }
+});
+
+/* Defect 8: the lab's table ran past its card at 1280 px (TIME cut off),
+   and BFS, DFS and constructive runs were told that jobs or pattern
+   databases had left them without a chart. */
+test('the lab table fits at 1280 px and each "no chart" note is true of its run', async () => {
+    await freshPage();
+    await page.click('#lab-clear');
+    await page.click('#lab-compare-a');
+    await page.waitForFunction(() => /Done:/.test(document.getElementById('lab-message').textContent),
+        null, { timeout: T(90000) });
+    await page.$eval('#lab-runs', (e) => e.scrollIntoView());
+    await shot('r4r-lab-table');
+    const fit = await page.$eval('#lab-table-wrap', (w) => ({ scroll: w.scrollWidth, client: w.clientWidth }));
+    assert.ok(fit.scroll <= fit.client + 1, `the table is ${fit.scroll} px in ${fit.client} px`);
+    const notes = await page.$$eval('#lab-charts figure.effort', (figs) => figs.map((f) => ({
+        algorithm: f.dataset.algorithm, note: f.querySelector('.effort-note')?.textContent || '',
+        chart: Boolean(f.querySelector('svg')),
+    })));
+    const bare = notes.filter((n) => !n.chart);
+    assert.ok(bare.length > 0, `some runs have no chart (${JSON.stringify(notes)})`);
+    for (const n of bare) {
+        assert.doesNotMatch(n.note, /job|pattern database/i, `${n.algorithm}: ${n.note}`);
+        if (n.algorithm === 'constructive')
+            assert.match(n.note, /by rule/, n.note);
+        else
+            assert.match(n.note, /no heuristic/, `${n.algorithm}: ${n.note}`);
+    }
+});
+
+/* Defect 8: after the solver took over, the card said "The solver played
+   an optimal route" beside 14 moves against 12 optimal. */
+test('a take-over card says the solver finished from where it took over', async () => {
+    await freshPage();
+    const start = await board();
+    const path = await route(start);
+    /* Two moves away from the route: the finish is longer than optimal. */
+    const away = ['up', 'down', 'left', 'right'].find((m) => applyMove(start, m) && m !== path[0]);
+    const back = opposite(away);
+    await page.focus('#board');
+    await playKeys([away]);
+    const second = ['up', 'down', 'left', 'right'].find((m) => m !== back && applyMove(applyMove(start, away), m));
+    await playKeys([second]);
+    await page.$eval('#speed', (input) => {
+        input.value = '5';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.keyboard.press('s');
+    await page.waitForSelector('#score-card[open]', { timeout: T(60000) });
+    const moves = Number(await page.textContent('#score-moves'));
+    const optimal = Number(await page.textContent('#score-optimal'));
+    assert.ok(moves > optimal, `${moves} moves against ${optimal}`);
+    const sub = await page.textContent('#score-sub');
+    assert.doesNotMatch(sub, /played an optimal route/, sub);
+    assert.match(sub, /You made 2 moves, then the solver finished from there/, sub);
+    assert.match(sub, new RegExp(`${moves} in all against ${optimal} from the start`), sub);
+    await page.click('#score-replay');
+    await page.waitForFunction(() => !document.getElementById('score-card').open);
+});
+
+/* Defect 8: the daily's card offered "Replay level" and "Press N for a new
+   board": the daily has no levels and one board a day. */
+test('the daily card speaks of the daily, not of levels', async () => {
+    await freshPage();
+    const day = await playDaily(3);
+    await page.focus('#board');
+    await playKeys(await route(fromApi(day.board)));
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
+    const buttons = await page.$$eval('#score-card button', (b) => b.filter((x) => !x.hidden).map((x) => x.textContent));
+    assert.ok(!buttons.some((t) => /level/i.test(t) && !/levels/i.test(t)), JSON.stringify(buttons));
+    assert.doesNotMatch(await page.textContent('#status'), /Press N|new board/i);
+    assert.doesNotMatch(await page.textContent('#score-card'), /Press N/);
+    await page.click('#score-replay');
+    await page.waitForFunction(() => !document.getElementById('score-card').open);
+});
+
+/* Defect 8: errors the player reads asked "Is it still running?". */
+test('an unreachable server is said plainly, without asking whether it runs', async () => {
+    await freshPage();
+    await page.route('**/v1/solve', (routed) => routed.abort('connectionrefused'));
+    try {
+        await page.click('#lab-solve');
+        await page.waitForFunction(() => /Cannot reach/.test(document.getElementById('lab-message').textContent),
+            null, { timeout: T(10000) });
+        assert.doesNotMatch(await page.textContent('#lab-message'), /still running|\?/);
+    } finally {
+        await page.unroute('**/v1/solve');
+    }
+});
+
+/* Defect 8: the level map read "locked" 25 times to a screen reader, and
+   its stars were about 9 px. */
+test('the level map says "locked" once and draws stars of 14 px or more', async () => {
+    await freshPage();
+    await page.click('#level-map-open');
+    await page.waitForSelector('#level-map[open]');
+    const tree = await page.locator('#level-map').ariaSnapshot();
+    const said = (tree.match(/locked/gi) || []).length;
+    assert.equal(said, 1, `"locked" read ${said} times:\n${tree}`);
+    const px = await page.$$eval('#level-grid .level-stars', (s) => s.map((x) => parseFloat(getComputedStyle(x).fontSize)));
+    assert.ok(Math.min(...px) >= 14, `stars of ${Math.min(...px)} px`);
+    await axeCheck(page, 'level map');
+    await page.click('#level-map-close');
+});
+
+/* Defect 8: after "Skip to the board" the moves, time and par were
+   scrolled away above the board. */
+test('"Skip to the board" keeps the moves, time and par in view', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+        await page.setViewportSize(viewport);
+        await freshPage();
+        await page.keyboard.press('Tab');
+        assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => document.activeElement?.id === 'board', null, { timeout: T(5000) });
+        await scrollSettled();
+        for (const sel of ['#moves', '#time', '#par', '#board']) {
+            const r = await rect(sel);
+            assert.ok(r.top >= 0 && r.top < r.h, `${viewport.width}px: ${sel} at ${r.top}`);
+        }
+    }
+    await page.setViewportSize(DESKTOP);
+});
+
+/* Defect 8: with JavaScript off the page was an empty board, no word. */
+test('with JavaScript off the page says what it needs', async () => {
+    const other = await browser.context.newPage();
+    try {
+        const cdp = await browser.context.newCDPSession(other);
+        await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+        await other.goto(`${server.base}/`);
+        const note = other.locator('[data-testid="noscript"]');
+        assert.equal(await note.isVisible(), true, 'a <noscript> note');
+        assert.match(await note.textContent(), /needs JavaScript/);
+        /* (no lowContrast here: it runs a script in the page, and this
+           page runs none. The note is the skip link's ink on its accent.) */
+        await shot('r4r-noscript', other);
+    } finally {
+        await other.close();
+    }
+});
+
+test('no page errors along the way', () => {
+    assert.deepEqual(problems, []);
 });

@@ -654,11 +654,13 @@ export class Game {
 
     finishLine(result)
     {
+        /* The daily has one board a day: no "new board" to press for. */
+        const then = this.kind === 'daily' ? '' : ' Press N for a new board.';
         if (result.bySolver)
-            return `The solver finished it: ${plural(result.moves, 'move')}. Press N for a new board.`;
+            return `The solver finished it: ${plural(result.moves, 'move')}.${then}`;
         const share = Number.isFinite(result.percent) ?
             ` · ${result.percent}% of ${result.exact ? 'the optimal route' : 'the best route found'}` : '';
-        return `Solved in ${plural(result.moves, 'move')}${share}. Press N for a new board.`;
+        return `Solved in ${plural(result.moves, 'move')}${share}.${then}`;
     }
 
     /* The numbers for the score card, recorded in the progress on the way. */
@@ -724,6 +726,16 @@ export class Game {
     sub(bySolver, exact, optimal, solver)
     {
         if (bySolver) {
+            const mine = this.moves.length - this.solverMoves;
+            /* A take-over: the solver's route is the shortest from where
+               it took over, not from the start (14 moves against 12). */
+            if (mine > 0) {
+                const against = Number.isFinite(optimal) ?
+                    ` against ${exact ? '' : '≤ '}${optimal} from the start` : '';
+                return `You made ${plural(mine, 'move')}, then the solver finished from there in ` +
+                    `${plural(this.solverMoves, 'move')}: ${this.moves.length} in all${against}; ` +
+                    'no score for that.';
+            }
             const route = solver && solver.optimal ? 'an optimal route' : 'its route';
             return `The solver played ${route}; no score for that.`;
         }
@@ -759,7 +771,8 @@ export class Game {
     {
         if (this.solverMoves > 0) {
             if (this.solverMoves >= this.moves.length)
-                return 'Stars are for boards you finish yourself: try it again with Replay.';
+                return 'Stars are for boards you finish yourself: try it again with ' +
+                    `${this.kind === 'level' ? 'Replay level' : 'Play it again'}.`;
             return `${this.solverMoves} of the ${this.moves.length} moves were the solver\u2019s. ` +
                 'Stars are for boards you finish yourself.';
         }

@@ -22,6 +22,7 @@ import {
     bestFor, clearGame, levelFor, levelMap, loadGame, loadProgress, saveGame, saveProgress,
     totalStars,
 } from './progress.js';
+import { canShare, copyField, shareNative } from './copy.js';
 import { readShared, shareUrl } from './share.js';
 import { makeShape, parseShape, shapeName } from './shapes.js';
 import { Sound } from './sound.js';
@@ -376,6 +377,10 @@ function openLevelMap()
             game.play(size, entry.level);
             $('board').focus({ preventScroll: true });
         });
+        /* Locked levels are seen, not read one by one ("locked" 25
+           times): the note above says how many there are, once. */
+        if (entry.locked)
+            li.setAttribute('aria-hidden', 'true');
         li.append(button);
         grid.append(li);
     }
@@ -384,8 +389,9 @@ function openLevelMap()
     const open = all.filter((e) => !e.locked).length;
     if (Number.isFinite(maxLevel(size))) {
         $('level-map-note').textContent = `${won} of ${all.length * 3} stars won on ${shapeName(size)}: ` +
-            `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open; ` +
-            'finish one to open the next.';
+            `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open` +
+            (open < all.length ? `, the other ${all.length - open} locked` : '') +
+            '; finish one to open the next.';
     } else {
         $('level-map-note').textContent = `${won} of ${open * 3} stars won on ${shapeName(size)} ` +
             `in the ${open} level${open === 1 ? '' : 's'} open; ${shapeName(size)} levels go on ` +
@@ -430,19 +436,24 @@ function setSound(on)
 
 /* --- Share links -------------------------------------------------------- */
 
-function shareBoard()
+async function shareBoard()
 {
     const url = shareUrl(location.href, game.start, game.goal, progress.picture, game.shape);
     $('share-line').hidden = false;
     const field = $('share-url');
     field.value = url;
-    field.select();
-    if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(url).then(() => hud.say('Link copied: it opens this board as a shared board.', 'good'),
-            () => hud.say('Copy the link below to share this board.'));
-    } else {
-        hud.say('Copy the link below to share this board.');
+    /* A phone's share sheet where there is one; else the clipboard. */
+    if (canShare()) {
+        const said = await shareNative({ title: 'puzzled', text: 'Can you solve this board?', url });
+        if (said !== 'failed') {
+            field.select();
+            return;
+        }
     }
+    if (await copyField(field))
+        hud.say('Link copied: it opens this board as a shared board.', 'good');
+    else
+        hud.say('The link is selected below: copy it with Ctrl+C (⌘C), or a long press.');
 }
 
 async function openShared(shared)

@@ -10,6 +10,7 @@
  */
 
 import { formatCountdown, formatSeconds } from './clock.js';
+import { canShare, copyField, shareNative } from './copy.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'puzzled.daily.v1';
@@ -85,6 +86,8 @@ export class Today {
         for (const button of document.querySelectorAll('#today-boards [data-size]'))
             button.addEventListener('click', () => this.onPlay(Number(button.dataset.size)));
         $('today-copy').addEventListener('click', () => this.copy());
+        $('today-native-share').hidden = !canShare();
+        $('today-native-share').addEventListener('click', () => this.share());
         this.render();
         this.tick();
         this.timer = setInterval(() => this.tick(), 1000);
@@ -181,18 +184,17 @@ export class Today {
         });
     }
 
-    copy()
+    async copy()
     {
-        const field = $('today-share-text');
-        field.select();
-        const say = (text) => {
-            $('today-copied').textContent = text;
-        };
-        if (navigator.clipboard && window.isSecureContext) {
-            navigator.clipboard.writeText(field.value).then(() => say('Copied: paste it anywhere.'),
-                () => say('Select the line and copy it.'));
-        } else {
-            say('Select the line and copy it.');
-        }
+        const copied = await copyField($('today-share-text'));
+        $('today-copied').textContent = copied ? 'Copied: paste it anywhere.' :
+            'Selected: copy it with Ctrl+C (⌘C), or a long press.';
+    }
+
+    /* The phone's share sheet with the day's lines. */
+    async share()
+    {
+        const said = await shareNative({ text: $('today-share-text').value });
+        $('today-copied').textContent = said === 'failed' ? 'Sharing failed: use Copy instead.' : '';
     }
 }
