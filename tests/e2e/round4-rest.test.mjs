@@ -352,6 +352,41 @@ test('with JavaScript off the page says what it needs', async () => {
     }
 });
 
+/* Defect 7: the A* view traced level 1 (4 moves: the three columns the
+   same), in jargon ("open list", "expansions") and said it "went on for
+   0 more expansions". */
+test('the A* view starts newcomers on a board where the guesses differ, in plain words', async () => {
+    await freshPage();
+    const intro = await page.textContent('#think .lab-head > p');
+    assert.doesNotMatch(intro, /open list|priority queue|expansion|f = g \+ h/i, intro);
+    assert.equal(await page.getAttribute('#think-terms', 'open'), null, 'the terms are one click away');
+    assert.match(await page.textContent('#think-terms'), /Open list.*g.*h.*f = g \+ h/s);
+    await page.click('#think-sample');
+    await page.waitForFunction(() => document.querySelectorAll('#think-columns .think-col').length === 3 &&
+        /Step 1 of/.test(document.getElementById('think-count').textContent), null, { timeout: T(30000) });
+    const totals = await page.$$eval('#think-columns .think-total', (p) => p.map((x) =>
+        Number(/looking at ([\d,]+) boards/.exec(x.textContent)?.[1].replace(/,/g, ''))));
+    assert.ok(totals[0] > totals[1] && totals[1] > totals[2], `the guesses part ways: ${totals}`);
+    assert.match(await page.textContent('#think-message'), /sample board/);
+    assert.match(await page.textContent('#think-columns .think-col .think-head'), /^Looked at now: 0 moves made/);
+    await page.click('#think-goal');
+    const ends = await page.$$eval('#think-columns .think-done', (p) => p.map((x) => x.textContent));
+    assert.equal(ends.length, 3);
+    for (const end of ends)
+        assert.match(end, /^Reached the goal/, end);
+    await page.$eval('#think', (e) => e.scrollIntoView());
+    await shot('r4r-think-sample');
+    await axeCheck(page, 'A* view, sample');
+
+    /* Level 1's own 4 moves: no "0 more expansions". */
+    await page.click('#think-load');
+    await page.waitForFunction(() => /A\* from the board you are playing/.test(document.getElementById('think-message').textContent),
+        null, { timeout: T(30000) });
+    await page.click('#think-goal');
+    for (const end of await page.$$eval('#think-columns .think-done', (p) => p.map((x) => x.textContent)))
+        assert.doesNotMatch(end, /\b0 more/, end);
+});
+
 test('no page errors along the way', () => {
     assert.deepEqual(problems, []);
 });
