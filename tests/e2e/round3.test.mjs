@@ -541,7 +541,7 @@ test('the daily card: at the top, a countdown, played state, streak and stats th
     assert.equal(await page.textContent('#today-count'), '3');
     assert.equal(await page.isVisible('#today-played'), true);
     const line = await page.inputValue('#today-share-text');
-    assert.match(line, new RegExp(`^puzzled ${utcDay()} · 3×3 · ${best.length}/${best.length} · ★★★ · \\d+:\\d\\d$`));
+    assert.match(line, new RegExp(`^puzzled #\\d+ · ${utcDay()} · 3×3 · ${best.length}/${best.length} · ★★★ · \\d+:\\d\\d · 🟩🟩🟩🟩🟩$`, "m"));
     assert.doesNotMatch(line, /up|down|left|right|\d+ \d+ \d+/, 'no moves and no board in the line');
     await page.$eval('#today', (e) => e.scrollIntoView());
     await shot('r3-today');

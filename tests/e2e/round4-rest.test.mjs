@@ -387,6 +387,70 @@ test('the A* view starts newcomers on a board where the guesses differ, in plain
         assert.doesNotMatch(end, /\b0 more/, end);
 });
 
+/* What players expect: a share line people post (the day's number, an
+   efficiency bar, a link back to that day's board). */
+test('the share line has the day number, an efficiency bar and a link back to the day', async () => {
+    await freshPage();
+    const day = await playDaily(3);
+    await page.focus('#board');
+    const best = await route(fromApi(day.board));
+    /* Two moves off the route first (there and back): 2 over par. */
+    const tiles = fromApi(day.board);
+    const away = ['up', 'down', 'left', 'right'].find((m) => applyMove(tiles, m) && m !== best[0]);
+    await playKeys([away, opposite(away), ...best]);
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
+    await page.click('#score-replay');
+    await page.waitForFunction(() => !document.getElementById('score-card').open);
+    const text = await page.inputValue('#today-share-text');
+    const [line, link] = text.split('\n');
+    const number = Math.round((Date.parse(`${utcDay()}T00:00:00Z`) - Date.parse('2026-01-01T00:00:00Z')) / 86400000) + 1;
+    const bar = Math.round((best.length / (best.length + 2)) * 5);
+    assert.equal(line, `puzzled #${number} · ${utcDay()} · 3×3 · ${best.length + 2}/${best.length} · ` +
+        `★★☆ · ${line.split(' · ')[5]} · ${'🟩'.repeat(bar)}${'⬜'.repeat(5 - bar)}`);
+    assert.equal(link, `${server.base}/?daily=${utcDay()}&size=3`);
+    /* The link opens that day's board. */
+    await page.goto(link);
+    await page.waitForFunction((b) => document.getElementById('board').dataset.board === b &&
+        document.getElementById('level').textContent === 'Daily', fromApi(day.board).join(' '), { timeout: T(20000) });
+});
+
+/* What players expect: past days playable (the API answers past dates);
+   a day whose entries closed plays unranked and out of the streak. */
+test('the daily archive plays a past day, unranked, and its link opens it', async () => {
+    await freshPage();
+    const date = utcDay(-5);
+    const past = (await api(`/v1/daily/${date}/4`)).json;
+    await page.click('#daily-size label:has(input[value="4"])');
+    await page.fill('#daily-day', date);
+    await page.waitForFunction((d) => document.getElementById('daily-date').textContent === d &&
+        !document.getElementById('daily-play').disabled, date, { timeout: T(10000) });
+    assert.match(await page.textContent('#daily-play'), new RegExp(`4×4 of ${date}`));
+    assert.equal(await page.isVisible('#daily-archive-note'), true);
+    await page.click('#daily-play');
+    await page.waitForFunction((b) => document.getElementById('board').dataset.board === b,
+        fromApi(past.board).join(' '), { timeout: T(20000) });
+    assert.equal(await page.textContent('#level'), 'Past day');
+    assert.match(await page.textContent('#status'), /archive: unranked/);
+    await shot('r4r-archive');
+    await axeCheck(page, 'daily archive');
+    /* A move starts no server clock (its entries are closed). */
+    let started = 0;
+    await page.route('**/start', (routed) => {
+        started += 1;
+        return routed.continue();
+    });
+    const tiles = fromApi(past.board);
+    await page.focus('#board');
+    await playKeys([['up', 'down', 'left', 'right'].find((m) => applyMove(tiles, m))]);
+    await page.unroute('**/start');
+    assert.equal(started, 0, 'no start for a closed day');
+    /* Its link opens it too. */
+    await page.goto(`${server.base}/?daily=${date}&size=4`);
+    await page.waitForFunction((b) => document.getElementById('board').dataset.board === b &&
+        document.getElementById('level').textContent === 'Past day', fromApi(past.board).join(' '), { timeout: T(20000) });
+    assert.equal(await page.inputValue('#daily-day'), date);
+});
+
 test('no page errors along the way', () => {
     assert.deepEqual(problems, []);
 });

@@ -44,7 +44,9 @@ const SLIDE_MS = 140;
 const HINT_CONFIRM_MS = 8000;
 /* Let the last tile land and the picture close up before the card shows. */
 const FINISH_PAUSE_MS = 900;
-const KIND_NAME = Object.freeze({ custom: 'Your board', shared: 'Shared board', daily: 'Daily puzzle' });
+const KIND_NAME = Object.freeze({
+    custom: 'Your board', shared: 'Shared board', daily: 'Daily puzzle', archive: 'Past daily',
+});
 
 export class Game {
     /*
@@ -268,7 +270,8 @@ export class Game {
     showLevel()
     {
         const unlocked = unlockedFor(this.progress, this.shape);
-        const label = { daily: 'Daily', shared: 'Shared', custom: 'Own' }[this.kind] || String(this.level);
+        const label = { daily: 'Daily', archive: 'Past day', shared: 'Shared', custom: 'Own' }[this.kind] ||
+            String(this.level);
         this.hud.setLevel(label, {
             canGoBack: !this.custom && this.level > 1,
             canGoOn: !this.custom && this.level < unlocked,
@@ -655,7 +658,7 @@ export class Game {
     finishLine(result)
     {
         /* The daily has one board a day: no "new board" to press for. */
-        const then = this.kind === 'daily' ? '' : ' Press N for a new board.';
+        const then = this.kind === 'daily' || this.kind === 'archive' ? '' : ' Press N for a new board.';
         if (result.bySolver)
             return `The solver finished it: ${plural(result.moves, 'move')}.${then}`;
         const share = Number.isFinite(result.percent) ?
@@ -711,7 +714,7 @@ export class Game {
             solver,
             note: this.note(best, scored, { optimal, exact, helped }, solver),
             canGoOn: !this.custom,
-            nextLabel: this.kind === 'daily' ? 'Back to the levels →' : this.custom ? 'New board →' :
+            nextLabel: this.kind === 'daily' || this.kind === 'archive' ? 'Back to the levels →' : this.custom ? 'New board →' :
                 last ? `Try ${shapeName(nextShape(this.shape))} →` : 'Next level →',
             daily: this.kind === 'daily' ? this.daily : null,
             start: this.start,

@@ -9,7 +9,7 @@
 import { solve } from './api.js';
 import { Assistant } from './assist.js';
 import { BoardView } from './board-view.js';
-import { Daily } from './daily.js';
+import { Daily, closedDay } from './daily.js';
 import { Game } from './game.js';
 import { Hud } from './hud.js';
 import { attachKeys, attachPointer, returnFocusAfterPointer } from './input.js';
@@ -49,7 +49,7 @@ const game = new Game({
         /* On the daily the tiles carry their numbers whatever the picture
            (a 5x5 night sky has near-identical pieces); elsewhere the
            player's setting holds (issue 45 defect 5). */
-        view.setShowNumbers(Boolean(progress.showNumbers) || g.kind === 'daily');
+        view.setShowNumbers(Boolean(progress.showNumbers) || g.kind === 'daily' || g.kind === 'archive');
         if (g.phase !== 'playing')
             peekGoal(false);
         /* Help on a daily board marks every later run of it (daily.js). */
@@ -85,7 +85,7 @@ const settings = new SettingsPanel({
     onPicture: (id) => usePicture(id),
     onShowNumbers: (show) => {
         progress.showNumbers = show;
-        view.setShowNumbers(show || game.kind === 'daily');
+        view.setShowNumbers(show || game.kind === 'daily' || game.kind === 'archive');
         saveProgress(progress);
     },
     onPhotoFile: (file) => usePhotoFile(file),
@@ -190,14 +190,18 @@ async function playPasted(tiles, goal, watch, kind = 'custom', shape = null)
         game.solve();
 }
 
-/* The day's board, in the game: par from the server, no level. */
+/* The day's board, in the game: par from the server, no level. A day of
+   the archive whose entries closed plays unranked ('archive'). */
 function playDaily(tiles, { date, size, par, exact })
 {
     settings.showSize(makeShape(size));
     settings.setGoalSize(makeShape(size));
     usePicture(progress.picture);
-    game.playBoard(tiles, { kind: 'daily', daily: { date, size }, par: { moves: par, exact } });
-    hud.say(`The daily ${size}×${size} of ${date}: par ${exact ? '' : '≤ '}${par}. Your move.`, 'good');
+    const archive = closedDay(date);
+    game.playBoard(tiles, { kind: archive ? 'archive' : 'daily', daily: { date, size },
+        par: { moves: par, exact } });
+    hud.say(`The daily ${size}×${size} of ${date}: par ${exact ? '' : '≤ '}${par}.` +
+        (archive ? ' From the archive: unranked.' : '') + ' Your move.', 'good');
     $('play').scrollIntoView({ block: 'start' });
     $('board').focus({ preventScroll: true });
 }
@@ -487,6 +491,8 @@ async function startUp()
     view.setShowNumbers(Boolean(progress.showNumbers));
     settings.showNumbers(Boolean(progress.showNumbers));
     usePicture(progress.picture);
+    if (await openDayLink())
+        return;
     const shared = readShared(location.href);
     let refused = '';
     if (shared) {
@@ -502,6 +508,28 @@ async function startUp()
        link's board is not the one on screen after it. */
     if (refused)
         hud.say(`${refused} Playing your own game instead.`, 'error');
+}
+
+/* A link back to a day's board (the share line's, /?daily=DATE&size=N):
+   that day's daily, played. */
+async function openDayLink()
+{
+    const query = new URL(location.href).searchParams;
+    const date = query.get('daily');
+    if (!date)
+        return false;
+    history.replaceState(null, '', location.pathname + location.hash);
+    const size = Number(query.get('size')) || 3;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || ![3, 4, 5].includes(size) ||
+        date > new Date().toISOString().slice(0, 10))
+        return false;
+    daily.selectSize(size);
+    daily.size = size;
+    await daily.selectDay(date);
+    if (!daily.day)
+        return false;
+    daily.play();
+    return true;
 }
 
 /* The game in progress before a reload, if there was one. */
@@ -532,6 +560,9 @@ function resumeSaved()
 watchConnection(document.getElementById('offline-note'), {
     onBack: () => daily.load(daily.size),
 });
+/* A link to a day's board loads that day itself (openDayLink). */
+const dayLinked = new URL(location.href).searchParams.has('daily');
 startUp();
-daily.load(3);
+if (!dayLinked)
+    daily.load(3);
 registerWorker();

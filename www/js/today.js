@@ -67,13 +67,39 @@ export function streaks(days, today)
     return { current, best: Math.max(best, current) };
 }
 
-/* "puzzled 2026-12-04 · 3×3 · 26/24 · ★★☆ · 0:41": no moves, no board. */
+/* Day 1 of the daily puzzle; a day's number counts from it. */
+const FIRST_DAY = '2026-01-01';
+
+/* The daily's number for date ("2026-12-07": 341), as players post it. */
+export function dayNumber(date)
+{
+    return Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(`${FIRST_DAY}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+/* Efficiency (par ÷ moves) as five squares: 🟩 each fifth reached, ⬜ the
+   rest; a run at par is all green. */
+export function efficiencyBar(moves, par)
+{
+    const fifths = Math.max(0, Math.min(5, Math.round((par / Math.max(1, moves)) * 5)));
+    return '🟩'.repeat(fifths) + '⬜'.repeat(5 - fifths);
+}
+
+/* "puzzled #338 · 2026-12-04 · 3×3 · 26/24 · ★★☆ · 0:41 · 🟩🟩🟩🟩🟩":
+   no moves, no board. */
 export function shareLine(date, size, r)
 {
     const stars = '★'.repeat(r.stars) + '☆'.repeat(3 - r.stars);
     const par = `${r.exact ? '' : '≤'}${r.par}`;
-    return `puzzled ${date} · ${size}×${size} · ${r.moves}/${par} · ${stars} · ` +
-        `${formatSeconds(r.seconds)}${r.helped ? ' · helped' : ''}`;
+    return `puzzled #${dayNumber(date)} · ${date} · ${size}×${size} · ${r.moves}/${par} · ${stars} · ` +
+        `${formatSeconds(r.seconds)}${r.helped ? ' · helped' : ''} · ${efficiencyBar(r.moves, r.par)}`;
+}
+
+/* The link back to a day's board: the page opens that day's daily. */
+export function dayLink(base, date, size = null)
+{
+    const url = new URL('/', base);
+    url.search = `?daily=${date}${size ? `&size=${size}` : ''}`;
+    return url.href;
 }
 
 export class Today {
@@ -148,8 +174,12 @@ export class Today {
         this.renderStats(today);
         const lines = SIZES.filter((s) => day[s]).map((s) => shareLine(today, s, day[s]));
         $('today-share').hidden = lines.length === 0;
-        $('today-share-text').value = lines.join('\n');
-        $('today-share-text').rows = Math.max(1, lines.length);
+        const played = SIZES.filter((s) => day[s]);
+        /* A link back to the day's board (the first size played, or the
+           day's daily section when all three were). */
+        const link = dayLink(location.href, today, played.length === 1 ? played[0] : null);
+        $('today-share-text').value = lines.length ? [...lines, link].join('\n') : '';
+        $('today-share-text').rows = lines.length + 1;
         $('today-played').hidden = lines.length === 0;
         $('today-played').textContent = lines.length === SIZES.length ?
             'All of today’s boards played. New ones at midnight UTC.' :
