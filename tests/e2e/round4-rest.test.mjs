@@ -451,6 +451,44 @@ test('the daily archive plays a past day, unranked, and its link opens it', asyn
     assert.equal(await page.inputValue('#daily-day'), date);
 });
 
+/* What players expect: streak care. A streak that missed only yesterday
+   is kept by a freeze, one a week, and a return is met with a reminder. */
+test('streak care: a gentle reminder on return, one streak freeze a week', async () => {
+    const seed = async (days, freezes = []) => {
+        await page.goto(`${server.base}/livez`);
+        await page.evaluate(([d, f]) => {
+            localStorage.clear();
+            localStorage.setItem('puzzled.daily.v1', JSON.stringify({ days: d, freezes: f }));
+        }, [days, freezes]);
+        await page.goto(`${server.base}/`);
+        await waitForPlaying();
+    };
+    const played = { 3: { moves: 24, par: 24, exact: true, stars: 3, seconds: 40 } };
+    /* Played the two days before yesterday, missed yesterday. */
+    await seed({ [utcDay(-3)]: played, [utcDay(-2)]: played });
+    assert.equal(await page.textContent('#today-streak'), '2', 'the freeze kept the streak');
+    const said = await page.textContent('#today-reminder');
+    assert.match(said, new RegExp(`streak freeze kept your 2-day streak: you missed ${utcDay(-1)}`), said);
+    assert.match(said, /Keep your 2-day streak going/, said);
+    await shot('r4r-streak-freeze');
+    assert.deepEqual(await lowContrast(page, '#today'), []);
+    const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('puzzled.daily.v1')).freezes);
+    assert.deepEqual(kept, [utcDay(-1)]);
+    /* A reload does not freeze twice, and keeps the streak. */
+    await page.reload();
+    await waitForPlaying();
+    assert.equal(await page.textContent('#today-streak'), '2');
+    assert.doesNotMatch(await page.textContent('#today-reminder'), /freeze/);
+    /* One a week: a freeze used 4 days ago leaves none for yesterday. */
+    await seed({ [utcDay(-6)]: played, [utcDay(-5)]: played, [utcDay(-3)]: played, [utcDay(-2)]: played },
+        [utcDay(-4)]);
+    assert.equal(await page.textContent('#today-streak'), '0', 'no second freeze within a week');
+    assert.equal(await page.isVisible('#today-reminder'), false);
+    /* Played yesterday: only the reminder. */
+    await seed({ [utcDay(-1)]: played });
+    assert.equal(await page.textContent('#today-reminder'), 'Keep your 1-day streak going: one of today’s boards does it.');
+});
+
 test('no page errors along the way', () => {
     assert.deepEqual(problems, []);
 });

@@ -46,25 +46,49 @@ function dayBefore(date)
     return utcDate(Date.parse(`${date}T00:00:00Z`) - DAY_MS);
 }
 
-/* { current, best }: days in a row with at least one board finished. */
-export function streaks(days, today)
+/* { current, best }: days in a row with at least one board finished. A
+   frozen day (one missed day a week, kept by a streak freeze) carries the
+   streak over without adding to it. */
+export function streaks(days, today, frozen = [])
 {
     const played = new Set(Object.keys(days).filter((d) => Object.keys(days[d]).length > 0));
+    const kept = new Set(frozen);
     let current = 0;
     let day = played.has(today) ? today : dayBefore(today);
-    while (played.has(day)) {
-        current += 1;
+    while (played.has(day) || (kept.has(day) && played.has(dayBefore(day)))) {
+        if (played.has(day))
+            current += 1;
         day = dayBefore(day);
     }
     let best = 0;
     let run = 0;
     let last = null;
     for (const d of [...played].sort()) {
-        run = last && dayBefore(d) === last ? run + 1 : 1;
+        const next = last && (dayBefore(d) === last || (kept.has(dayBefore(d)) && dayBefore(dayBefore(d)) === last));
+        run = next ? run + 1 : 1;
         best = Math.max(best, run);
         last = d;
     }
     return { current, best: Math.max(best, current) };
+}
+
+/*
+ * Streak care: a streak that missed only yesterday is kept by a streak
+ * freeze, one a week (none used in the 7 days before). Returns the day
+ * frozen now, or null. Frozen days are kept in data.freezes.
+ */
+export function freezeIfNeeded(data, today)
+{
+    const played = (d) => Boolean(data.days[d]) && Object.keys(data.days[d]).length > 0;
+    const yesterday = dayBefore(today);
+    const freezes = data.freezes || [];
+    if (played(yesterday) || !played(dayBefore(yesterday)) || freezes.includes(yesterday))
+        return null;
+    const weekAgo = utcDate(Date.parse(`${yesterday}T00:00:00Z`) - 7 * DAY_MS);
+    if (freezes.some((d) => d > weekAgo && d < yesterday))
+        return null;
+    data.freezes = [...freezes, yesterday];
+    return yesterday;
 }
 
 /* Day 1 of the daily puzzle; a day's number counts from it. */
@@ -108,6 +132,10 @@ export class Today {
     {
         this.onPlay = onPlay;
         this.data = load();
+        /* A missed day is frozen at most once, on the visit after it. */
+        this.frozeNow = freezeIfNeeded(this.data, utcDate());
+        if (this.frozeNow)
+            store(this.data);
         this.timer = 0;
         for (const button of document.querySelectorAll('#today-boards [data-size]'))
             button.addEventListener('click', () => this.onPlay(Number(button.dataset.size)));
@@ -189,7 +217,8 @@ export class Today {
     renderStats(today)
     {
         const results = Object.values(this.data.days).flatMap((d) => Object.values(d));
-        const { current, best } = streaks(this.data.days, today);
+        const { current, best } = streaks(this.data.days, today, this.data.freezes || []);
+        this.remind(today, current);
         $('today-streak').textContent = String(current);
         $('today-best').textContent = String(best);
         $('today-count').textContent = String(results.length);
@@ -212,6 +241,21 @@ export class Today {
             li.setAttribute('aria-label', `${stars} star${stars === 1 ? '' : 's'}: ${count}`);
             list.append(li);
         });
+    }
+
+    /* A gentle word on return: the streak that today's board keeps going,
+       and a freeze used for yesterday, if one was. */
+    remind(today, current)
+    {
+        const playedToday = Boolean(this.data.days[today]) && Object.keys(this.data.days[today]).length > 0;
+        const words = [];
+        if (this.frozeNow && current > 0)
+            words.push(`A streak freeze kept your ${current}-day streak: you missed ${this.frozeNow} ` +
+                '(one freeze a week).');
+        if (current > 0 && !playedToday)
+            words.push(`Keep your ${current}-day streak going: one of today’s boards does it.`);
+        $('today-reminder').textContent = words.join(' ');
+        $('today-reminder').hidden = words.length === 0;
     }
 
     async copy()
