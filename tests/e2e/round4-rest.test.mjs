@@ -489,6 +489,45 @@ test('streak care: a gentle reminder on return, one streak freeze a week', async
     assert.equal(await page.textContent('#today-reminder'), 'Keep your 1-day streak going: one of today’s boards does it.');
 });
 
+/* What players expect: a real race. The solver's route plays at a
+   person's pace (0.9 s a move) beside the board from the first move, and
+   the card says who was quicker. */
+test('race the bot: its route at a person\u2019s pace beside the board, and who won', async () => {
+    await freshPage();
+    await page.check('#race');
+    const start = await board();
+    const best = await route(start);
+    await page.focus('#board');
+    await playKeys(best);
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
+    const won = await page.textContent('#score-race');
+    const seconds = Number(await page.getAttribute('#score-time', 'data-ms')) / 1000;
+    const gap = Math.round(best.length * 0.9 - seconds);
+    assert.equal(won, gap === 0 ? `Neck and neck with the bot (${(best.length * 0.9).toFixed(1)} s).` :
+        `You beat the bot by ${gap} s.`, `${won} (${seconds} s against ${best.length * 0.9} s)`);
+    assert.equal(await page.isVisible('#ghost'), true, 'the bot\u2019s board is beside the player\u2019s');
+    await shot('r4r-race-won');
+    await axeCheck(page, 'race card');
+    await page.click('#score-replay');
+    await page.waitForFunction(() => !document.getElementById('score-card').open);
+    assert.equal(await page.isVisible('#ghost'), false, 'no race before the first move');
+
+    /* The bot wins when the player dawdles: one move, then wait for the
+       bot to reach the goal, then the rest. */
+    await page.focus('#board');
+    await playKeys(best.slice(0, 1));
+    await page.waitForFunction(() => /^Done/.test(document.getElementById('ghost-count').textContent),
+        null, { timeout: T(20000) });
+    const goal = start.slice().sort((a, b) => a - b).slice(1).concat(0).join(' ');
+    assert.equal(await page.getAttribute('#ghost-board', 'data-board'), goal, 'the bot solved it');
+    await playKeys(best.slice(1));
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
+    assert.match(await page.textContent('#score-race'), /^The bot beat you by \d+ s/);
+    await page.click('#score-replay');
+    await page.waitForFunction(() => !document.getElementById('score-card').open);
+    await page.uncheck('#race');
+});
+
 test('no page errors along the way', () => {
     assert.deepEqual(problems, []);
 });

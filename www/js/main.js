@@ -11,6 +11,7 @@ import { Assistant } from './assist.js';
 import { BoardView } from './board-view.js';
 import { Daily, closedDay } from './daily.js';
 import { Game } from './game.js';
+import { Ghost } from './ghost.js';
 import { Hud } from './hud.js';
 import { attachKeys, attachPointer, returnFocusAfterPointer } from './input.js';
 import { Lab } from './lab.js';
@@ -39,6 +40,7 @@ const view = new BoardView($('board'));
 const hud = new Hud();
 const card = new ScoreCard();
 const sound = new Sound(false);
+const ghost = new Ghost(Boolean(progress.race));
 let ownUrl = storedPhoto();
 
 const game = new Game({
@@ -52,6 +54,8 @@ const game = new Game({
         view.setShowNumbers(Boolean(progress.showNumbers) || g.kind === 'daily' || g.kind === 'archive');
         if (g.phase !== 'playing')
             peekGoal(false);
+        if (g.moves.length === 0 && g.phase === 'playing')
+            ghost.reset();
         /* Help on a daily board marks every later run of it (daily.js). */
         if (g.kind === 'daily' && g.daily && (g.hints > 0 || g.watched))
             daily.markHelped(g.daily);
@@ -62,6 +66,9 @@ const game = new Game({
         onMove: (g, { bySolver }) => {
             sound.move();
             peekGoal(false);
+            /* The bot sets off with the player's first move. */
+            if (!bySolver && g.moves.length === 1 && g.solverMoves === 0)
+                ghost.start(g);
             /* The first move of a daily run starts the server's clock. */
             if (g.kind === 'daily' && g.daily && !bySolver && g.moves.length === 1)
                 daily.startRun(g.daily);
@@ -107,6 +114,9 @@ const today = new Today({
     },
 });
 card.onShow = (result) => {
+    const race = ghost.verdict(result);
+    $('score-race').textContent = race;
+    $('score-race').hidden = !race;
     daily.offer(result);
     today.record(result);
 };
@@ -251,6 +261,12 @@ function wireButtons()
     $('share').addEventListener('click', () => shareBoard());
     $('level-map-open').addEventListener('click', () => openLevelMap());
     $('peek').addEventListener('click', () => peekGoal());
+    $('race').checked = Boolean(progress.race);
+    $('race').addEventListener('change', () => {
+        progress.race = $('race').checked;
+        saveProgress(progress);
+        ghost.setOn(progress.race);
+    });
     /* After a click (not a key) on the theme or sound button the focus
        goes back to the board at once: Space would press the button again
        instead of pausing the solver. */
