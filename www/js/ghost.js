@@ -1,14 +1,13 @@
 /*
  * ghost.js - "Race the bot": the solver's route for the board, played at
- * a person's pace on a small board beside the player's, from the
- * player's first move; at the finish the card says who was quicker ("You
- * beat the bot by 4 s"). The bot's route is the one the game already
- * asked for (the start board's answer), so the race costs no request.
- * Square boards only (the small board is drawn square).
+ * a person's pace beside the player's board, from the player's first
+ * move; at the finish the card says who was quicker ("You beat the bot
+ * by 4 s"). The bot's route is the one the game already asked for (the
+ * start board's answer), so the race costs no request. Only its progress
+ * shows (moves made of its route), never its tiles: a bot's board to
+ * copy from would be a hint in all but name. Not on the daily, whose
+ * leaderboard it would tilt.
  */
-
-import { applyMove, sameBoard } from './board.js';
-import { mini } from './think.js';
 
 /* A person's pace: about a move a second, a little quicker. */
 export const GHOST_MS_PER_MOVE = 900;
@@ -46,7 +45,7 @@ export class Ghost {
        solver's route (once it is known), at GHOST_MS_PER_MOVE a move. */
     async start(game)
     {
-        if (!this.on || game.shape.rows !== game.shape.cols)
+        if (!this.on || game.kind === 'daily')
             return;
         this.reset();
         const token = this.token;
@@ -54,29 +53,24 @@ export class Ghost {
         const info = await game.solverInfo;
         if (token !== this.token || !info || !Array.isArray(info.moves))
             return;
-        this.route = { moves: info.moves, goal: game.goal.slice() };
-        let tiles = game.start.slice();
+        this.route = { moves: info.moves };
+        const total = info.moves.length;
         const show = (i) => {
-            $('ghost-board').replaceChildren(mini(tiles, 'mini-large'));
-            $('ghost-board').dataset.board = tiles.join(' ');
-            $('ghost-count').textContent = `${i} / ${info.moves.length}`;
+            $('ghost-progress').max = total;
+            $('ghost-progress').value = i;
+            $('ghost-count').textContent = i >= total ? `Done: ${total} moves` : `${i} of ${total} moves`;
         };
         $('ghost').hidden = false;
         /* The bot's clock started with the player's first move. */
-        let done = Math.min(info.moves.length, Math.floor((performance.now() - began) / GHOST_MS_PER_MOVE));
-        for (let i = 0; i < done; i++)
-            tiles = applyMove(tiles, info.moves[i]) || tiles;
+        let done = Math.min(total, Math.floor((performance.now() - began) / GHOST_MS_PER_MOVE));
         show(done);
         this.timer = setInterval(() => {
-            if (done >= info.moves.length || token !== this.token) {
+            if (done >= total || token !== this.token) {
                 clearInterval(this.timer);
                 return;
             }
-            tiles = applyMove(tiles, info.moves[done]) || tiles;
             done += 1;
             show(done);
-            if (sameBoard(tiles, this.route.goal))
-                $('ghost-count').textContent = `Done: ${info.moves.length} moves`;
         }, GHOST_MS_PER_MOVE);
     }
 
@@ -86,9 +80,11 @@ export class Ghost {
         if (!this.route || r.bySolver)
             return '';
         const bot = (this.route.moves.length * GHOST_MS_PER_MOVE) / 1000;
-        const gap = Math.round(Math.abs(bot - r.seconds));
+        const diff = Math.abs(bot - r.seconds);
+        /* Tenths under 10 s (a 3×3 race is often that close), then whole seconds. */
+        const gap = diff < 10 ? diff.toFixed(1) : String(Math.round(diff));
         clearInterval(this.timer);
-        if (gap === 0)
+        if (gap === '0.0')
             return `Neck and neck with the bot (${bot.toFixed(1)} s).`;
         return r.seconds < bot ? `You beat the bot by ${gap} s.` :
             `The bot beat you by ${gap} s (its ${this.route.moves.length} moves at a person’s pace: ` +
