@@ -503,9 +503,13 @@ test('race the bot: its route at a person\u2019s pace beside the board, and who 
     await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
     const won = await page.textContent('#score-race');
     const seconds = Number(await page.getAttribute('#score-time', 'data-ms')) / 1000;
-    const by = /^You beat the bot by ([\d.]+) s\.$/.exec(won);
-    assert.ok(by, `${won} (${seconds} s against ${best.length * 0.9} s)`);
-    assert.ok(Math.abs(Number(by[1]) - (best.length * 0.9 - seconds)) <= 0.1, `${won} (${seconds} s)`);
+    const bot = best.length * 0.9;
+    /* Keys pressed at once beat 0.9 s a move on any machine but a badly
+       loaded one: there the verdict must still match the two times. */
+    const by = seconds < bot ? /^You beat the bot by ([\d.]+) s\.$/.exec(won)
+        : /^The bot beat you by ([\d.]+) s/.exec(won);
+    assert.ok(by, `${won} (${seconds} s against ${bot} s)`);
+    assert.ok(Math.abs(Number(by[1]) - Math.abs(bot - seconds)) <= 0.1, `${won} (${seconds} s)`);
     assert.equal(await page.isVisible('#ghost'), true, 'the bot\u2019s board is beside the player\u2019s');
     await shot('r4r-race-won');
     await axeCheck(page, 'race card');
