@@ -509,7 +509,9 @@ test('race the bot: its route at a person\u2019s pace beside the board, and who 
     const by = seconds < bot ? /^You beat the bot by ([\d.]+) s\.$/.exec(won)
         : /^The bot beat you by ([\d.]+) s/.exec(won);
     assert.ok(by, `${won} (${seconds} s against ${bot} s)`);
-    assert.ok(Math.abs(Number(by[1]) - Math.abs(bot - seconds)) <= 0.1, `${won} (${seconds} s)`);
+    const gap = Math.abs(bot - seconds);
+    /* said in tenths under 10 s, in whole seconds from there */
+    assert.ok(Math.abs(Number(by[1]) - gap) <= (gap < 10 ? 0.1 : 0.5), `${won} (${seconds} s)`);
     assert.equal(await page.isVisible('#ghost'), true, 'the bot\u2019s board is beside the player\u2019s');
     await shot('r4r-race-won');
     await axeCheck(page, 'race card');
