@@ -22,7 +22,10 @@ function collectText(scopeSelector)
         if (!node.textContent.trim())
             continue;
         const el = node.parentElement;
-        if (!el || seen.has(el) || el.closest('[aria-hidden="true"], .visually-hidden, svg, :disabled'))
+        /* A closed <details> keeps boxes for its content (Chromium lays it
+           out with content-visibility: hidden) but paints none of it. */
+        if (!el || seen.has(el) ||
+            el.closest('[aria-hidden="true"], .visually-hidden, svg, :disabled, details:not([open]) > :not(summary)'))
             continue;
         seen.add(el);
         const style = getComputedStyle(el);

@@ -565,7 +565,7 @@ test('watch A* think: real trace steps, three heuristics side by side', async ()
     const label = start.map((t) => (t === 0 ? 'gap' : t)).join(' ');
     for (const c of first) {
         assert.equal(c.current, label, 'step 1 expands the start board');
-        assert.match(c.head, /g 0 \+ h \d+ = f \d+ · open list had 1/);
+        assert.match(c.head, /g 0 \+ h \d+ = f \d+\) · 1 on the list/);
     }
     /* Step 2 takes the child with the smallest f: the first row of step
        1's open list. */

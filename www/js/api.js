@@ -82,7 +82,7 @@ async function request(path, { method = 'GET', body, signal } = {})
         if (err.name === 'AbortError')
             throw err;
         window.dispatchEvent(new Event('puzzled:unreachable'));
-        throw new ApiError('Cannot reach the puzzled server. Is it still running?',
+        throw new ApiError('Cannot reach the puzzled server: check the connection and try again.',
             { unreachable: true });
     }
     window.dispatchEvent(new Event('puzzled:reached'));

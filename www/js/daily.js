@@ -88,6 +88,19 @@ function writeJson(key, value)
 }
 
 const keyOf = (d) => `${d.date}/${d.size}`;
+const DAY_MS = 86400000;
+
+function utcDay(offset = 0)
+{
+    return new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+}
+
+/* A past day whose leaderboard no longer takes entries (the server takes
+   them on the day and the next, UTC): its board is played unranked. */
+export function closedDay(date)
+{
+    return date < utcDay(-1);
+}
 
 export class Daily {
     /* onPlay(tiles, { date, size, par, exact }) starts the board. */
@@ -95,12 +108,20 @@ export class Daily {
     {
         this.onPlay = onPlay;
         this.size = 3;
+        this.date = 'today';   /* or a past day, from the archive */
         this.day = null;
         this.finished = null;
         this.loading = 0;
         for (const radio of document.querySelectorAll('input[name="daily-size"]'))
             radio.addEventListener('change', () => this.load(Number(radio.value)));
         $('daily-play').addEventListener('click', () => this.play());
+        const pick = $('daily-day');
+        pick.max = utcDay();
+        pick.value = utcDay();
+        pick.addEventListener('change', () => {
+            if (/^\d{4}-\d{2}-\d{2}$/.test(pick.value) && pick.value <= utcDay())
+                this.selectDay(pick.value);
+        });
         $('daily-submit').addEventListener('click', () => this.submit());
         $('daily-nick').addEventListener('keydown', (e) => {
             /* Enter would submit the score card's form and close it. */
@@ -283,7 +304,7 @@ export class Daily {
         $('daily-play').disabled = true;
         let day;
         try {
-            day = await fetchDaily('today', size);
+            day = await fetchDaily(this.date, size);
         } catch (err) {
             if (token !== this.loading)
                 return;
@@ -304,7 +325,9 @@ export class Daily {
     {
         const n = `${day.size}×${day.size}`;
         $('daily-date').textContent = day.date;
-        $('daily-play').textContent = `Play today’s ${n}`;
+        const today = day.date === utcDay();
+        $('daily-play').textContent = today ? `Play today’s ${n}` : `Play the ${n} of ${day.date}`;
+        $('daily-archive-note').hidden = !closedDay(day.date);
         $('daily-info').textContent = `${day.date} (UTC) · ${n} · par ` +
             `${day.par_optimal ? '' : '≤ '}${day.par}` +
             (day.par_optimal ? ' (the fewest possible)' : ' (the shortest route known)');
@@ -483,6 +506,15 @@ export class Daily {
         return `Your earlier entry as ${p.best.nickname} (${p.best.moves} moves in ` +
             `${formatSeconds(p.best.time_ms / 1000)}) is better and stays, number ${p.rank} of ` +
             `${p.total_entries} on ${board}; this run: ${timed}.`;
+    }
+
+    /* A day of the archive ('today' or a past date): its boards and
+       leaderboard; the board plays unranked once its entries closed. */
+    selectDay(date)
+    {
+        this.date = date === utcDay() ? 'today' : date;
+        $('daily-day').value = date === 'today' ? utcDay() : date;
+        return this.load(this.size);
     }
 
     selectSize(size)

@@ -44,7 +44,9 @@ const SLIDE_MS = 140;
 const HINT_CONFIRM_MS = 8000;
 /* Let the last tile land and the picture close up before the card shows. */
 const FINISH_PAUSE_MS = 900;
-const KIND_NAME = Object.freeze({ custom: 'Your board', shared: 'Shared board', daily: 'Daily puzzle' });
+const KIND_NAME = Object.freeze({
+    custom: 'Your board', shared: 'Shared board', daily: 'Daily puzzle', archive: 'Past daily',
+});
 
 export class Game {
     /*
@@ -268,7 +270,8 @@ export class Game {
     showLevel()
     {
         const unlocked = unlockedFor(this.progress, this.shape);
-        const label = { daily: 'Daily', shared: 'Shared', custom: 'Own' }[this.kind] || String(this.level);
+        const label = { daily: 'Daily', archive: 'Past day', shared: 'Shared', custom: 'Own' }[this.kind] ||
+            String(this.level);
         this.hud.setLevel(label, {
             canGoBack: !this.custom && this.level > 1,
             canGoOn: !this.custom && this.level < unlocked,
@@ -654,11 +657,13 @@ export class Game {
 
     finishLine(result)
     {
+        /* The daily has one board a day: no "new board" to press for. */
+        const then = this.kind === 'daily' || this.kind === 'archive' ? '' : ' Press N for a new board.';
         if (result.bySolver)
-            return `The solver finished it: ${plural(result.moves, 'move')}. Press N for a new board.`;
+            return `The solver finished it: ${plural(result.moves, 'move')}.${then}`;
         const share = Number.isFinite(result.percent) ?
             ` · ${result.percent}% of ${result.exact ? 'the optimal route' : 'the best route found'}` : '';
-        return `Solved in ${plural(result.moves, 'move')}${share}. Press N for a new board.`;
+        return `Solved in ${plural(result.moves, 'move')}${share}.${then}`;
     }
 
     /* The numbers for the score card, recorded in the progress on the way. */
@@ -709,7 +714,7 @@ export class Game {
             solver,
             note: this.note(best, scored, { optimal, exact, helped }, solver),
             canGoOn: !this.custom,
-            nextLabel: this.kind === 'daily' ? 'Back to the levels →' : this.custom ? 'New board →' :
+            nextLabel: this.kind === 'daily' || this.kind === 'archive' ? 'Back to the levels →' : this.custom ? 'New board →' :
                 last ? `Try ${shapeName(nextShape(this.shape))} →` : 'Next level →',
             daily: this.kind === 'daily' ? this.daily : null,
             start: this.start,
@@ -724,6 +729,16 @@ export class Game {
     sub(bySolver, exact, optimal, solver)
     {
         if (bySolver) {
+            const mine = this.moves.length - this.solverMoves;
+            /* A take-over: the solver's route is the shortest from where
+               it took over, not from the start (14 moves against 12). */
+            if (mine > 0) {
+                const against = Number.isFinite(optimal) ?
+                    ` against ${exact ? '' : '≤ '}${optimal} from the start` : '';
+                return `You made ${plural(mine, 'move')}, then the solver finished from there in ` +
+                    `${plural(this.solverMoves, 'move')}: ${this.moves.length} in all${against}; ` +
+                    'no score for that.';
+            }
             const route = solver && solver.optimal ? 'an optimal route' : 'its route';
             return `The solver played ${route}; no score for that.`;
         }
@@ -759,7 +774,8 @@ export class Game {
     {
         if (this.solverMoves > 0) {
             if (this.solverMoves >= this.moves.length)
-                return 'Stars are for boards you finish yourself: try it again with Replay.';
+                return 'Stars are for boards you finish yourself: try it again with ' +
+                    `${this.kind === 'level' ? 'Replay level' : 'Play it again'}.`;
             return `${this.solverMoves} of the ${this.moves.length} moves were the solver\u2019s. ` +
                 'Stars are for boards you finish yourself.';
         }

@@ -108,8 +108,8 @@ export function returnFocusAfterPointer(area, board)
 
 /*
  * Keyboard shortcuts for the game. `actions` maps intents to functions:
- * slide(direction), hint, solve, restart, shuffle, undo, pause, step,
- * stop. `blocked()` says when the game is not listening (a dialog is
+ * slide(direction), hint, solve, restart, shuffle, undo, peek, pause,
+ * step, stop. `blocked()` says when the game is not listening (a dialog is
  * open). The keys play only while the player is at the board:
  * - the board has the focus and some of it is on screen, or
  * - no control has the focus (the page itself), one of the play area's
@@ -207,6 +207,7 @@ function keyAction(event, pointerFocus)
     case 'r': return (a) => a.restart();
     case 'n': return (a) => a.shuffle();
     case 'u': return (a) => a.undo();
+    case 'g': return (a) => a.peek?.();
     case '.': return (a) => a.step();
     case 'escape': return (a) => a.stop();
     case ' ': return onButton ? null : (a) => a.pause();

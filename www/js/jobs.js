@@ -123,7 +123,7 @@ export async function solveAsJob(tiles, settings = {}, view = null)
             headers: { 'Content-Type': 'application/json' },
         });
     } catch {
-        throw new ApiError('Cannot reach the puzzled server. Is it still running?');
+        throw new ApiError('Cannot reach the puzzled server: check the connection and try again.');
     }
     if (response.status !== 202)
         throw await problemError(response);

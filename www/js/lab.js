@@ -111,6 +111,26 @@ const LAYER_TEXT = Object.freeze({
     wastar: 'boards expanded, grouped by their f = g + h (weighted A* picks by g + w·h)',
 });
 
+/* Why a run has no chart, true of that run (issue 45 defect 8: BFS, DFS
+   and constructive runs were told it was a job's or a table's doing). */
+function noChartReason(result)
+{
+    const name = algorithmName(result.algorithm);
+    if (result.status === 'cancelled')
+        return 'No chart: the run was cancelled.';
+    if (result.algorithm === 'constructive')
+        return `No chart: the ${name.toLowerCase()} solver places the tiles by rule, one row and ` +
+            'column at a time, without a search to count.';
+    if (BLIND.has(result.algorithm))
+        return `No chart: ${name.toLowerCase()} search uses no heuristic, so there are no ` +
+            'f = g + h layers to group its boards by.';
+    if (result.viaJob)
+        return 'No chart: this run went through a server job (a long solve), and jobs keep no per-layer counts.';
+    if (result.algorithm === 'idastar' && result.heuristic === 'pdb')
+        return 'No chart: IDA* with pattern databases keeps no per-iteration counts.';
+    return 'No chart: the server sent no per-layer counts for this run.';
+}
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 function text(tag, content, className = '')
@@ -384,9 +404,13 @@ export class Lab {
         try {
             const limits = this.limits();
             /* Long ones run as server jobs, with progress and Cancel. */
-            if (isLongSolve(sizeOf(tiles), limits))
-                return await solveAsJob(tiles, { ...plan, limits, effort: true },
+            if (isLongSolve(sizeOf(tiles), limits)) {
+                const result = await solveAsJob(tiles, { ...plan, limits, effort: true },
                     new JobView(this.message, limits.timeout_ms));
+                if (result)
+                    result.viaJob = true;   /* jobs keep no per-layer counts */
+                return result;
+            }
             return await solve(tiles, { ...plan, limits, effort: true });
         } catch (err) {
             const problem = err.problem || {};
@@ -533,10 +557,7 @@ export class Lab {
         if (layers.length === 0) {
             /* A run through a job (5×5, long budgets) or an algorithm
                that keeps no layers: say so rather than draw nothing. */
-            fig.append(text('p', result.status === 'cancelled' ? 'No chart: the run was cancelled.' :
-                'No chart for this run: the server sent no per-layer counts ' +
-                '(runs that go through a job, and IDA* with pattern databases, have none).',
-            'effort-note'));
+            fig.append(text('p', noChartReason(result), 'effort-note'));
             $('lab-charts').append(fig);
             $('lab-charts').hidden = false;
             return;

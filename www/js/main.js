@@ -9,8 +9,9 @@
 import { solve } from './api.js';
 import { Assistant } from './assist.js';
 import { BoardView } from './board-view.js';
-import { Daily } from './daily.js';
+import { Daily, closedDay } from './daily.js';
 import { Game } from './game.js';
+import { Ghost } from './ghost.js';
 import { Hud } from './hud.js';
 import { attachKeys, attachPointer, returnFocusAfterPointer } from './input.js';
 import { Lab } from './lab.js';
@@ -22,6 +23,7 @@ import {
     bestFor, clearGame, levelFor, levelMap, loadGame, loadProgress, saveGame, saveProgress,
     totalStars,
 } from './progress.js';
+import { canShare, copyField, shareNative } from './copy.js';
 import { readShared, shareUrl } from './share.js';
 import { makeShape, parseShape, shapeName } from './shapes.js';
 import { Sound } from './sound.js';
@@ -38,6 +40,7 @@ const view = new BoardView($('board'));
 const hud = new Hud();
 const card = new ScoreCard();
 const sound = new Sound(false);
+const ghost = new Ghost(Boolean(progress.race));
 let ownUrl = storedPhoto();
 
 const game = new Game({
@@ -45,6 +48,14 @@ const game = new Game({
     assistant: new Assistant(),
     onChange: (g) => {
         showControls();
+        /* On the daily the tiles carry their numbers whatever the picture
+           (a 5x5 night sky has near-identical pieces); elsewhere the
+           player's setting holds (issue 45 defect 5). */
+        view.setShowNumbers(Boolean(progress.showNumbers) || g.kind === 'daily' || g.kind === 'archive');
+        if (g.phase !== 'playing')
+            peekGoal(false);
+        if (g.moves.length === 0 && g.phase === 'playing')
+            ghost.reset();
         /* Help on a daily board marks every later run of it (daily.js). */
         if (g.kind === 'daily' && g.daily && (g.hints > 0 || g.watched))
             daily.markHelped(g.daily);
@@ -54,6 +65,10 @@ const game = new Game({
     hooks: {
         onMove: (g, { bySolver }) => {
             sound.move();
+            peekGoal(false);
+            /* The bot sets off with the player's first move. */
+            if (!bySolver && g.moves.length === 1 && g.solverMoves === 0)
+                ghost.start(g);
             /* The first move of a daily run starts the server's clock. */
             if (g.kind === 'daily' && g.daily && !bySolver && g.moves.length === 1)
                 daily.startRun(g.daily);
@@ -77,7 +92,7 @@ const settings = new SettingsPanel({
     onPicture: (id) => usePicture(id),
     onShowNumbers: (show) => {
         progress.showNumbers = show;
-        view.setShowNumbers(show);
+        view.setShowNumbers(show || game.kind === 'daily' || game.kind === 'archive');
         saveProgress(progress);
     },
     onPhotoFile: (file) => usePhotoFile(file),
@@ -99,6 +114,9 @@ const today = new Today({
     },
 });
 card.onShow = (result) => {
+    const race = ghost.verdict(result);
+    $('score-race').textContent = race;
+    $('score-race').hidden = !race;
     daily.offer(result);
     today.record(result);
 };
@@ -182,14 +200,18 @@ async function playPasted(tiles, goal, watch, kind = 'custom', shape = null)
         game.solve();
 }
 
-/* The day's board, in the game: par from the server, no level. */
+/* The day's board, in the game: par from the server, no level. A day of
+   the archive whose entries closed plays unranked ('archive'). */
 function playDaily(tiles, { date, size, par, exact })
 {
     settings.showSize(makeShape(size));
     settings.setGoalSize(makeShape(size));
     usePicture(progress.picture);
-    game.playBoard(tiles, { kind: 'daily', daily: { date, size }, par: { moves: par, exact } });
-    hud.say(`The daily ${size}×${size} of ${date}: par ${exact ? '' : '≤ '}${par}. Your move.`, 'good');
+    const archive = closedDay(date);
+    game.playBoard(tiles, { kind: archive ? 'archive' : 'daily', daily: { date, size },
+        par: { moves: par, exact } });
+    hud.say(`The daily ${size}×${size} of ${date}: par ${exact ? '' : '≤ '}${par}.` +
+        (archive ? ' From the archive: unranked.' : '') + ' Your move.', 'good');
     $('play').scrollIntoView({ block: 'start' });
     $('board').focus({ preventScroll: true });
 }
@@ -238,6 +260,13 @@ function wireButtons()
     $('undo').addEventListener('click', () => game.undo());
     $('share').addEventListener('click', () => shareBoard());
     $('level-map-open').addEventListener('click', () => openLevelMap());
+    $('peek').addEventListener('click', () => peekGoal());
+    $('race').checked = Boolean(progress.race);
+    $('race').addEventListener('change', () => {
+        progress.race = $('race').checked;
+        saveProgress(progress);
+        ghost.setOn(progress.race);
+    });
     /* After a click (not a key) on the theme or sound button the focus
        goes back to the board at once: Space would press the button again
        instead of pausing the solver. */
@@ -282,6 +311,7 @@ function wireInput()
         restart: () => game.restart(),
         shuffle: () => game.shuffle(),
         undo: () => game.undo(),
+        peek: () => peekGoal(),
         pause: () => game.playback.toggle(),
         step: () => game.playback.step(),
         stop: () => {
@@ -304,6 +334,28 @@ function wireInput()
         if (document.visibilityState === 'hidden')
             keepTime();
     });
+}
+
+/* --- A peek at the goal --------------------------------------------------- */
+
+/*
+ * The goal over the board (the Goal button, G): the same picture (or
+ * numbers) as the goal preview in the settings, which on a phone is a
+ * screen or two below the board. Toggles, or `show` says; a move hides it.
+ */
+function peekGoal(show = $('goal-peek').hidden)
+{
+    const peek = $('goal-peek');
+    if (!show && peek.hidden)
+        return;
+    if (show) {
+        const goal = $('goal-image');
+        peek.className = goal.className.replace('goal-image', 'goal-peek');
+        peek.style.cssText = goal.style.cssText;
+        peek.replaceChildren(...[...goal.children].map((cell) => cell.cloneNode(true)));
+    }
+    peek.hidden = !show;
+    $('peek').setAttribute('aria-pressed', String(show));
 }
 
 /* --- Level map ---------------------------------------------------------- */
@@ -345,6 +397,10 @@ function openLevelMap()
             game.play(size, entry.level);
             $('board').focus({ preventScroll: true });
         });
+        /* Locked levels are seen, not read one by one ("locked" 25
+           times): the note above says how many there are, once. */
+        if (entry.locked)
+            li.setAttribute('aria-hidden', 'true');
         li.append(button);
         grid.append(li);
     }
@@ -353,8 +409,9 @@ function openLevelMap()
     const open = all.filter((e) => !e.locked).length;
     if (Number.isFinite(maxLevel(size))) {
         $('level-map-note').textContent = `${won} of ${all.length * 3} stars won on ${shapeName(size)}: ` +
-            `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open; ` +
-            'finish one to open the next.';
+            `${all.length * 3 - won} still to win. ${open} of ${all.length} levels open` +
+            (open < all.length ? `, the other ${all.length - open} locked` : '') +
+            '; finish one to open the next.';
     } else {
         $('level-map-note').textContent = `${won} of ${open * 3} stars won on ${shapeName(size)} ` +
             `in the ${open} level${open === 1 ? '' : 's'} open; ${shapeName(size)} levels go on ` +
@@ -399,19 +456,24 @@ function setSound(on)
 
 /* --- Share links -------------------------------------------------------- */
 
-function shareBoard()
+async function shareBoard()
 {
     const url = shareUrl(location.href, game.start, game.goal, progress.picture, game.shape);
     $('share-line').hidden = false;
     const field = $('share-url');
     field.value = url;
-    field.select();
-    if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(url).then(() => hud.say('Link copied: it opens this board as a shared board.', 'good'),
-            () => hud.say('Copy the link below to share this board.'));
-    } else {
-        hud.say('Copy the link below to share this board.');
+    /* A phone's share sheet where there is one; else the clipboard. */
+    if (canShare()) {
+        const said = await shareNative({ title: 'puzzled', text: 'Can you solve this board?', url });
+        if (said !== 'failed') {
+            field.select();
+            return;
+        }
     }
+    if (await copyField(field))
+        hud.say('Link copied: it opens this board as a shared board.', 'good');
+    else
+        hud.say('The link is selected below: copy it with Ctrl+C (⌘C), or a long press.');
 }
 
 async function openShared(shared)
@@ -445,6 +507,8 @@ async function startUp()
     view.setShowNumbers(Boolean(progress.showNumbers));
     settings.showNumbers(Boolean(progress.showNumbers));
     usePicture(progress.picture);
+    if (await openDayLink())
+        return;
     const shared = readShared(location.href);
     let refused = '';
     if (shared) {
@@ -460,6 +524,28 @@ async function startUp()
        link's board is not the one on screen after it. */
     if (refused)
         hud.say(`${refused} Playing your own game instead.`, 'error');
+}
+
+/* A link back to a day's board (the share line's, /?daily=DATE&size=N):
+   that day's daily, played. */
+async function openDayLink()
+{
+    const query = new URL(location.href).searchParams;
+    const date = query.get('daily');
+    if (!date)
+        return false;
+    history.replaceState(null, '', location.pathname + location.hash);
+    const size = Number(query.get('size')) || 3;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || ![3, 4, 5].includes(size) ||
+        date > new Date().toISOString().slice(0, 10))
+        return false;
+    daily.selectSize(size);
+    daily.size = size;
+    await daily.selectDay(date);
+    if (!daily.day)
+        return false;
+    daily.play();
+    return true;
 }
 
 /* The game in progress before a reload, if there was one. */
@@ -490,6 +576,9 @@ function resumeSaved()
 watchConnection(document.getElementById('offline-note'), {
     onBack: () => daily.load(daily.size),
 });
+/* A link to a day's board loads that day itself (openDayLink). */
+const dayLinked = new URL(location.href).searchParams.has('daily');
 startUp();
-daily.load(3);
+if (!dayLinked)
+    daily.load(3);
 registerWorker();

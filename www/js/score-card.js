@@ -94,6 +94,9 @@ export class ScoreCard {
         $('solver-line').textContent = solverLine(r.solver);
         $('score-note').textContent = r.note || '';
         $('score-next').textContent = r.nextLabel || (r.canGoOn ? 'Next level →' : 'New board →');
+        /* Only a level is a level: the daily and a pasted or shared
+           board are played again (issue 45 defect 8). */
+        $('score-replay').textContent = r.canGoOn && !r.daily ? 'Replay level' : 'Play it again';
         if (this.onShow)
             this.onShow(r);
         this.dialog.returnValue = '';

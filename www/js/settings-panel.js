@@ -181,6 +181,11 @@ export class SettingsPanel {
                 'daily stats and share line, not to the levels.';
             return;
         }
+        if (kind === 'archive') {
+            $('best-line').textContent = `Playing a past daily ${shapeName(shape)} from the archive: ` +
+                'unranked, and out of your streak and stats.';
+            return;
+        }
         const what = kind === 'shared' ? 'a shared' : 'your own';
         $('best-line').textContent = `Playing ${what} ${shapeName(shape)} board: ` +
             'stars are for the numbered levels and the daily.';

@@ -5,6 +5,12 @@
  * taken off the open list (the smallest f = g + h), the children it put
  * on, the open list as a priority queue sorted by f, and the closed list.
  *
+ * A newcomer starts on a teaching board (TEACHING) where the three
+ * guesses part ways (119, 34 and 20 boards looked at), not on level 1's
+ * 4 moves where they are the same; every line says it in plain words
+ * first, with the terms (open list, g, h, f) in brackets and defined once
+ * in the section's "The words for it" (issue 45 defect 7).
+ *
  * The steps are the server's own (POST /v1/solve with "trace": K); the
  * open and closed lists are rebuilt here from those steps, in order, the
  * way A* keeps them: a child already closed or already open with a
@@ -20,12 +26,18 @@ const STEPS = 200;
 /* Boards the page traces as they are; bigger ones get a sample 3×3. */
 const TRACE_MAX_SIZE = 4;
 const SAMPLE = Object.freeze([1, 2, 3, 4, 0, 6, 7, 5, 8]);
+/* 14 moves; A* looks at 119 boards with misplaced tiles, 34 with the
+   Manhattan distance, 20 with linear conflict: all within the trace. */
+export const TEACHING = Object.freeze([0, 4, 5, 7, 1, 2, 8, 3, 6]);
 const OPEN_SHOWN = 8;
 const CLOSED_SHOWN = 6;
 const COLUMNS = Object.freeze([
-    { id: 'misplaced', name: 'Misplaced tiles' },
-    { id: 'manhattan', name: 'Manhattan distance' },
-    { id: 'linear-conflict', name: 'Linear conflict' },
+    { id: 'misplaced', name: 'Misplaced tiles', guess: 'Its guess: how many tiles are out of place.' },
+    { id: 'manhattan', name: 'Manhattan distance',
+        guess: 'Its guess: how far each tile is from home, in moves, added up.' },
+    { id: 'linear-conflict', name: 'Linear conflict',
+        guess: 'Its guess: the Manhattan distance, plus 2 for each pair of tiles in their own row ' +
+            '(or column) but in the wrong order: one must step aside.' },
 ]);
 
 function key(tiles)
@@ -122,6 +134,7 @@ export class Think {
         this.timer = 0;
         this.goal = null;
         $('think-load').addEventListener('click', () => this.load());
+        $('think-sample').addEventListener('click', () => this.load(true));
         $('think-prev').addEventListener('click', () => this.go(this.index - 1));
         $('think-next').addEventListener('click', () => this.go(this.index + 1));
         $('think-play').addEventListener('click', () => this.togglePlay());
@@ -149,9 +162,9 @@ export class Think {
 
     /* Traces the game's board (up to 4×4; a sample 3×3, said so, for
        bigger ones) to the game's goal. */
-    async load()
+    async load(teaching = false)
     {
-        const current = this.currentBoard() || {};
+        const current = teaching ? { tiles: TEACHING.slice(), shape: null } : this.currentBoard() || {};
         const size = current.tiles ? sizeOf(current.tiles) : 0;
         /* This view draws squares: a rectangle gets the sample, said so. */
         const square = !current.shape || current.shape.rows === current.shape.cols;
@@ -179,13 +192,25 @@ export class Think {
             $('think-step').disabled = false;
             for (const id of ['think-prev', 'think-next', 'think-play', 'think-goal'])
                 $(id).disabled = false;
-            $('think-message').textContent = this.intro(own, name, longest, square);
+            $('think-message').textContent = teaching ? this.teachingIntro(runs) :
+                this.intro(own, name, longest, square);
             $('think-start').replaceChildren(mini(tiles, 'mini-large', goal));
             $('think-legend').hidden = false;
             this.go(0);
         } catch (err) {
             $('think-message').textContent = err.message;
         }
+    }
+
+    /* The sample: what to watch for, in plain words. */
+    teachingIntro(runs)
+    {
+        const counts = runs.map((r) =>
+            `${r.name.toLowerCase().replace('manhattan', 'Manhattan')}: ${r.result.stats.expanded}`);
+        return `A sample board, ${runs[0].result.length} moves from done. All three guesses find a ` +
+            `shortest route, but they look at very different numbers of boards on the way ` +
+            `(${counts.join(', ')}): watch the left column wander while the right one heads ` +
+            'straight for the goal. ← and → step (with the focus here); “Jump to goal” goes to the end.';
     }
 
     intro(own, name, longest, square = true)
@@ -242,32 +267,49 @@ export class Think {
         col.dataset.heuristic = run.id;
         const title = document.createElement('h3');
         title.textContent = run.name;
+        const guess = text('p', run.guess, 'muted think-guess');
         const total = document.createElement('p');
         total.className = 'muted think-total';
         const r = run.result;
         total.textContent = r.status === 'solved' ?
-            `Whole solve: ${r.length} moves, ${r.stats.expanded.toLocaleString('en-US')} expansions.` :
+            `Whole solve: a ${r.length}-move route, after looking at ` +
+            `${r.stats.expanded.toLocaleString('en-US')} boards (expansions).` :
             `Whole solve stopped: ${r.status}.`;
-        col.append(title, total);
+        col.append(title, guess, total);
         const state = run.states[Math.min(index, run.states.length - 1)];
         if (!state) {
             col.append(text('p', 'No steps.'));
             return col;
         }
         const last = index >= run.states.length - 1;
-        if (last && this.reachedGoal(run)) {
-            col.append(text('p', `Reached the goal: it came off the open list at expansion ` +
-                `${run.states.length}.`, 'think-done'));
-        } else if (last && r.status === 'solved') {
-            col.append(text('p', `The trace ends here (the server sends ${STEPS} steps); A* went ` +
-                `on for ${(r.stats.expanded - run.states.length).toLocaleString('en-US')} more ` +
-                'expansions to reach the goal.', 'think-done'));
-        }
+        if (last)
+            this.ending(col, run);
         col.append(this.expanded(state, run.id));
         if (last && r.status === 'solved')
             col.append(this.route(r));
         col.append(this.openList(state), this.closedList(state));
         return col;
+    }
+
+    /* What happened after the last step shown, true in every case: the
+       goal looked at, next in line (the count of expansions leaves it
+       out: "went on for 0 more expansions" said nothing), or further on
+       than the server's trace. */
+    ending(col, run)
+    {
+        const r = run.result;
+        const left = r.status === 'solved' ? r.stats.expanded - run.states.length : 0;
+        if (this.reachedGoal(run)) {
+            col.append(text('p', `Reached the goal: it was the board looked at on step ` +
+                `${run.states.length}.`, 'think-done'));
+        } else if (r.status === 'solved' && left <= 0) {
+            col.append(text('p', 'Reached the goal: it is the next board on the list (smallest f), ' +
+                'and A* stops as soon as it comes off.', 'think-done'));
+        } else if (r.status === 'solved') {
+            col.append(text('p', `The trace ends here: the server sends the first ${STEPS} steps. ` +
+                `A* looked at ${left.toLocaleString('en-US')} more ` +
+                `board${left === 1 ? '' : 's'} before the goal came off the list.`, 'think-done'));
+        }
     }
 
     reachedGoal(run)
@@ -284,6 +326,10 @@ export class Think {
         box.append(text('p', `The route it found: ${r.length} moves`, 'think-head'));
         const row = document.createElement('div');
         row.className = 'think-row';
+        /* A long route scrolls sideways: the keyboard can reach it too. */
+        row.tabIndex = 0;
+        row.setAttribute('role', 'region');
+        row.setAttribute('aria-label', `The route, board by board (${r.length} moves)`);
         let tiles = this.tiles;
         row.append(mini(tiles));
         for (const move of r.moves || []) {
@@ -303,8 +349,9 @@ export class Think {
         const s = state.step;
         const box = document.createElement('div');
         box.className = 'think-expanded';
-        const head = text('p', `Taken off the open list (smallest f): g ${s.g} + h ${s.h} = f ${s.f}` +
-            ` · open list had ${s.open}`, 'think-head');
+        const head = text('p', `Looked at now: ${s.g} move${s.g === 1 ? '' : 's'} made, about ` +
+            `${s.h} to go (g ${s.g} + h ${s.h} = f ${s.f}) · ${s.open} on the list (open list)`,
+        'think-head');
         const row = document.createElement('div');
         row.className = 'think-row';
         row.append(mini(s.tiles, `mini-current show-${heuristic === 'misplaced' ? 'off' : 'dist'}`, this.goal));
@@ -316,12 +363,13 @@ export class Think {
             fig.className = 'think-child';
             fig.append(mini(fromApi(child.board), 'mini-child'));
             const cap = document.createElement('figcaption');
-            cap.textContent = `f ${child.f} = ${child.g}+${child.h}`;
+            cap.textContent = `${child.g} + ${child.h} = ${child.f}`;
+            cap.title = `g ${child.g} + h ${child.h} = f ${child.f}`;
             fig.append(cap);
             row.append(fig);
         }
         if (s.children.length === 0)
-            row.append(text('span', 'no new children', 'muted'));
+            row.append(text('span', 'nothing new one move away', 'muted'));
         box.append(head, row);
         return box;
     }
@@ -331,7 +379,7 @@ export class Think {
         const table = document.createElement('table');
         table.className = 'think-open';
         const cap = document.createElement('caption');
-        cap.textContent = `Open list (priority queue by f): ${state.open.length}`;
+        cap.textContent = `Still to look at, smallest f first (open list): ${state.open.length}`;
         table.append(cap);
         const head = document.createElement('tr');
         for (const h of ['Board', 'g', 'h', 'f']) {
@@ -366,7 +414,7 @@ export class Think {
     {
         const box = document.createElement('div');
         box.className = 'think-closed';
-        box.append(text('p', `Closed list (expanded): ${state.closed.length}`, 'think-head'));
+        box.append(text('p', `Already looked at (closed list): ${state.closed.length}`, 'think-head'));
         const row = document.createElement('div');
         row.className = 'think-row';
         for (const node of state.closed.slice(-CLOSED_SHOWN).reverse())

@@ -10,6 +10,7 @@
  */
 
 import { formatCountdown, formatSeconds } from './clock.js';
+import { canShare, copyField, shareNative } from './copy.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY = 'puzzled.daily.v1';
@@ -45,34 +46,84 @@ function dayBefore(date)
     return utcDate(Date.parse(`${date}T00:00:00Z`) - DAY_MS);
 }
 
-/* { current, best }: days in a row with at least one board finished. */
-export function streaks(days, today)
+/* { current, best }: days in a row with at least one board finished. A
+   frozen day (one missed day a week, kept by a streak freeze) carries the
+   streak over without adding to it. */
+export function streaks(days, today, frozen = [])
 {
     const played = new Set(Object.keys(days).filter((d) => Object.keys(days[d]).length > 0));
+    const kept = new Set(frozen);
     let current = 0;
     let day = played.has(today) ? today : dayBefore(today);
-    while (played.has(day)) {
-        current += 1;
+    while (played.has(day) || (kept.has(day) && played.has(dayBefore(day)))) {
+        if (played.has(day))
+            current += 1;
         day = dayBefore(day);
     }
     let best = 0;
     let run = 0;
     let last = null;
     for (const d of [...played].sort()) {
-        run = last && dayBefore(d) === last ? run + 1 : 1;
+        const next = last && (dayBefore(d) === last || (kept.has(dayBefore(d)) && dayBefore(dayBefore(d)) === last));
+        run = next ? run + 1 : 1;
         best = Math.max(best, run);
         last = d;
     }
     return { current, best: Math.max(best, current) };
 }
 
-/* "puzzled 2026-12-04 · 3×3 · 26/24 · ★★☆ · 0:41": no moves, no board. */
+/*
+ * Streak care: a streak that missed only yesterday is kept by a streak
+ * freeze, one a week (none used in the 7 days before). Returns the day
+ * frozen now, or null. Frozen days are kept in data.freezes.
+ */
+export function freezeIfNeeded(data, today)
+{
+    const played = (d) => Boolean(data.days[d]) && Object.keys(data.days[d]).length > 0;
+    const yesterday = dayBefore(today);
+    const freezes = data.freezes || [];
+    if (played(yesterday) || !played(dayBefore(yesterday)) || freezes.includes(yesterday))
+        return null;
+    const weekAgo = utcDate(Date.parse(`${yesterday}T00:00:00Z`) - 7 * DAY_MS);
+    if (freezes.some((d) => d > weekAgo && d < yesterday))
+        return null;
+    data.freezes = [...freezes, yesterday];
+    return yesterday;
+}
+
+/* Day 1 of the daily puzzle; a day's number counts from it. */
+const FIRST_DAY = '2026-01-01';
+
+/* The daily's number for date ("2026-12-07": 341), as players post it. */
+export function dayNumber(date)
+{
+    return Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(`${FIRST_DAY}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+/* Efficiency (par ÷ moves) as five squares: 🟩 each fifth reached, ⬜ the
+   rest; a run at par is all green. */
+export function efficiencyBar(moves, par)
+{
+    const fifths = Math.max(0, Math.min(5, Math.round((par / Math.max(1, moves)) * 5)));
+    return '🟩'.repeat(fifths) + '⬜'.repeat(5 - fifths);
+}
+
+/* "puzzled #338 · 2026-12-04 · 3×3 · 26/24 · ★★☆ · 0:41 · 🟩🟩🟩🟩🟩":
+   no moves, no board. */
 export function shareLine(date, size, r)
 {
     const stars = '★'.repeat(r.stars) + '☆'.repeat(3 - r.stars);
     const par = `${r.exact ? '' : '≤'}${r.par}`;
-    return `puzzled ${date} · ${size}×${size} · ${r.moves}/${par} · ${stars} · ` +
-        `${formatSeconds(r.seconds)}${r.helped ? ' · helped' : ''}`;
+    return `puzzled #${dayNumber(date)} · ${date} · ${size}×${size} · ${r.moves}/${par} · ${stars} · ` +
+        `${formatSeconds(r.seconds)}${r.helped ? ' · helped' : ''} · ${efficiencyBar(r.moves, r.par)}`;
+}
+
+/* The link back to a day's board: the page opens that day's daily. */
+export function dayLink(base, date, size = null)
+{
+    const url = new URL('/', base);
+    url.search = `?daily=${date}${size ? `&size=${size}` : ''}`;
+    return url.href;
 }
 
 export class Today {
@@ -81,10 +132,16 @@ export class Today {
     {
         this.onPlay = onPlay;
         this.data = load();
+        /* A missed day is frozen at most once, on the visit after it. */
+        this.frozeNow = freezeIfNeeded(this.data, utcDate());
+        if (this.frozeNow)
+            store(this.data);
         this.timer = 0;
         for (const button of document.querySelectorAll('#today-boards [data-size]'))
             button.addEventListener('click', () => this.onPlay(Number(button.dataset.size)));
         $('today-copy').addEventListener('click', () => this.copy());
+        $('today-native-share').hidden = !canShare();
+        $('today-native-share').addEventListener('click', () => this.share());
         this.render();
         this.tick();
         this.timer = setInterval(() => this.tick(), 1000);
@@ -145,8 +202,12 @@ export class Today {
         this.renderStats(today);
         const lines = SIZES.filter((s) => day[s]).map((s) => shareLine(today, s, day[s]));
         $('today-share').hidden = lines.length === 0;
-        $('today-share-text').value = lines.join('\n');
-        $('today-share-text').rows = Math.max(1, lines.length);
+        const played = SIZES.filter((s) => day[s]);
+        /* A link back to the day's board (the first size played, or the
+           day's daily section when all three were). */
+        const link = dayLink(location.href, today, played.length === 1 ? played[0] : null);
+        $('today-share-text').value = lines.length ? [...lines, link].join('\n') : '';
+        $('today-share-text').rows = lines.length + 1;
         $('today-played').hidden = lines.length === 0;
         $('today-played').textContent = lines.length === SIZES.length ?
             'All of today’s boards played. New ones at midnight UTC.' :
@@ -156,7 +217,8 @@ export class Today {
     renderStats(today)
     {
         const results = Object.values(this.data.days).flatMap((d) => Object.values(d));
-        const { current, best } = streaks(this.data.days, today);
+        const { current, best } = streaks(this.data.days, today, this.data.freezes || []);
+        this.remind(today, current);
         $('today-streak').textContent = String(current);
         $('today-best').textContent = String(best);
         $('today-count').textContent = String(results.length);
@@ -181,18 +243,32 @@ export class Today {
         });
     }
 
-    copy()
+    /* A gentle word on return: the streak that today's board keeps going,
+       and a freeze used for yesterday, if one was. */
+    remind(today, current)
     {
-        const field = $('today-share-text');
-        field.select();
-        const say = (text) => {
-            $('today-copied').textContent = text;
-        };
-        if (navigator.clipboard && window.isSecureContext) {
-            navigator.clipboard.writeText(field.value).then(() => say('Copied: paste it anywhere.'),
-                () => say('Select the line and copy it.'));
-        } else {
-            say('Select the line and copy it.');
-        }
+        const playedToday = Boolean(this.data.days[today]) && Object.keys(this.data.days[today]).length > 0;
+        const words = [];
+        if (this.frozeNow && current > 0)
+            words.push(`A streak freeze kept your ${current}-day streak: you missed ${this.frozeNow} ` +
+                '(one freeze a week).');
+        if (current > 0 && !playedToday)
+            words.push(`Keep your ${current}-day streak going: one of today’s boards does it.`);
+        $('today-reminder').textContent = words.join(' ');
+        $('today-reminder').hidden = words.length === 0;
+    }
+
+    async copy()
+    {
+        const copied = await copyField($('today-share-text'));
+        $('today-copied').textContent = copied ? 'Copied: paste it anywhere.' :
+            'Selected: copy it with Ctrl+C (⌘C), or a long press.';
+    }
+
+    /* The phone's share sheet with the day's lines. */
+    async share()
+    {
+        const said = await shareNative({ text: $('today-share-text').value });
+        $('today-copied').textContent = said === 'failed' ? 'Sharing failed: use Copy instead.' : '';
     }
 }
