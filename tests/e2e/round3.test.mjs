@@ -15,31 +15,12 @@ import { lowContrast, lowContrastPage } from './contrast.mjs';
 import { closestPieces } from './pieces.mjs';
 import { KEY_FOR_SLIDE, T } from './harness.mjs';
 import {
-    board, closeSession, freshPage, openSession, shot, waitForPlaying,
+    board, closeSession, freshPage, openSession, playKeys, route, shot, utcDay,
+    waitForPlaying,
 } from './session.mjs';
 
 let server, browser, page, api;
 const problems = [];
-
-async function route(tiles, extra = {})
-{
-    const r = await api('/v1/solve', { board: toRows(tiles), ...extra });
-    assert.equal(r.status, 200, r.text);
-    assert.equal(r.json.status, 'solved');
-    return r.json.moves;
-}
-
-/* Plays blank moves with the arrow keys, waiting for each to land. */
-async function playKeys(moves, p = page)
-{
-    let tiles = await board(p);
-    for (const move of moves) {
-        const next = applyMove(tiles, move);
-        await p.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
-        await p.waitForSelector(`#board[data-board="${next.join(' ')}"]`, { timeout: T(5000) });
-        tiles = next;
-    }
-}
 
 async function setTheme(theme, p = page)
 {
@@ -491,11 +472,6 @@ test('defect 4 (page): after S and Replay, the daily entry goes in marked assist
     await page.unroute('**/v1/score');
     await page.click('#score-replay');
 });
-
-function utcDay(offset = 0)
-{
-    return new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
-}
 
 test('the daily card: at the top, a countdown, played state, streak and stats that last, a spoiler-free share line', async () => {
     const phone = await browser.context.newPage();

@@ -10,11 +10,14 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyMove, fromApi, opposite, toRows } from '../../www/js/board.js';
+import { applyMove, fromApi, opposite } from '../../www/js/board.js';
 import { axeCheck } from './axe.mjs';
 import { lowContrast } from './contrast.mjs';
-import { KEY_FOR_SLIDE, T } from './harness.mjs';
-import { board, closeSession, freshPage, openSession, shot, waitForPlaying } from './session.mjs';
+import { T } from './harness.mjs';
+import {
+    board, closeSession, freshPage, openSession, playKeys, route, shot, utcDay,
+    waitForPlaying,
+} from './session.mjs';
 
 /* One server, one browser page for the whole file. */
 let server, browser, page, api;
@@ -40,31 +43,6 @@ function rect(selector)
     }, selector);
 }
 
-function utcDay(offset = 0)
-{
-    return new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
-}
-
-/* An optimal route (blank moves) for tiles, from the server. */
-async function route(tiles)
-{
-    const r = await api('/v1/solve', { board: toRows(tiles) });
-    assert.equal(r.status, 200, r.text);
-    return r.json.moves;
-}
-
-/* Plays blank moves with the arrow keys, waiting for each to land. */
-async function playKeys(moves, p = page)
-{
-    let tiles = await board(p);
-    for (const move of moves) {
-        const next = applyMove(tiles, move);
-        await p.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
-        await p.waitForSelector(`#board[data-board="${next.join(' ')}"]`, { timeout: T(5000) });
-        tiles = next;
-    }
-}
-
 /* Resolves once the page has not scrolled for 10 frames (a smooth
    scroll to a link's target takes a few hundred ms). */
 async function scrollSettled(p = page)
@@ -77,7 +55,9 @@ async function scrollSettled(p = page)
         window.__still = window.__lastY === scrollY ? window.__still + 1 : 0;
         window.__lastY = scrollY;
         return window.__still >= 10;
-    }, null, { polling: 'raf', timeout: T(5000) });
+        /* a smooth scroll takes a few hundred ms; frames come slowly on
+           a loaded machine (5 s ran out beside a clean-clone CI run) */
+    }, null, { polling: 'raf', timeout: T(20000) });
 }
 
 /* Plays the day's board of `size` from the "Today" card. */

@@ -3,14 +3,17 @@
  * puzzled and one chromium page for a whole test file (opened in its
  * before(), closed in its after()), the page's errors gathered for the
  * file's last test to find none, and the page reads every suite makes
- * (its board, a screenshot, waiting for play, a fresh level 1).
+ * (its board, a screenshot, waiting for play, a fresh level 1, the
+ * server's route for a square board played by keys, a UTC day).
  *
  * The helpers default to the page openSession() opened: a file holds one
  * session, and node --test runs each file in a process of its own.
  */
 
+import assert from 'node:assert/strict';
 import path from 'node:path';
-import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import { applyMove, opposite, toRows } from '../../www/js/board.js';
+import { apiClient, KEY_FOR_SLIDE, launchBrowser, outputDir, startServer, T } from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
 
@@ -120,4 +123,33 @@ export async function chooseOwnPicture(p, { columns = false, sun = false } = {})
     });
     await p.waitForFunction(() =>
         document.querySelector('#picture-choice input[value="own"]').checked);
+}
+
+/* An optimal route (blank moves) for the square board tiles, from the
+   server (extra: more of the request, as an algorithm). */
+export async function route(tiles, extra = {})
+{
+    const r = await current.api('/v1/solve', { board: toRows(tiles), ...extra });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.status, 'solved', r.text);
+    return r.json.moves;
+}
+
+/* Plays blank moves with the arrow keys on a square board, waiting for
+   each to land. */
+export async function playKeys(moves, p = current.page)
+{
+    let tiles = await board(p);
+    for (const move of moves) {
+        const next = applyMove(tiles, move);
+        await p.keyboard.press(KEY_FOR_SLIDE[opposite(move)]);
+        await p.waitForSelector(`#board[data-board="${next.join(' ')}"]`, { timeout: T(5000) });
+        tiles = next;
+    }
+}
+
+/* The UTC date offset days from today, as the daily names it. */
+export function utcDay(offset = 0)
+{
+    return new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
 }
