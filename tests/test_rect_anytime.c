@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "puz_random.h"
@@ -83,8 +84,18 @@ struct run {
     char method[PUZ_METHOD_MAX];
     unsigned length, lower_bound;
     uint64_t took_us;
+    uint64_t cpu_us;            /* of the solving thread */
     enum puz_algorithm algorithm;
 };
+
+/* CPU time of this thread: the solve runs on it. */
+static uint64_t thread_cpu_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
 
 static void solve(const struct puz_board *b, enum puz_algorithm a,
                   struct run *out)
@@ -92,13 +103,14 @@ static void solve(const struct puz_board *b, enum puz_algorithm a,
     struct puz_solve_opts o = { 0 };
     struct puz_result r;
     puz_arena *ar = puz_arena_create(0);
-    uint64_t t0 = puz_clock_mono_us();
+    uint64_t t0 = puz_clock_mono_us(), c0 = thread_cpu_us();
 
     assert_non_null(ar);
     o.algorithm = a;
     o.limits.deadline_us = t0 + BUDGET_US;
     assert_int_equal(puz_solve(b, &o, ar, &r), PUZ_OK);
     out->took_us = puz_clock_mono_us() - t0;
+    out->cpu_us = thread_cpu_us() - c0;
     if (r.status != PUZ_SOLVED)
         fail_msg("%ux%u %s: %s", puz_board_rows(b), b->n,
                  puz_algorithm_name(a), r.reason);
@@ -135,8 +147,19 @@ static void check_uniform(unsigned rows, unsigned cols, unsigned boards,
         if (any.algorithm != PUZ_ALG_ANYTIME)
             fail_msg("%ux%u: auto ran %s, not anytime", rows, cols,
                      puz_algorithm_name(any.algorithm));
-        if ((strstr(any.method, "reduce") != NULL) != reduce)
-            fail_msg("%ux%u: method %s", rows, cols, any.method);
+        /* The reduction gets nine tenths of the budget; a thread given
+         * less than half the budget's CPU by a loaded machine may not
+         * finish it, and then the constructive path is the honest answer
+         * (seen once beside a whole CI run: 8x7, "constructive"). */
+        if ((strstr(any.method, "reduce") != NULL) != reduce) {
+            if (!reduce || any.cpu_us >= BUDGET_US / 2)
+                fail_msg("%ux%u: method %s (%llu us of CPU)", rows, cols,
+                         any.method, (unsigned long long)any.cpu_us);
+            print_message("%ux%u: method %s with %llu us of CPU in a %u us "
+                          "budget: the machine starved it, not checked\n",
+                          rows, cols, any.method,
+                          (unsigned long long)any.cpu_us, BUDGET_US);
+        }
         if (any.took_us > BUDGET_US + SLACK_US)
             fail_msg("%ux%u: %llu us for a %u us budget", rows, cols,
                      (unsigned long long)any.took_us, BUDGET_US);
