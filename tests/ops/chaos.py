@@ -237,7 +237,8 @@ def check_job(j, urls, sock, broken, figures):
         figures["ttl"].append(stamp(rec["finished_at"]) -
                               stamp(rec["created_at"]))
     if state == "failed":
-        figures["failed_why"].append(json.dumps(rec)[:300])
+        figures["failed_why"].append(json.dumps(
+            {k: v for k, v in rec.items() if k != "progress"})[:300])
     if state != "done" or j["kind"] != "solve":
         return
     res = rec["result"]

@@ -83,6 +83,18 @@ busy_from() {
     echo "$1"
 }
 
+# retaken I: retries run by the instances other than I (a takeover)
+retaken() {
+    t=0
+    for k in $(seq "$n"); do
+        [ "$k" = "$1" ] && continue
+        eval "ru=\$u$k"
+        t=$((t + $(lb_metric "$ru" 'puzzled_shared_jobs_taken_total{attempt="retry"}')))
+    done
+    echo "$t"
+}
+retaken_since() { [ "$(retaken "$1")" -gt "$2" ]; }
+
 fault() { # fault KIND INSTANCE
     case $1 in kill9|stop) set -- "$1" "$(busy_from "$2")" ;; esac
     eval "pid=\$p$2 url=\$u$2"
@@ -92,10 +104,21 @@ fault() { # fault KIND INSTANCE
         start "$2" "${url##*:}"
         lb_wait_ready "$url" "not ready after its restart" ;;
     stop)
+        busy=$(lb_metric "$url" puzzled_shared_jobs_running)
+        r0=$(retaken "$2")
         kill -STOP "$pid"
         sleep $(( lease / 1000 + 1 ))  # the fault itself: stopped past
                                        # its lease (a frozen VM)
-        kill -CONT "$pid" ;;
+        # and, when it ran a job, until another instance runs it again
+        # (the lease, the retry delay and a claim round: ~4 s), so the
+        # stopped run wakes to a job taken over.
+        took=idle
+        if [ "$busy" -ge 1 ] 2>/dev/null; then
+            took="not taken over"
+            wait_until 8000 retaken_since "$2" "$r0" && took="taken over"
+        fi
+        kill -CONT "$pid"
+        echo "shared_chaos: i$2 stopped ($took)" ;;
     redis_stop)
         kill -STOP "$redis_pid"
         sleep 0.5  # the fault itself: Redis frozen a moment
