@@ -207,15 +207,29 @@ def wait_ended(urls, jobs, secs):
     return pending
 
 
+def read_job(url, jid):
+    """GET of a job; a 503 (a busy machine: Redis slower than
+    redis_timeout_ms, the routes' queue full) or no answer is asked
+    again a few times, as its Retry-After says a client should."""
+    for tries in range(10):
+        v = http("GET", url + "/v1/jobs/" + jid, timeout=10)
+        if v[0] not in (0, 503):
+            break
+        time.sleep(0.2 * (tries + 1))    # the client's retry pause
+    return v
+
+
 def check_job(j, urls, sock, broken, figures):
     """Appends to broken what this job breaks; fills figures."""
-    views = [http("GET", u + "/v1/jobs/" + j["id"], timeout=10) for u in urls]
+    views = [read_job(u, j["id"]) for u in urls]
     codes = set(v[0] for v in views)
     if j["kind"] == "cancel" and j.get("delete") == 204 and codes == {404}:
         figures["forgotten"] += 1       # ended, then forgotten by DELETE
         return
     if codes != {200}:
-        broken.append("job %s: GET answers %s" % (j["id"], sorted(codes)))
+        broken.append("job %s (%s%s): GET answers %s" % (
+            j["id"], j["kind"], ", DELETE %s" % j["delete"]
+            if "delete" in j else "", sorted(codes)))
         return
     bodies = set(v[2] for v in views)
     if len(bodies) != 1:

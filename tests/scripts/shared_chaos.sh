@@ -83,17 +83,22 @@ busy_from() {
     echo "$1"
 }
 
-# retaken I: retries run by the instances other than I (a takeover)
-retaken() {
-    t=0
-    for k in $(seq "$n"); do
-        [ "$k" = "$1" ] && continue
-        eval "ru=\$u$k"
-        t=$((t + $(lb_metric "$ru" 'puzzled_shared_jobs_taken_total{attempt="retry"}')))
+# leases: every running job's lease and its holder's token. A lease
+# held by another token later is a takeover: leases of live runners are
+# renewed, never changed, and an ended job's lease is deleted.
+rcli() { redis-cli -s "$sock" "$@"; }
+leases() {
+    for k in $(rcli --scan --pattern 'puzzled:job:*:lease'); do
+        echo "$k $(rcli GET "$k")"
     done
-    echo "$t"
 }
-retaken_since() { [ "$(retaken "$1")" -gt "$2" ]; }
+taken_over() {
+    while read -r k tok; do
+        now=$(rcli GET "$k")
+        [ -n "$now" ] && [ "$now" != "$tok" ] && return 0
+    done <"$lb_tmp/leases"
+    return 1
+}
 
 fault() { # fault KIND INSTANCE
     case $1 in kill9|stop) set -- "$1" "$(busy_from "$2")" ;; esac
@@ -105,17 +110,18 @@ fault() { # fault KIND INSTANCE
         lb_wait_ready "$url" "not ready after its restart" ;;
     stop)
         busy=$(lb_metric "$url" puzzled_shared_jobs_running)
-        r0=$(retaken "$2")
+        leases >"$lb_tmp/leases"
         kill -STOP "$pid"
         sleep $(( lease / 1000 + 1 ))  # the fault itself: stopped past
                                        # its lease (a frozen VM)
         # and, when it ran a job, until another instance runs it again
-        # (the lease, the retry delay and a claim round: ~4 s), so the
-        # stopped run wakes to a job taken over.
+        # (the lease, the retry delay and a claim round: ~4 s; a lease
+        # of the snapshot held by another token), so the stopped run
+        # wakes to a job taken over.
         took=idle
         if [ "$busy" -ge 1 ] 2>/dev/null; then
             took="not taken over"
-            wait_until 8000 retaken_since "$2" "$r0" && took="taken over"
+            wait_until 8000 taken_over && took="taken over"
         fi
         kill -CONT "$pid"
         echo "shared_chaos: i$2 stopped ($took)" ;;
