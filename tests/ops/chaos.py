@@ -223,8 +223,11 @@ def check_job(j, urls, sock, broken, figures):
     """Appends to broken what this job breaks; fills figures."""
     views = [read_job(u, j["id"]) for u in urls]
     codes = set(v[0] for v in views)
-    if j["kind"] == "cancel" and j.get("delete") == 204 and codes == {404}:
-        figures["forgotten"] += 1       # ended, then forgotten by DELETE
+    if j["kind"] == "cancel" and j.get("delete") != 200 and codes == {404}:
+        # Ended before its DELETE came, which forgot it then (204): also
+        # when that answer was lost (0: the instance stopped or killed;
+        # 503: Redis slower than redis_timeout_ms after the script ran).
+        figures["forgotten"] += 1
         return
     if codes != {200}:
         broken.append("job %s (%s%s): GET answers %s" % (
