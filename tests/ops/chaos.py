@@ -228,6 +228,8 @@ def check_job(j, urls, sock, broken, figures):
         # when that answer was lost (0: the instance stopped or killed;
         # 503: Redis slower than redis_timeout_ms after the script ran).
         figures["forgotten"] += 1
+        if j.get("delete") != 204:
+            figures["forgotten_unanswered"] += 1
         return
     if codes != {200}:
         broken.append("job %s (%s%s): GET answers %s" % (
@@ -253,9 +255,12 @@ def check_job(j, urls, sock, broken, figures):
     if rec.get("finished_at") and rec.get("created_at"):
         figures["ttl"].append(stamp(rec["finished_at"]) -
                               stamp(rec["created_at"]))
+    if state == "failed" and not (rec.get("error") or rec.get("reason")):
+        broken.append("job %s failed, saying neither error nor reason" %
+                      j["id"])
     if state == "failed":
         figures["failed_why"].append(json.dumps(
-            {k: v for k, v in rec.items() if k != "progress"})[:300])
+            rec.get("reason") or rec.get("error"))[:200])
     if state != "done" or j["kind"] != "solve":
         return
     res = rec["result"]
@@ -283,7 +288,7 @@ def check(d, sock, urls):
     scale = int(os.environ.get("WAIT_SCALE", "1"))
     pending = wait_ended(urls, jobs, 60 * scale)
     broken = []
-    figures = {"forgotten": 0, "solved": 0, "attempts": {}, "ttl": [],
+    figures = {"forgotten": 0, "forgotten_unanswered": 0, "solved": 0, "attempts": {}, "ttl": [],
                "failed_why": []}
     for j in jobs:
         check_job(j, urls, sock, broken, figures)
@@ -296,8 +301,10 @@ def check(d, sock, urls):
               len(jobs), len(keyed), sum(j["tries"] for j in keyed),
               state["refused"], state["lost"]))
     print("chaos: ended done %d, failed %d, cancelled %d, forgotten by "
-          "DELETE %d" % (figures.get("done", 0), figures.get("failed", 0),
-                         figures.get("cancelled", 0), figures["forgotten"]))
+          "DELETE %d (%d of them with its answer lost)" % (
+              figures.get("done", 0), figures.get("failed", 0),
+              figures.get("cancelled", 0), figures["forgotten"],
+              figures["forgotten_unanswered"]))
     print("chaos: attempts " + ", ".join(
         "%s: %d" % kv for kv in sorted(figures["attempts"].items())))
     print("chaos: time to end p50 %.2f s, p99 %.2f s, max %.2f s" % (

@@ -88,7 +88,7 @@ busy_from() {
 # renewed, never changed, and an ended job's lease is deleted.
 rcli() { redis-cli -s "$sock" "$@"; }
 leases() {
-    for k in $(rcli --scan --pattern 'puzzled:job:*:lease'); do
+    for k in $(rcli --scan --pattern 'puzzled:job:*:lease' 2>/dev/null); do
         echo "$k $(rcli GET "$k")"
     done
 }
