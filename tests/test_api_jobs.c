@@ -541,6 +541,31 @@ static void test_trace_context(void **state)
     drop(f, id);
 }
 
+/* A failed job with no problem kept (a shared job that gave up after
+ * its attempts, as jobq's take script ends it) says why in "reason":
+ * it said nothing at all, as bench/chaos.sh showed. */
+static void test_failed_says_why(void **state)
+{
+    struct jobs_view v;
+    char *buf;
+    size_t len;
+
+    (void)state;
+    memset(&v, 0, sizeof(v));
+    snprintf(v.id, sizeof(v.id), "%s", "0123456789abcdef0123456789abcdef");
+    v.state = JOBS_FAILED;
+    v.attempts = 3;
+    snprintf(v.reason, sizeof(v.reason), "%s",
+             "gave up after 3 attempts: its runner stopped renewing");
+    assert_true(api_jobs_view_event(&v, true, &buf, &len));
+    assert_non_null(strstr(buf, "\"reason\":\"gave up after 3 attempts"));
+    free(buf);
+    v.reason[0] = '\0';            /* nothing to say: no empty reason */
+    assert_true(api_jobs_view_event(&v, true, &buf, &len));
+    assert_null(strstr(buf, "\"reason\""));
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,6 +592,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_idem_bad_keys, setup,
                                         teardown),
+        cmocka_unit_test(test_failed_says_why),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

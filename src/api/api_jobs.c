@@ -193,7 +193,11 @@ static json_t *job_json(const struct jobs_view *v)
                           "finished_at", time_json(v->finished_ms),
                           "progress", progress_json(v));
 
-    if (o != NULL && v->state == JOBS_CANCELLED)
+    /* A failed job with no problem kept (a shared job that gave up
+     * after its attempts, or whose answer Redis refused) says why here
+     * only. */
+    if (o != NULL && (v->state == JOBS_CANCELLED
+                      || (v->state == JOBS_FAILED && v->reason[0] != '\0')))
         json_object_set_new(o, "reason", json_string(v->reason));
     if (o != NULL && v->attempts != 0)      /* shared jobs only (jobq.h) */
         json_object_set_new(o, "attempts", json_integer(v->attempts));
