@@ -273,6 +273,17 @@ static bool streams_gone(void *arg)
     return api_keys_streams_elsewhere(ks->k, "carol") == 0;
 }
 
+/* How many of n requests of key at at_ms pass (retry: the last one's). */
+static unsigned taken(api_keys *k, const struct api_key *key, uint64_t at_ms,
+                      unsigned n, unsigned *retry)
+{
+    unsigned ok = 0;
+
+    for (unsigned i = 0; i < n; i++)
+        ok += api_keys_take_request(k, key, at_ms, retry);
+    return ok;
+}
+
 /* rpm=N is a sliding minute: ten requests in a minute's last second
  * leave room for one more in the next minute's first second, not ten
  * (a calendar minute let 2N through across its edge: shared_keys.sh saw
@@ -286,7 +297,7 @@ static void test_rpm_sliding_minute(void **state)
     const uint64_t m = UINT64_C(29000000) * 60000;     /* a minute's start */
     const struct api_key *key;
     api_keys *k = NULL;
-    unsigned retry, ok;
+    unsigned retry;
 
     (void)state;
     api_keys_new_token(tok);
@@ -297,34 +308,21 @@ static void test_rpm_sliding_minute(void **state)
     unlink(path);
     key = api_keys_find(k, tok);
     assert_non_null(key);
-    for (int i = 0; i < 10; i++)
-        assert_true(api_keys_take_request(k, key, m + 59500, &retry));
+    assert_int_equal(taken(k, key, m + 59500, 10, &retry), 10);
     assert_false(api_keys_take_request(k, key, m + 59600, &retry));
     /* 0.5 s into the next minute the last one still weighs 9.92 */
-    ok = 0;
-    for (int i = 0; i < 10; i++)
-        ok += api_keys_take_request(k, key, m + 60500, &retry);
-    assert_int_equal(ok, 1);
+    assert_int_equal(taken(k, key, m + 60500, 10, &retry), 1);
     /* 10 * 54/60 + 1 < 10 from 6.001 s on */
     assert_int_equal(retry, 6);
     assert_false(api_keys_take_request(k, key, m + 65900, &retry));
     assert_true(api_keys_take_request(k, key, m + 66100, &retry));
     /* half way: 10 * 30/60 + cur < 10 while cur < 5 (2 taken: 3 more) */
-    ok = 0;
-    for (int i = 0; i < 10; i++)
-        ok += api_keys_take_request(k, key, m + 90000, &retry);
-    assert_int_equal(ok, 3);
+    assert_int_equal(taken(k, key, m + 90000, 10, &retry), 3);
     /* a second into the minute after (5 in the one before):
      * 5 * 59/60 + cur < 10 while cur < 6 */
-    ok = 0;
-    for (int i = 0; i < 10; i++)
-        ok += api_keys_take_request(k, key, m + 121000, &retry);
-    assert_int_equal(ok, 6);
+    assert_int_equal(taken(k, key, m + 121000, 10, &retry), 6);
     /* an idle minute between: nothing weighs */
-    ok = 0;
-    for (int i = 0; i < 12; i++)
-        ok += api_keys_take_request(k, key, m + 241000, &retry);
-    assert_int_equal(ok, 10);
+    assert_int_equal(taken(k, key, m + 241000, 12, &retry), 10);
     api_keys_free(k);
 }
 
