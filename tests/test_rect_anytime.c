@@ -196,7 +196,8 @@ static void test_uniform_thin_and_large(void **state)
 
 /* From above: a random walk of k moves is at most k from the goal, so
  * an honest lower bound never exceeds k, and the path found must not
- * be longer than k after the windows have had their go. */
+ * be longer than k after the windows have had their go (when the
+ * machine gave them the CPU to go). */
 static void test_bound_under_walks(void **state)
 {
     static const unsigned shapes[][2] = { { 4, 5 }, { 5, 4 }, { 2, 8 },
@@ -214,10 +215,24 @@ static void test_bound_under_walks(void **state)
                                                     NULL, &rng, &b),
                              PUZ_OK);
             solve(&b, PUZ_ALG_ANYTIME, &any);
-            if (any.lower_bound > k || any.length > k)
-                fail_msg("%ux%u walk of %u: length %u, bound %u",
-                         shapes[s][0], shapes[s][1], k, any.length,
-                         any.lower_bound);
+            if (any.lower_bound > k)
+                fail_msg("%ux%u walk of %u: bound %u", shapes[s][0],
+                         shapes[s][1], k, any.lower_bound);
+            /* The windows shorten the path within the budget; a thread
+             * starved of CPU may not get that far (8x7, a walk of 40,
+             * answered 60 in a fresh root beside a CI run at load 27):
+             * then the length is not held to k (the bound still is). */
+            if (any.length > k && any.cpu_us >= BUDGET_US / 2)
+                fail_msg("%ux%u walk of %u: length %u, bound %u (%llu us "
+                         "of CPU)", shapes[s][0], shapes[s][1], k,
+                         any.length, any.lower_bound,
+                         (unsigned long long)any.cpu_us);
+            if (any.length > k)
+                print_message("%ux%u walk of %u: length %u with %llu us "
+                              "of CPU in a %u us budget: the machine "
+                              "starved it, not checked\n", shapes[s][0],
+                              shapes[s][1], k, any.length,
+                              (unsigned long long)any.cpu_us, BUDGET_US);
         }
 }
 
