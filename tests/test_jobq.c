@@ -977,12 +977,23 @@ static void test_units_round_lost_published_again(void **state)
     assert_int_equal(puz_board_goal(5, &goal), PUZ_OK);
     puz_rng_seed(&rng, 33);
     test_walk(&goal, 80, &rng, &start);
-    assert_int_equal(pthread_create(&tt, NULL, saboteur_run, &sb), 0);
-    units_solve(a, &start, &len1, &len);
-    pthread_join(tt, NULL);
-    assert_int_equal(sb.deleted, 1);
-    assert_int_equal(len, len1);
-    jobq_get_stats(a, &sa);
+    /* The saboteur deletes the first live key it sees; on a loaded
+     * machine that can be a round whose units were all filed already
+     * (nothing to publish again: right, but not what this test is for;
+     * seen once in a fresh Debian root beside a CI run). Each solve must
+     * end with the right length; within three, one must have published
+     * a round again. */
+    memset(&sa, 0, sizeof(sa));
+    for (int attempt = 0; attempt < 3 && sa.units_republished == 0;
+         attempt++) {
+        sb.deleted = 0;
+        assert_int_equal(pthread_create(&tt, NULL, saboteur_run, &sb), 0);
+        units_solve(a, &start, &len1, &len);
+        pthread_join(tt, NULL);
+        assert_int_equal(sb.deleted, 1);
+        assert_int_equal(len, len1);
+        jobq_get_stats(a, &sa);
+    }
     assert_true(sa.units_republished >= 1);
     jobq_destroy(a);
     jobq_destroy(b);
