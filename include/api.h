@@ -268,5 +268,10 @@ void api_answer_bytes(struct api_call *c, unsigned status,
 /* Add a header (name static; value copied into the arena). */
 void api_answer_header(struct api_call *c, const char *name,
                        const char *value);
+/* The W3C trace-id (32 hex digits) that joins this call to others, for
+ * the access log: the one its answer's traceparent names (an answer about
+ * a job carries the job's trace), else the request's valid traceparent's.
+ * False, out "", when neither has one. out holds 33 bytes. */
+bool api_call_trace_id(const struct api_call *c, char *out);
 
 #endif

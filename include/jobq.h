@@ -65,6 +65,7 @@ struct jobq_run {
     const atomic_int *cancel;
     struct jobq_slot *slot;
     const char *job;        /* its id */
+    const char *trace;      /* its W3C trace-id; "": none */
 };
 
 /* A job's work: decode body (len bytes, the request as submitted) and
@@ -72,6 +73,16 @@ struct jobq_run {
 typedef void (*jobq_run_fn)(void *user, const char *body, size_t len,
                             const struct jobq_run *run,
                             struct jobs_outcome *out);
+
+/* One work unit this instance ran to its end, for its log: the job and
+ * trace it was run for ("" when its entry did not say), the round and
+ * the unit's index in it, and what it did. */
+struct jobq_unit_report {
+    const char *job, *trace, *round;
+    unsigned index;
+    bool found;
+    uint64_t expanded, generated, elapsed_us;
+};
 
 struct jobq_config {
     store *store;           /* the shared store: connections, prefix */
@@ -96,6 +107,10 @@ struct jobq_config {
     const puz_tables *tables;
     jobq_run_fn run;
     void *user;
+    /* Told of each unit run and filed here, on the thread that ran it
+     * (after the units_run count); NULL: not. */
+    void (*unit_ran)(void *user, const struct jobq_unit_report *r);
+    void *unit_user;
 };
 
 /* Start the workers and the keeper (they connect by themselves, now or
@@ -240,6 +255,9 @@ struct jobq_units {
     const struct puz_board *goal;   /* never NULL */
     char tables[24];                /* the set the search reads (its name) */
     unsigned threads;               /* this instance's threads for it */
+    const char *trace;              /* the job's trace-id ("": none): each
+                                     * unit names it, and so does the line
+                                     * logged where it runs */
 };
 void jobq_units_run(void (*piece)(void *work, unsigned i), void *work,
                     unsigned n, void *user);

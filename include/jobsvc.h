@@ -45,6 +45,8 @@ struct jobsvc_run {
     const char *job;
     jobsvc *svc;
     const void *impl;
+    const char *trace;      /* the job's W3C trace-id; NULL or "": none
+                             * (the units it sends elsewhere name it) */
 };
 
 /* A job's work: decode body (len bytes, the request as submitted) and

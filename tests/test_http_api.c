@@ -664,16 +664,25 @@ static void test_no_static_root(void **state)
     http_server_destroy(s);
 }
 
+/* The access log's line for a request: its fields, and the W3C trace id
+ * of its valid traceparent (none without one: a line names a trace only
+ * when there is one to join it to). */
 static void test_access_log(void **state)
 {
-    const char *hdrs[] = { "X-Request-Id: log-check-1", NULL };
+    const char *traced[] = {
+        "X-Request-Id: log-check-1",
+        "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        NULL };
+    const char *plain[] = { "X-Request-Id: log-check-2",
+                            "traceparent: 00-not-a-trace", NULL };
     struct htest_req rq = { .path = "/v1/solve", .body = EASY,
-                            .headers = hdrs };
+                            .headers = traced };
     struct http_config c;
     struct htest_resp r;
     http_server *s;
-    json_t *line = NULL;
+    json_t *lines[2] = { NULL, NULL };
     char path[400], buf[4096];
+    unsigned n = 0;
     FILE *f;
 
     (void)state;
@@ -684,21 +693,34 @@ static void test_access_log(void **state)
     s = htest_start(&c);
     assert_int_equal(htest_do(s, &rq, &r), 0);
     htest_resp_free(&r);
+    rq.headers = plain;
+    assert_int_equal(htest_do(s, &rq, &r), 0);
+    htest_resp_free(&r);
     http_server_destroy(s);     /* completion (and its log line) is done */
     f = fopen(path, "r");
     assert_non_null(f);
-    while (fgets(buf, sizeof(buf), f) != NULL && line == NULL) {
-        line = json_loads(buf, 0, NULL);
+    while (n < 2 && fgets(buf, sizeof(buf), f) != NULL) {
+        json_t *line = json_loads(buf, 0, NULL);
+
         assert_non_null(line);
+        /* in completion order, which a loaded machine may swap */
+        lines[strcmp(str(line, "id"), "log-check-1") == 0 ? 0 : 1] = line;
+        n++;
     }
     fclose(f);
-    assert_string_equal(str(line, "id"), "log-check-1");
-    assert_string_equal(str(line, "method"), "POST");
-    assert_string_equal(str(line, "path"), "/v1/solve");
-    assert_int_equal(num(line, "status"), 200);
-    assert_true(num(line, "expanded") >= 1);
-    assert_true(json_is_number(json_object_get(line, "duration_ms")));
-    json_decref(line);
+    assert_non_null(lines[0]);
+    assert_non_null(lines[1]);
+    assert_string_equal(str(lines[0], "method"), "POST");
+    assert_string_equal(str(lines[0], "path"), "/v1/solve");
+    assert_int_equal(num(lines[0], "status"), 200);
+    assert_true(num(lines[0], "expanded") >= 1);
+    assert_true(json_is_number(json_object_get(lines[0], "duration_ms")));
+    assert_string_equal(str(lines[0], "trace"),
+                        "4bf92f3577b34da6a3ce929d0e0e4736");
+    assert_string_equal(str(lines[1], "id"), "log-check-2");
+    assert_null(json_object_get(lines[1], "trace"));
+    json_decref(lines[0]);
+    json_decref(lines[1]);
 }
 
 static const char *const flush_ids[] = { "flush-1", "flush-2", "flush-3" };

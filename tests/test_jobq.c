@@ -902,7 +902,8 @@ static void units_solve(jobq_t *a, const struct puz_board *b,
     struct puz_board goal;
     struct puz_solve_opts o = { 0 };
     struct puz_result r;
-    struct jobq_units ju = { a, "0123456789abcdef", NULL, b, &goal, "", 1 };
+    struct jobq_units ju = { a, "0123456789abcdef", NULL, b, &goal, "", 1,
+                             "" };
     puz_arena *ar = puz_arena_create(1 << 16);
 
     assert_int_equal(puz_board_goal(5, &goal), PUZ_OK);

@@ -5,6 +5,9 @@
  * not valid, as the recommendation asks), and every answer about the job
  * carries a traceparent naming that trace, with the job as its span, so
  * a client, a proxy and the job's instances can be joined by one id.
+ * The access log names the trace of every call that has one
+ * (api_call_trace_id), so one grep finds a job's submission, its polls
+ * and streams, and the units other instances ran for it.
  */
 #include "api_int.h"
 
@@ -59,4 +62,22 @@ void api__trace_header(struct api_call *c, const char *trace,
     /* flags 00: nothing here records (samples) the trace */
     snprintf(h, sizeof(h), "00-%.32s-%.16s-00", trace, job);
     api_answer_header(c, "traceparent", h);
+}
+
+bool api_call_trace_id(const struct api_call *c, char *out)
+{
+    const struct api_answer *an = &c->answer;
+
+    out[0] = '\0';
+    for (unsigned i = 0; i < an->nheaders; i++)
+        if (strcmp(an->headers[i].name, "traceparent") == 0) {
+            memcpy(out, an->headers[i].value + 3, JOBS_TRACE_LEN);
+            out[JOBS_TRACE_LEN] = '\0';
+            return true;
+        }
+    if (!traceparent_ok(c->rq.traceparent))
+        return false;
+    memcpy(out, c->rq.traceparent + 3, JOBS_TRACE_LEN);
+    out[JOBS_TRACE_LEN] = '\0';
+    return true;
 }

@@ -375,6 +375,9 @@ bool http__handle_jobs_events(struct http_req *r);
 
 /* log.c */
 void http__log_access(const struct http_req *r, uint64_t now_us);
+/* A line for a work unit this instance ran for a shared job (jobq.h's
+ * unit_ran; user is the server): "event":"unit", the job, its trace. */
+void http__log_unit(void *user, const struct jobq_unit_report *u);
 /* The access log's buffer: lines are written together once it is full
  * or its oldest line is access_log_flush_ms old (at once when that is
  * 0). http__log_flush writes what is held (force) or only what is due;

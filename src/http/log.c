@@ -1,5 +1,7 @@
 /*
- * log.c - one JSON line per finished request (the access log), and
+ * log.c - one JSON line per finished request (the access log) and per
+ * work unit run here for a shared job (named by its job and trace, so a
+ * job's units are found in every instance's log), and
  * plain one-line notices about the server's life on stderr. Each line
  * is formatted in a local buffer and appended whole to the log's buffer,
  * which is written with one write() when it is full or its oldest line
@@ -141,7 +143,7 @@ static void log_append(struct http_server *s, const char *line, size_t n,
 
 void http__log_access(const struct http_req *r, uint64_t now_us)
 {
-    char buf[1700], path[1100], method[80];
+    char buf[1750], path[1100], method[80], trace[JOBS_TRACE_LEN + 1];
     struct line l = { buf, buf + sizeof(buf), true };
     uint64_t us = now_us - r->start_us;
 
@@ -171,9 +173,51 @@ void http__log_access(const struct http_req *r, uint64_t now_us)
     put_uint(&l, (unsigned long long)r->expanded, 1);
     put_str(&l, ",\"bytes\":");
     put_uint(&l, r->reply_bytes, 1);
+    if (api_call_trace_id(&r->call, trace)) {
+        put_str(&l, ",\"trace\":\"");
+        put_str(&l, trace);
+        put(&l, "\"", 1);
+    }
     put(&l, "}\n", 2);
     if (l.ok)
         log_append(r->srv, buf, (size_t)(l.p - buf), now_us);
+}
+
+void http__log_unit(void *user, const struct jobq_unit_report *u)
+{
+    struct http_server *s = user;
+    char buf[512], job[JOBS_ID_LEN * 6 + 8], trace[JOBS_TRACE_LEN * 6 + 8],
+         round[256];
+    struct line l = { buf, buf + sizeof(buf), true };
+    uint64_t now_us = puz_clock_mono_us();
+
+    if (s->log_fd < 0)
+        return;
+    json_escape(u->job, job, sizeof(job));
+    json_escape(u->trace, trace, sizeof(trace));
+    json_escape(u->round, round, sizeof(round));
+    put_str(&l, "{\"time\":\"");
+    put_time(&l);
+    put_str(&l, "\",\"event\":\"unit\",\"job\":\"");
+    put_str(&l, job);
+    put_str(&l, "\",\"trace\":\"");
+    put_str(&l, trace);
+    put_str(&l, "\",\"round\":\"");
+    put_str(&l, round);
+    put_str(&l, "\",\"unit\":");
+    put_uint(&l, u->index, 1);
+    put_str(&l, u->found ? ",\"found\":true" : ",\"found\":false");
+    put_str(&l, ",\"duration_ms\":");
+    put_uint(&l, u->elapsed_us / 1000, 1);
+    put(&l, ".", 1);
+    put_uint(&l, u->elapsed_us % 1000, 3);
+    put_str(&l, ",\"expanded\":");
+    put_uint(&l, (unsigned long long)u->expanded, 1);
+    put_str(&l, ",\"generated\":");
+    put_uint(&l, (unsigned long long)u->generated, 1);
+    put(&l, "}\n", 2);
+    if (l.ok)
+        log_append(s, buf, (size_t)(l.p - buf), now_us);
 }
 
 puz_err http__log_open_buffer(struct http_server *s)

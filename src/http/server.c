@@ -543,6 +543,7 @@ static puz_err create_shared(struct http_server *s)
         .max_attempts = s->cfg.job_max_attempts,
         .nice = (int)s->cfg.worker_nice,
         .tables = s->tables,
+        .unit_ran = http__log_unit, .unit_user = s,
     };
 
     return jobsvc_create_shared(&qc, api_jobs_run, &s->api, &s->jobs);

@@ -102,7 +102,7 @@ static const char *const field_names[F_COUNT + 1] = {
 
 /* ARGV 8: the queue entry, 9 job_max_attempts, 10 the first retry's
  * delay (ms; doubled each attempt, at most 32 times it). {1, body,
- * attempts}: run it; {0}: another runner holds it, or its next attempt
+ * attempts, trace}: run it; {0}: another runner holds it, or its next attempt
  * is not due yet (left pending: claimed again later); {-1}: it had
  * ended (acknowledged now); {-2}: it had had its attempts and ends
  * failed now ("gave up after N attempts: <the last reason>"). */
@@ -139,7 +139,8 @@ static const char take_lua[] = PRELUDE
     "redis.call('SREM', KEYS[4], ARGV[1])\n"
     "redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 't',"
     " 'progress', 'state', 'running', 'version', v, 'attempts', a)\n"
-    "return {1, redis.call('HGET', KEYS[1], 'body') or '', a}\n";
+    "return {1, redis.call('HGET', KEYS[1], 'body') or '', a,"
+    " redis.call('HGET', KEYS[1], 'trace') or ''}\n";
 
 /* ARGV 8 "1": progress in 9..15 (expanded, generated, p_elapsed_us,
  * bound, lower_bound, best_length, elapsed_us). -1: the lease is not

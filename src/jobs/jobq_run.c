@@ -331,7 +331,7 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
     char token[64], msg[PUZ_MSG_MAX];
     char max[16], delay[16];
     const char *extra[] = { entry, max, delay };
-    struct jobq_run run = { &sl->cancel, sl, sl->id };
+    struct jobq_run run = { &sl->cancel, sl, sl->id, "" };
     struct jobs_outcome o = { JOBS_CANCELLED, NULL, 0 };
     bool broken = false, lost;
     redisReply *r;
@@ -345,9 +345,10 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
     if (r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 1
         && r->element[0]->integer == -2)
         atomic_fetch_add(&q->gave_up, 1);
-    if (r == NULL || r->type != REDIS_REPLY_ARRAY || r->elements != 3
+    if (r == NULL || r->type != REDIS_REPLY_ARRAY || r->elements != 4
         || r->element[0]->integer != 1
-        || r->element[1]->type != REDIS_REPLY_STRING) {
+        || r->element[1]->type != REDIS_REPLY_STRING
+        || r->element[3]->type != REDIS_REPLY_STRING) {
         if (broken) {
             redisFree(*c);
             *c = NULL;
@@ -357,6 +358,7 @@ static void run_entry(struct jobq_slot *sl, redisContext **c,
         return;
     }
     atomic_fetch_add(&q->taken, 1);
+    run.trace = r->element[3]->str;
     if (r->element[2]->integer > 1)
         atomic_fetch_add(&q->retaken, 1);
     atomic_store(&sl->cancel, 0);

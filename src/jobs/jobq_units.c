@@ -11,7 +11,9 @@
  * Keys (P = redis_prefix; ROUND = job.instance.seq, one run callback):
  *   P units:queue        stream + group "workers": one entry a unit:
  *                        r ROUND, i index, s start, g goal, t the
- *                        table set's name, u "bound cut moves"
+ *                        table set's name, u "bound cut moves", j the
+ *                        job's id and x its trace id (for the log of
+ *                        whoever runs it: jobq_config's unit_ran)
  *   P units:ROUND:live   PX job_lease_ms, renewed by the runner while
  *                        it waits; gone = the round is over (a unit
  *                        found the goal, the job ended or its runner
@@ -51,6 +53,7 @@ struct unit_entry {
     unsigned index;
     struct puz_board start, goal;
     char tables[24];
+    char job[JOBS_ID_LEN + 1], trace[JOBS_TRACE_LEN + 1];
     struct puz_unit unit;
     const redisReply *fields;       /* the entry's field list, as read */
 };
@@ -150,7 +153,7 @@ static bool entry_parse(const redisReply *e, struct unit_entry *u,
                         bool *is_entry)
 {
     const redisReply *kv;
-    const char *r, *i, *s, *g, *t, *w;
+    const char *r, *i, *s, *g, *t, *w, *j, *x;
     char msg[PUZ_MSG_MAX];
 
     *is_entry = false;
@@ -175,6 +178,10 @@ static bool entry_parse(const redisReply *e, struct unit_entry *u,
         return false;
     snprintf(u->round, sizeof(u->round), "%s", r);
     snprintf(u->tables, sizeof(u->tables), "%s", t);
+    j = field(kv, "j");     /* not in entries of older builds */
+    x = field(kv, "x");
+    snprintf(u->job, sizeof(u->job), "%s", j != NULL ? j : "");
+    snprintf(u->trace, sizeof(u->trace), "%s", x != NULL ? x : "");
     u->index = (unsigned)strtoul(i, NULL, 10);
     return puz_board_parse(s, &u->start, msg) == PUZ_OK
            && puz_board_parse(g, &u->goal, msg) == PUZ_OK
@@ -307,6 +314,7 @@ static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
     puz_arena *a;
     bool is_entry;
     puz_err rc;
+    uint64_t t0;
 
     memset(&u, 0, sizeof(u));
     if (!entry_parse(e, &u, &is_entry)) {
@@ -339,6 +347,7 @@ static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
     o.limits.cancel = &ur.cancel;
     o.limits.max_bytes = UNIT_ARENA_BYTES;
     a = puz_arena_create(1u << 14);
+    t0 = puz_clock_mono_us();
     rc = a != NULL ? puz_solve_unit(&u.start, &o, &u.unit, a, &res)
                    : PUZ_ENOMEM;
     puz_arena_destroy(a);
@@ -347,10 +356,17 @@ static bool run_entry(jobq_t *q, redisContext *c, const char *consumer,
         units_key(q, u.round, "done", key);
         result_format(u.index, &res, line, sizeof(line));
         snprintf(ttl, sizeof(ttl), "%u", DONE_TTL_MS);
-        if (post(q, c, key, line, ttl, u.id, msg))
+        if (post(q, c, key, line, ttl, u.id, msg)) {
+            const struct jobq_unit_report rep = {
+                u.job, u.trace, u.round, u.index, res.found, res.expanded,
+                res.generated, puz_clock_mono_us() - t0 };
+
             atomic_fetch_add(&q->units_run, 1);
-        else
+            if (q->cfg.unit_ran != NULL)
+                q->cfg.unit_ran(q->cfg.unit_user, &rep);
+        } else {
             *broken = true;
+        }
     } else if (rc != PUZ_OK || !atomic_load(&q->stop)) {
         /* not a unit of any search, or its round is over */
         drop(q, c, u.id, broken);
@@ -520,7 +536,8 @@ static bool publish(jobq_t *q, redisContext *c, const struct jobq_units *ju,
         struct puz_unit un;
         const char *add[] = { "XADD", q->k_units, "*", "r", round, "i", idx,
                               "s", start, "g", goal, "t", ju->tables, "u",
-                              ustr };
+                              ustr, "j", ju->job,
+                              "x", ju->trace != NULL ? ju->trace : "" };
 
         if (filed != NULL && filed[i])
             continue;
@@ -528,7 +545,7 @@ static bool publish(jobq_t *q, redisContext *c, const struct jobq_units *ju,
         puz_units_describe(work, i, &un);
         unit_format(&un, ustr, sizeof(ustr));
         snprintf(idx, sizeof(idx), "%u", i);
-        if (redisAppendCommandArgv(c, 15, add, NULL) != REDIS_OK)
+        if (redisAppendCommandArgv(c, 19, add, NULL) != REDIS_OK)
             return false;
     }
     for (unsigned i = 0; i < n; i++) {

@@ -47,7 +47,8 @@ static void shared_run(void *user, const char *body, size_t len,
                        const struct jobq_run *run, struct jobs_outcome *out)
 {
     jobsvc *s = user;
-    const struct jobsvc_run r = { run->cancel, run->job, s, run };
+    const struct jobsvc_run r = { run->cancel, run->job, s, run,
+                                  run->trace };
 
     s->run(s->user, body, len, &r, out);
 }

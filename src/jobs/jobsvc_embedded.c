@@ -23,7 +23,7 @@ static void task_run(void *arg, const struct jobs_run *run,
 {
     struct task *t = arg;
     const struct jobsvc_run r = { run->cancel, jobs_id(run->job), t->svc,
-                                  run };
+                                  run, "" };
 
     t->svc->run(t->svc->user, t->body, t->len, &r, out);
 }

@@ -129,7 +129,8 @@ static bool sh_units(const struct jobsvc_run *run, const puz_tables *t,
     if (tables[0] == '\0')
         return false;
     *u = (struct jobq_units){ run->svc->q, run->job, run->cancel, start,
-                              goal, "", threads };
+                              goal, "", threads,
+                              run->trace != NULL ? run->trace : "" };
     snprintf(u->tables, sizeof(u->tables), "%s", tables);
     o->run = jobq_units_run;
     o->run_user = u;

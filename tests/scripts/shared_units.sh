@@ -7,7 +7,10 @@
 #  1. a 5x5 job with "threads": 2 finishes with the length a job without
 #     threads finds on one thread, and both instances ran its work units (the
 #     job's runner and the other one's idle worker:
-#     puzzled_shared_units_run_total);
+#     puzzled_shared_units_run_total); the job was submitted with a
+#     traceparent, and both instances' access logs join it by that trace:
+#     the submission's line on a, a line for each unit run on either
+#     instance naming the job and the trace, as many as the metric counts;
 #  2. the same with the helping instance killed (-9) once it has run
 #     units: the job still finishes, optimal, on its first attempt; the
 #     units the dead instance held (XPENDING right after the kill) are
@@ -38,7 +41,8 @@ common="--redis-url unix://$sock --redis-timeout-ms 1000 --state-dir off
         --pdb-5x5 4x6 --pdb-dir $cache"
 start() {
     # shellcheck disable=SC2086
-    lb_start_puzzled "$1" $common
+    lb_start_puzzled "$1" $common --access-log "$lb_tmp/$1.log" \
+        --access-log-flush-ms 0
     eval "$1_url=\$lb_url $1_pid=\$lb_pid"
     lb_wait_ready "$lb_url"
 }
@@ -54,8 +58,8 @@ metric() { lb_metric "$1" "$2"; }
 board='12 6 9 3 5 1 0 15 2 20 21 8 14 23 10 11 13 4 18 24 22 16 7 17 19'
 job="{\"board\": \"$board\", \"algorithm\": \"idastar\", \"heuristic\": \"pdb\", \"include_path\": false}"
 
-submit() { # submit URL: the job's id
-    code=$(curl -s -o "$lb_tmp/sub" -w '%{http_code}' \
+submit() { # submit URL [HEADER]: the job's id
+    code=$(curl -s -o "$lb_tmp/sub" -w '%{http_code}' -H "${2:-X-No: 1}" \
            -H 'Content-Type: application/json' --data-binary "$job" "$1/v1/jobs")
     [ "$code" = 202 ] || lb_fail "POST /v1/jobs: $code $(cat "$lb_tmp/sub")"
     json "$lb_tmp/sub" 'j["id"]'
@@ -104,7 +108,8 @@ runner() {
 }
 
 # --- 1. both instances run the job's units --------------------------------
-id=$(submit "$a_url")
+trace=0af7651916cd43dd8448eb211c80319c
+id=$(submit "$a_url" "traceparent: 00-$trace-b7ad6b7169203331-01")
 run=$(runner)
 [ -n "$run" ] || lb_fail "no instance runs job $id: $(curl -s "$a_url/v1/jobs/$id")"
 other=a; [ "$run" = a ] && other=b
@@ -120,6 +125,35 @@ published=$(metric "$run_url" puzzled_shared_units_published_total)
 [ "${ran_other:-0}" -gt 0 ] || lb_fail "the other instance $other ran no unit"
 echo "shared_units: 1. job $id ($one moves, optimal) in $(( (t1 - t0) / 1000000 )) ms:" \
      "$published units given by $run, run by $run $ran_run, by $other $ran_other"
+# Trace Context in the logs: each instance's unit lines name the job and
+# its trace, one per unit it ran and filed: as many as its metric counted
+# when the job was done, and at most what it counts now (the logs are
+# written at once, flush 0; a unit of the last round may still end on an
+# instance after the job did).
+python3 - "$lb_tmp/$run.log" "$ran_run" "$run_url" \
+    "$lb_tmp/$other.log" "$ran_other" "$other_url" \
+    "$lb_tmp/a.log" "$id" "$trace" <<'EOF' ||
+import json, sys, urllib.request
+args = sys.argv[1:]
+alog, job, trace = args[6:9]
+for path, before, url in (args[0:3], args[3:6]):
+    lines = [json.loads(l) for l in open(path)]
+    units = [l for l in lines if l.get("event") == "unit"]
+    mine = [u for u in units if u["job"] == job and u["trace"] == trace]
+    metrics = urllib.request.urlopen(url + "/metrics").read().decode()
+    after = [int(float(l.split()[1])) for l in metrics.splitlines()
+             if l.startswith("puzzled_shared_units_run_total ")][0]
+    if not int(before) <= len(mine) <= after or len(mine) != len(units):
+        sys.exit("%s: %d unit lines, %d of job %s with its trace; metric "
+                 "%s then %d" % (path, len(units), len(mine), job, before,
+                                 after))
+if not any(l.get("method") == "POST" and l.get("trace") == trace
+           for l in map(json.loads, open(alog))):
+    sys.exit("a: no POST line with the trace")
+EOF
+    lb_fail "the access logs do not join the job's units by its trace"
+echo "shared_units: 1. the trace names the POST and all" \
+     "$((ran_run + ran_other)) unit lines"
 
 # --- 2. the helping instance killed while it holds units ------------------
 # held_by_worker: units pending for a job worker ("INSTANCE-0": the
