@@ -3,7 +3,10 @@
 
 Runs every test binary given on the command line (cmocka suites) and every
 executable tests/scripts/*.sh, several at a time, and prints one line per
-finished suite ("== PASS name (12s)"), a table of the ten slowest and a
+finished suite ("== PASS name (12s, cpu 20s)": wall time, and the CPU
+time of the suite and the processes it waited for), a table of the ten
+slowest with the whole run's CPU time (what bounds the wall time on a
+small machine: the suites run side by side) and a
 closing line "N passed, N failed, N skipped" that CI reads. A suite passes
 on exit 0, is skipped on 77 (its reason is its output's last line) and
 fails on anything else or when it outlives its timeout; then its whole
@@ -83,9 +86,25 @@ class Suite:
         self.proc = None
         self.start = 0.0
         self.secs = 0.0
+        self.cpu = 0.0              # user + system, its reaped tree
         self.rc = None
         self.timed_out = False
         self.log = None
+
+
+def reap(s):
+    """The suite's exit code once it has ended (None before), its CPU
+    time (wait4's rusage: the suite and every descendant it waited for)
+    into s.cpu."""
+    try:
+        pid, status, ru = os.wait4(s.proc.pid, os.WNOHANG)
+    except ChildProcessError:       # reaped already
+        return s.proc.returncode
+    if pid == 0:
+        return None
+    s.cpu = ru.ru_utime + ru.ru_stime
+    s.proc.returncode = os.waitstatus_to_exitcode(status)
+    return s.proc.returncode
 
 
 def parse_names(text):
@@ -224,7 +243,7 @@ def main():
         s.secs = now() - s.start
         # Whatever it left behind (a server, a redis) goes with it.
         kill_group(s, signal.SIGKILL)
-        secs = "%ds" % round(s.secs)
+        secs = "%ds, cpu %ds" % (round(s.secs), round(s.cpu))
         if s.timed_out:
             status = "FAIL"
             print("== FAIL %s (timed out after %s; its process group was "
@@ -263,7 +282,7 @@ def main():
                 running.append(s)
         time.sleep(0.05)
         for s in list(running):
-            rc = s.proc.poll()
+            rc = reap(s)
             if rc is None and now() > s.deadline and not s.timed_out:
                 s.timed_out = True
                 kill_group(s, signal.SIGTERM)
@@ -289,10 +308,11 @@ def main():
               file=sys.stderr)
 
     slow = sorted(done, key=lambda s: -s.secs)[:10]
-    print("slowest suites (of %d, %d at a time, %ds wall):"
-          % (len(done), jobs, round(now() - wall)))
+    print("slowest suites (of %d, %d at a time, %ds wall, cpu %ds):"
+          % (len(done), jobs, round(now() - wall),
+             round(sum(s.cpu for s in done))))
     for s in slow:
-        print("  %6.1fs  %s" % (s.secs, s.name))
+        print("  %6.1fs  cpu %6.1fs  %s" % (s.secs, s.cpu, s.name))
     failed = [s.name for s in done if s.status == "FAIL"]
     counts = {k: sum(1 for s in done if s.status == k)
               for k in ("PASS", "FAIL", "SKIP")}
