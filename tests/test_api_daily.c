@@ -13,7 +13,9 @@
  * Issue 45: POST .../finish stops the clock the moment the board is
  * solved and an entry of the nickname and token alone names the run
  * later, timed to its finish (not to the naming); a run no start
- * reached the server for goes in untimed, after every timed entry.
+ * reached the server for goes in untimed, after every timed entry;
+ * ?nickname= gives that player's standing as it is now (rank,
+ * percentile).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -740,6 +742,72 @@ static void test_untimed_entry_ranked_after_timed(void **state)
     assert_string_equal(apitest_str(f->t.json, "pointer"), "/token");
 }
 
+/* ?nickname=: that player's entry as it stands now, with its rank,
+ * the board's count, its percentile (at or below it, rounded down) and
+ * the share at or above it (rounded up); it moves down as better runs
+ * arrive. No entry of that nickname: standing null; a nickname that
+ * could be none, or another parameter: 400. */
+static json_t *standing(struct fixture *f, const char *nick)
+{
+    char path[96];
+
+    snprintf(path, sizeof(path), "/v1/daily/today/3?nickname=%s", nick);
+    assert_int_equal(run(f, "GET", path, NULL, "8.8.11.9"), 200);
+    return json_object_get(f->t.json, "standing");
+}
+
+static void test_standing_of_a_nickname_now(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], longer[1100];
+    json_t *me;
+
+    routes(f, best, longer);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "8.8.11.9"),
+                     200);
+    assert_true(json_is_null(json_object_get(f->t.json, "standing")));
+    assert_true(json_is_null(standing(f, "Ann B")));
+    assert_int_equal(enter(f, "Ann B", longer, 9000, "8.8.11.1"), 201);
+    assert_int_equal(enter(f, "cal", longer, 20000, "8.8.11.2"), 201);
+    me = standing(f, "ann b");
+    assert_string_equal(apitest_str(me, "nickname"), "Ann B");
+    assert_int_equal(json_integer_value(json_object_get(me, "rank")), 1);
+    assert_int_equal(json_integer_value(json_object_get(me,
+                                                        "total_entries")), 2);
+    assert_int_equal(json_integer_value(json_object_get(me, "percentile")),
+                     100);
+    assert_int_equal(json_integer_value(json_object_get(me, "top_percent")),
+                     50);
+    assert_int_equal(enter(f, "dee", best, 30000, "8.8.11.3"), 201);
+    me = standing(f, "Ann B");
+    assert_int_equal(json_integer_value(json_object_get(me, "rank")), 2);
+    assert_int_equal(json_integer_value(json_object_get(me,
+                                                        "total_entries")), 3);
+    assert_int_equal(json_integer_value(json_object_get(me, "percentile")),
+                     66);
+    assert_int_equal(json_integer_value(json_object_get(me, "top_percent")),
+                     67);
+    assert_int_equal(answer_int(f, "total_entries"), 3);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3?limit=1&nickname=cal",
+                         NULL, "8.8.11.9"), 200);
+    assert_int_equal(json_array_size(json_object_get(f->t.json, "entries")),
+                     1);
+    me = json_object_get(f->t.json, "standing");
+    assert_int_equal(json_integer_value(json_object_get(me, "rank")), 3);
+    assert_int_equal(json_integer_value(json_object_get(me, "percentile")),
+                     33);
+    assert_int_equal(json_integer_value(json_object_get(me, "top_percent")),
+                     100);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3?nickname=<b>", NULL,
+                         "8.8.11.9"), 400);
+    assert_non_null(strstr(problem_type(f), "/invalid-query"));
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3?nickname=", NULL,
+                         "8.8.11.9"), 400);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3?nick=cal", NULL,
+                         "8.8.11.9"), 400);
+    assert_non_null(strstr(problem_type(f), "/invalid-query"));
+}
+
 int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
@@ -763,6 +831,7 @@ int main(void)
         T(test_finish_then_name_timed_to_the_finish),
         T(test_finish_refusals),
         T(test_untimed_entry_ranked_after_timed),
+        T(test_standing_of_a_nickname_now),
     };
     return cmocka_run_group_tests(tests, test_tables3_setup,
                                   test_tables3_teardown);
