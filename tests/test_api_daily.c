@@ -756,6 +756,19 @@ static json_t *standing(struct fixture *f, const char *nick)
     return json_object_get(f->t.json, "standing");
 }
 
+/* A standing's rank, count, percentile and top_percent. */
+static void standing_is(const json_t *me, unsigned rank, unsigned total,
+                        unsigned percentile, unsigned top)
+{
+    const char *keys[] = { "rank", "total_entries", "percentile",
+                           "top_percent" };
+    unsigned want[] = { rank, total, percentile, top };
+
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(json_integer_value(json_object_get(me, keys[i])),
+                         want[i]);
+}
+
 static void test_standing_of_a_nickname_now(void **state)
 {
     struct fixture *f = *state;
@@ -771,33 +784,15 @@ static void test_standing_of_a_nickname_now(void **state)
     assert_int_equal(enter(f, "cal", longer, 20000, "8.8.11.2"), 201);
     me = standing(f, "ann b");
     assert_string_equal(apitest_str(me, "nickname"), "Ann B");
-    assert_int_equal(json_integer_value(json_object_get(me, "rank")), 1);
-    assert_int_equal(json_integer_value(json_object_get(me,
-                                                        "total_entries")), 2);
-    assert_int_equal(json_integer_value(json_object_get(me, "percentile")),
-                     100);
-    assert_int_equal(json_integer_value(json_object_get(me, "top_percent")),
-                     50);
+    standing_is(me, 1, 2, 100, 50);
     assert_int_equal(enter(f, "dee", best, 30000, "8.8.11.3"), 201);
-    me = standing(f, "Ann B");
-    assert_int_equal(json_integer_value(json_object_get(me, "rank")), 2);
-    assert_int_equal(json_integer_value(json_object_get(me,
-                                                        "total_entries")), 3);
-    assert_int_equal(json_integer_value(json_object_get(me, "percentile")),
-                     66);
-    assert_int_equal(json_integer_value(json_object_get(me, "top_percent")),
-                     67);
+    standing_is(standing(f, "Ann B"), 2, 3, 66, 67);
     assert_int_equal(answer_int(f, "total_entries"), 3);
     assert_int_equal(run(f, "GET", "/v1/daily/today/3?limit=1&nickname=cal",
                          NULL, "8.8.11.9"), 200);
     assert_int_equal(json_array_size(json_object_get(f->t.json, "entries")),
                      1);
-    me = json_object_get(f->t.json, "standing");
-    assert_int_equal(json_integer_value(json_object_get(me, "rank")), 3);
-    assert_int_equal(json_integer_value(json_object_get(me, "percentile")),
-                     33);
-    assert_int_equal(json_integer_value(json_object_get(me, "top_percent")),
-                     100);
+    standing_is(json_object_get(f->t.json, "standing"), 3, 3, 33, 100);
     assert_int_equal(run(f, "GET", "/v1/daily/today/3?nickname=<b>", NULL,
                          "8.8.11.9"), 400);
     assert_non_null(strstr(problem_type(f), "/invalid-query"));

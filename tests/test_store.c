@@ -1052,22 +1052,24 @@ static void test_untimed_ranked_after_timed(void **state)
  * size), and a nickname or day that could be none refused. */
 static void test_find_entry_ranked_now(void **state)
 {
-    store *s = open_ok();
-    struct store_submission e = { DAY, 4, "Mid", 40, false, NULL,
-                                  "10.15.0.1", false };
-    struct store_submission u = { DAY, 4, "late", 20, false, NULL,
-                                  "10.15.0.2", true };
-    struct store_placed p;
-    struct store_entry me;
-    bool found = true;
     char msg[PUZ_MSG_MAX];
+    bool found = true;
+    struct store_entry me;
+    struct store_placed p;
+    store *s = open_ok();
+    struct store_submission e = { DAY, 4, "late", 20, false, NULL,
+                                  "10.15.0.2", true };
 
     (void)state;
     assert_int_equal(store_daily_find(s, DAY, 4, "mid", &me, &found, msg),
                      PUZ_OK);
     assert_false(found);
+    assert_int_equal(store_daily_add(s, &e, 901000, &p, msg), PUZ_OK);
+    e.nickname = "Mid";
+    e.moves = 40;
+    e.client = "10.15.0.1";
+    e.untimed = false;
     assert_int_equal(add_run(s, &e, 30000, 900000, NULL, msg), PUZ_OK);
-    assert_int_equal(store_daily_add(s, &u, 901000, &p, msg), PUZ_OK);
     assert_int_equal(store_daily_find(s, DAY, 4, "mID", &me, &found, msg),
                      PUZ_OK);
     assert_true(found);
