@@ -250,6 +250,14 @@ puz_err store_daily_top(store *s, const char *day, unsigned size,
                                   struct store_entry *out, unsigned max,
                                   unsigned *count, char *msg);
 
+/* The entry of nick (letters' case aside, as one entry per nickname is
+ * kept) on day and size into out, with its rank on the whole board as
+ * it stands now; *found false (PUZ_OK) when the board has none of that
+ * nickname. PUZ_EINVAL for a day or nickname that could be none. */
+puz_err store_daily_find(store *s, const char *day, unsigned size,
+                         const char *nick, struct store_entry *out,
+                         bool *found, char *msg);
+
 /* The day's par, as first worked out (a 5x5 par is the best route a
  * bounded search found, so computing it again could give another): the
  * first store_daily_par_put of day and size wins, later ones read it

@@ -13,7 +13,9 @@
  * Issue 45: POST .../finish stops the clock the moment the board is
  * solved and an entry of the nickname and token alone names the run
  * later, timed to its finish (not to the naming); a run no start
- * reached the server for goes in untimed, after every timed entry.
+ * reached the server for goes in untimed, after every timed entry;
+ * ?nickname= gives that player's standing as it is now (rank,
+ * percentile).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -740,6 +742,67 @@ static void test_untimed_entry_ranked_after_timed(void **state)
     assert_string_equal(apitest_str(f->t.json, "pointer"), "/token");
 }
 
+/* ?nickname=: that player's entry as it stands now, with its rank,
+ * the board's count, its percentile (at or below it, rounded down) and
+ * the share at or above it (rounded up); it moves down as better runs
+ * arrive. No entry of that nickname: standing null; a nickname that
+ * could be none, or another parameter: 400. */
+static json_t *standing(struct fixture *f, const char *nick)
+{
+    char path[96];
+
+    snprintf(path, sizeof(path), "/v1/daily/today/3?nickname=%s", nick);
+    assert_int_equal(run(f, "GET", path, NULL, "8.8.11.9"), 200);
+    return json_object_get(f->t.json, "standing");
+}
+
+/* A standing's rank, count, percentile and top_percent. */
+static void standing_is(const json_t *me, unsigned rank, unsigned total,
+                        unsigned percentile, unsigned top)
+{
+    const char *keys[] = { "rank", "total_entries", "percentile",
+                           "top_percent" };
+    unsigned want[] = { rank, total, percentile, top };
+
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(json_integer_value(json_object_get(me, keys[i])),
+                         want[i]);
+}
+
+static void test_standing_of_a_nickname_now(void **state)
+{
+    struct fixture *f = *state;
+    char best[1024], longer[1100];
+    json_t *me;
+
+    routes(f, best, longer);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3", NULL, "8.8.11.9"),
+                     200);
+    assert_true(json_is_null(json_object_get(f->t.json, "standing")));
+    assert_true(json_is_null(standing(f, "Ann B")));
+    assert_int_equal(enter(f, "Ann B", longer, 9000, "8.8.11.1"), 201);
+    assert_int_equal(enter(f, "cal", longer, 20000, "8.8.11.2"), 201);
+    me = standing(f, "ann b");
+    assert_string_equal(apitest_str(me, "nickname"), "Ann B");
+    standing_is(me, 1, 2, 100, 50);
+    assert_int_equal(enter(f, "dee", best, 30000, "8.8.11.3"), 201);
+    standing_is(standing(f, "Ann B"), 2, 3, 66, 67);
+    assert_int_equal(answer_int(f, "total_entries"), 3);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3?limit=1&nickname=cal",
+                         NULL, "8.8.11.9"), 200);
+    assert_int_equal(json_array_size(json_object_get(f->t.json, "entries")),
+                     1);
+    standing_is(json_object_get(f->t.json, "standing"), 3, 3, 33, 100);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3?nickname=<b>", NULL,
+                         "8.8.11.9"), 400);
+    assert_non_null(strstr(problem_type(f), "/invalid-query"));
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3?nickname=", NULL,
+                         "8.8.11.9"), 400);
+    assert_int_equal(run(f, "GET", "/v1/daily/today/3?nick=cal", NULL,
+                         "8.8.11.9"), 400);
+    assert_non_null(strstr(problem_type(f), "/invalid-query"));
+}
+
 int main(void)
 {
 #define T(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
@@ -763,6 +826,7 @@ int main(void)
         T(test_finish_then_name_timed_to_the_finish),
         T(test_finish_refusals),
         T(test_untimed_entry_ranked_after_timed),
+        T(test_standing_of_a_nickname_now),
     };
     return cmocka_run_group_tests(tests, test_tables3_setup,
                                   test_tables3_teardown);

@@ -11,7 +11,8 @@
  * token from POST .../start; the same nickname again is a 200 with
  * improved false, a spent token a 409. Issue 45: POST .../finish stops
  * the clock, the token alone names the run afterwards; an untimed entry
- * has no token. Responses are recorded for the OpenAPI check.
+ * has no token; ?nickname= (percent-encoded) adds that player's
+ * standing. Responses are recorded for the OpenAPI check.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -144,7 +145,7 @@ static void test_entry_then_flood_from_this_address(void **state)
     char *body = honest_entry(*state, "ada"), nick[16];
     struct htest_resp r;
     char retry[16];
-    json_t *j;
+    json_t *j, *me;
 
     assert_int_equal(post_entry(*state, body, &r), 201);
     j = htest_json(&r);
@@ -166,6 +167,19 @@ static void test_entry_then_flood_from_this_address(void **state)
     assert_string_equal(retry, "60");
     htest_resp_free(&r);
     free(body);
+    /* A player's standing: "ADA" is ada's entry; a nickname with a
+     * space comes percent-encoded (none entered as it: null). */
+    j = get_day(*state, "/v1/daily/today/3?limit=1&nickname=ADA");
+    me = json_object_get(j, "standing");
+    assert_string_equal(json_string_value(json_object_get(me, "nickname")),
+                        "ada");
+    assert_int_equal(json_integer_value(json_object_get(me,
+                     "total_entries")), STORE_RATE_MAX);
+    assert_true(json_integer_value(json_object_get(me, "rank")) >= 1);
+    json_decref(j);
+    j = get_day(*state, "/v1/daily/today/3?nickname=one%20too%20many");
+    assert_true(json_is_null(json_object_get(j, "standing")));
+    json_decref(j);
 }
 
 /* Issue 44 finding 2 over HTTP: with the shipped move floor an entry
@@ -314,6 +328,8 @@ static void test_refusals_are_problems(void **state)
                                 .route = DAY_ROUTE },
                      limit = { .path = "/v1/daily/today/3?limit=0",
                                .route = DAY_ROUTE },
+                     nick = { .path = "/v1/daily/today/3?nickname=%3Cb%3E",
+                              .route = DAY_ROUTE },
                      closed = { .method = "POST", .route = ENTRY_ROUTE,
                                 .path = "/v1/daily/2001-01-01/3/entries",
                                 .body = "{\"nickname\":\"x\",\"moves\":"
@@ -327,6 +343,9 @@ static void test_refusals_are_problems(void **state)
     json_decref(htest_problem(&r, 404, "not-found"));
     htest_resp_free(&r);
     assert_int_equal(htest_do(*state, &limit, &r), 0);
+    json_decref(htest_problem(&r, 400, "invalid-query"));
+    htest_resp_free(&r);
+    assert_int_equal(htest_do(*state, &nick, &r), 0);
     json_decref(htest_problem(&r, 400, "invalid-query"));
     htest_resp_free(&r);
     assert_int_equal(htest_do(*state, &closed, &r), 0);

@@ -18,7 +18,8 @@
  * keeps the finish's time (the nickname's typing is not timed), a
  * finish is kept past the start cap and the start's two hours, and an
  * untimed entry (no start reached the server) ranks after every timed
- * one. Redis that hangs,
+ * one; a nickname's entry is found with its rank as it stands now.
+ * Redis that hangs,
  * stops and comes back: calls fail within the timeout, the store says
  * it is not ready and reconnects by itself.
  */
@@ -1045,6 +1046,60 @@ static void test_untimed_ranked_after_timed(void **state)
     store_close(s);
 }
 
+/* A nickname's entry, found (letters' case aside) with its rank as the
+ * board stands now: it moves down as better entries arrive, untimed
+ * ones after it; none for a nickname not on the board (or on another
+ * size), and a nickname or day that could be none refused. */
+static void test_find_entry_ranked_now(void **state)
+{
+    char msg[PUZ_MSG_MAX];
+    bool found = true;
+    struct store_entry me;
+    struct store_placed p;
+    store *s = open_ok();
+    struct store_submission e = { DAY, 4, "late", 20, false, NULL,
+                                  "10.15.0.2", true };
+
+    (void)state;
+    assert_int_equal(store_daily_find(s, DAY, 4, "mid", &me, &found, msg),
+                     PUZ_OK);
+    assert_false(found);
+    assert_int_equal(store_daily_add(s, &e, 901000, &p, msg), PUZ_OK);
+    e.nickname = "Mid";
+    e.moves = 40;
+    e.client = "10.15.0.1";
+    e.untimed = false;
+    assert_int_equal(add_run(s, &e, 30000, 900000, NULL, msg), PUZ_OK);
+    assert_int_equal(store_daily_find(s, DAY, 4, "mID", &me, &found, msg),
+                     PUZ_OK);
+    assert_true(found);
+    assert_int_equal(me.rank, 1);
+    assert_string_equal(me.nickname, "Mid");
+    assert_int_equal(me.moves, 40);
+    assert_int_equal(me.time_ms, 30000);
+    assert_false(me.untimed);
+    e.nickname = "quick";
+    e.moves = 38;
+    e.client = "10.15.0.3";
+    assert_int_equal(add_run(s, &e, 60000, 902000, NULL, msg), PUZ_OK);
+    assert_int_equal(store_daily_find(s, DAY, 4, "Mid", &me, &found, msg),
+                     PUZ_OK);
+    assert_int_equal(me.rank, 2);
+    assert_int_equal(store_daily_find(s, DAY, 4, "late", &me, &found, msg),
+                     PUZ_OK);
+    assert_true(me.untimed);
+    assert_int_equal(me.rank, 3);
+    assert_int_equal(store_daily_find(s, DAY, 3, "Mid", &me, &found, msg),
+                     PUZ_OK);
+    assert_false(found);
+    assert_int_equal(store_daily_find(s, DAY, 4, "<b>", &me, &found, msg),
+                     PUZ_EINVAL);
+    assert_int_equal(store_daily_find(s, "12/02", 4, "Mid", &me, &found,
+                                      msg), PUZ_EINVAL);
+    assert_false(found);
+    store_close(s);
+}
+
 static double ms_since(const struct timespec *t0)
 {
     struct timespec t;
@@ -1176,6 +1231,8 @@ int main(void)
                                         fresh_dir, fresh_dir_done),
         cmocka_unit_test_setup_teardown(test_untimed_ranked_after_timed,
                                         fresh_dir, fresh_dir_done),
+        cmocka_unit_test_setup_teardown(test_find_entry_ranked_now,
+                                        fresh_dir, fresh_dir_done),
     };
     /* The interface's behaviours again, on Redis. */
     const struct CMUnitTest shared[] = {
@@ -1210,6 +1267,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_finished_run_kept_for_its_name,
                                         fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_untimed_ranked_after_timed,
+                                        fresh_prefix, NULL),
+        cmocka_unit_test_setup_teardown(test_find_entry_ranked_now,
                                         fresh_prefix, NULL),
         cmocka_unit_test_setup_teardown(test_redis_hangs_stops_and_comes_back,
                                         fresh_prefix, NULL),

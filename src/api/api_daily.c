@@ -1,6 +1,7 @@
 /*
  * api_daily.c - the daily puzzle: GET /v1/daily/{date}/{size} (the day's
- * board, its par and the top of its leaderboard), POST
+ * board, its par and the top of its leaderboard; with ?nickname= that
+ * player's entry, where it stands now: rank, percentile), POST
  * /v1/daily/{date}/{size}/start (a start token: the server's clock
  * starts), POST /v1/daily/{date}/{size}/finish (the run's moves, token
  * and help the moment it is solved: the clock stops, the run is kept
@@ -49,6 +50,7 @@ struct daily_state {
     bool start;             /* POST .../start: a token to hand out */
     bool untimed;           /* an entry with no start token */
     unsigned top;           /* GET: entries to show */
+    const char *find;       /* GET ?nickname=: whose standing to show */
     char nickname[STORE_NICK_MAX + 1];
     char token[STORE_TOKEN_HEX + 1];
     unsigned moves;         /* 0 in an entry: name the token's finished run */
@@ -118,26 +120,61 @@ static bool daily_begin(struct api_call *c, struct daily_state **out)
     return true;
 }
 
-/* ?limit=N: how many entries GET shows. */
+/* ?limit=N: how many entries GET shows; false when answered. */
+static bool limit_param(struct api_call *c, struct daily_state *s,
+                        const char *value)
+{
+    char *end = NULL;
+    unsigned long n = value != NULL ? strtoul(value, &end, 10) : 0;
+
+    if (value == NULL || end == value || *end != '\0' || n < 1
+        || n > DAILY_TOP_MAX || value[0] == '+' || value[0] == '-') {
+        api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "limit: a whole "
+                            "number from 1 to %d", DAILY_TOP_MAX);
+        return false;
+    }
+    s->top = (unsigned)n;
+    return true;
+}
+
+/* ?nickname=NAME: that player's standing too; false when answered. */
+static bool nickname_param(struct api_call *c, struct daily_state *s,
+                           const char *value)
+{
+    if (!store_nickname_ok(value)) {
+        api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "nickname: 1 to "
+                            "%d letters, digits, spaces, '_', '-' or '.', "
+                            "no space first or last", STORE_NICK_MAX);
+        return false;
+    }
+    s->find = value;
+    return true;
+}
+
+static bool unknown_param(struct api_call *c, const char *key)
+{
+    api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "%s: the parameters "
+                        "are limit (a whole number from 1 to %d) and "
+                        "nickname", key, DAILY_TOP_MAX);
+    return false;
+}
+
+/* GET's query: limit and nickname, nothing else. */
 static bool top_param(struct api_call *c, struct daily_state *s)
 {
     s->top = DAILY_TOP_DEFAULT;
     for (size_t i = 0; i < c->rq.nquery; i++) {
         const struct api_param *q = &c->rq.query[i];
-        char *end = NULL;
-        unsigned long n = 0;
+        bool ok;
 
-        if (strcmp(q->key, "limit") == 0 && q->value != NULL)
-            n = strtoul(q->value, &end, 10);
-        if (strcmp(q->key, "limit") != 0 || end == q->value || *end != '\0'
-            || n < 1 || n > DAILY_TOP_MAX || q->value[0] == '+'
-            || q->value[0] == '-') {
-            api_answer_problemf(c, API_PROBLEM_INVALID_QUERY, "%s: the "
-                                "only parameter is limit, a whole number "
-                                "from 1 to %d", q->key, DAILY_TOP_MAX);
+        if (strcmp(q->key, "limit") == 0)
+            ok = limit_param(c, s, q->value);
+        else if (strcmp(q->key, "nickname") == 0)
+            ok = nickname_param(c, s, q->value);
+        else
+            ok = unknown_param(c, q->key);
+        if (!ok)
             return false;
-        }
-        s->top = (unsigned)n;
     }
     return true;
 }
@@ -180,48 +217,73 @@ static double score_of(const struct daily_state *s, unsigned moves)
     return s->par >= moves ? 1.0 : (double)s->par / moves;
 }
 
-/* The entries of the day, best first, as JSON. */
-static json_t *top_json(struct api_call *c, const struct daily_state *s,
-                        unsigned *total)
+/* Where an entry of rank stands among total: "percentile", the share
+ * of the board's entries ranked at or below it (itself included),
+ * rounded down, and "top_percent", the share ranked at or above it
+ * (itself included), rounded up: neither flatters. #3 of 41: 95 and 8;
+ * #1 of 1: 100 and 100. */
+static json_t *standing_json(const struct store_entry *e, unsigned total)
 {
-    struct store_entry *e;
-    json_t *list = json_array();
+    json_t *j = entry_json(e);
+    uint64_t t = total < e->rank ? e->rank : total;
+
+    json_object_set_new(j, "total_entries", json_integer((json_int_t)t));
+    json_object_set_new(j, "percentile", json_integer((json_int_t)(
+        100 * (t - e->rank + 1) / t)));
+    json_object_set_new(j, "top_percent", json_integer((json_int_t)(
+        (100 * (uint64_t)e->rank + t - 1) / t)));
+    return j;
+}
+
+/* The day's board as the store has it: its best s->top entries, the
+ * standing of s->find (json null when it has no entry, or no nickname
+ * was asked) and the count, read in that order (a rank is never more
+ * than the count read after it). False when the store failed. */
+static bool board_read(struct api_call *c, const struct daily_state *s,
+                       json_t *list, json_t **standing, unsigned *total)
+{
+    struct store_entry *e = puz_arena_alloc(c->arena, sizeof(*e) * s->top);
+    struct store_entry me;
     unsigned n = 0;
+    bool found = false;
     char msg[PUZ_MSG_MAX];
 
-    *total = 0;
-    if (c->ctx->store == NULL || list == NULL)
-        return list;
-    e = puz_arena_alloc(c->arena, sizeof(*e) * s->top);
     if (e == NULL
         || store_daily_top(c->ctx->store, s->day, s->size, e, s->top, &n,
                            msg) != PUZ_OK
+        || (s->find != NULL
+            && store_daily_find(c->ctx->store, s->day, s->size, s->find,
+                                &me, &found, msg) != PUZ_OK)
         || store_daily_count(c->ctx->store, s->day, s->size, total, msg)
-           != PUZ_OK) {
-        json_decref(list);
-        return NULL;
-    }
+           != PUZ_OK)
+        return false;
     for (unsigned i = 0; i < n; i++)
         json_array_append_new(list, entry_json(&e[i]));
-    return list;
+    *standing = found ? standing_json(&me, *total) : json_null();
+    return true;
 }
 
 static void answer_day(struct api_call *c, const struct daily_state *s)
 {
     unsigned total = 0;
-    json_t *top = top_json(c, s, &total);
+    json_t *top = json_array(), *standing = json_null();
 
+    if (c->ctx->store != NULL && top != NULL
+        && !board_read(c, s, top, &standing, &total)) {
+        json_decref(top);
+        top = NULL;
+    }
     if (top == NULL) {
         api_answer_problemf(c, API_PROBLEM_UNAVAILABLE, "the leaderboard "
                             "cannot be read: the store is unavailable");
         return;
     }
     api_answer_json(c, 200, json_pack("{s:s, s:I, s:o, s:I, s:b, s:b, "
-        "s:I, s:o}", "date", s->day, "size", (json_int_t)s->size, "board",
-        codec_board_rows(&s->board), "par", (json_int_t)s->par,
+        "s:I, s:o, s:o}", "date", s->day, "size", (json_int_t)s->size,
+        "board", codec_board_rows(&s->board), "par", (json_int_t)s->par,
         "par_optimal", s->par_optimal, "leaderboard",
         c->ctx->store != NULL, "total_entries", (json_int_t)total,
-        "entries", top));
+        "entries", top, "standing", standing));
 }
 
 /* The store's refusal as a problem (Retry-After on the rate limit). */

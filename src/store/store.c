@@ -727,8 +727,29 @@ puz_err store_daily_top(store *s, const char *day, unsigned size,
     *count = 0;
     if (rc != PUZ_OK)
         return rc;
-    return leave(s, s->ops->top(s->be, day, size, out, max, count, msg),
-                 t0, msg);
+    return leave(s, s->ops->top(s->be, day, size, NULL, out, max, count,
+                                msg), t0, msg);
+}
+
+puz_err store_daily_find(store *s, const char *day, unsigned size,
+                         const char *nick, struct store_entry *out,
+                         bool *found, char *msg)
+{
+    uint64_t t0;
+    unsigned n = 0;
+    puz_err rc;
+
+    *found = false;
+    if (!store_nickname_ok(nick))
+        return invalid(msg, "the nickname is 1 to 24 letters, digits, "
+                       "spaces, '_', '-' or '.'");
+    rc = begin_day(s, day, &t0, msg);
+    if (rc != PUZ_OK)
+        return rc;
+    rc = leave(s, s->ops->top(s->be, day, size, nick, out, 1, &n, msg), t0,
+               msg);
+    *found = rc == PUZ_OK && n == 1;
+    return rc;
 }
 
 puz_err store_daily_count(store *s, const char *day,

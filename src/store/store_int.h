@@ -67,9 +67,12 @@ struct store__ops {
     /* store_daily_finish (a->fold unused). */
     puz_err (*finish)(void *be, const struct store__add *a,
                       struct store_run *out, char *msg);
+    /* The board's best max entries; or, nick non-NULL, that nickname's
+     * entry alone (letters' case aside: *count 0 or 1, max >= 1) with
+     * its rank on the whole board (store_daily_find). */
     puz_err (*top)(void *be, const char *day, unsigned size,
-                   struct store_entry *out, unsigned max, unsigned *count,
-                   char *msg);
+                   const char *nick, struct store_entry *out, unsigned max,
+                   unsigned *count, char *msg);
     puz_err (*count)(void *be, const char *day, unsigned size,
                      unsigned *count, char *msg);
     /* 1 found, 0 none (PUZ_OK), or PUZ_EIO. */

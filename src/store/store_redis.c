@@ -790,9 +790,46 @@ static void entry_of(const redisReply *m, const redisReply *sc,
                  (int)(m->len - (size_t)(q + 1 - m->str)), q + 1);
 }
 
-static puz_err redis_top(void *be, const char *day, unsigned size,
-                         struct store_entry *out, unsigned max,
+/* KEYS: nicks, board. ARGV: the nickname. Answers {} when the board has
+ * no entry of it, else {member, score, rank (0-based)}: one round trip,
+ * the three read at one instant. */
+static const char find_script[] =
+    "local m = redis.call('HGET', KEYS[1], string.lower(ARGV[1]))\n"
+    "local sc = m and redis.call('ZSCORE', KEYS[2], m)\n"
+    "if not sc then return {} end\n"
+    "return {m, sc, redis.call('ZRANK', KEYS[2], m)}\n";
+
+/* The entry of nick and its rank: *count 1, or 0 when there is none. */
+static puz_err find_nick(struct redis_be *b, const char *day, unsigned size,
+                         const char *nick, struct store_entry *out,
                          unsigned *count, char *msg)
+{
+    char nicks[256], board[256];
+    const char *argv[] = { "EVAL", find_script, "2", nicks, board, nick };
+    redisReply *r;
+
+    key_of(b, nicks, sizeof(nicks), day, size, "nicks");
+    key_of(b, board, sizeof(board), day, size, "board");
+    r = command(b, 6, argv, msg);
+    if (r == NULL)
+        return PUZ_EIO;
+    if (r->type != REDIS_REPLY_ARRAY || (r->elements != 0
+        && (r->elements != 3 || r->element[0]->type != REDIS_REPLY_STRING
+            || r->element[1]->type != REDIS_REPLY_STRING
+            || r->element[2]->type != REDIS_REPLY_INTEGER)))
+        return failed(b, r, msg);
+    if (r->elements == 3) {
+        entry_of(r->element[0], r->element[1], out);
+        out->rank = (unsigned)r->element[2]->integer + 1;
+        *count = 1;
+    }
+    freeReplyObject(r);
+    return PUZ_OK;
+}
+
+static puz_err redis_top(void *be, const char *day, unsigned size,
+                         const char *nick, struct store_entry *out,
+                         unsigned max, unsigned *count, char *msg)
 {
     struct redis_be *b = be;
     char key[256], stop[16];
@@ -801,6 +838,8 @@ static puz_err redis_top(void *be, const char *day, unsigned size,
 
     if (max == 0)
         return PUZ_OK;
+    if (nick != NULL)
+        return find_nick(b, day, size, nick, out, count, msg);
     key_of(b, key, sizeof(key), day, size, "board");
     snprintf(stop, sizeof(stop), "%u", max - 1);
     r = command(b, 5, argv, msg);

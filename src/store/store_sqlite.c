@@ -807,14 +807,39 @@ static puz_err sqlite_start(void *be, const struct store__start *a,
     return end_write(b, r, rc, msg);
 }
 
+/* The entry of nick and its rank (rank_of, in the daily_rank index):
+ * *count 1, or 0 when the board has none of that nickname. */
+static puz_err find_nick(struct sqlite_be *b, const char *day,
+                         unsigned size, const char *nick,
+                         struct store_entry *out, unsigned *count,
+                         char *msg)
+{
+    struct store_submission e = { .day = day, .size = size };
+    struct row r;
+    int got = entry_row(b, "SELECT " ROW_COLUMNS " FROM daily_entries "
+                        "WHERE day = ?1 AND size = ?2 AND nickname = ?3 "
+                        "COLLATE NOCASE", day, size, nick, &r);
+
+    if (got == 1)
+        got = rank_of(b, &e, &r, out) == 0 ? 1 : -1;
+    if (got < 0) {
+        say(msg, "the store failed", b->db);
+        return PUZ_EIO;
+    }
+    *count = (unsigned)got;
+    return PUZ_OK;
+}
+
 static puz_err sqlite_top(void *be, const char *day, unsigned size,
-                          struct store_entry *out, unsigned max,
-                          unsigned *count, char *msg)
+                          const char *find, struct store_entry *out,
+                          unsigned max, unsigned *count, char *msg)
 {
     struct sqlite_be *b = be;
     sqlite3_stmt *st;
     int step;
 
+    if (find != NULL)
+        return find_nick(b, day, size, find, out, count, msg);
     if (sqlite3_prepare_v2(b->db, "SELECT nickname, moves, time_ms, "
                            "created_at, help, untimed FROM daily_entries "
                            "WHERE day = ?1 AND size = ?2 ORDER BY untimed, "

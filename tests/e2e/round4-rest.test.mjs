@@ -516,6 +516,108 @@ test('race the bot: its route at a person\u2019s pace beside the board, and who 
     await page.uncheck('#race');
 });
 
+/* Issue 45, the last item: a rank and percentile for each day played.
+   Yesterday's 3×3 (still taking entries) played through its link with a
+   detour of two moves, between a player with fewer moves (ahead) and one
+   with more (behind): the archive and the stats card say "#2 of 3 · top
+   67 %" as the server's leaderboard has it, and after a fourth player
+   enters ahead, "#3 of 4 · top 75 %" when next shown. A board whose
+   entry is gone, and a server that cannot be reached, are said as what
+   they are. */
+test('each day entered shows where it stands now: rank and percentile in the archive and on the stats card', async () => {
+    const date = utcDay(-1);
+    const past = (await api(`/v1/daily/${date}/3`)).json;
+    const tiles = fromApi(past.board);
+    const best = await route(tiles);
+    const away = ['up', 'down', 'left', 'right'].find((m) => applyMove(tiles, m) && m !== best[0]);
+    /* Another player's entry of moves, through the API as the page makes one. */
+    const enter = async (nickname, moves) => {
+        const { token } = (await api(`/v1/daily/${date}/3/start`, {})).json;
+        const r = await api(`/v1/daily/${date}/3/entries`, { nickname, moves, token, help: false });
+        assert.equal(r.status, 201, r.text);
+    };
+    await enter('ahead r4', best);
+    await enter('behind r4', [away, opposite(away), away, opposite(away), ...best]);
+    /* The server's word on the player's standing, and its full board. */
+    const server = async () => {
+        const day = (await api(`/v1/daily/${date}/3?limit=100&nickname=${encodeURIComponent('me r4')}`)).json;
+        const rank = day.entries.findIndex((e) => e.nickname === 'me r4') + 1;
+        assert.equal(day.standing.rank, rank, 'the standing is the leaderboard\u2019s place');
+        assert.equal(day.standing.total_entries, day.total_entries);
+        assert.equal(day.standing.top_percent, Math.ceil((100 * rank) / day.total_entries));
+        assert.equal(day.standing.percentile, Math.floor((100 * (day.total_entries - rank + 1)) / day.total_entries));
+        return day.standing;
+    };
+
+    await freshPage(page, `?daily=${date}&size=3`);
+    await page.waitForFunction((b) => document.getElementById('board').dataset.board === b &&
+        document.getElementById('board').dataset.phase === 'playing', tiles.join(' '), { timeout: T(20000) });
+    assert.equal(await page.textContent('#level'), 'Daily', 'yesterday still takes entries');
+    await page.focus('#board');
+    await playKeys([away, opposite(away), ...best]);
+    await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
+    await page.fill('#daily-nick', 'me r4');
+    await page.click('#daily-submit');
+    await page.waitForFunction(() => /number 2 of 3/.test(
+        document.getElementById('daily-entry-message').textContent), null, { timeout: T(10000) });
+    await page.click('#score-next');
+    let s = await server();
+    assert.deepEqual([s.rank, s.total_entries, s.top_percent, s.percentile], [2, 3, 67, 66]);
+    const words = `#${s.rank} of ${s.total_entries} · top ${s.top_percent} %`;
+    /* The archive's day says it beside its leaderboard... */
+    await page.waitForFunction((w) => document.getElementById('daily-standing').textContent === w,
+        `You, as me r4: ${words}`, { timeout: T(10000) });
+    assert.equal(await page.isVisible('#daily-standing'), true);
+    assert.match(await page.getAttribute('#daily-standing', 'title'), /66 % of them rank at or below you/);
+    /* ...and the stats card lists the board with it. */
+    const row = `#today-ranks li[data-board="${date}/3"]`;
+    await page.waitForFunction(([sel, w]) => document.querySelector(`${sel} .today-rank-text`)?.textContent === w,
+        [row, words], { timeout: T(10000) });
+    assert.equal(await page.isVisible('#today-ranks-box'), true);
+    assert.match(await page.textContent(row), /me r4/);
+
+    /* A fourth player enters ahead: shown again, the rank has moved. */
+    await enter('later r4', best);
+    s = await server();
+    assert.deepEqual([s.rank, s.total_entries, s.top_percent, s.percentile], [3, 4, 75, 50]);
+    const moved = `#${s.rank} of ${s.total_entries} · top ${s.top_percent} %`;
+    await page.reload();
+    await page.waitForFunction(([sel, w]) => document.querySelector(`${sel} .today-rank-text`)?.textContent === w,
+        [row, moved], { timeout: T(10000) });
+    /* The card's button opens the day in the archive, which agrees. */
+    await page.click(`${row} .today-rank-day`);
+    await page.waitForFunction(([d, w]) => document.getElementById('daily-date').textContent === d &&
+        document.getElementById('daily-standing').textContent === w, [date, `You, as me r4: ${moved}`],
+    { timeout: T(10000) });
+    await scrollSettled();
+    await shot('r4r-ranks');
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+    await scrollSettled();
+    await shot('r4r-ranks-card');
+    await axeCheck(page, 'ranks on the stats card and in the archive');
+    for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        assert.deepEqual(await lowContrast(page, '#today'), [], `stats card, ${scheme}`);
+        assert.deepEqual(await lowContrast(page, '#daily'), [], `archive, ${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: null });
+
+    /* An entry the board no longer has (or never had) is said so. */
+    await page.evaluate((d) => {
+        const entered = JSON.parse(localStorage.getItem('puzzled.daily-entered'));
+        localStorage.setItem('puzzled.daily-entered', JSON.stringify({ ...entered, [`${d}/4`]: 'nobody r4' }));
+    }, date);
+    await page.reload();
+    await page.waitForFunction((sel) => document.querySelector(`${sel} .today-rank-text`)?.textContent ===
+        'No entry as nobody r4 on this board now', `#today-ranks li[data-board="${date}/4"]`, { timeout: T(10000) });
+    /* A server out of reach: the connection is named, not the server. */
+    await page.route('**/v1/daily/**', (routed) => routed.abort());
+    await page.reload();
+    await page.waitForFunction((sel) => /^Rank unknown: cannot reach the puzzled server/.test(
+        document.querySelector(`${sel} .today-rank-text`)?.textContent), row, { timeout: T(10000) });
+    await page.unroute('**/v1/daily/**');
+});
+
 test('no page errors along the way', () => {
     assert.deepEqual(problems, []);
 });

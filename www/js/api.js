@@ -153,10 +153,19 @@ export function catalog(options = {})
     return request('/v1/catalog', options);
 }
 
-/* GET /v1/daily/{date}/{size}: the day's board, par and leaderboard. */
-export function daily(date, size, options = {})
+/* GET /v1/daily/{date}/{size}: the day's board, par and leaderboard;
+   with nickname, that player's entry as it stands now (standing: rank,
+   total_entries, percentile, top_percent; null when none); limit: how
+   many of the top to list. */
+export function daily(date, size, { nickname = '', limit = 0, ...options } = {})
 {
-    return request(`/v1/daily/${encodeURIComponent(date)}/${size}`, options);
+    const query = new URLSearchParams();
+    if (limit)
+        query.set('limit', String(limit));
+    if (nickname)
+        query.set('nickname', nickname);
+    const qs = query.toString().replace(/\+/g, '%20');
+    return request(`/v1/daily/${encodeURIComponent(date)}/${size}${qs ? `?${qs}` : ''}`, options);
 }
 
 /* POST /v1/daily/{date}/{size}/start: a start token; the server's

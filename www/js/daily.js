@@ -18,7 +18,10 @@
  * also before a Replay or a fresh start of the same board on this
  * device, mark the entry "assisted" (help: true); the server ranks
  * those after every unassisted entry. After entering, the player's own
- * row on the leaderboard is highlighted.
+ * row on the leaderboard is highlighted, and on any day they entered
+ * (today's or the archive's) the day's answer brings where their entry
+ * stands now, however far down ("You, as ada: #3 of 41 · top 8 %";
+ * standing.js keeps it for the stats card).
  *
  * Nicknames come from other players: they are only ever put on the page
  * as text (textContent), never as markup.
@@ -27,6 +30,9 @@
 import { daily as fetchDaily, dailyEntry, dailyFinish, dailyStart } from './api.js';
 import { fromApi } from './board.js';
 import { formatSeconds } from './clock.js';
+import {
+    forgetStanding, keepStanding, standingFromDay, standingTitle, standingWords,
+} from './standing.js';
 import { mini } from './think.js';
 
 const $ = (id) => document.getElementById(id);
@@ -281,6 +287,19 @@ export class Daily {
         return entered && typeof entered === 'object' ? entered[keyOf(day)] || '' : '';
     }
 
+    /* The boards entered from this device, oldest first:
+       [{ date, size, nickname }]. */
+    enteredBoards()
+    {
+        const entered = readJson(ENTERED_KEY, {});
+        return Object.entries(entered && typeof entered === 'object' ? entered : {})
+            .map(([key, nickname]) => {
+                const [date, size] = key.split('/');
+                return { date, size: Number(size), nickname: String(nickname) };
+            })
+            .filter((b) => /^\d{4}-\d{2}-\d{2}$/.test(b.date) && [3, 4, 5].includes(b.size) && b.nickname);
+    }
+
     rememberEntered(d, nickname)
     {
         const entered = readJson(ENTERED_KEY, {});
@@ -302,9 +321,13 @@ export class Daily {
         const token = ++this.loading;
         this.size = size;
         $('daily-play').disabled = true;
+        /* The player's entry on this board, if they made one: the answer
+           brings where it stands now. */
+        const date = this.date === 'today' ? utcDay() : this.date;
+        const nickname = this.enteredAs({ date, size });
         let day;
         try {
-            day = await fetchDaily(this.date, size);
+            day = await fetchDaily(this.date, size, { nickname });
         } catch (err) {
             if (token !== this.loading)
                 return;
@@ -316,6 +339,8 @@ export class Daily {
         }
         if (token !== this.loading)
             return;
+        if (nickname && day.date === date)
+            keepStanding(day.date, size, nickname, day);
         this.day = day;
         this.show(this.day);
         $('daily-play').disabled = false;
@@ -333,6 +358,22 @@ export class Daily {
             (day.par_optimal ? ' (the fewest possible)' : ' (the shortest route known)');
         $('daily-board').replaceChildren(mini(fromApi(day.board), 'mini-large'));
         this.showLeaders(day);
+        this.showStanding(day);
+    }
+
+    /* Where the player's entry of this day stands now, when they made
+       one from this device. */
+    showStanding(day)
+    {
+        const line = $('daily-standing');
+        const nickname = this.enteredAs(day);
+        line.hidden = !nickname;
+        if (!nickname)
+            return;
+        const value = standingFromDay(day);
+        line.textContent = value.kind === 'ranked' ? `You, as ${nickname}: ${standingWords(value, nickname)}` :
+            standingWords(value, nickname);
+        line.title = standingTitle(value);
     }
 
     showLeaders(day)
@@ -485,6 +526,7 @@ export class Daily {
             const placed = await dailyEntry(entry.daily.date, entry.daily.size, body);
             keepNick(nick);
             this.rememberEntered(entry.daily, placed.best.nickname);
+            forgetStanding(entry.daily.date, entry.daily.size);
             this.finished = null;
             out.textContent = this.placedWords(placed);
             this.say(`${placed.best.nickname}: ${placed.best.moves} moves, number ${placed.rank}.`, 'good');

@@ -27,6 +27,7 @@ import { canShare, copyField, shareNative } from './copy.js';
 import { readShared, shareUrl } from './share.js';
 import { makeShape, parseShape, shapeName } from './shapes.js';
 import { Sound } from './sound.js';
+import { Ranks } from './standing.js';
 import { Think } from './think.js';
 import { Today } from './today.js';
 import { ScoreCard } from './score-card.js';
@@ -111,6 +112,16 @@ const today = new Today({
         daily.selectSize(size);
         await daily.load(size);
         daily.play();
+    },
+});
+/* The stats card's ranks: a board's button opens its day in the archive. */
+new Ranks({
+    entered: () => daily.enteredBoards(),
+    onOpen: async (date, size) => {
+        daily.selectSize(size);
+        daily.size = size;
+        $('daily').scrollIntoView({ block: 'start' });
+        await daily.selectDay(date);
     },
 });
 card.onShow = (result) => {
