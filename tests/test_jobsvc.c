@@ -52,7 +52,8 @@ static void fake_run(void *user, const char *body, size_t len,
 
 static jobsvc *start(unsigned queue, unsigned max)
 {
-    struct jobs_config c = { 1, queue, 3600, max, 1u << 20, 0 };
+    struct jobs_config c = { .workers = 1, .queue = queue, .ttl_s = 3600,
+                             .max = max, .results_max_bytes = 1u << 20 };
     jobsvc *s = NULL;
 
     assert_int_equal(jobsvc_create_embedded(&c, fake_run, NULL, &s),
