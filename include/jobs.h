@@ -125,6 +125,8 @@ struct jobs_record {
     enum jobs_state state;
     unsigned attempts;              /* runs started */
     int64_t created_ms, started_ms, finished_ms;
+    uint64_t elapsed_us;            /* of the run that ended it */
+    struct puz_progress progress;   /* its last, as a watcher saw it */
     const char *body;               /* done: the answer; failed: the */
     size_t len;                     /* problem (NULL, 0: none) */
     char reason[PUZ_MSG_MAX];

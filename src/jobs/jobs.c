@@ -131,6 +131,9 @@ static int journal_put(jobs_t *j, const jobs_job *job, bool made)
     r.created_ms = job->created_ms;
     r.started_ms = job->started_ms;
     r.finished_ms = job->finished_ms;
+    if (jobs_state_final(job->state) && job->started_us != 0)
+        r.elapsed_us = job->finished_us - job->started_us;
+    r.progress = job->progress;
     r.body = job->body;
     r.len = job->len;
     memcpy(r.reason, job->reason, sizeof(r.reason));
@@ -564,8 +567,6 @@ static puz_err restore_finished(jobs_t *j, jobs_job *job,
                                 const struct jobs_record *r)
 {
     int64_t age_ms = puz_clock_wall_ms() - r->finished_ms;
-    int64_t ran_ms = r->started_ms != 0 ? r->finished_ms - r->started_ms
-                     : 0;
 
     if (age_ms >= (int64_t)j->cfg.ttl_s * 1000)
         return PUZ_EFINISHED;
@@ -579,8 +580,9 @@ static puz_err restore_finished(jobs_t *j, jobs_job *job,
         job->len = r->len;
     }
     job->finished_us = mono_of(r->finished_ms);
-    if (ran_ms > 0 && job->finished_us > (uint64_t)ran_ms * 1000u)
-        job->started_us = job->finished_us - (uint64_t)ran_ms * 1000u;
+    job->progress = r->progress;
+    if (r->started_ms != 0 && job->finished_us > r->elapsed_us)
+        job->started_us = job->finished_us - r->elapsed_us;
     link_front(j, job);
     return PUZ_OK;
 }

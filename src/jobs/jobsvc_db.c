@@ -15,6 +15,7 @@
  */
 #include "jobsvc_int.h"
 
+#include <inttypes.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,9 +83,19 @@ static int db_insert(struct jobsvc__db *d, const struct jobs_record *r,
     return step_once(d, st, "keep", r->id);
 }
 
+/* A progress as the text of its column: written, read. */
+#define PROGRESS_OUT "%u %" PRIu64 " %" PRIu64 " %" PRIu64 " %u %u %u"
+#define PROGRESS_IN "%u %" SCNu64 " %" SCNu64 " %" SCNu64 " %u %u %u"
+
 static int db_update(struct jobsvc__db *d, const struct jobs_record *r)
 {
     sqlite3_stmt *st = d->upd;
+    const struct puz_progress *p = &r->progress;
+    char progress[160];
+
+    snprintf(progress, sizeof(progress), PROGRESS_OUT,
+             (unsigned)p->algorithm, p->expanded, p->generated,
+             p->elapsed_us, p->bound, p->lower_bound, p->best_length);
 
     sqlite3_bind_text(st, 1, jobs_state_name(r->state), -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 2, r->attempts);
@@ -94,6 +105,8 @@ static int db_update(struct jobsvc__db *d, const struct jobs_record *r)
         sqlite3_bind_blob(st, 5, r->body, (int)r->len, SQLITE_STATIC);
     sqlite3_bind_text(st, 6, r->reason, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 7, r->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, (int64_t)r->elapsed_us);
+    sqlite3_bind_text(st, 9, progress, -1, SQLITE_STATIC);
     return step_once(d, st, "update", r->id);
 }
 
@@ -131,14 +144,16 @@ static bool column_text(sqlite3_stmt *st, int i, char *out, size_t size)
 
 #define LOAD_COLUMNS "seq, id, owner, trace, idem_key, idem_body, " \
     "idem_until_ms, state, attempts, created_ms, started_ms, "       \
-    "finished_ms, request, result, reason"
+    "finished_ms, request, result, reason, elapsed_us, progress"
 
 /* The record of the row st is on (its answer's bytes, result, still
  * the row's); NULL when fine, else what is wrong with it. */
 static const char *read_row(struct jobsvc__db *d, sqlite3_stmt *st,
                             struct jobs_record *r)
 {
-    char state[16];
+    char state[16], progress[160];
+    struct puz_progress *p = &r->progress;
+    unsigned alg = 0;
     int s;
 
     memset(r, 0, sizeof(*r));
@@ -148,8 +163,16 @@ static const char *read_row(struct jobsvc__db *d, sqlite3_stmt *st,
         || !column_text(st, 4, r->idem.key, sizeof(r->idem.key))
         || !column_text(st, 5, r->idem.body, sizeof(r->idem.body))
         || !column_text(st, 7, state, sizeof(state))
-        || !column_text(st, 14, r->reason, sizeof(r->reason)))
+        || !column_text(st, 14, r->reason, sizeof(r->reason))
+        || !column_text(st, 16, progress, sizeof(progress)))
         return "a field longer than a job's";
+    if (progress[0] != '\0'
+        && sscanf(progress, PROGRESS_IN, &alg, &p->expanded, &p->generated,
+                  &p->elapsed_us, &p->bound, &p->lower_bound,
+                  &p->best_length) != 7)
+        return "a progress that is not one";
+    p->algorithm = (enum puz_algorithm)alg;
+    r->elapsed_us = (uint64_t)sqlite3_column_int64(st, 15);
     s = jobs_state_parse(state);
     if (s < 0)
         return "an unknown state";
@@ -291,15 +314,17 @@ static bool prepare(struct jobsvc__db *d)
     return sqlite3_prepare_v3(d->db, "INSERT INTO jobs (id, owner, trace, "
                               "idem_key, idem_body, idem_until_ms, state, "
                               "attempts, created_ms, started_ms, "
-                              "finished_ms, request, result, reason) VALUES "
-                              "(?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, 0, 0, "
-                              "?9, NULL, '')", -1,
+                              "finished_ms, request, result, reason, "
+                              "elapsed_us, progress) VALUES (?1, ?2, ?3, "
+                              "?4, ?5, ?6, ?7, 0, ?8, 0, 0, ?9, NULL, '', "
+                              "0, '')", -1,
                               SQLITE_PREPARE_PERSISTENT, &d->ins, NULL)
            == SQLITE_OK
            && sqlite3_prepare_v3(d->db, "UPDATE jobs SET state = ?1, "
                                  "attempts = ?2, started_ms = ?3, "
                                  "finished_ms = ?4, result = ?5, reason = "
-                                 "?6 WHERE id = ?7", -1,
+                                 "?6, elapsed_us = ?8, progress = ?9 "
+                                 "WHERE id = ?7", -1,
                                  SQLITE_PREPARE_PERSISTENT, &d->upd, NULL)
               == SQLITE_OK
            && sqlite3_prepare_v3(d->db, "DELETE FROM jobs WHERE id = ?1",

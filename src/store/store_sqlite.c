@@ -123,6 +123,8 @@ static const char *const migrations[] = {
     "  started_ms INTEGER NOT NULL,"
     "  finished_ms INTEGER NOT NULL,"
     "  request BLOB NOT NULL,"
+    "  elapsed_us INTEGER NOT NULL,"
+    "  progress TEXT NOT NULL,"
     "  result BLOB,"
     "  reason TEXT NOT NULL);",
 };
