@@ -27,6 +27,7 @@
 
 #include "jobsvc.h"
 #include "store.h"
+#include "support/tmpdir.h"
 #include "support/wait.h"
 
 /* What the run function saw last: the bytes, for the test to compare. */
@@ -373,22 +374,19 @@ static void sql_exec(const char *sql)
     sqlite3_close(db);
 }
 
+/* Each test: a state directory of its own, no lines, nothing released. */
 static int make_dir(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/puzzled-jobsvc-XXXXXX");
     logged[0] = '\0';
     atomic_store(&released, 0);
-    return mkdtemp(dir) == NULL ? -1 : 0;
+    return tmpdir_make(dir, sizeof(dir), "jobsvc");
 }
 
 static int remove_dir(void **state)
 {
-    char cmd[128];
-
     (void)state;
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tmpdir_remove(dir);
 }
 
 /* A job's view (found), its answer copied into body (size bytes). */

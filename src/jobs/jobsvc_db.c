@@ -14,17 +14,19 @@
  * transaction. Calls come under the registry's lock: one at a time.
  *
  * The writes never checkpoint (wal_autocheckpoint 0): a checkpoint
- * fsyncs, and under the registry's lock that held every job route up
- * to 150 ms on a busy disk. A thread of ours checkpoints instead, on a
- * second connection, once a second (PASSIVE: it never waits for the
- * writer, nor the writer for it), so the WAL stays about a second of
- * jobs long.
+ * fsyncs, and under the registry's lock it would hold every job route
+ * behind a disk's flush. A worker about
+ * to run a job checkpoints instead, on a second connection, at most
+ * once a second (PASSIVE: it never waits for the writer, nor the writer
+ * for it), and the service at its end: every write comes with a job, so
+ * the WAL holds at most the writes since the last job started.
  */
 #include "jobsvc_int.h"
 
 #include <inttypes.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +38,9 @@
 struct jobsvc__db {
     sqlite3 *db;
     sqlite3_stmt *ins, *upd, *del;
-    sqlite3 *ckpt;                  /* the checkpointer's connection */
-    pthread_t thread;
-    bool thread_started, stop;
-    pthread_mutex_t lock;           /* stop */
-    pthread_cond_t wake;
+    sqlite3 *ckpt;                  /* the checkpoints' connection */
+    pthread_mutex_t ckpt_lock;      /* one checkpoint at a time */
+    _Atomic uint64_t checkpoint_us; /* the last one's */
     struct jobs_journal journal;
     size_t body_max, results_max;
     void (*log)(void *user, const char *line);
@@ -312,50 +312,32 @@ out_finalize:
 
 /* --- opening ------------------------------------------------------------- */
 
-#define CHECKPOINT_MS 1000
+#define CHECKPOINT_US 1000000u
 
-static void *checkpointer(void *arg)
+void jobsvc__db_checkpoint(struct jobsvc__db *d)
 {
-    struct jobsvc__db *d = arg;
+    uint64_t now = puz_clock_mono_us();
 
-    pthread_mutex_lock(&d->lock);
-    while (!d->stop) {
-        struct timespec until = puz_clock_timespec_in(PUZ_CLOCK_WALL,
-                                                      CHECKPOINT_MS);
-
-        pthread_cond_timedwait(&d->wake, &d->lock, &until);
-        pthread_mutex_unlock(&d->lock);
+    if (d == NULL || now - atomic_load(&d->checkpoint_us) < CHECKPOINT_US
+        || pthread_mutex_trylock(&d->ckpt_lock) != 0)
+        return;     /* another worker checkpoints now */
+    if (now - atomic_load(&d->checkpoint_us) >= CHECKPOINT_US) {
         sqlite3_wal_checkpoint_v2(d->ckpt, NULL, SQLITE_CHECKPOINT_PASSIVE,
                                   NULL, NULL);
-        pthread_mutex_lock(&d->lock);
+        atomic_store(&d->checkpoint_us, puz_clock_mono_us());
     }
-    pthread_mutex_unlock(&d->lock);
-    return NULL;
-}
-
-static void stop_checkpointer(struct jobsvc__db *d)
-{
-    if (!d->thread_started)
-        return;
-    pthread_mutex_lock(&d->lock);
-    d->stop = true;
-    pthread_cond_signal(&d->wake);
-    pthread_mutex_unlock(&d->lock);
-    pthread_join(d->thread, NULL);
-    d->thread_started = false;
+    pthread_mutex_unlock(&d->ckpt_lock);
 }
 
 void jobsvc__db_close(struct jobsvc__db *d)
 {
     if (d == NULL)
         return;
-    stop_checkpointer(d);
     if (d->ckpt != NULL)        /* the last of the WAL into the file */
         sqlite3_wal_checkpoint_v2(d->ckpt, NULL, SQLITE_CHECKPOINT_PASSIVE,
                                   NULL, NULL);
     sqlite3_close(d->ckpt);
-    pthread_cond_destroy(&d->wake);
-    pthread_mutex_destroy(&d->lock);
+    pthread_mutex_destroy(&d->ckpt_lock);
     sqlite3_finalize(d->ins);
     sqlite3_finalize(d->upd);
     sqlite3_finalize(d->del);
@@ -403,26 +385,19 @@ struct jobsvc__db *jobsvc__db_open(const struct jobs_config *cfg)
     d->body_max = cfg->body_max_bytes;
     d->results_max = cfg->results_max_bytes;
     d->journal = (struct jobs_journal){ db_put, db_drop, d };
-    pthread_mutex_init(&d->lock, NULL);
-    pthread_cond_init(&d->wake, NULL);
+    pthread_mutex_init(&d->ckpt_lock, NULL);
     d->db = store_sqlite_connect(cfg->store, why);
     if (d->db != NULL)
         d->ckpt = store_sqlite_connect(cfg->store, why);
     if (d->ckpt != NULL && (!prepare(d) || sqlite3_exec(d->db, "PRAGMA "
                             "wal_autocheckpoint = 0", NULL, NULL, NULL)))
         snprintf(why, sizeof(why), "%s", sqlite3_errmsg(d->db));
-    else if (d->ckpt != NULL && pthread_create(&d->thread, NULL,
-                                               checkpointer, d) != 0)
-        snprintf(why, sizeof(why), "no thread for its checkpoints");
     else if (d->ckpt != NULL)
-        d->thread_started = true;
-    if (!d->thread_started) {
-        logf_(d, "puzzled: jobs: kept in memory only (a restart forgets "
-              "them): the store cannot keep them: %s", why);
-        jobsvc__db_close(d);
-        return NULL;
-    }
-    return d;
+        return d;
+    logf_(d, "puzzled: jobs: kept in memory only (a restart forgets "
+          "them): the store cannot keep them: %s", why);
+    jobsvc__db_close(d);
+    return NULL;
 }
 
 const struct jobs_journal *jobsvc__db_journal(struct jobsvc__db *d)

@@ -26,6 +26,7 @@ static void task_run(void *arg, const struct jobs_run *run,
     const struct jobsvc_run r = { run->cancel, jobs_id(run->job), t->svc,
                                   run };
 
+    jobsvc__db_checkpoint(t->svc->db);
     t->svc->run(t->svc->user, t->body, t->len, &r, out);
 }
 

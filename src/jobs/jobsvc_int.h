@@ -68,6 +68,9 @@ struct jobsvc__db *jobsvc__db_open(const struct jobs_config *cfg);
 const struct jobs_journal *jobsvc__db_journal(struct jobsvc__db *d);
 void jobsvc__db_load(struct jobsvc__db *d, jobsvc *s);
 void jobsvc__db_close(struct jobsvc__db *d);
+/* On a worker about to run a job (no lock held): the WAL into the file,
+ * at most once a second (d NULL: nothing). */
+void jobsvc__db_checkpoint(struct jobsvc__db *d);
 
 extern const struct jobsvc__ops jobsvc__embedded;
 extern const struct jobsvc__ops jobsvc__shared;
