@@ -612,6 +612,31 @@ static void test_restart_drops_bad_rows(void **state)
     stop(s, st);
 }
 
+/* A second service on the same file (a second server on one
+ * state_dir) keeps its jobs in memory, saying so: the file's are the
+ * first one's, and nobody runs them twice. */
+static void test_one_owner_per_file(void **state)
+{
+    store *st, *st2;
+    jobsvc *s = start_kept(&st, 3600, 3), *s2;
+    struct want w = { NULL, NULL, JOBS_DONE };
+    char id[JOBS_ID_LEN + 1];
+
+    (void)state;
+    s2 = start_kept(&st2, 3600, 3);
+    assert_non_null(strstr(logged, "kept in memory only (a restart "
+                           "forgets them): the store cannot keep them: "
+                           "another process keeps its jobs in "));
+    submit_new(s2, "1,1", id);
+    w = (struct want){ s2, id, JOBS_DONE };
+    assert_true(wait_until(in_state, &w, 5000));
+    assert_int_equal(sql_int("SELECT count(*) FROM jobs"), 0);
+    submit_new(s, "1,1", id);
+    assert_int_equal(sql_int("SELECT count(*) FROM jobs"), 1);
+    stop(s2, st2);
+    stop(s, st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -629,6 +654,8 @@ int main(void)
                                         remove_dir),
         cmocka_unit_test_setup_teardown(test_restart_drops_bad_rows,
                                         make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_one_owner_per_file, make_dir,
+                                        remove_dir),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

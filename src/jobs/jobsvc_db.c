@@ -23,6 +23,8 @@
  */
 #include "jobsvc_int.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <sqlite3.h>
@@ -31,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "puz_clock.h"
 #include "store.h"
@@ -39,6 +43,7 @@ struct jobsvc__db {
     sqlite3 *db;
     sqlite3_stmt *ins, *upd, *del;
     sqlite3 *ckpt;                  /* the checkpoints' connection */
+    int lock_fd;                    /* flock'd: the file's jobs are ours */
     pthread_mutex_t ckpt_lock;      /* one checkpoint at a time */
     _Atomic uint64_t checkpoint_us; /* the last one's */
     struct jobs_journal journal;
@@ -337,6 +342,8 @@ void jobsvc__db_close(struct jobsvc__db *d)
         sqlite3_wal_checkpoint_v2(d->ckpt, NULL, SQLITE_CHECKPOINT_PASSIVE,
                                   NULL, NULL);
     sqlite3_close(d->ckpt);
+    if (d->lock_fd >= 0)
+        close(d->lock_fd);
     pthread_mutex_destroy(&d->ckpt_lock);
     sqlite3_finalize(d->ins);
     sqlite3_finalize(d->upd);
@@ -369,6 +376,31 @@ static bool prepare(struct jobsvc__db *d)
               == SQLITE_OK;
 }
 
+/*
+ * The jobs of one file belong to one process: two servers on one
+ * state_dir (allowed for the daily leaderboard) would each restore and
+ * run every job. An flock beside the file, which the kernel lets go of
+ * when the process dies however it dies; the second process keeps its
+ * jobs in memory. 0, or -1 with why.
+ */
+static int own_file(struct jobsvc__db *d, char *why)
+{
+    const char *db = sqlite3_db_filename(d->db, "main");
+    char path[4200];
+
+    snprintf(path, sizeof(path), "%s-jobs.lock", db != NULL ? db : "");
+    d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
+    if (d->lock_fd < 0) {
+        snprintf(why, PUZ_MSG_MAX, "%.200s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(d->lock_fd, LOCK_EX | LOCK_NB) == 0)
+        return 0;
+    snprintf(why, PUZ_MSG_MAX, "another process keeps its jobs in %.200s",
+             db);
+    return -1;
+}
+
 struct jobsvc__db *jobsvc__db_open(const struct jobs_config *cfg)
 {
     struct jobsvc__db *d;
@@ -385,9 +417,10 @@ struct jobsvc__db *jobsvc__db_open(const struct jobs_config *cfg)
     d->body_max = cfg->body_max_bytes;
     d->results_max = cfg->results_max_bytes;
     d->journal = (struct jobs_journal){ db_put, db_drop, d };
+    d->lock_fd = -1;
     pthread_mutex_init(&d->ckpt_lock, NULL);
     d->db = store_sqlite_connect(cfg->store, why);
-    if (d->db != NULL)
+    if (d->db != NULL && own_file(d, why) == 0)
         d->ckpt = store_sqlite_connect(cfg->store, why);
     if (d->ckpt != NULL && (!prepare(d) || sqlite3_exec(d->db, "PRAGMA "
                             "wal_autocheckpoint = 0", NULL, NULL, NULL)))
