@@ -583,19 +583,20 @@ static void test_restart_drops_bad_rows(void **state)
     w.id = id;
     assert_true(wait_until(in_state, &w, 5000));
     stop(s, st);
-    sql_exec("INSERT INTO jobs SELECT seq + 1, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'"
-             ", owner, trace, idem_key, idem_body, idem_until_ms, 'weird', "
+    /* copies of its row: an unknown state, an id of 41 digits, an
+     * answer of 2 MB (the budget is 1 MiB) */
+    sql_exec("INSERT INTO jobs SELECT seq + 1, printf('%.32c', 'a'), "
+             "owner, trace, idem_key, idem_body, idem_until_ms, 'weird', "
              "attempts, created_ms, started_ms, finished_ms, request, "
              "elapsed_us, progress, result, reason FROM jobs;"
-             "INSERT INTO jobs SELECT seq + 2, 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
-             "bbbbbbbb', owner, trace, idem_key, idem_body, idem_until_ms, "
-             "state, attempts, created_ms, started_ms, finished_ms, request, "
-             "elapsed_us, progress, result, reason FROM jobs WHERE seq = 1;"
-             "INSERT INTO jobs SELECT seq + 3, 'cccccccccccccccccccccccccccccccc'"
-             ", owner, trace, idem_key, idem_body, idem_until_ms, state, "
-             "attempts, created_ms, started_ms, finished_ms, request, "
-             "elapsed_us, progress, zeroblob(2000000), reason FROM jobs "
-             "WHERE seq = 1;");
+             "INSERT INTO jobs SELECT seq + 2, printf('%.41c', 'b'), owner, "
+             "trace, idem_key, idem_body, idem_until_ms, state, attempts, "
+             "created_ms, started_ms, finished_ms, request, elapsed_us, "
+             "progress, result, reason FROM jobs WHERE seq = 1;"
+             "INSERT INTO jobs SELECT seq + 3, printf('%.32c', 'c'), owner, "
+             "trace, idem_key, idem_body, idem_until_ms, state, attempts, "
+             "created_ms, started_ms, finished_ms, request, elapsed_us, "
+             "progress, zeroblob(2000000), reason FROM jobs WHERE seq = 1;");
     assert_int_equal(sql_int("SELECT count(*) FROM jobs"), 4);
     s = start_kept(&st, 3600, 3);
     assert_non_null(strstr(logged, "dropped stored job "
