@@ -60,6 +60,7 @@ enum jobs_idem_found {
 };
 
 typedef struct jobs jobs_t;
+struct store;
 typedef struct jobs_job jobs_job;
 
 enum jobs_state {
@@ -110,6 +111,44 @@ struct jobs_task {
                                          * (W3C trace context); "" none */
 };
 
+/*
+ * A job as a journal keeps it (struct jobs_journal) and gives it back
+ * at the next start (jobs_restore): what it was made with and how far
+ * it got. Times are wall-clock ms (0: not yet).
+ */
+struct jobs_record {
+    char id[JOBS_ID_LEN + 1];
+    char owner[JOBS_OWNER_MAX + 1];
+    char trace[JOBS_TRACE_LEN + 1];
+    struct jobs_idem idem;          /* key "": none */
+    int64_t idem_until_ms;          /* the key binds until */
+    enum jobs_state state;
+    unsigned attempts;              /* runs started */
+    int64_t created_ms, started_ms, finished_ms;
+    uint64_t elapsed_us;            /* of the run that ended it */
+    struct puz_progress progress;   /* its last, as a watcher saw it */
+    const char *body;               /* done: the answer; failed: the */
+    size_t len;                     /* problem (NULL, 0: none) */
+    char reason[PUZ_MSG_MAX];
+};
+
+/*
+ * Where a registry writes its jobs down so that they outlive it (the
+ * embedded backend's SQLite table, jobsvc_db.c). Called with the
+ * registry's lock held, in the order things happen: put when a job is
+ * made (made true; task is what it runs), started and ended; drop when
+ * it is forgotten (expired, pushed out, deleted). A nonzero put of a
+ * made job refuses it (PUZ_EIO: not accepted, nothing kept); later ones
+ * are the journal's to report. A job ended by jobs_shutdown is not
+ * written: its row stays queued or running, for the next start.
+ */
+struct jobs_journal {
+    int (*put)(void *user, const struct jobs_record *r,
+               const struct jobs_task *task, bool made);
+    void (*drop)(void *user, const char *id);
+    void *user;
+};
+
 struct jobs_config {
     unsigned workers;       /* threads running jobs, >= 1 */
     unsigned queue;         /* jobs allowed to wait, >= 1 */
@@ -118,6 +157,19 @@ struct jobs_config {
     size_t results_max_bytes;   /* answer bytes finished jobs hold in
                                  * all; 0 = no cap */
     int nice;                   /* the workers' niceness (pool.h) */
+    /* Runs a restored job gets (jobs_restore: it was running when the
+     * process stopped): past them it ends failed, "gave up after N
+     * attempts". 0: 3 (job_max_attempts, as the shared backend's). */
+    unsigned max_attempts;
+    const struct jobs_journal *journal;     /* NULL: memory only */
+    /* The jobs service's (jobsvc_create_embedded), not the registry's:
+     * the store whose SQLite file keeps the jobs (NULL, or a shared
+     * store: memory only), the largest request it keeps (0: any), and
+     * where it says what it could not keep or load. */
+    struct store *store;
+    size_t body_max_bytes;
+    void (*log)(void *user, const char *line);
+    void *log_user;
 };
 
 /* Start cfg->workers threads. PUZ_EINVAL for a zero count, PUZ_ENOMEM
@@ -172,6 +224,20 @@ void jobs_release(jobs_t *j, jobs_job *job);
 puz_err jobs_cancel(jobs_t *j, jobs_job *job, const char *reason,
                     unsigned wait_ms);
 
+/*
+ * Add a job the journal kept (at start, before any submission): a
+ * queued one is queued again, after those restored before it; a running
+ * one too, as its next attempt (or, past max_attempts, it ends failed);
+ * a finished one is kept with its answer for what is left of its ttl_s.
+ * task is as jobs_submit's (the registry's on PUZ_OK). PUZ_EFINISHED: a
+ * finished job past its time (dropped from the journal); PUZ_EFULL: no
+ * room for it (job_max, the answers' bytes or the queue); PUZ_EINVAL:
+ * r is no job (a bad id or state); PUZ_ENOMEM. On an error nothing is
+ * kept, and the caller drops the row.
+ */
+puz_err jobs_restore(jobs_t *j, const struct jobs_task *task,
+                     const struct jobs_record *r);
+
 /* Drop a job from the registry (DELETE of a finished job). */
 void jobs_forget(jobs_t *j, jobs_job *job);
 
@@ -196,9 +262,10 @@ struct jobs_view {
     char trace[JOBS_TRACE_LEN + 1];     /* as submitted; "" none */
     enum jobs_state state;
     uint64_t version;           /* grows with every change of the job */
-    unsigned attempts;          /* runs started (shared jobs, jobq.h);
-                                 * 0 here: the embedded ones never
-                                 * start twice */
+    unsigned attempts;          /* runs started: more than one when
+                                 * its runner died (shared jobs, jobq.h)
+                                 * or its process stopped while it ran
+                                 * (embedded jobs kept in SQLite) */
     int64_t created_ms, started_ms, finished_ms;   /* wall; 0 = not yet */
     uint64_t elapsed_us;        /* of the run: so far, or in all */
     struct puz_progress progress;

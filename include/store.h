@@ -55,7 +55,7 @@ typedef struct store store;
  * sustain about ten moves a second; the web game slides a tile in
  * 140 ms; and the time includes the start's round trip. */
 #define STORE_MOVE_FLOOR_MS 100
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 /* Calls return puz_err: PUZ_EINVAL (a field out of bounds, msg says
  * which; or a run faster than a person plays), PUZ_ELIMITED (this client or its network submitted too
@@ -159,6 +159,13 @@ const char *store_backend(const store *s);
  * redisFree()s it. NULL with why in msg when it cannot connect. */
 struct redisContext;
 struct redisContext *store_redis_connect(store *s, char *msg);
+/* The embedded backend only (NULL otherwise): a new connection of its
+ * own to the same SQLite file (created and migrated if need be, WAL),
+ * for a module that keeps its own table there (the embedded jobs,
+ * jobsvc_db.c); the caller sqlite3_close()s it. NULL with why in msg
+ * when the file cannot be opened. */
+struct sqlite3;
+struct sqlite3 *store_sqlite_connect(store *s, char *msg);
 /* The shared backend's key prefix ("puzzled:"); "" for the embedded. */
 const char *store_redis_prefix(const store *s);
 

@@ -34,9 +34,11 @@ static int setup(void **state)
     apitest_init(&f->t);
     f->t.lim.job_queue = 2;
     f->t.lim.job_max = 4;
-    jc = (struct jobs_config){ 1, f->t.lim.job_queue, f->t.lim.job_ttl_s,
-                               f->t.lim.job_max,
-                               f->t.lim.job_results_max_bytes, 0 };
+    jc = (struct jobs_config){ .workers = 1, .queue = f->t.lim.job_queue,
+                               .ttl_s = f->t.lim.job_ttl_s,
+                               .max = f->t.lim.job_max,
+                               .results_max_bytes =
+                                   f->t.lim.job_results_max_bytes };
     assert_int_equal(jobsvc_create_embedded(&jc, api_jobs_run, &f->t.ctx,
                                             &f->svc), PUZ_OK);
     f->t.ctx.jobs = f->svc;

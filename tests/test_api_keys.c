@@ -66,7 +66,8 @@ static int setup(void **state)
     assert_int_equal(api_keys_load(f->path, &f->keys, msg), PUZ_OK);
     unlink(f->path);
     apitest_init(&f->t);
-    jc = (struct jobs_config){ 1, 8, 3600, 100, 1u << 20, 0 };
+    jc = (struct jobs_config){ .workers = 1, .queue = 8, .ttl_s = 3600,
+                               .max = 100, .results_max_bytes = 1u << 20 };
     assert_int_equal(jobsvc_create_embedded(&jc, api_jobs_run, &f->t.ctx,
                                             &f->svc), PUZ_OK);
     f->t.ctx.jobs = f->svc;

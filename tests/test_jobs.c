@@ -74,7 +74,9 @@ static puz_err submit(jobs_t *j, unsigned ms, size_t len, jobs_job **out)
 static jobs_t *start_with(unsigned workers, unsigned queue, unsigned max,
                           unsigned ttl_s, size_t results_max)
 {
-    struct jobs_config c = { workers, queue, ttl_s, max, results_max, 0 };
+    struct jobs_config c = { .workers = workers, .queue = queue,
+                             .ttl_s = ttl_s, .max = max,
+                             .results_max_bytes = results_max };
     jobs_t *j = NULL;
 
     assert_int_equal(jobs_create(&c, &j), PUZ_OK);

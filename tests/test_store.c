@@ -38,6 +38,7 @@
 
 #include "puz_board.h"
 #include "store.h"
+#include "support/tmpdir.h"
 #include "support/tredis.h"
 #include "support/wait.h"
 
@@ -48,17 +49,13 @@ static char dir[64];
 static int make_dir(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/puzzled-store-XXXXXX");
-    return mkdtemp(dir) == NULL ? -1 : 0;
+    return tmpdir_make(dir, sizeof(dir), "store");
 }
 
 static int remove_dir(void **state)
 {
-    char cmd[128];
-
     (void)state;
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tmpdir_remove(dir);
 }
 
 /* A test of its own directory, the group's put back afterwards. */

@@ -199,7 +199,7 @@ static json_t *job_json(const struct jobs_view *v)
     if (o != NULL && (v->state == JOBS_CANCELLED
                       || (v->state == JOBS_FAILED && v->reason[0] != '\0')))
         json_object_set_new(o, "reason", json_string(v->reason));
-    if (o != NULL && v->attempts != 0)      /* shared jobs only (jobq.h) */
+    if (o != NULL && v->attempts != 0)      /* once started */
         json_object_set_new(o, "attempts", json_integer(v->attempts));
     return o;
 }

@@ -146,9 +146,10 @@ static const struct conf_key own[] = {
       "another instance" },
     { "job_max_attempts", NUM(CONF_UINT, job_max_attempts),
       .section = CONF_SEC_STREAMS, .min = 1, .max = 100, .def = 3,
-      .help = "with redis_url: runs a job gets when its runner dies or "
-      "stalls (1 s, then 2, 4 ... apart); past them it ends failed, 'gave "
-      "up after N attempts'" },
+      .help = "runs a job gets when its runner dies or stalls (with "
+      "redis_url: 1 s, then 2, 4 ... apart) or its server stops while it "
+      "runs (embedded jobs kept in state_dir); past them it ends failed, "
+      "'gave up after N attempts'" },
     { "job_events_max", NUM(CONF_UINT, job_events_max), .section = CONF_SEC_STREAMS,
       .min = 16, .max = 100000, .def = 1000, .help = "with redis_url: "
       "progress events kept per job in Redis (a stream trimmed to about "
@@ -159,8 +160,9 @@ static const struct conf_key own[] = {
     /* Relative, like www and pdb-cache: `make run` works from the tree. */
     { "state_dir", STR(state_dir), .section = CONF_SEC_STATE, .def_str = "state",
       .values = "a directory, or off", .help = "directory of the store "
-      "(the daily leaderboard, puzzled.db), created if missing; off = no "
-      "store" },
+      "(the daily leaderboard and, without redis_url, the jobs: "
+      "puzzled.db), created if missing; off = no store, jobs in memory "
+      "only" },
     { "redis_url", STR(redis_url), .section = CONF_SEC_STATE,
       .values = "redis://[user:password@]host[:port][/db] or "
       "unix:///path[?db=N]", .help = "the shared store: the daily par, "

@@ -552,8 +552,9 @@ static puz_err create_shared(struct http_server *s)
 /* Jobs run on workers of their own, so long solves never hold up the
  * quick ones: this process's (embedded), or, with a shared store, those
  * of every instance (shared). Their workers run what may already be
- * queued, so they start only once the API they run through is set up
- * (http__api_init). */
+ * queued (shared, or embedded jobs kept in the store's file from before
+ * a restart), so they start only once the API they run through is set
+ * up (http__api_init). */
 static puz_err start_jobs(struct http_server *s, char *msg)
 {
     struct jobs_config jc = {
@@ -561,6 +562,10 @@ static puz_err start_jobs(struct http_server *s, char *msg)
         .ttl_s = s->cfg.api.job_ttl_s, .max = s->cfg.api.job_max,
         .results_max_bytes = s->cfg.api.job_results_max_bytes,
         .nice = (int)s->cfg.worker_nice,
+        .max_attempts = s->cfg.job_max_attempts,
+        /* embedded: kept in the store's file, when there is one */
+        .store = s->store, .body_max_bytes = s->cfg.api.max_body_bytes,
+        .log = log_store,
     };
     bool shared = s->store != NULL
                   && strcmp(store_backend(s->store), "shared") == 0;

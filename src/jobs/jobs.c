@@ -10,6 +10,11 @@
  * every caller of jobs_submit/jobs_find one until jobs_release. What a
  * job runs is the API's business (struct jobs_task); the registry keeps
  * the answer's bytes it hands back, counted against results_max_bytes.
+ *
+ * With a journal (jobs.h) every job is written down when it is made,
+ * started and ended, and forgotten there when it is forgotten here, all
+ * under the lock, so the journal sees the same order the watchers do;
+ * jobs_restore takes its rows back at the next start.
  */
 #include "jobs.h"
 
@@ -35,6 +40,9 @@ struct jobs_job {
     uint64_t idem_until_us;         /* monotonic: the key binds until */
     enum jobs_state state;
     uint64_t version;
+    unsigned attempts;              /* runs started */
+    bool by_shutdown;               /* ended by jobs_shutdown: its row
+                                     * stays as it was (jobs_journal) */
     int64_t created_ms, started_ms, finished_ms;    /* wall clock */
     uint64_t started_us, finished_us;               /* monotonic */
     struct puz_progress progress;
@@ -103,6 +111,35 @@ static void unlink_job(jobs_t *j, jobs_job *job)
     j->count--;
 }
 
+/* The journal's copy of job (lock held): made, started or ended. A job
+ * ended by shutdown keeps its row as it was, to run at the next start.
+ * Nonzero when the journal could not write it. */
+static int journal_put(jobs_t *j, const jobs_job *job, bool made)
+{
+    const struct jobs_journal *jn = j->cfg.journal;
+    struct jobs_record r = { .state = job->state };
+
+    if (jn == NULL || job->by_shutdown)
+        return 0;
+    memcpy(r.id, job->id, sizeof(r.id));
+    memcpy(r.owner, job->task.owner, sizeof(r.owner));
+    memcpy(r.trace, job->task.trace, sizeof(r.trace));
+    r.idem = job->idem;
+    if (job->idem.key[0] != '\0')
+        r.idem_until_ms = job->created_ms + (int64_t)JOBS_IDEM_TTL_S * 1000;
+    r.attempts = job->attempts;
+    r.created_ms = job->created_ms;
+    r.started_ms = job->started_ms;
+    r.finished_ms = job->finished_ms;
+    if (jobs_state_final(job->state) && job->started_us != 0)
+        r.elapsed_us = job->finished_us - job->started_us;
+    r.progress = job->progress;
+    r.body = job->body;
+    r.len = job->len;
+    memcpy(r.reason, job->reason, sizeof(r.reason));
+    return jn->put(jn->user, &r, &job->task, made);
+}
+
 /* Drop one reference with the lock held; frees on the last. */
 static void unref_locked(jobs_job *job)
 {
@@ -114,13 +151,21 @@ static void unref_locked(jobs_job *job)
     free(job);
 }
 
-static void forget_locked(jobs_t *j, jobs_job *job)
+/* Forget job here and, when drop, in the journal too (lock held). */
+static void unlist_locked(jobs_t *j, jobs_job *job, bool drop)
 {
     if (!job->listed)
         return;
+    if (drop && j->cfg.journal != NULL)
+        j->cfg.journal->drop(j->cfg.journal->user, job->id);
     unlink_job(j, job);
     j->changes++;
     unref_locked(job);
+}
+
+static void forget_locked(jobs_t *j, jobs_job *job)
+{
+    unlist_locked(j, job, true);
 }
 
 static void set_state(jobs_t *j, jobs_job *job, enum jobs_state s)
@@ -132,6 +177,7 @@ static void set_state(jobs_t *j, jobs_job *job, enum jobs_state s)
     j->st.by_state[s]++;
     job->state = s;
     if (s == JOBS_RUNNING) {
+        job->attempts++;
         job->started_ms = puz_clock_wall_ms();
         job->started_us = puz_clock_mono_us();
     }
@@ -148,6 +194,7 @@ static void set_state(jobs_t *j, jobs_job *job, enum jobs_state s)
         pthread_cond_broadcast(&j->ended);
     }
     touched(j, job);
+    journal_put(j, job, false);     /* a failed write: the journal says */
 }
 
 /* Forget finished jobs past their time (lock held). */
@@ -296,6 +343,8 @@ puz_err jobs_create(const struct jobs_config *cfg, jobs_t **out)
     if (j == NULL)
         return PUZ_ENOMEM;
     j->cfg = *cfg;
+    if (j->cfg.max_attempts == 0)
+        j->cfg.max_attempts = 3;
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->change, NULL);
     pthread_cond_init(&j->ended, NULL);
@@ -308,6 +357,12 @@ puz_err jobs_create(const struct jobs_config *cfg, jobs_t **out)
     j->st.queue = cfg->queue;
     *out = j;
     return PUZ_OK;
+}
+
+static bool id_well_formed(const char *id)
+{
+    return id != NULL && strlen(id) == JOBS_ID_LEN
+           && strspn(id, "0123456789abcdef") == JOBS_ID_LEN;
 }
 
 /* 128 bits from the kernel; a failing getrandom is not worth guessable
@@ -343,6 +398,7 @@ static jobs_job *job_new(jobs_t *j, const struct jobs_task *task)
     return job;
 }
 
+/* List job as the newest (lock held), in the state it has. */
 static void link_front(jobs_t *j, jobs_job *job)
 {
     job->next = j->head;
@@ -353,8 +409,8 @@ static void link_front(jobs_t *j, jobs_job *job)
         j->tail = job;
     job->listed = true;
     j->count++;
-    j->st.by_state[JOBS_QUEUED]++;
-    j->st.submitted++;
+    j->st.by_state[job->state]++;
+    j->st.results_bytes += job->len;
     touched(j, job);
 }
 
@@ -439,10 +495,17 @@ puz_err jobs_submit_idem(jobs_t *j, const struct jobs_task *task,
         rc = PUZ_ECLOSED;
     else if (!make_room(j))
         rc = PUZ_EFULL;
+    /* Written down before it can run, and before its answer goes out: an
+     * accepted job outlives the process. */
+    if (rc == PUZ_OK && journal_put(j, job, true) != 0)
+        rc = PUZ_EIO;
     /* Submitted under the lock: a worker that picks it up at once waits
      * for the lock before it looks at the job, by then listed. */
-    if (rc == PUZ_OK)
+    if (rc == PUZ_OK) {
         rc = pool_submit(j->pool, &job->pj);
+        if (rc != PUZ_OK && j->cfg.journal != NULL)
+            j->cfg.journal->drop(j->cfg.journal->user, job->id);
+    }
     if (rc != PUZ_OK) {
         j->st.rejected++;
         pthread_mutex_unlock(&j->lock);
@@ -450,15 +513,135 @@ puz_err jobs_submit_idem(jobs_t *j, const struct jobs_task *task,
         return rc;
     }
     link_front(j, job);
+    j->st.submitted++;
     pthread_mutex_unlock(&j->lock);
     *out = job;
     return PUZ_OK;
 }
 
-static bool id_well_formed(const char *id)
+
+/* --- restoring what the journal kept ------------------------------------ */
+
+/* The monotonic time (µs) of a wall-clock ms: now's, moved by the
+ * difference; 0 when that is before the monotonic clock's start. */
+static uint64_t mono_of(int64_t wall_ms)
 {
-    return id != NULL && strlen(id) == JOBS_ID_LEN
-           && strspn(id, "0123456789abcdef") == JOBS_ID_LEN;
+    int64_t d = wall_ms - puz_clock_wall_ms();
+    uint64_t now = puz_clock_mono_us();
+
+    if (d >= 0)
+        return now + (uint64_t)d * 1000u;
+    return (uint64_t)-d * 1000u < now ? now - (uint64_t)-d * 1000u : 0;
+}
+
+/* A restored job as its record says (not listed yet). */
+static jobs_job *job_of_record(jobs_t *j, const struct jobs_task *task,
+                               const struct jobs_record *r)
+{
+    jobs_job *job = calloc(1, sizeof(*job));
+
+    if (job == NULL)
+        return NULL;
+    memcpy(job->id, r->id, sizeof(job->id));
+    job->reg = j;
+    job->task = *task;
+    job->pj.run = job_run;
+    job->pj.done = job_done;
+    job->state = r->state;
+    job->attempts = r->attempts;
+    job->created_ms = r->created_ms;
+    job->started_ms = r->started_ms;
+    job->finished_ms = r->finished_ms;
+    memcpy(job->reason, r->reason, sizeof(job->reason));
+    job->reason[sizeof(job->reason) - 1] = '\0';
+    if (r->idem.key[0] != '\0') {
+        job->idem = r->idem;
+        job->idem_until_us = mono_of(r->idem_until_ms);
+    }
+    job->refs = 1;              /* registry */
+    return job;
+}
+
+/* A finished job kept for the rest of its time (lock held). */
+static puz_err restore_finished(jobs_t *j, jobs_job *job,
+                                const struct jobs_record *r)
+{
+    int64_t age_ms = puz_clock_wall_ms() - r->finished_ms;
+
+    if (age_ms >= (int64_t)j->cfg.ttl_s * 1000)
+        return PUZ_EFINISHED;
+    if (!make_room(j) || !make_room_bytes(j, NULL, r->len))
+        return PUZ_EFULL;
+    if (r->len != 0) {
+        job->body = malloc(r->len);
+        if (job->body == NULL)
+            return PUZ_ENOMEM;
+        memcpy(job->body, r->body, r->len);
+        job->len = r->len;
+    }
+    job->finished_us = mono_of(r->finished_ms);
+    job->progress = r->progress;
+    if (r->started_ms != 0 && job->finished_us > r->elapsed_us)
+        job->started_us = job->finished_us - r->elapsed_us;
+    link_front(j, job);
+    return PUZ_OK;
+}
+
+/* A job that was queued or running, queued again; one that had its
+ * runs ends failed (lock held). */
+static puz_err restore_unfinished(jobs_t *j, jobs_job *job)
+{
+    bool was_running = job->state == JOBS_RUNNING;
+    puz_err rc;
+
+    if (!make_room(j))
+        return PUZ_EFULL;
+    job->state = JOBS_QUEUED;
+    job->started_ms = 0;
+    if (was_running && job->attempts >= j->cfg.max_attempts) {
+        snprintf(job->reason, sizeof(job->reason), "gave up after %u "
+                 "attempts: the server stopped while it ran",
+                 job->attempts);
+        link_front(j, job);
+        set_state(j, job, JOBS_FAILED);     /* written down there */
+        return PUZ_OK;
+    }
+    job->refs++;                /* the pool's */
+    rc = pool_submit(j->pool, &job->pj);
+    if (rc != PUZ_OK) {
+        job->refs--;
+        return rc;
+    }
+    link_front(j, job);
+    if (was_running)            /* its row says queued again */
+        journal_put(j, job, false);
+    return PUZ_OK;
+}
+
+puz_err jobs_restore(jobs_t *j, const struct jobs_task *task,
+                     const struct jobs_record *r)
+{
+    jobs_job *job;
+    puz_err rc;
+
+    if (!id_well_formed(r->id) || (unsigned)r->state >= JOBS_STATE_COUNT_)
+        return PUZ_EINVAL;
+    job = job_of_record(j, task, r);
+    if (job == NULL)
+        return PUZ_ENOMEM;
+    pthread_mutex_lock(&j->lock);
+    if (j->closed)
+        rc = PUZ_ECLOSED;
+    else if (jobs_state_final(r->state))
+        rc = restore_finished(j, job, r);
+    else
+        rc = restore_unfinished(j, job);
+    pthread_mutex_unlock(&j->lock);
+    if (rc != PUZ_OK) {
+        free(job->body);
+        free(job);              /* the task's arg stays the caller's */
+    }
+    return rc;
 }
 
 jobs_job *jobs_find(jobs_t *j, const char *id)
@@ -559,7 +742,7 @@ static void view_locked(const jobs_job *job, struct jobs_view *v)
     memcpy(v->trace, job->task.trace, sizeof(v->trace));
     v->state = job->state;
     v->version = job->version;
-    v->attempts = 0;
+    v->attempts = job->attempts;
     v->created_ms = job->created_ms;
     v->started_ms = job->started_ms;
     v->finished_ms = job->finished_ms;
@@ -625,6 +808,8 @@ void jobs_shutdown(jobs_t *j, const char *reason)
     for (jobs_job *job = j->head; job != NULL; job = job->next) {
         if (jobs_state_final(job->state))
             continue;
+        /* Not asked to stop before (by a DELETE): its row stays. */
+        job->by_shutdown = atomic_load(&job->pj.cancel) == 0;
         snprintf(job->reason, sizeof(job->reason), "%s", reason);
         atomic_store(&job->pj.cancel, 1);
         if (job->state == JOBS_QUEUED)
@@ -648,8 +833,8 @@ void jobs_destroy(jobs_t *j)
         return;
     jobs_shutdown(j, "the server is shutting down");
     pthread_mutex_lock(&j->lock);
-    while (j->head != NULL)
-        forget_locked(j, j->head);
+    while (j->head != NULL)     /* the journal keeps its rows */
+        unlist_locked(j, j->head, false);
     pthread_mutex_unlock(&j->lock);
     pthread_cond_destroy(&j->change);
     pthread_cond_destroy(&j->ended);

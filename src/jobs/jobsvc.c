@@ -35,11 +35,21 @@ puz_err jobsvc_create_embedded(const struct jobs_config *cfg,
 {
     jobsvc *s = svc_new(&jobsvc__embedded, run, user, cfg->workers,
                         cfg->queue, cfg->max);
+    struct jobs_config jc = *cfg;
+    puz_err rc;
 
     *out = NULL;
     if (s == NULL)
         return PUZ_ENOMEM;
-    return svc_started(s, jobs_create(cfg, &s->jobs), out);
+    s->db = jobsvc__db_open(cfg);
+    if (s->db != NULL)
+        jc.journal = jobsvc__db_journal(s->db);
+    rc = jobs_create(&jc, &s->jobs);
+    if (rc == PUZ_OK && s->db != NULL)
+        jobsvc__db_load(s->db, s);     /* before any submission */
+    if (rc != PUZ_OK)
+        jobsvc__db_close(s->db);
+    return svc_started(s, rc, out);
 }
 
 /* The shared backend's run function hands its job to ours. */
@@ -90,6 +100,7 @@ void jobsvc_destroy(jobsvc *s)
         return;
     jobs_destroy(s->jobs);      /* each NULL-safe: one of them is */
     jobq_destroy(s->q);
+    jobsvc__db_close(s->db);    /* after the workers' last writes */
     free(s);
 }
 

@@ -3,7 +3,8 @@
  * process's registry (jobs.h). A job's task is its request's bytes,
  * handed to the service's run function on a job worker, as the shared
  * backend hands them; a read holds a reference, so a finished job's
- * answer is read where it lies, never copied.
+ * answer is read where it lies, never copied. With the embedded store
+ * the jobs are kept in its SQLite file too (jobsvc_db.c).
  */
 #include "jobsvc_int.h"
 
@@ -25,6 +26,7 @@ static void task_run(void *arg, const struct jobs_run *run,
     const struct jobsvc_run r = { run->cancel, jobs_id(run->job), t->svc,
                                   run, "" };
 
+    jobsvc__db_checkpoint(t->svc->db);
     t->svc->run(t->svc->user, t->body, t->len, &r, out);
 }
 
@@ -40,24 +42,38 @@ static void hold(jobsvc *s, jobs_job *job, bool answer,
     out->held = job;
 }
 
-static struct task *task_new(jobsvc *s, const struct jobsvc_submit *a)
+puz_err jobsvc__task_make(jobsvc *s, const void *body, size_t len,
+                          const char *owner, const char *trace,
+                          struct jobs_task *out)
 {
-    struct task *t = malloc(sizeof(*t) + a->len);
+    struct task *t = malloc(sizeof(*t) + len);
 
-    if (t != NULL) {
-        t->svc = s;
-        t->len = a->len;
-        if (a->len != 0)
-            memcpy(t->body, a->body, a->len);
-    }
-    return t;
+    *out = (struct jobs_task){ task_run, free, t, "", "" };
+    if (t == NULL)
+        return PUZ_ENOMEM;
+    t->svc = s;
+    t->len = len;
+    if (len != 0)
+        memcpy(t->body, body, len);
+    snprintf(out->owner, sizeof(out->owner), "%s", owner);
+    snprintf(out->trace, sizeof(out->trace), "%s",
+             trace != NULL ? trace : "");
+    return PUZ_OK;
+}
+
+const char *jobsvc__task_body(const struct jobs_task *t, size_t *len)
+{
+    const struct task *k = t->arg;
+
+    *len = k->len;
+    return k->body;
 }
 
 static puz_err emb_submit(jobsvc *s, const struct jobsvc_submit *a,
                           struct jobsvc_job *out,
                           enum jobs_idem_found *found, char *msg)
 {
-    struct jobs_task task = { task_run, free, NULL, "", "" };
+    struct jobs_task task;
     jobs_job *job = NULL;
     puz_err rc;
 
@@ -71,13 +87,8 @@ static puz_err emb_submit(jobsvc *s, const struct jobsvc_submit *a,
     if (a->owner_cap != 0
         && jobs_count_active(s->jobs, a->owner) >= a->owner_cap)
         return PUZ_ELIMITED;
-    snprintf(task.owner, sizeof(task.owner), "%s", a->owner);
-    snprintf(task.trace, sizeof(task.trace), "%s",
-             a->trace != NULL ? a->trace : "");
-    task.arg = task_new(s, a);
-    if (task.arg == NULL)
-        rc = PUZ_ENOMEM;
-    else    /* looked up again under the registry's lock: one job */
+    rc = jobsvc__task_make(s, a->body, a->len, a->owner, a->trace, &task);
+    if (rc == PUZ_OK)   /* looked up again under the registry's lock */
         rc = jobs_submit_idem(s->jobs, &task, a->idem, &job, found);
     if (rc != PUZ_OK || *found != JOBS_IDEM_NEW)
         free(task.arg);
@@ -85,6 +96,10 @@ static puz_err emb_submit(jobsvc *s, const struct jobsvc_submit *a,
         snprintf(msg, JOBSVC_MSG_MAX, "%u job workers are busy and %u "
                  "jobs are waiting (or %u are held); retry after the "
                  "delay in Retry-After", s->workers, s->queue, s->max);
+    else if (rc == PUZ_EIO)
+        snprintf(msg, JOBSVC_MSG_MAX, "the job could not be written to "
+                 "the store (state_dir), so it was not taken; retry "
+                 "after the delay in Retry-After");
     else if (rc != PUZ_OK)
         snprintf(msg, JOBSVC_MSG_MAX, "no new jobs are taken: %s",
                  puz_strerror(rc));

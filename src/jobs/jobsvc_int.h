@@ -47,7 +47,30 @@ struct jobsvc {
     jobs_t *jobs;               /* embedded */
     jobq_t *q;                  /* shared */
     unsigned workers, queue, max;   /* as configured, for refusals */
+    struct jobsvc__db *db;      /* embedded, kept in SQLite; NULL: not */
 };
+
+/* jobsvc_embedded.c: a task of s running body (len bytes, copied), made
+ * by owner with trace ("": none); PUZ_ENOMEM. The request's bytes of a
+ * task so made. */
+puz_err jobsvc__task_make(jobsvc *s, const void *body, size_t len,
+                          const char *owner, const char *trace,
+                          struct jobs_task *out);
+const char *jobsvc__task_body(const struct jobs_task *t, size_t *len);
+
+/* jobsvc_db.c: the embedded jobs in the SQLite file of cfg->store, NULL
+ * when they stay in memory only (no store, a shared one, or one that
+ * cannot keep them: logged); its journal for the registry; every job
+ * it kept handed to s's registry (s->jobs) at start; closed (NULL is a
+ * no-op). */
+struct jobsvc__db;
+struct jobsvc__db *jobsvc__db_open(const struct jobs_config *cfg);
+const struct jobs_journal *jobsvc__db_journal(struct jobsvc__db *d);
+void jobsvc__db_load(struct jobsvc__db *d, jobsvc *s);
+void jobsvc__db_close(struct jobsvc__db *d);
+/* On a worker about to run a job (no lock held): the WAL into the file,
+ * at most once a second (d NULL: nothing). */
+void jobsvc__db_checkpoint(struct jobsvc__db *d);
 
 extern const struct jobsvc__ops jobsvc__embedded;
 extern const struct jobsvc__ops jobsvc__shared;

@@ -124,6 +124,16 @@ struct redisContext *store_redis_connect(store *s, char *msg)
     return store__redis_connect_new(s->be, msg);
 }
 
+struct sqlite3 *store_sqlite_connect(store *s, char *msg)
+{
+    if (s->ops != &store__sqlite_ops) {
+        snprintf(msg, PUZ_MSG_MAX, "the store is not embedded (redis_url "
+                 "is set)");
+        return NULL;
+    }
+    return store__sqlite_connect_new(s->be, msg);
+}
+
 const char *store_redis_prefix(const store *s)
 {
     return s->ops == &store__redis_ops ? store__redis_prefix(s->be) : "";

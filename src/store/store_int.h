@@ -113,6 +113,11 @@ puz_err store__redis_new(const char *url, const char *prefix,
 struct redisContext *store__redis_connect_new(void *be, char *msg);
 const char *store__redis_prefix(const void *be);
 
+/* A new connection of the embedded backend be (its file migrated, in
+ * WAL), or NULL + msg. */
+struct sqlite3;
+struct sqlite3 *store__sqlite_connect_new(void *be, char *msg);
+
 /* store_key_use_sync on the shared backend (connected, lock held). */
 puz_err store__redis_key_use(void *be, const char *instance, int64_t now_ms,
                              struct store_key_use *use, size_t n, char *msg);

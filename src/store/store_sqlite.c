@@ -106,6 +106,27 @@ static const char *const migrations[] = {
     "DROP INDEX IF EXISTS daily_rank;"
     "CREATE INDEX daily_rank ON daily_entries "
     "  (day, size, untimed, help, moves, time_ms, id);",
+    /* 7: the embedded backend's jobs (issue 42), written by their own
+     * connection (store_sqlite_connect, jobsvc_db.c): a row per job
+     * accepted, in the order accepted (seq), until it is forgotten. */
+    "CREATE TABLE jobs ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  id TEXT NOT NULL UNIQUE,"
+    "  owner TEXT NOT NULL,"
+    "  trace TEXT NOT NULL,"
+    "  idem_key TEXT NOT NULL,"
+    "  idem_body TEXT NOT NULL,"
+    "  idem_until_ms INTEGER NOT NULL,"
+    "  state TEXT NOT NULL,"
+    "  attempts INTEGER NOT NULL,"
+    "  created_ms INTEGER NOT NULL,"
+    "  started_ms INTEGER NOT NULL,"
+    "  finished_ms INTEGER NOT NULL,"
+    "  request BLOB NOT NULL,"
+    "  elapsed_us INTEGER NOT NULL,"
+    "  progress TEXT NOT NULL,"
+    "  result BLOB,"
+    "  reason TEXT NOT NULL);",
 };
 #define MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 
@@ -116,13 +137,12 @@ static void say(char *msg, const char *what, sqlite3 *db)
                  db ? sqlite3_errmsg(db) : "out of memory");
 }
 
-static int sqlite_schema_version(void *be)
+static int schema_version(sqlite3 *db)
 {
-    struct sqlite_be *b = be;
     sqlite3_stmt *st;
     int v = -1;
 
-    if (sqlite3_prepare_v2(b->db, "PRAGMA user_version", -1, &st, NULL))
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL))
         return -1;
     if (sqlite3_step(st) == SQLITE_ROW)
         v = sqlite3_column_int(st, 0);
@@ -130,33 +150,47 @@ static int sqlite_schema_version(void *be)
     return v;
 }
 
-static int migrate(struct sqlite_be *b, char *msg)
+static int sqlite_schema_version(void *be)
 {
-    int v = sqlite_schema_version(b);
+    return schema_version(((struct sqlite_be *)be)->db);
+}
+
+/* One migration at a time, each in a transaction that reads the version
+ * again: two connections (the store's and the jobs', or two processes)
+ * opening one file at once never run a migration twice. */
+static int migrate(sqlite3 *db, char *msg)
+{
     char sql[64];
 
-    if (v < 0) {
-        say(msg, "cannot read the store", b->db);
-        return -1;
-    }
-    if (v > MIGRATIONS) {
-        if (msg != NULL)
-            snprintf(msg, PUZ_MSG_MAX, "the store's schema version %d is "
-                     "newer than this server knows (%d)", v, MIGRATIONS);
-        return -1;
-    }
-    for (; v < MIGRATIONS; v++) {
+    for (;;) {
+        int v;
+
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) {
+            say(msg, "cannot read the store", db);
+            return -1;
+        }
+        v = schema_version(db);
+        if (v < 0 || v > MIGRATIONS) {
+            if (v < 0)
+                say(msg, "cannot read the store", db);
+            else if (msg != NULL)
+                snprintf(msg, PUZ_MSG_MAX, "the store's schema version %d "
+                         "is newer than this server knows (%d)", v,
+                         MIGRATIONS);
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+        if (v == MIGRATIONS)
+            return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) ? -1 : 0;
         snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
-        if (sqlite3_exec(b->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ||
-            sqlite3_exec(b->db, migrations[v], NULL, NULL, NULL) ||
-            sqlite3_exec(b->db, sql, NULL, NULL, NULL) ||
-            sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL)) {
-            say(msg, "cannot migrate the store", b->db);
-            sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
+        if (sqlite3_exec(db, migrations[v], NULL, NULL, NULL) ||
+            sqlite3_exec(db, sql, NULL, NULL, NULL) ||
+            sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) {
+            say(msg, "cannot migrate the store", db);
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
         }
     }
-    return 0;
 }
 
 /* puz_fold(nickname) in SQL: store_nickname_fold, for the migration
@@ -215,6 +249,38 @@ static void sqlite_disconnect(void *be)
     b->db = NULL;
 }
 
+/* path opened (created if need be) and brought up to date: WAL, the
+ * schema migrated; NULL with msg on failure. */
+static sqlite3 *open_db(const char *path, char *msg)
+{
+    sqlite3 *db = NULL;
+
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
+                        SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL)) {
+        say(msg, "cannot open the store", db);
+        goto out_close;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    if (sqlite3_create_function(db, "puz_fold", 1, SQLITE_UTF8
+                                | SQLITE_DETERMINISTIC, NULL, sql_fold, NULL,
+                                NULL)) {
+        say(msg, "cannot set up the store", db);
+        goto out_close;
+    }
+    if (sqlite3_exec(db, "PRAGMA journal_mode = WAL; "
+                     "PRAGMA synchronous = NORMAL; "
+                     "PRAGMA foreign_keys = ON", NULL, NULL, NULL)) {
+        say(msg, "cannot set up the store", db);
+        goto out_close;
+    }
+    if (migrate(db, msg) != 0)
+        goto out_close;
+    return db;
+out_close:
+    sqlite3_close(db);
+    return NULL;
+}
+
 static puz_err sqlite_connect(void *be, char *msg)
 {
     struct sqlite_be *b = be;
@@ -222,26 +288,9 @@ static puz_err sqlite_connect(void *be, char *msg)
 
     if (make_dir(b->dir, msg) != 0)
         return PUZ_EIO;
-    if (sqlite3_open_v2(b->path, &b->db, SQLITE_OPEN_READWRITE |
-                        SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL)) {
-        say(msg, "cannot open the store", b->db);
-        goto out_close;
-    }
-    sqlite3_busy_timeout(b->db, 5000);
-    if (sqlite3_create_function(b->db, "puz_fold", 1, SQLITE_UTF8
-                                | SQLITE_DETERMINISTIC, NULL, sql_fold, NULL,
-                                NULL)) {
-        say(msg, "cannot set up the store", b->db);
-        goto out_close;
-    }
-    if (sqlite3_exec(b->db, "PRAGMA journal_mode = WAL; "
-                     "PRAGMA synchronous = NORMAL; "
-                     "PRAGMA foreign_keys = ON", NULL, NULL, NULL)) {
-        say(msg, "cannot set up the store", b->db);
-        goto out_close;
-    }
-    if (migrate(b, msg) != 0)
-        goto out_close;
+    b->db = open_db(b->path, msg);
+    if (b->db == NULL)
+        return PUZ_EIO;
     if (sqlite3_exec(b->db, "INSERT OR REPLACE INTO store_probe (id, at) "
                      "VALUES (1, strftime('%s','now'))", NULL, NULL, NULL)) {
         say(msg, "cannot write to the store", b->db);
@@ -258,6 +307,15 @@ static puz_err sqlite_connect(void *be, char *msg)
 out_close:
     sqlite_disconnect(b);
     return PUZ_EIO;
+}
+
+sqlite3 *store__sqlite_connect_new(void *be, char *msg)
+{
+    struct sqlite_be *b = be;
+
+    if (make_dir(b->dir, msg) != 0)
+        return NULL;
+    return open_db(b->path, msg);
 }
 
 static void sqlite_destroy(void *be)
