@@ -219,7 +219,7 @@ puz_err puz__idastar_tables(const struct puz_board *start,
                             const struct puz_limits *l, puz_arena *a,
                             struct puz_result *out)
 {
-    struct puz__search s = { 0 };
+    struct puz__search s;
     struct puz__hargs args = { goal, t, a };
     size_t budget = puz_arena_budget(a);
     puz_err rc;
@@ -227,17 +227,9 @@ puz_err puz__idastar_tables(const struct puz_board *start,
     memset(out, 0, sizeof(*out));
     out->algorithm = PUZ_ALG_IDASTAR;
     out->heuristic = &puz__h_pdb;
+    puz__search_init(&s, start, goal, l, t, a, out);
     s.started_us = puz_clock_mono_us();
-    s.start = start;
-    s.goal = goal;
-    s.n = start->n;
-    s.rows = puz_board_rows(start);
-    s.cells = s.rows * s.n;
     s.h = &puz__h_pdb;
-    s.limits = l;
-    s.tables = t;
-    s.arena = a;
-    s.out = out;
     puz__arena_cap(a, l->max_bytes);
     rc = s.h->prepare(&args, &s.hctx, out->reason);
     if (rc == PUZ_OK && s.hctx == NULL)
