@@ -52,6 +52,23 @@ void puz__search_set_boards(struct puz__search *s,
     s->cells = s->rows * s->n;
 }
 
+void puz__moves_lists(unsigned rows, unsigned cols, uint8_t *nmoves,
+                      uint8_t (*dir)[4], uint8_t (*to)[4])
+{
+    struct puz__moves mv;
+
+    puz__moves_init_shape(&mv, rows, cols);
+    for (unsigned c = 0; c < rows * cols; c++) {
+        nmoves[c] = 0;
+        for (unsigned d = 0; d < 4; d++) {
+            if (mv.to[c][d] == PUZ__WALL)
+                continue;
+            dir[c][nmoves[c]] = (uint8_t)d;
+            to[c][nmoves[c]++] = mv.to[c][d];
+        }
+    }
+}
+
 void puz__progress(const struct puz__search *s, bool force)
 {
     struct puz__watch *w = s->watch;

@@ -105,5 +105,10 @@ void puz__moves_init(struct puz__moves *m, unsigned n);
 /* The same for rows x cols. */
 void puz__moves_init_shape(struct puz__moves *m, unsigned rows,
                            unsigned cols);
+/* The same as lists, for searches that loop over a cell's moves rather
+ * than test for walls: from cell c, nmoves[c] moves in direction order,
+ * the k-th in direction dir[c][k] to cell to[c][k]. */
+void puz__moves_lists(unsigned rows, unsigned cols, uint8_t *nmoves,
+                      uint8_t (*dir)[4], uint8_t (*to)[4]);
 
 #endif
