@@ -754,9 +754,7 @@ static bool fast_search(struct packed *pk)
     struct fast fs;
     bool lines;
 
-    if ((s->n != 3 && s->n != 4) || s->rows != s->n ||
-        s->h->as_tables == NULL ||
-        !s->h->as_tables(s->hctx, &t))
+    if (!puz__packed_htables(s, &t))
         return false;
     lines = t.line_cost != NULL;
     fs.step = step;
