@@ -424,15 +424,11 @@ static void *watchdog_main(void *arg)
 puz_err http__conns_start(struct http_server *s)
 {
     struct http__conns *w = calloc(1, sizeof(*w));
-    pthread_condattr_t attr;
 
     if (w == NULL)
         return PUZ_ENOMEM;
     pthread_mutex_init(&w->lock, NULL);
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&w->wake, &attr);
-    pthread_condattr_destroy(&attr);
+    http__bgthread_cond_init(&w->wake);
     w->srv = s;
     w->max = s->cfg.max_connections;
     w->head_us = secs_us(s->cfg.request_head_timeout_s);
@@ -450,16 +446,10 @@ void http__conns_stop(struct http_server *s)
 {
     struct http__conns *w = s->conns;
 
-    if (w == NULL)
+    if (w == NULL || !w->started)
         return;
-    if (w->started) {
-        pthread_mutex_lock(&w->lock);
-        w->stop = true;
-        pthread_cond_signal(&w->wake);
-        pthread_mutex_unlock(&w->lock);
-        pthread_join(w->thread, NULL);
-        w->started = false;
-    }
+    http__bgthread_stop(&w->lock, &w->wake, &w->stop, w->thread);
+    w->started = false;
 }
 
 void http__conns_destroy(struct http_server *s)

@@ -225,6 +225,15 @@ static inline uint64_t http__discard_limit(const struct http_server *s)
     return (uint64_t)s->cfg.api.max_body_bytes + s->cfg.max_discard_bytes;
 }
 
+/* bgthread.c: the server's background threads (the watchdog, keysync).
+ * A thread sleeps on wake, which this initialises on the monotonic clock
+ * (its timed waits use PUZ_CLOCK_MONO). */
+void http__bgthread_cond_init(pthread_cond_t *wake);
+/* Set *stop under lock, wake the thread that sleeps on wake and join
+ * it. */
+void http__bgthread_stop(pthread_mutex_t *lock, pthread_cond_t *wake,
+                         bool *stop, pthread_t thread);
+
 /* conns.c: the watchdog of connections (see there). The MHD callbacks
  * wrap http__on_request and http__on_completed. */
 puz_err http__conns_start(struct http_server *s);
