@@ -67,14 +67,27 @@ bool http__set_init(struct http__stream_set *set,
     return set->thread_started;
 }
 
-bool http__set_stopping(struct http__stream_set *set)
-{
+/* What the set's lock guards that is read from outside it: one copy of
+ * both, taken under the lock. */
+struct set_state {
+    unsigned count;
     bool stop;
+};
+
+static struct set_state set_state(struct http__stream_set *set)
+{
+    struct set_state st;
 
     pthread_mutex_lock(&set->lock);
-    stop = set->stop;
+    st.count = set->count;
+    st.stop = set->stop;
     pthread_mutex_unlock(&set->lock);
-    return stop;
+    return st;
+}
+
+bool http__set_stopping(struct http__stream_set *set)
+{
+    return set_state(set).stop;
 }
 
 puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
@@ -126,12 +139,7 @@ void http__set_unlink(struct http__stream_set *set, struct http__stream *st)
 
 unsigned http__set_count(struct http__stream_set *set)
 {
-    unsigned n;
-
-    pthread_mutex_lock(&set->lock);
-    n = set->count;
-    pthread_mutex_unlock(&set->lock);
-    return n;
+    return set_state(set).count;
 }
 
 void http__set_shutdown(struct http__stream_set *set, unsigned wait_ms,
