@@ -99,7 +99,8 @@ puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
     puz_err rc;
 
     pthread_mutex_lock(&set->lock);
-    for (const struct http__stream *o = set->head; o != NULL; o = o->next) {
+    for (const struct http__link *l = set->head; l != NULL; l = l->next) {
+        const struct http__stream *o = (const struct http__stream *)l;
         on_job += same_job(o, st);
         from_client += strcmp(o->client, st->client) == 0;
         of_key += st->key[0] != '\0' && strcmp(o->key, st->key) == 0;
@@ -110,11 +111,7 @@ puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
               limit);
     if (rc == PUZ_OK) {
         st->linked = true;
-        st->prev = NULL;
-        st->next = set->head;
-        if (set->head != NULL)
-            set->head->prev = st;
-        set->head = st;
+        http__link_push(&set->head, &st->link);
         set->count++;
         api_keys_stream_count(set->lim.keys, st->key, 1);
     }
@@ -126,12 +123,7 @@ void http__set_unlink(struct http__stream_set *set, struct http__stream *st)
 {
     if (!st->linked)
         return;
-    if (st->prev != NULL)
-        st->prev->next = st->next;
-    else
-        set->head = st->next;
-    if (st->next != NULL)
-        st->next->prev = st->prev;
+    http__link_remove(&set->head, &st->link);
     st->linked = false;
     set->count--;
     api_keys_stream_count(set->lim.keys, st->key, -1);
