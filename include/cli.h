@@ -38,7 +38,9 @@ struct cli_command {
     /* One option into user: 0, or an exit code to stop with. */
     int (*option)(void *user, int c, const char *arg);
     /* After the options: check them together and take the operands,
-     * argv[first..argc). 0, or an exit code to stop with. */
+     * argv[first..argc). 0, or an exit code to stop with. NULL: the
+     * subcommand takes none (one given: usage on stderr, and
+     * CLI_EXIT_USAGE). */
     int (*operands)(void *user, int argc, char **argv, int first);
     void (*usage)(FILE *f);
 };

@@ -60,8 +60,12 @@ bool cli_parse(int argc, char **argv, const struct cli_command *cmd,
 {
     int rc = read_options(argc, argv, cmd, user);
 
-    if (rc == 0)
+    if (rc == 0 && cmd->operands != NULL) {
         rc = cmd->operands(user, argc, argv, optind);
+    } else if (rc == 0 && optind < argc) {
+        cmd->usage(stderr);
+        rc = CLI_EXIT_USAGE;
+    }
     *code = rc < 0 ? CLI_EXIT_OK : rc;
     return rc == 0;
 }

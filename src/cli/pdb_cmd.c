@@ -86,6 +86,15 @@ static void progress(const struct puz_pdb_progress *p, void *user)
             done || !tty ? "\n" : "");
 }
 
+/* The options of `pdb build` usage() tells of but --help, which cli_parse
+ * adds. */
+static const struct option options[] = {
+    { "partition", required_argument, NULL, 'p' },
+    { "goal", required_argument, NULL, 'g' },
+    { "out", required_argument, NULL, 'o' },
+    { "threads", required_argument, NULL, 'j' },
+};
+
 /* One option of `pdb build` (cli_parse): 0 or an exit code. */
 static int build_option(void *user, int c, const char *arg)
 {
@@ -110,30 +119,10 @@ static int build_option(void *user, int c, const char *arg)
     }
 }
 
-/* The options of `pdb build` usage() tells of but --help, which cli_parse
- * adds. */
-static const struct option options[] = {
-    { "partition", required_argument, NULL, 'p' },
-    { "goal", required_argument, NULL, 'g' },
-    { "out", required_argument, NULL, 'o' },
-    { "threads", required_argument, NULL, 'j' },
-};
-
-/* After the options of `pdb build` (cli_parse): no operand. */
-static int build_operands(void *user, int argc, char **argv, int first)
-{
-    (void)user;
-    (void)argv;
-    if (first < argc) {
-        usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    return 0;
-}
-
+/* `pdb build` takes no operand (.operands NULL). */
 static const struct cli_command build_command = {
     .options = options, .noptions = sizeof(options) / sizeof(options[0]),
-    .option = build_option, .operands = build_operands, .usage = usage,
+    .option = build_option, .usage = usage,
 };
 
 /* A pair is its two sets' files in the cache: each loaded or built and
