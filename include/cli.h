@@ -7,6 +7,7 @@
 #define CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -26,17 +27,33 @@ int cli_key_main(int argc, char **argv);
 int cli_join_args(int argc, char **argv, int first, char *buf, size_t size);
 
 /*
- * A subcommand's options: getopt_long over argv from its start, the short
- * options being longopts' val letters (so the two cannot drift apart).
- * --help (val 'h') prints usage to stdout and returns -1 (exit 0); an
- * unknown option, after getopt's own word, prints it to stderr and
- * returns CLI_EXIT_USAGE; each other option goes to apply(user, c, arg),
- * whose nonzero answer stops the parse and is returned. 0 when every
- * option was taken; the operands start at optind.
+ * A subcommand's command line, for cli_parse: its options (their val
+ * letters are the short options, so the two cannot drift apart; --help,
+ * val 'h', is every subcommand's and is not listed), what each option
+ * does, what is checked once they are all read, and its usage text.
  */
-int cli_options(int argc, char **argv, const struct option *longopts,
-                int (*apply)(void *user, int c, const char *arg),
-                void (*usage)(FILE *f), void *user);
+struct cli_command {
+    const struct option *options;   /* noptions rows, no closing row */
+    size_t noptions;
+    /* One option into user: 0, or an exit code to stop with. */
+    int (*option)(void *user, int c, const char *arg);
+    /* After the options: check them together and take the operands,
+     * argv[first..argc). 0, or an exit code to stop with. NULL: the
+     * subcommand takes none (one given: usage on stderr, and
+     * CLI_EXIT_USAGE). */
+    int (*operands)(void *user, int argc, char **argv, int first);
+    void (*usage)(FILE *f);
+};
+
+/*
+ * Read argv (from its start) as cmd says into user: true to go on with
+ * the command; false to end it with exit status *code: CLI_EXIT_OK after
+ * --help (usage on stdout), CLI_EXIT_USAGE after an unknown option
+ * (getopt's own word, then usage on stderr), or what an option or the
+ * operands stopped with (they said why).
+ */
+bool cli_parse(int argc, char **argv, const struct cli_command *cmd,
+               void *user, int *code);
 
 /* A board argument (`what` names it: "board", "goal"): 0 when text
  * parses into *out, else CLI_EXIT_USAGE after saying why on stderr. */

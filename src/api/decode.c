@@ -467,6 +467,19 @@ static puz_err string_option(const json_t *root, const char *key,
     return PUZ_EINVAL;
 }
 
+/* The name option key is s, which names nothing: the problem, with the
+ * names it may take (NULL-ended) in err->allowed. */
+static puz_err unknown_name(const char *key, const char *s,
+                            const char *const *names,
+                            struct api_problem *err)
+{
+    api_problem_set(err, API_PROBLEM_INVALID_OPTION, "unknown %s \"%.64s\"",
+                     key, s);
+    api_problem_point(err, "/%s", key);
+    join(names, err->allowed, sizeof(err->allowed));
+    return PUZ_EINVAL;
+}
+
 static puz_err decode_algorithm(const json_t *root,
                                 struct api_solve_request *out,
                                 struct api_problem *err)
@@ -482,11 +495,7 @@ static puz_err decode_algorithm(const json_t *root,
     for (int a = 0; a < PUZ_ALG_COUNT_; a++)
         names[n++] = puz_algorithm_name((enum puz_algorithm)a);
     names[n] = NULL;
-    api_problem_set(err, API_PROBLEM_INVALID_OPTION, "unknown algorithm "
-                     "\"%.64s\"", s);
-    api_problem_point(err, "/algorithm");
-    join(names, err->allowed, sizeof(err->allowed));
-    return PUZ_EINVAL;
+    return unknown_name("algorithm", s, names, err);
 }
 
 static puz_err decode_heuristic(const json_t *root,
@@ -507,11 +516,7 @@ static puz_err decode_heuristic(const json_t *root,
     for (size_t i = 0; i < puz_heuristic_count() && n + 1 < 32; i++)
         names[n++] = puz_heuristic_name(puz_heuristic_at(i));
     names[n] = NULL;
-    api_problem_set(err, API_PROBLEM_INVALID_OPTION, "unknown heuristic "
-                     "\"%.64s\"", s);
-    api_problem_point(err, "/heuristic");
-    join(names, err->allowed, sizeof(err->allowed));
-    return PUZ_EINVAL;
+    return unknown_name("heuristic", s, names, err);
 }
 
 /* The body's "rows" and "cols" (both or neither; 0 and 0 when absent):
@@ -573,108 +578,71 @@ static puz_err decode_goal(const json_t *root, bool *has,
     return board_of(root, v, "/goal", goal, err);
 }
 
-/* "weight" of wastar: an integer PUZ_WASTAR_WEIGHT_MIN..MAX (f = g +
- * weight * h). */
-static puz_err decode_weight(const json_t *root,
-                             struct api_solve_request *out,
-                             struct api_problem *err)
+/* An optional integer option from min to max; *out 0 when absent or
+ * null. */
+static puz_err int_option(const json_t *root, const char *key,
+                          long long min, long long max, unsigned *out,
+                          struct api_problem *err)
 {
-    const json_t *v = json_object_get(root, "weight");
+    const json_t *v = json_object_get(root, key);
 
-    out->weight = 0;
+    *out = 0;
     if (v == NULL || json_is_null(v))
         return PUZ_OK;
-    if (!json_is_integer(v) || json_integer_value(v) < PUZ_WASTAR_WEIGHT_MIN
-        || json_integer_value(v) > PUZ_WASTAR_WEIGHT_MAX) {
+    if (!json_is_integer(v) || json_integer_value(v) < min
+        || json_integer_value(v) > max) {
         api_problem_set(err, API_PROBLEM_INVALID_OPTION,
-                         "weight must be an integer from %u to %u, not %s",
-                         PUZ_WASTAR_WEIGHT_MIN, PUZ_WASTAR_WEIGHT_MAX,
+                         "%s must be an integer from %lld to %lld, not %s",
+                         key, min, max,
                          json_is_integer(v) ? "that number" : type_name(v));
-        api_problem_point(err, "/weight");
+        api_problem_point(err, "/%s", key);
         return PUZ_EINVAL;
     }
-    out->weight = (unsigned)json_integer_value(v);
+    *out = (unsigned)json_integer_value(v);
     return PUZ_OK;
 }
 
-/* "trace" (issue 16, /v1/solve only): record the first K expansions of a
- * best-first search, 1..PUZ_TRACE_MAX. */
-static puz_err decode_trace(const json_t *root,
-                            struct api_solve_request *out,
-                            struct api_problem *err)
+/* An optional true or false; *out false when absent or null. */
+static puz_err bool_option(const json_t *root, const char *key, bool *out,
+                           struct api_problem *err)
 {
-    const json_t *v = json_object_get(root, "trace");
+    const json_t *v = json_object_get(root, key);
 
-    out->trace = 0;
-    if (v == NULL || json_is_null(v))
-        return PUZ_OK;
-    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-        json_integer_value(v) > PUZ_TRACE_MAX) {
-        api_problem_set(err, API_PROBLEM_INVALID_OPTION,
-                         "trace must be an integer from 1 to %d, not %s",
-                         PUZ_TRACE_MAX,
-                         json_is_integer(v) ? "that number" : type_name(v));
-        api_problem_point(err, "/trace");
-        return PUZ_EINVAL;
-    }
-    out->trace = (unsigned)json_integer_value(v);
-    return PUZ_OK;
-}
-
-/* "effort" (issue 16, /v1/solve only): expansions per f layer (A*) or
- * per iteration (IDA*), for the lab's chart. */
-static puz_err decode_effort(const json_t *root,
-                             struct api_solve_request *out,
-                             struct api_problem *err)
-{
-    const json_t *v = json_object_get(root, "effort");
-
-    out->effort = false;
+    *out = false;
     if (v == NULL || json_is_null(v))
         return PUZ_OK;
     if (!json_is_boolean(v)) {
         api_problem_set(err, API_PROBLEM_INVALID_REQUEST,
-                         "effort must be true or false, not %s",
+                         "%s must be true or false, not %s", key,
                          type_name(v));
-        api_problem_point(err, "/effort");
+        api_problem_point(err, "/%s", key);
         return PUZ_EINVAL;
     }
-    out->effort = json_is_true(v);
+    *out = json_is_true(v);
     return PUZ_OK;
 }
 
 /* "threads" (issue 30, jobs only): one IDA* with pdb tables on up to
- * this many threads, capped quietly at caps->threads_max (the job
- * workers' share of the cores); /v1/solve refuses it. */
-static puz_err decode_threads(const json_t *root,
-                              const struct api_solve_caps *caps,
-                              struct api_solve_request *out,
-                              struct api_problem *err)
+ * this many threads, capped quietly at threads_max (the job workers'
+ * share of the cores); /v1/solve (threads_max 0) refuses it. */
+static puz_err decode_threads(const json_t *root, unsigned threads_max,
+                              unsigned *threads, struct api_problem *err)
 {
     const json_t *v = json_object_get(root, "threads");
 
-    out->threads = 0;
-    if (v == NULL || json_is_null(v))
-        return PUZ_OK;
-    if (caps->threads_max == 0) {
+    *threads = 0;
+    if (v != NULL && !json_is_null(v) && threads_max == 0) {
         api_problem_set(err, API_PROBLEM_INVALID_OPTION,
                          "threads is for jobs (POST /v1/jobs): a /v1/solve "
                          "runs on one thread");
         api_problem_point(err, "/threads");
         return PUZ_EINVAL;
     }
-    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-        json_integer_value(v) > PUZ_THREADS_MAX) {
-        api_problem_set(err, API_PROBLEM_INVALID_OPTION,
-                         "threads must be an integer from 1 to %u, not %s",
-                         PUZ_THREADS_MAX,
-                         json_is_integer(v) ? "that number" : type_name(v));
-        api_problem_point(err, "/threads");
+    if (int_option(root, "threads", 1, PUZ_THREADS_MAX, threads, err)
+        != PUZ_OK)
         return PUZ_EINVAL;
-    }
-    out->threads = (unsigned)json_integer_value(v);
-    if (out->threads > caps->threads_max)
-        out->threads = caps->threads_max;
+    if (*threads > threads_max)
+        *threads = threads_max;
     return PUZ_OK;
 }
 
@@ -684,26 +652,21 @@ static puz_err decode_options(const json_t *root,
                               struct api_solve_request *out,
                               struct api_problem *err)
 {
-    const json_t *v = json_object_get(root, "include_path");
-
-    out->include_path = false;
-    if (v != NULL && !json_is_null(v)) {
-        if (!json_is_boolean(v)) {
-            api_problem_set(err, API_PROBLEM_INVALID_REQUEST,
-                             "include_path must be true or false, not %s",
-                             type_name(v));
-            api_problem_point(err, "/include_path");
-            return PUZ_EINVAL;
-        }
-        out->include_path = json_is_true(v);
-    }
-    if (decode_goal(root, &out->has_goal, &out->goal, err) != PUZ_OK
+    /* weight: wastar's, f = g + weight * h; trace (issue 16, /v1/solve
+     * only): record the first K expansions of a best-first search;
+     * effort (issue 16, /v1/solve only): expansions per f layer (A*) or
+     * per iteration (IDA*), for the lab's chart */
+    if (bool_option(root, "include_path", &out->include_path, err) != PUZ_OK
+        || decode_goal(root, &out->has_goal, &out->goal, err) != PUZ_OK
         || decode_algorithm(root, out, err) != PUZ_OK
         || decode_heuristic(root, out, err) != PUZ_OK
-        || decode_weight(root, out, err) != PUZ_OK
-        || decode_trace(root, out, err) != PUZ_OK
-        || decode_effort(root, out, err) != PUZ_OK
-        || decode_threads(root, caps, out, err) != PUZ_OK)
+        || int_option(root, "weight", PUZ_WASTAR_WEIGHT_MIN,
+                      PUZ_WASTAR_WEIGHT_MAX, &out->weight, err) != PUZ_OK
+        || int_option(root, "trace", 1, PUZ_TRACE_MAX, &out->trace, err)
+           != PUZ_OK
+        || bool_option(root, "effort", &out->effort, err) != PUZ_OK
+        || decode_threads(root, caps->threads_max, &out->threads, err)
+           != PUZ_OK)
         return PUZ_EINVAL;
     return decode_limits(root, caps, out, err);
 }

@@ -7,21 +7,32 @@
 
 #include "cli.h"
 
-/* Room for every option of the largest subcommand (solve's 16), each a
- * letter and its ':'. */
-#define CLI_SHORTOPTS_MAX 64
+/* Room for the largest subcommand's options (solve's 15), and --help
+ * and the closing row, which read_options adds to every table. */
+#define CLI_OPTIONS_MAX 24
+/* Each option a letter and its ':'. */
+#define CLI_SHORTOPTS_MAX (2 * CLI_OPTIONS_MAX + 1)
 
-int cli_options(int argc, char **argv, const struct option *longopts,
-                int (*apply)(void *user, int c, const char *arg),
-                void (*usage)(FILE *f), void *user)
+/* getopt_long over cmd's options and --help: 0 when all were taken,
+ * -1 after --help, else the exit code to stop with. */
+static int read_options(int argc, char **argv, const struct cli_command *cmd,
+                        void *user)
 {
+    static const struct option help = { "help", no_argument, NULL, 'h' };
+    struct option longopts[CLI_OPTIONS_MAX + 2];
     char shortopts[CLI_SHORTOPTS_MAX];
-    size_t n = 0;
+    size_t n = 0, nopts = cmd->noptions;
     int c, rc;
 
+    if (nopts > CLI_OPTIONS_MAX) {  /* a subcommand outgrew the room */
+        fprintf(stderr, "puzzled: %zu options, room for %d\n", nopts,
+                CLI_OPTIONS_MAX);
+        return CLI_EXIT_USAGE;
+    }
+    memcpy(longopts, cmd->options, nopts * sizeof(longopts[0]));
+    longopts[nopts] = help;
+    memset(&longopts[nopts + 1], 0, sizeof(longopts[0]));
     for (const struct option *o = longopts; o->name != NULL; o++) {
-        if (n + 3 > sizeof(shortopts))
-            break;
         shortopts[n++] = (char)o->val;
         if (o->has_arg == required_argument)
             shortopts[n++] = ':';
@@ -30,18 +41,33 @@ int cli_options(int argc, char **argv, const struct option *longopts,
     optind = 1;
     while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         if (c == 'h') {
-            usage(stdout);
+            cmd->usage(stdout);
             return -1;
         }
         if (c == '?') {
-            usage(stderr);
+            cmd->usage(stderr);
             return CLI_EXIT_USAGE;
         }
-        rc = apply(user, c, optarg);
+        rc = cmd->option(user, c, optarg);
         if (rc != 0)
             return rc;
     }
     return 0;
+}
+
+bool cli_parse(int argc, char **argv, const struct cli_command *cmd,
+               void *user, int *code)
+{
+    int rc = read_options(argc, argv, cmd, user);
+
+    if (rc == 0 && cmd->operands != NULL) {
+        rc = cmd->operands(user, argc, argv, optind);
+    } else if (rc == 0 && optind < argc) {
+        cmd->usage(stderr);
+        rc = CLI_EXIT_USAGE;
+    }
+    *code = rc < 0 ? CLI_EXIT_OK : rc;
+    return rc == 0;
 }
 
 int cli_join_args(int argc, char **argv, int first, char *buf, size_t size)

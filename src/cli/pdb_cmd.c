@@ -86,7 +86,16 @@ static void progress(const struct puz_pdb_progress *p, void *user)
             done || !tty ? "\n" : "");
 }
 
-/* One option of `pdb build` (cli_options): 0 or an exit code. */
+/* The options of `pdb build` usage() tells of but --help, which cli_parse
+ * adds. */
+static const struct option options[] = {
+    { "partition", required_argument, NULL, 'p' },
+    { "goal", required_argument, NULL, 'g' },
+    { "out", required_argument, NULL, 'o' },
+    { "threads", required_argument, NULL, 'j' },
+};
+
+/* One option of `pdb build` (cli_parse): 0 or an exit code. */
 static int build_option(void *user, int c, const char *arg)
 {
     struct build_args *ba = user;
@@ -106,30 +115,15 @@ static int build_option(void *user, int c, const char *arg)
         return 0;
     case 'o': ba->out = arg; return 0;
     case 'j': ba->threads = (unsigned)strtoul(arg, NULL, 10); return 0;
-    default: return 0;      /* cli_options hands over longopts' only */
+    default: return 0;      /* cli_parse hands over options' only */
     }
 }
 
-static int parse_build(int argc, char **argv, struct build_args *ba)
-{
-    static const struct option longopts[] = {
-        { "partition", required_argument, NULL, 'p' },
-        { "goal", required_argument, NULL, 'g' },
-        { "out", required_argument, NULL, 'o' },
-        { "threads", required_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int rc = cli_options(argc, argv, longopts, build_option, usage, ba);
-
-    if (rc != 0)
-        return rc;
-    if (optind < argc) {
-        usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    return 0;
-}
+/* `pdb build` takes no operand (.operands NULL). */
+static const struct cli_command build_command = {
+    .options = options, .noptions = sizeof(options) / sizeof(options[0]),
+    .option = build_option, .usage = usage,
+};
 
 /* A pair is its two sets' files in the cache: each loaded or built and
  * saved there by puz_pdb_open. */
@@ -173,10 +167,10 @@ static int build_main(int argc, char **argv)
     struct puz_pdb_opts o = { 0, progress, &last, pool_run_pieces, NULL };
     char name[128], path[4096], msg[PUZ_MSG_MAX];
     puz_pdb *d;
-    int rc = parse_build(argc, argv, &ba);
+    int rc;
 
-    if (rc != 0)
-        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (!cli_parse(argc, argv, &build_command, &ba, &rc))
+        return rc;
     if (ba.goalp != NULL && puz_pdb_partition_rect(ba.part) &&
         !puz_pdb_partition_serves(ba.part, ba.goalp)) {
         fprintf(stderr, "puzzled: --goal must be a %ux%u or %ux%u board "

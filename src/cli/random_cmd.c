@@ -47,7 +47,7 @@ struct random_args {
     bool has_goal;
 };
 
-/* One option (cli_options); returns 0, or an exit code to stop with. */
+/* One option (cli_parse); returns 0, or an exit code to stop with. */
 static int random_option(void *user, int c, const char *arg)
 {
     struct random_args *ra = user;
@@ -77,25 +77,25 @@ static int random_option(void *user, int c, const char *arg)
     return CLI_EXIT_USAGE;
 }
 
-static int parse_args(int argc, char **argv, struct random_args *ra)
-{
-    static const struct option longopts[] = {
-        { "size", required_argument, NULL, 's' },
-        { "rows", required_argument, NULL, 'r' },
-        { "cols", required_argument, NULL, 'c' },
-        { "moves", required_argument, NULL, 'k' },
-        { "seed", required_argument, NULL, 'S' },
-        { "goal", required_argument, NULL, 'g' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int rc = cli_options(argc, argv, longopts, random_option, usage, ra);
+/* The options usage() tells of but --help, which cli_parse adds. */
+static const struct option options[] = {
+    { "size", required_argument, NULL, 's' },
+    { "rows", required_argument, NULL, 'r' },
+    { "cols", required_argument, NULL, 'c' },
+    { "moves", required_argument, NULL, 'k' },
+    { "seed", required_argument, NULL, 'S' },
+    { "goal", required_argument, NULL, 'g' },
+};
 
-    if (rc != 0)
-        return rc;
-    if (optind < argc) {
+/* After the options (cli_parse): no operand; both --rows and --cols, or
+ * neither and --size for both. */
+static int random_operands(void *user, int argc, char **argv, int first)
+{
+    struct random_args *ra = user;
+
+    if (first < argc) {
         fprintf(stderr, "puzzled: random takes no argument '%s'\n",
-                argv[optind]);
+                argv[first]);
         return CLI_EXIT_USAGE;
     }
     if ((ra->rows == 0) != (ra->cols == 0)) {
@@ -106,6 +106,11 @@ static int parse_args(int argc, char **argv, struct random_args *ra)
         ra->rows = ra->cols = ra->size;
     return 0;
 }
+
+static const struct cli_command command = {
+    .options = options, .noptions = sizeof(options) / sizeof(options[0]),
+    .option = random_option, .operands = random_operands, .usage = usage,
+};
 
 static int generate(const struct random_args *ra, struct puz_board *out)
 {
@@ -138,9 +143,8 @@ int cli_random_main(int argc, char **argv)
     int rc;
 
     ra.seed = (unsigned long long)time(NULL) ^ (unsigned long long)clock();
-    rc = parse_args(argc, argv, &ra);
-    if (rc != 0)
-        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (!cli_parse(argc, argv, &command, &ra, &rc))
+        return rc;
     if (ra.has_goal && (ra.goal.n != ra.cols ||
                         puz_board_rows(&ra.goal) != ra.rows)) {
         fprintf(stderr, "puzzled: the goal is %ux%u but the board is "

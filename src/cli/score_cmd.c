@@ -94,7 +94,7 @@ static bool parse_moves(const char *text, unsigned cells, puz_arena *a,
     return true;
 }
 
-/* One option (cli_options); returns 0, or an exit code to stop with. */
+/* One option (cli_parse); returns 0, or an exit code to stop with. */
 static int score_option(void *user, int c, const char *arg)
 {
     struct score_args *sa = user;
@@ -119,28 +119,32 @@ static int score_option(void *user, int c, const char *arg)
     return 0;
 }
 
-static int parse_args(int argc, char **argv, struct score_args *sa)
-{
-    static const struct option longopts[] = {
-        { "goal", required_argument, NULL, 'g' },
-        { "timeout-ms", required_argument, NULL, 't' },
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int rc = cli_options(argc, argv, longopts, score_option, usage, sa);
+/* The options usage() tells of but --help, which cli_parse adds. */
+static const struct option options[] = {
+    { "goal", required_argument, NULL, 'g' },
+    { "timeout-ms", required_argument, NULL, 't' },
+    { "json", no_argument, NULL, 'j' },
+};
 
-    if (rc != 0)
-        return rc;
-    if (argc - optind != 2) {
+/* After the options (cli_parse): BOARD and MOVES. */
+static int score_operands(void *user, int argc, char **argv, int first)
+{
+    struct score_args *sa = user;
+
+    if (argc - first != 2) {
         fprintf(stderr, "puzzled: score needs BOARD and MOVES, each one "
                 "argument (quote them; see puzzled score --help)\n");
         return CLI_EXIT_USAGE;
     }
-    sa->board_text = argv[optind];
-    sa->moves_text = argv[optind + 1];
+    sa->board_text = argv[first];
+    sa->moves_text = argv[first + 1];
     return 0;
 }
+
+static const struct cli_command command = {
+    .options = options, .noptions = sizeof(options) / sizeof(options[0]),
+    .option = score_option, .operands = score_operands, .usage = usage,
+};
 
 static int report(const struct score_args *sa, puz_err rc,
                   const struct puz_score_result *r)
@@ -193,9 +197,8 @@ int cli_score_main(int argc, char **argv)
     int code;
 
     memset(&sa, 0, sizeof(sa));
-    code = parse_args(argc, argv, &sa);
-    if (code != 0)
-        return code < 0 ? CLI_EXIT_OK : code;
+    if (!cli_parse(argc, argv, &command, &sa, &code))
+        return code;
     if (cli_board_arg("board", sa.board_text, &start) != 0)
         return CLI_EXIT_USAGE;
     a = puz_arena_create(1 << 20);

@@ -130,7 +130,7 @@ static int parse_number(const char *opt, const char *s, unsigned long long *v)
     return 0;
 }
 
-/* One option (cli_options); returns 0, or an exit code to stop with. */
+/* One option (cli_parse); returns 0, or an exit code to stop with. */
 static int apply_option(void *user, int c, const char *arg)
 {
     struct solve_args *sa = user;
@@ -206,35 +206,35 @@ static int apply_option(void *user, int c, const char *arg)
     case 'p': sa->path = true; return 0;
     case 'q': sa->quiet = true; sa->progress = 0; return 0;
     case 'P': sa->progress = 1; return 0;
-    default: return 0;      /* cli_options hands over longopts' only */
+    default: return 0;      /* cli_parse hands over options' only */
     }
 }
 
-static int parse_args(int argc, char **argv, struct solve_args *sa)
-{
-    static const struct option longopts[] = {
-        { "algorithm", required_argument, NULL, 'a' },
-        { "heuristic", required_argument, NULL, 'H' },
-        { "goal", required_argument, NULL, 'g' },
-        { "rows", required_argument, NULL, 'R' },
-        { "cols", required_argument, NULL, 'C' },
-        { "max-nodes", required_argument, NULL, 'n' },
-        { "timeout-ms", required_argument, NULL, 't' },
-        { "max-bytes", required_argument, NULL, 'm' },
-        { "max-depth", required_argument, NULL, 'd' },
-        { "weight", required_argument, NULL, 'w' },
-        { "threads", required_argument, NULL, 'T' },
-        { "json", no_argument, NULL, 'j' },
-        { "path", no_argument, NULL, 'p' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "progress", no_argument, NULL, 'P' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    int rc = cli_options(argc, argv, longopts, apply_option, usage, sa);
+/* The options usage() tells of but --help, which cli_parse adds. */
+static const struct option options[] = {
+    { "algorithm", required_argument, NULL, 'a' },
+    { "heuristic", required_argument, NULL, 'H' },
+    { "goal", required_argument, NULL, 'g' },
+    { "rows", required_argument, NULL, 'R' },
+    { "cols", required_argument, NULL, 'C' },
+    { "max-nodes", required_argument, NULL, 'n' },
+    { "timeout-ms", required_argument, NULL, 't' },
+    { "max-bytes", required_argument, NULL, 'm' },
+    { "max-depth", required_argument, NULL, 'd' },
+    { "weight", required_argument, NULL, 'w' },
+    { "threads", required_argument, NULL, 'T' },
+    { "json", no_argument, NULL, 'j' },
+    { "path", no_argument, NULL, 'p' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "progress", no_argument, NULL, 'P' },
+};
 
-    if (rc != 0)
-        return rc;
+/* After the options (cli_parse): --rows with --cols, the goal in their
+ * shape, and the BOARD (one or more arguments, joined). */
+static int solve_operands(void *user, int argc, char **argv, int first)
+{
+    struct solve_args *sa = user;
+
     if ((sa->rows == 0) != (sa->cols == 0)) {
         fprintf(stderr, "puzzled: --rows and --cols go together\n");
         return CLI_EXIT_USAGE;
@@ -245,18 +245,23 @@ static int parse_args(int argc, char **argv, struct solve_args *sa)
             return CLI_EXIT_USAGE;
         sa->opts.goal = &sa->goal;
     }
-    if (optind >= argc) {
+    if (first >= argc) {
         fprintf(stderr, "puzzled: solve needs a BOARD (see puzzled solve "
                 "--help)\n");
         return CLI_EXIT_USAGE;
     }
-    if (cli_join_args(argc, argv, optind, sa->board_text,
+    if (cli_join_args(argc, argv, first, sa->board_text,
                       sizeof(sa->board_text)) != 0) {
         fprintf(stderr, "puzzled: the board text is too long\n");
         return CLI_EXIT_USAGE;
     }
     return 0;
 }
+
+static const struct cli_command command = {
+    .options = options, .noptions = sizeof(options) / sizeof(options[0]),
+    .option = apply_option, .operands = solve_operands, .usage = usage,
+};
 
 static void print_human(const struct puz_board *start,
                         const struct puz_result *r, bool quiet)
@@ -397,9 +402,8 @@ int cli_solve_main(int argc, char **argv)
 
     memset(&sa, 0, sizeof(sa));
     sa.progress = -1;
-    rc = parse_args(argc, argv, &sa);
-    if (rc != 0)
-        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (!cli_parse(argc, argv, &command, &sa, &rc))
+        return rc;
     if (cli_board_arg_shape("board", sa.board_text, sa.rows, sa.cols, &start)
         != 0)
         return CLI_EXIT_USAGE;

@@ -43,7 +43,7 @@
 enum phase { PH_HEAD, PH_BODY, PH_BUSY };
 
 struct conn {
-    struct conn *prev, *next;
+    struct http__link link;     /* first: the watchdog's list holds it */
     int fd;
     /* Written by the connection's network thread without the lock on
      * every request (set_phase), read by the watchdog's sweep. */
@@ -68,12 +68,24 @@ struct http__conns {
     pthread_cond_t wake;        /* stop */
     pthread_t thread;
     bool started, stop;
-    struct conn *head;
+    struct http__link *head;    /* the open connections, newest first */
     unsigned open;
     uint64_t head_us, body_us, keepalive_us;
     unsigned max;
     atomic_uint_fast64_t refused, cut_head, cut_body, abandoned, reclaimed;
 };
+
+/* The list's connections, from the newest: first_conn(w), then
+ * next_conn(k) until NULL. */
+static struct conn *first_conn(const struct http__conns *w)
+{
+    return (struct conn *)w->head;
+}
+
+static struct conn *next_conn(const struct conn *k)
+{
+    return (struct conn *)k->link.next;
+}
 
 static uint64_t secs_us(unsigned s)
 {
@@ -113,7 +125,7 @@ static unsigned open_from(const struct http__conns *w, const char *remote)
 {
     unsigned n = 0;
 
-    for (const struct conn *k = w->head; k != NULL; k = k->next)
+    for (const struct conn *k = first_conn(w); k != NULL; k = next_conn(k))
         n += strcmp(k->remote, remote) == 0;
     return n;
 }
@@ -130,7 +142,7 @@ static bool reclaim(struct http__conns *w)
     if (w->open >= w->max + w->max / 4 + 8)
         return false;
     /* Newest first in the list: the last idle one met is the oldest. */
-    for (struct conn *k = w->head; k != NULL; k = k->next) {
+    for (struct conn *k = first_conn(w); k != NULL; k = next_conn(k)) {
         if (k->cut || k->cancel != NULL
             || atomic_load_explicit(&k->phase, memory_order_relaxed)
                != PH_HEAD)
@@ -183,10 +195,7 @@ static void conn_started(struct http_server *s, struct MHD_Connection *c,
     k->fd = fd;
     atomic_init(&k->phase, PH_HEAD);
     atomic_init(&k->deadline_us, puz_clock_mono_us() + w->head_us);
-    k->next = w->head;
-    if (w->head != NULL)
-        w->head->prev = k;
-    w->head = k;
+    http__link_push(&w->head, &k->link);
     w->open++;
     pthread_mutex_unlock(&w->lock);
     *ctx = k;
@@ -200,12 +209,7 @@ static void conn_closed(struct http_server *s, void **ctx)
     if (k == NULL)
         return;
     pthread_mutex_lock(&w->lock);
-    if (k->prev != NULL)
-        k->prev->next = k->next;
-    else
-        w->head = k->next;
-    if (k->next != NULL)
-        k->next->prev = k->prev;
+    http__link_remove(&w->head, &k->link);
     w->open--;
     pthread_mutex_unlock(&w->lock);
     free(k);
@@ -323,7 +327,7 @@ void http__conn_refuse(struct MHD_Connection *c)
 /* Cut connections past their deadline; the caller holds the lock. */
 static void sweep_deadlines(struct http__conns *w, uint64_t now)
 {
-    for (struct conn *k = w->head; k != NULL; k = k->next) {
+    for (struct conn *k = first_conn(w); k != NULL; k = next_conn(k)) {
         uint64_t due = atomic_load_explicit(&k->deadline_us,
                                             memory_order_relaxed);
 
@@ -366,10 +370,10 @@ static void sweep_hangups(struct http__conns *w)
     struct pollfd pf[64];
     struct conn *ks[64];
     nfds_t n = 0;
-    struct conn *k = w->head;
+    struct conn *k = first_conn(w);
 
     while (k != NULL) {
-        for (n = 0; k != NULL && n < 64; k = k->next) {
+        for (n = 0; k != NULL && n < 64; k = next_conn(k)) {
             /* Again each tick: pool_submit clears the flag, and the
              * hang-up may have been seen just before it. */
             if (k->cancel != NULL && k->abandoned)
@@ -424,15 +428,11 @@ static void *watchdog_main(void *arg)
 puz_err http__conns_start(struct http_server *s)
 {
     struct http__conns *w = calloc(1, sizeof(*w));
-    pthread_condattr_t attr;
 
     if (w == NULL)
         return PUZ_ENOMEM;
     pthread_mutex_init(&w->lock, NULL);
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&w->wake, &attr);
-    pthread_condattr_destroy(&attr);
+    http__bgthread_cond_init(&w->wake);
     w->srv = s;
     w->max = s->cfg.max_connections;
     w->head_us = secs_us(s->cfg.request_head_timeout_s);
@@ -450,16 +450,10 @@ void http__conns_stop(struct http_server *s)
 {
     struct http__conns *w = s->conns;
 
-    if (w == NULL)
+    if (w == NULL || !w->started)
         return;
-    if (w->started) {
-        pthread_mutex_lock(&w->lock);
-        w->stop = true;
-        pthread_cond_signal(&w->wake);
-        pthread_mutex_unlock(&w->lock);
-        pthread_join(w->thread, NULL);
-        w->started = false;
-    }
+    http__bgthread_stop(&w->lock, &w->wake, &w->stop, w->thread);
+    w->started = false;
 }
 
 void http__conns_destroy(struct http_server *s)

@@ -225,6 +225,15 @@ static inline uint64_t http__discard_limit(const struct http_server *s)
     return (uint64_t)s->cfg.api.max_body_bytes + s->cfg.max_discard_bytes;
 }
 
+/* bgthread.c: the server's background threads (the watchdog, keysync).
+ * A thread sleeps on wake, which this initialises on the monotonic clock
+ * (its timed waits use PUZ_CLOCK_MONO). */
+void http__bgthread_cond_init(pthread_cond_t *wake);
+/* Set *stop under lock, wake the thread that sleeps on wake and join
+ * it. */
+void http__bgthread_stop(pthread_mutex_t *lock, pthread_cond_t *wake,
+                         bool *stop, pthread_t thread);
+
 /* conns.c: the watchdog of connections (see there). The MHD callbacks
  * wrap http__on_request and http__on_completed. */
 puz_err http__conns_start(struct http_server *s);
@@ -298,6 +307,17 @@ bool http__submit(struct http_req *r);
  * it sets r's response, as a handler would). */
 bool http__submit_waiting(struct http_req *r, void (*own)(struct http_req *r));
 
+/* link.c: a doubly-linked list whose nodes start with their link (a
+ * pointer to one is a pointer to the other); *head is the first node,
+ * NULL when the list is empty. */
+struct http__link {
+    struct http__link *prev, *next;
+};
+/* Put l first in the list. */
+void http__link_push(struct http__link **head, struct http__link *l);
+/* Take l, which is in the list, out of it. */
+void http__link_remove(struct http__link **head, struct http__link *l);
+
 /* streams.c: a set of job event streams (jobs_stream.c): its list, lock,
  * caps and thread. A stream's bytes not yet sent, [off, len) of buf (heap, cap bytes). */
 struct http__pending {
@@ -310,7 +330,7 @@ bool http__pending_reserve(struct http__pending *p, size_t n);
 /* What every stream starts with: its place in its set's list and what
  * the caps count it by. */
 struct http__stream {
-    struct http__stream *prev, *next;
+    struct http__link link;         /* first: the set's list holds it */
     bool linked;                    /* admitted: in the set's list */
     char client[64];                /* for the per-client cap */
     char key[JOBS_OWNER_MAX + 1];   /* for the key's cap; "" = none */
@@ -320,7 +340,7 @@ struct http__stream {
  * thread that feeds and resumes them. */
 struct http__stream_set {
     pthread_mutex_t lock;
-    struct http__stream *head;
+    struct http__link *head;        /* its streams, newest first */
     unsigned count;
     struct http_streams_limits lim;
     bool closing;                   /* shutdown: end every stream */

@@ -332,9 +332,9 @@ static void pump_round(http_streams *s)
 
     pthread_mutex_lock(&s->set.lock);
     closing = s->set.closing;
-    for (struct http__stream *b = s->set.head; b != NULL && n < WAKE_MAX;
-         b = b->next) {
-        struct stream *st = (struct stream *)b;
+    for (struct http__link *l = s->set.head; l != NULL && n < WAKE_MAX;
+         l = l->next) {
+        struct stream *st = (struct stream *)l;
         if (st->suspended && !st->pumping && !st->ended) {
             st->pumping = true;
             mine[n++] = st;

@@ -83,7 +83,6 @@ static void *keysync_main(void *arg)
 puz_err http__keysync_start(struct http_server *s)
 {
     struct http__keysync *k;
-    pthread_condattr_t attr;
     unsigned char id[16];
 
     if (!keysync_wanted(s))
@@ -102,10 +101,7 @@ puz_err http__keysync_start(struct http_server *s)
     for (size_t i = 0; i < sizeof(id); i++)
         snprintf(k->instance + 2 * i, 3, "%02x", id[i]);
     pthread_mutex_init(&k->lock, NULL);
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&k->wake, &attr);
-    pthread_condattr_destroy(&attr);
+    http__bgthread_cond_init(&k->wake);
     if (pthread_create(&k->thread, NULL, keysync_main, k) != 0) {
         pthread_cond_destroy(&k->wake);
         pthread_mutex_destroy(&k->lock);
@@ -123,11 +119,7 @@ void http__keysync_stop(struct http_server *s)
 
     if (k == NULL)
         return;
-    pthread_mutex_lock(&k->lock);
-    k->stop = true;
-    pthread_cond_signal(&k->wake);
-    pthread_mutex_unlock(&k->lock);
-    pthread_join(k->thread, NULL);
+    http__bgthread_stop(&k->lock, &k->wake, &k->stop, k->thread);
     pthread_cond_destroy(&k->wake);
     pthread_mutex_destroy(&k->lock);
     free(k->use);

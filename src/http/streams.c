@@ -67,14 +67,27 @@ bool http__set_init(struct http__stream_set *set,
     return set->thread_started;
 }
 
-bool http__set_stopping(struct http__stream_set *set)
-{
+/* What the set's lock guards that is read from outside it: one copy of
+ * both, taken under the lock. */
+struct set_state {
+    unsigned count;
     bool stop;
+};
+
+static struct set_state set_state(struct http__stream_set *set)
+{
+    struct set_state st;
 
     pthread_mutex_lock(&set->lock);
-    stop = set->stop;
+    st.count = set->count;
+    st.stop = set->stop;
     pthread_mutex_unlock(&set->lock);
-    return stop;
+    return st;
+}
+
+bool http__set_stopping(struct http__stream_set *set)
+{
+    return set_state(set).stop;
 }
 
 puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
@@ -86,7 +99,8 @@ puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
     puz_err rc;
 
     pthread_mutex_lock(&set->lock);
-    for (const struct http__stream *o = set->head; o != NULL; o = o->next) {
+    for (const struct http__link *l = set->head; l != NULL; l = l->next) {
+        const struct http__stream *o = (const struct http__stream *)l;
         on_job += same_job(o, st);
         from_client += strcmp(o->client, st->client) == 0;
         of_key += st->key[0] != '\0' && strcmp(o->key, st->key) == 0;
@@ -97,11 +111,7 @@ puz_err http__set_admit(struct http__stream_set *set, struct http__stream *st,
               limit);
     if (rc == PUZ_OK) {
         st->linked = true;
-        st->prev = NULL;
-        st->next = set->head;
-        if (set->head != NULL)
-            set->head->prev = st;
-        set->head = st;
+        http__link_push(&set->head, &st->link);
         set->count++;
         api_keys_stream_count(set->lim.keys, st->key, 1);
     }
@@ -113,12 +123,7 @@ void http__set_unlink(struct http__stream_set *set, struct http__stream *st)
 {
     if (!st->linked)
         return;
-    if (st->prev != NULL)
-        st->prev->next = st->next;
-    else
-        set->head = st->next;
-    if (st->next != NULL)
-        st->next->prev = st->prev;
+    http__link_remove(&set->head, &st->link);
     st->linked = false;
     set->count--;
     api_keys_stream_count(set->lim.keys, st->key, -1);
@@ -126,12 +131,7 @@ void http__set_unlink(struct http__stream_set *set, struct http__stream *st)
 
 unsigned http__set_count(struct http__stream_set *set)
 {
-    unsigned n;
-
-    pthread_mutex_lock(&set->lock);
-    n = set->count;
-    pthread_mutex_unlock(&set->lock);
-    return n;
+    return set_state(set).count;
 }
 
 void http__set_shutdown(struct http__stream_set *set, unsigned wait_ms,

@@ -1,12 +1,14 @@
 /*
- * search.c - what every search shares, below all of them: the blank's
- * moves, the limit checks with the progress callback, the
+ * search.c - what every search shares, below all of them: its set-up,
+ * the blank's moves, the limit checks with the progress callback, the
  * arena budget of one solve, and writing a found path into the answer.
  * puz_solve() (solve.c) arms these and dispatches; the searches call
  * only down to here, never back into solve.c.
  */
 #include "base/search.h"
 #include "puz_clock.h"
+
+#include <string.h>
 
 void puz__moves_init(struct puz__moves *m, unsigned n)
 {
@@ -22,6 +24,47 @@ void puz__moves_init_shape(struct puz__moves *m, unsigned rows, unsigned n)
             m->to[i][PUZ_DOWN] = (uint8_t)(r + 1 < rows ? i + n : PUZ__WALL);
             m->to[i][PUZ_LEFT] = (uint8_t)(c > 0 ? i - 1 : PUZ__WALL);
             m->to[i][PUZ_RIGHT] = (uint8_t)(c + 1 < n ? i + 1 : PUZ__WALL);
+        }
+    }
+}
+
+void puz__search_init(struct puz__search *s, const struct puz_board *start,
+                      const struct puz_board *goal,
+                      const struct puz_limits *l, const struct puz_tables *t,
+                      puz_arena *a, struct puz_result *out)
+{
+    memset(s, 0, sizeof(*s));
+    puz__search_set_boards(s, start, goal);
+    s->limits = l;
+    s->tables = t;
+    s->arena = a;
+    s->out = out;
+}
+
+void puz__search_set_boards(struct puz__search *s,
+                            const struct puz_board *start,
+                            const struct puz_board *goal)
+{
+    s->start = start;
+    s->goal = goal;
+    s->n = start->n;
+    s->rows = puz_board_rows(start);
+    s->cells = s->rows * s->n;
+}
+
+void puz__moves_lists(unsigned rows, unsigned cols, uint8_t *nmoves,
+                      uint8_t (*dir)[4], uint8_t (*to)[4])
+{
+    struct puz__moves mv;
+
+    puz__moves_init_shape(&mv, rows, cols);
+    for (unsigned c = 0; c < rows * cols; c++) {
+        nmoves[c] = 0;
+        for (unsigned d = 0; d < 4; d++) {
+            if (mv.to[c][d] == PUZ__WALL)
+                continue;
+            dir[c][nmoves[c]] = (uint8_t)d;
+            to[c][nmoves[c]++] = mv.to[c][d];
         }
     }
 }

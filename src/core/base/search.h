@@ -66,6 +66,19 @@ enum puz_status puz__limits_hit(const struct puz_limits *l,
 puz_err puz__set_path(struct puz__search *s, const uint8_t *dirs,
                       unsigned len);
 
+/* Set s up for a search from start to goal: the boards, their shape
+ * (n, rows, cells), its limits, tables, arena and answer; every other
+ * field zero (the caller adds the heuristic, the clock and the rest). */
+void puz__search_init(struct puz__search *s, const struct puz_board *start,
+                      const struct puz_board *goal,
+                      const struct puz_limits *l, const struct puz_tables *t,
+                      puz_arena *a, struct puz_result *out);
+/* Point s at other boards of the same search (a part of its board, a
+ * window of its path): start, goal and their shape; the rest stays. */
+void puz__search_set_boards(struct puz__search *s,
+                            const struct puz_board *start,
+                            const struct puz_board *goal);
+
 /* Narrow a's budget to max_bytes beyond what it holds now (0 = leave
  * it); never widens it. The caller restores the budget it had. */
 void puz__arena_cap(puz_arena *a, size_t max_bytes);
@@ -92,5 +105,10 @@ void puz__moves_init(struct puz__moves *m, unsigned n);
 /* The same for rows x cols. */
 void puz__moves_init_shape(struct puz__moves *m, unsigned rows,
                            unsigned cols);
+/* The same as lists, for searches that loop over a cell's moves rather
+ * than test for walls: from cell c, nmoves[c] moves in direction order,
+ * the k-th in direction dir[c][k] to cell to[c][k]. */
+void puz__moves_lists(unsigned rows, unsigned cols, uint8_t *nmoves,
+                      uint8_t (*dir)[4], uint8_t (*to)[4]);
 
 #endif

@@ -118,6 +118,21 @@ static void keep_shorter(const struct puz__anytime *at,
     report(at, best);
 }
 
+/* After a window pass over p from b (method names it) that saved `saved`
+ * moves: nothing saved, the windows grow by step (*k); else the shorter
+ * path may now hold loops to take out. The path is reported either way. */
+static void pass_done(struct puz__anytime *at, const struct puz_board *b,
+                      struct puz__lpath *p, const char *method,
+                      unsigned saved, unsigned *k, unsigned step)
+{
+    puz__method_add(at, method);
+    if (saved == 0)
+        *k += step;
+    else
+        puz__pathopt_loops(b, p);
+    report(at, p);
+}
+
 /* Window passes over p from b until `until`: k grows when a pass
  * saves nothing. */
 static void windows(struct puz__anytime *at, const struct puz_board *b,
@@ -135,12 +150,7 @@ static void windows(struct puz__anytime *at, const struct puz_board *b,
             cap = 2000000u;
         saved = puz__pathopt_windows(b, p, k, cap, until, l,
                                      &at->nodes, l->max_nodes);
-        puz__method_add(at, "window");
-        if (saved == 0)
-            k += 2;
-        else
-            puz__pathopt_loops(b, p);
-        report(at, p);
+        pass_done(at, b, p, "window", saved, &k, 2);
     }
     report(at, p);
 }
@@ -166,12 +176,7 @@ static void pdb_windows(struct puz__anytime *at, const struct puz_board *b,
             cap = PUZ__PDBWIN_CAPMAX;
         saved = puz__pathopt_pdb(b, p, kk, at->s->tables, cap, until, l,
                                  &at->nodes, l->max_nodes);
-        puz__method_add(at, "pdbwindow");
-        if (saved == 0)
-            k += 4;
-        else
-            puz__pathopt_loops(b, p);
-        report(at, p);
+        pass_done(at, b, p, "pdbwindow", saved, &k, 4);
     }
 }
 

@@ -351,11 +351,7 @@ static puz_err first_5x5(struct puz__anytime *at, const struct puz_board *b5,
     puz_err rc;
 
     memset(&r5, 0, sizeof(r5));
-    sub.start = b5;
-    sub.goal = g5;
-    sub.n = b5->n;
-    sub.rows = puz_board_rows(b5);
-    sub.cells = sub.rows * sub.n;
+    puz__search_set_boards(&sub, b5, g5);
     sub.out = &r5;
     rc = puz__constructive(&sub);
     if (rc != PUZ_OK || r5.status != PUZ_SOLVED)

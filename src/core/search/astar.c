@@ -438,20 +438,10 @@ static enum puz_status packed_run(struct packed *pk)
 static puz_err packed_start(struct packed *pk)
 {
     struct puz__search *s = pk->s;
-    struct puz__moves mv;
     struct puz__pnode *node;
     uint32_t i, slot;
 
-    puz__moves_init_shape(&mv, s->rows, s->n);
-    for (unsigned c = 0; c < s->cells; c++) {
-        pk->nmoves[c] = 0;
-        for (unsigned d = 0; d < 4; d++) {
-            if (mv.to[c][d] == PUZ__WALL)
-                continue;
-            pk->move_dir[c][pk->nmoves[c]] = (uint8_t)d;
-            pk->move_to[c][pk->nmoves[c]++] = mv.to[c][d];
-        }
-    }
+    puz__moves_lists(s->rows, s->n, pk->nmoves, pk->move_dir, pk->move_to);
     pk->update = s->h->update;
     pk->eval = s->h->eval;
     /* linear conflict's packed update reads its line tables, built for
@@ -764,9 +754,7 @@ static bool fast_search(struct packed *pk)
     struct fast fs;
     bool lines;
 
-    if ((s->n != 3 && s->n != 4) || s->rows != s->n ||
-        s->h->as_tables == NULL ||
-        !s->h->as_tables(s->hctx, &t))
+    if (!puz__packed_htables(s, &t))
         return false;
     lines = t.line_cost != NULL;
     fs.step = step;

@@ -91,22 +91,6 @@ puz_err puz__ida_run(struct puz__ida *ida, unsigned h0,
     }
 }
 
-static void init_moves(struct ida *ia, unsigned rows, unsigned n)
-{
-    struct puz__moves mv;
-
-    puz__moves_init_shape(&mv, rows, n);
-    for (unsigned i = 0; i < rows * n; i++) {
-        ia->nmoves[i] = 0;
-        for (unsigned d = 0; d < 4; d++) {
-            if (mv.to[i][d] == PUZ__WALL)
-                continue;
-            ia->move_dir[i][ia->nmoves[i]] = (uint8_t)d;
-            ia->move_to[i][ia->nmoves[i]++] = mv.to[i][d];
-        }
-    }
-}
-
 /* h of the start; with a per-node heuristic state, its stack too. */
 static unsigned start_heuristic(struct ida *ia)
 {
@@ -203,7 +187,7 @@ puz_err puz__idastar(struct puz__search *s)
         s->out->status = PUZ_LIMIT_MEMORY;
         return PUZ_OK;
     }
-    init_moves(&ia, s->rows, s->n);
+    puz__moves_lists(s->rows, s->n, ia.nmoves, ia.move_dir, ia.move_to);
     memcpy(ia.cells, s->start->cells, s->cells);
     ia.update = s->h->update;
     ia.eval = s->h->eval;
@@ -219,7 +203,7 @@ puz_err puz__idastar_tables(const struct puz_board *start,
                             const struct puz_limits *l, puz_arena *a,
                             struct puz_result *out)
 {
-    struct puz__search s = { 0 };
+    struct puz__search s;
     struct puz__hargs args = { goal, t, a };
     size_t budget = puz_arena_budget(a);
     puz_err rc;
@@ -227,17 +211,9 @@ puz_err puz__idastar_tables(const struct puz_board *start,
     memset(out, 0, sizeof(*out));
     out->algorithm = PUZ_ALG_IDASTAR;
     out->heuristic = &puz__h_pdb;
+    puz__search_init(&s, start, goal, l, t, a, out);
     s.started_us = puz_clock_mono_us();
-    s.start = start;
-    s.goal = goal;
-    s.n = start->n;
-    s.rows = puz_board_rows(start);
-    s.cells = s.rows * s.n;
     s.h = &puz__h_pdb;
-    s.limits = l;
-    s.tables = t;
-    s.arena = a;
-    s.out = out;
     puz__arena_cap(a, l->max_bytes);
     rc = s.h->prepare(&args, &s.hctx, out->reason);
     if (rc == PUZ_OK && s.hctx == NULL)

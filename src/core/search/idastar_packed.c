@@ -308,9 +308,7 @@ puz_err puz__idastar_packed(struct puz__search *s, unsigned max_depth)
     struct pk *k;
     bool lines;
 
-    if ((s->n != 3 && s->n != 4) || s->rows != s->n ||
-        s->h->as_tables == NULL ||
-        !s->h->as_tables(s->hctx, &t))
+    if (!puz__packed_htables(s, &t))
         return PUZ_EINVAL;
     lines = t.line_cost != NULL;
     /* one block, so that without room the generic plug-in runs instead

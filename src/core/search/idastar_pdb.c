@@ -31,6 +31,17 @@
 #define MAX_DEPTH 255u
 #define HOT static inline __attribute__((always_inline))
 
+/* Per canonical tile, in one partition's tables: its group and slot, for
+ * the board and for the transposed board, and its cell in the group's
+ * frame per cell (PUZ__PDB_NONE and 0 for a tile in none of its groups:
+ * in a pair's second partition, those of the groups it shares). */
+struct tile_map {
+    uint8_t grp[PUZ__PDB_CELLS], slot[PUZ__PDB_CELLS];
+    uint8_t rgrp[PUZ__PDB_CELLS], rslot[PUZ__PDB_CELLS];
+    uint8_t tcell[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
+    uint8_t rtcell[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
+};
+
 struct ipdb {
     struct puz__ida c;
     const struct puz_pdb *d;
@@ -45,12 +56,7 @@ struct ipdb {
     uint8_t rpos[PUZ__PDB_MAX_GROUPS][PUZ__PDB_MAX_K];  /* transposed */
     unsigned ent[PUZ__PDB_MAX_GROUPS], rent[PUZ__PDB_MAX_GROUPS];
     unsigned sum, rsum, md;
-    /* per canonical tile: its group and slot, for the board and for the
-     * transposed board, and its cell in the table's frame per cell */
-    uint8_t grp[PUZ__PDB_CELLS], slot[PUZ__PDB_CELLS];
-    uint8_t rgrp[PUZ__PDB_CELLS], rslot[PUZ__PDB_CELLS];
-    uint8_t tcell[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
-    uint8_t rtcell[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
+    struct tile_map tm;
     const uint64_t *nib[PUZ__PDB_MAX_GROUPS];
     unsigned k[PUZ__PDB_MAX_GROUPS];
     const uint32_t *fsm;        /* forbidden-move automaton, or NULL */
@@ -63,10 +69,7 @@ struct ipdb {
     uint8_t rpos2[PUZ__PDB_MAX_GROUPS][PUZ__PDB_MAX_K];
     unsigned ent2[PUZ__PDB_MAX_GROUPS], rent2[PUZ__PDB_MAX_GROUPS];
     unsigned sum2, rsum2;       /* over d2's own groups */
-    uint8_t grp2[PUZ__PDB_CELLS], slot2[PUZ__PDB_CELLS];
-    uint8_t rgrp2[PUZ__PDB_CELLS], rslot2[PUZ__PDB_CELLS];
-    uint8_t tcell2[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
-    uint8_t rtcell2[PUZ__PDB_CELLS][PUZ__PDB_CELLS];
+    struct tile_map tm2;
 };
 
 /* One child of the node being expanded: the move and its new entries. */
@@ -84,40 +87,57 @@ static unsigned h_of(unsigned md, unsigned sum, unsigned rsum)
     return md + 2 * (rsum > sum ? rsum : sum);
 }
 
+/* m for the partition set of d's tables (d itself, or a pair's second). */
+static void init_tile_map(struct tile_map *m, const struct puz_pdb *d,
+                          const struct puz_pdb *set)
+{
+    for (unsigned t = 1; t < d->cells; t++) {
+        unsigned rt = d->rtile[t];
+        m->grp[t] = set->group_of[t];
+        m->slot[t] = set->slot_of[t];
+        m->rgrp[t] = set->group_of[rt];
+        m->rslot[t] = set->slot_of[rt];
+        for (unsigned c = 0; c < d->cells; c++) {
+            m->tcell[t][c] = m->grp[t] == PUZ__PDB_NONE ? 0
+                             : set->g[m->grp[t]].cmap[c];
+            m->rtcell[t][c] = m->rgrp[t] == PUZ__PDB_NONE ? 0
+                : set->g[m->rgrp[t]].cmap[d->transpose[c]];
+        }
+    }
+}
+
 static void init_tiles(struct ipdb *ip)
 {
     const struct puz_pdb *d = ip->d;
 
-    for (unsigned t = 1; t < d->cells; t++) {
-        unsigned rt = d->rtile[t];
-        ip->grp[t] = d->group_of[t];
-        ip->slot[t] = d->slot_of[t];
-        ip->rgrp[t] = d->group_of[rt];
-        ip->rslot[t] = d->slot_of[rt];
-        for (unsigned c = 0; c < d->cells; c++) {
-            ip->tcell[t][c] = d->g[ip->grp[t]].cmap[c];
-            ip->rtcell[t][c] = d->g[ip->rgrp[t]].cmap[d->transpose[c]];
-        }
-    }
+    init_tile_map(&ip->tm, d, d);
     for (unsigned g = 0; g < d->ngroups; g++) {
         ip->nib[g] = d->g[g].nib;
         ip->k[g] = d->g[g].k;
     }
-    if (ip->d2 == NULL)
-        return;
-    for (unsigned t = 1; t < d->cells; t++) {
-        const struct puz_pdb *d2 = ip->d2;
-        unsigned rt = d->rtile[t];
-        ip->grp2[t] = d2->group_of[t];
-        ip->slot2[t] = d2->slot_of[t];
-        ip->rgrp2[t] = d2->group_of[rt];
-        ip->rslot2[t] = d2->slot_of[rt];
-        for (unsigned c = 0; c < d->cells; c++) {
-            ip->tcell2[t][c] = ip->grp2[t] == PUZ__PDB_NONE ? 0
-                               : d2->g[ip->grp2[t]].cmap[c];
-            ip->rtcell2[t][c] = ip->rgrp2[t] == PUZ__PDB_NONE ? 0
-                : d2->g[ip->rgrp2[t]].cmap[d->transpose[c]];
-        }
+    if (ip->d2 != NULL)
+        init_tile_map(&ip->tm2, d, ip->d2);
+}
+
+/* The entries of d's groups with their tiles at pos (the board) and rpos
+ * (its transpose, read only with reflect) and the blank at cell blank,
+ * into ent and rent, and their sums. */
+static void group_entries(const struct puz_pdb *d, bool reflect,
+                          unsigned blank, uint8_t (*pos)[PUZ__PDB_MAX_K],
+                          uint8_t (*rpos)[PUZ__PDB_MAX_K], unsigned *ent,
+                          unsigned *rent, unsigned *sum, unsigned *rsum)
+{
+    *sum = *rsum = 0;
+    /* Without reflection rpos holds no placement: looking it up would
+     * rank garbage cells (out of range; seen by UBSan on centre goals). */
+    for (unsigned g = 0; g < d->ngroups; g++) {
+        const uint8_t *cm = d->g[g].cmap;
+        ent[g] = puz__pdb_lookup_blank(d, g, pos[g], cm[blank]);
+        rent[g] = reflect ? puz__pdb_lookup_blank(d, g, rpos[g],
+                                                  cm[d->transpose[blank]])
+                          : 0;
+        *sum += ent[g];
+        *rsum += rent[g];
     }
 }
 
@@ -126,26 +146,17 @@ static void init_state2(struct ipdb *ip, unsigned blank)
 {
     const struct puz_pdb *d2 = ip->d2;
 
-    ip->sum2 = ip->rsum2 = 0;
     for (unsigned c = 0; c < d2->cells; c++) {
         unsigned t = ip->cells[c];
         if (t == 0)
             continue;
-        if (ip->grp2[t] != PUZ__PDB_NONE)
-            ip->pos2[ip->grp2[t]][ip->slot2[t]] = ip->tcell2[t][c];
-        if (ip->rgrp2[t] != PUZ__PDB_NONE)
-            ip->rpos2[ip->rgrp2[t]][ip->rslot2[t]] = ip->rtcell2[t][c];
+        if (ip->tm2.grp[t] != PUZ__PDB_NONE)
+            ip->pos2[ip->tm2.grp[t]][ip->tm2.slot[t]] = ip->tm2.tcell[t][c];
+        if (ip->tm2.rgrp[t] != PUZ__PDB_NONE)
+            ip->rpos2[ip->tm2.rgrp[t]][ip->tm2.rslot[t]] = ip->tm2.rtcell[t][c];
     }
-    for (unsigned g = 0; g < d2->ngroups; g++) {
-        const uint8_t *cm = d2->g[g].cmap;
-        ip->ent2[g] = puz__pdb_lookup_blank(d2, g, ip->pos2[g], cm[blank]);
-        ip->rent2[g] = ip->reflect
-                       ? puz__pdb_lookup_blank(d2, g, ip->rpos2[g],
-                                               cm[d2->transpose[blank]])
-                       : 0;
-        ip->sum2 += ip->ent2[g];
-        ip->rsum2 += ip->rent2[g];
-    }
+    group_entries(d2, ip->reflect, blank, ip->pos2, ip->rpos2, ip->ent2,
+                  ip->rent2, &ip->sum2, &ip->rsum2);
 }
 
 static void init_state(struct ipdb *ip)
@@ -153,29 +164,19 @@ static void init_state(struct ipdb *ip)
     const struct puz_pdb *d = ip->d;
     unsigned blank = 0;
 
-    ip->md = ip->sum = ip->rsum = 0;
+    ip->md = 0;
     for (unsigned c = 0; c < d->cells; c++) {
         unsigned t = ip->cells[c];
         if (t == 0) {
             blank = c;
             continue;
         }
-        ip->pos[ip->grp[t]][ip->slot[t]] = ip->tcell[t][c];
-        ip->rpos[ip->rgrp[t]][ip->rslot[t]] = ip->rtcell[t][c];
+        ip->pos[ip->tm.grp[t]][ip->tm.slot[t]] = ip->tm.tcell[t][c];
+        ip->rpos[ip->tm.rgrp[t]][ip->tm.rslot[t]] = ip->tm.rtcell[t][c];
         ip->md += ip->ctx->md[t][c];
     }
-    /* Without reflection rpos holds no placement: looking it up would
-     * rank garbage cells (out of range; seen by UBSan on centre goals). */
-    for (unsigned g = 0; g < d->ngroups; g++) {
-        const uint8_t *cm = d->g[g].cmap;
-        ip->ent[g] = puz__pdb_lookup_blank(d, g, ip->pos[g], cm[blank]);
-        ip->rent[g] = ip->reflect
-                      ? puz__pdb_lookup_blank(d, g, ip->rpos[g],
-                                              cm[d->transpose[blank]])
-                      : 0;
-        ip->sum += ip->ent[g];
-        ip->rsum += ip->rent[g];
-    }
+    group_entries(d, ip->reflect, blank, ip->pos, ip->rpos, ip->ent,
+                  ip->rent, &ip->sum, &ip->rsum);
     if (ip->d2 != NULL)
         init_state2(ip, blank);
 }
@@ -290,16 +291,16 @@ HOT unsigned gen_children(struct ipdb *ip, unsigned blank, unsigned back,
         c->dir = (uint8_t)dir;
         c->from = (uint8_t)from;
         c->tile = (uint8_t)t;
-        c->g = ip->grp[t];
-        c->p = ip->tcell[t][blank];
-        c->idx = rank_moved(ip, ip->pos[c->g], ip->k[c->g], ip->slot[t],
+        c->g = ip->tm.grp[t];
+        c->p = ip->tm.tcell[t][blank];
+        c->idx = rank_moved(ip, ip->pos[c->g], ip->k[c->g], ip->tm.slot[t],
                             c->p, n, hw);
         __builtin_prefetch(&ip->nib[c->g][c->idx >> 4]);
         if (ip->reflect) {
-            c->rg = ip->rgrp[t];
-            c->rp = ip->rtcell[t][blank];
+            c->rg = ip->tm.rgrp[t];
+            c->rp = ip->tm.rtcell[t][blank];
             c->ridx = rank_moved(ip, ip->rpos[c->rg], ip->k[c->rg],
-                                 ip->rslot[t], c->rp, n, hw);
+                                 ip->tm.rslot[t], c->rp, n, hw);
             __builtin_prefetch(&ip->nib[c->rg][c->ridx >> 4]);
         } else {
             c->rg = c->rp = 0;
@@ -353,11 +354,11 @@ HOT void za_refine(struct ipdb *ip, unsigned g, struct child *ch,
         zi[i] = rzi[i] = UINT64_MAX;
         if (g + 1 + c->h > ip->c.bound)
             continue;
-        zi[i] = za_moved(ip->d, ip->pos[c->g], c->g, ip->slot[t], c->p,
-                         ip->tcell[t][c->from], hw);
+        zi[i] = za_moved(ip->d, ip->pos[c->g], c->g, ip->tm.slot[t], c->p,
+                         ip->tm.tcell[t][c->from], hw);
         if (ip->reflect)
-            rzi[i] = za_moved(ip->d, ip->rpos[c->rg], c->rg, ip->rslot[t],
-                              c->rp, ip->rtcell[t][c->from], hw);
+            rzi[i] = za_moved(ip->d, ip->rpos[c->rg], c->rg, ip->tm.rslot[t],
+                              c->rp, ip->tm.rtcell[t][c->from], hw);
     }
     for (unsigned i = 0; i < cnt; i++) {
         struct child *c = &ch[i];
@@ -421,18 +422,18 @@ HOT void pair_refine(struct ipdb *ip, unsigned blank, unsigned g,
         c->g2 = c->rg2 = PUZ__PDB_NONE;
         if (g + 1 + c->h > ip->c.bound)
             continue;
-        c->g2 = ip->grp2[t];
-        c->rg2 = ip->reflect ? ip->rgrp2[t] : PUZ__PDB_NONE;
+        c->g2 = ip->tm2.grp[t];
+        c->rg2 = ip->reflect ? ip->tm2.rgrp[t] : PUZ__PDB_NONE;
         if (c->g2 != PUZ__PDB_NONE) {
-            c->p2 = ip->tcell2[t][blank];
-            i2[i] = pair_index(ip, ip->pos2[c->g2], c->g2, ip->slot2[t],
-                               c->p2, ip->tcell2[t][c->from], &z2[i], hw);
+            c->p2 = ip->tm2.tcell[t][blank];
+            i2[i] = pair_index(ip, ip->pos2[c->g2], c->g2, ip->tm2.slot[t],
+                               c->p2, ip->tm2.tcell[t][c->from], &z2[i], hw);
         }
         if (c->rg2 != PUZ__PDB_NONE) {
-            c->rp2 = ip->rtcell2[t][blank];
+            c->rp2 = ip->tm2.rtcell[t][blank];
             ri2[i] = pair_index(ip, ip->rpos2[c->rg2], c->rg2,
-                                ip->rslot2[t], c->rp2,
-                                ip->rtcell2[t][c->from], &rz2[i], hw);
+                                ip->tm2.rslot[t], c->rp2,
+                                ip->tm2.rtcell[t][c->from], &rz2[i], hw);
         }
     }
     shared_sums(ip, &sh, &rsh);
@@ -508,15 +509,15 @@ HOT void apply2(struct ipdb *ip, const struct child *c, struct undo *u)
 
     if (c->g2 != PUZ__PDB_NONE) {
         u->ent2 = ip->ent2[c->g2];
-        u->p2 = ip->pos2[c->g2][ip->slot2[t]];
-        ip->pos2[c->g2][ip->slot2[t]] = c->p2;
+        u->p2 = ip->pos2[c->g2][ip->tm2.slot[t]];
+        ip->pos2[c->g2][ip->tm2.slot[t]] = c->p2;
         ip->ent2[c->g2] = c->e2;
         ip->sum2 = u->sum2 - u->ent2 + c->e2;
     }
     if (c->rg2 != PUZ__PDB_NONE) {
         u->rent2 = ip->rent2[c->rg2];
-        u->rp2 = ip->rpos2[c->rg2][ip->rslot2[t]];
-        ip->rpos2[c->rg2][ip->rslot2[t]] = c->rp2;
+        u->rp2 = ip->rpos2[c->rg2][ip->tm2.rslot[t]];
+        ip->rpos2[c->rg2][ip->tm2.rslot[t]] = c->rp2;
         ip->rent2[c->rg2] = c->re2;
         ip->rsum2 = u->rsum2 - u->rent2 + c->re2;
     }
@@ -529,11 +530,11 @@ HOT void undo2(struct ipdb *ip, const struct child *c, const struct undo *u)
     ip->sum2 = u->sum2;
     ip->rsum2 = u->rsum2;
     if (c->g2 != PUZ__PDB_NONE) {
-        ip->pos2[c->g2][ip->slot2[t]] = u->p2;
+        ip->pos2[c->g2][ip->tm2.slot[t]] = u->p2;
         ip->ent2[c->g2] = u->ent2;
     }
     if (c->rg2 != PUZ__PDB_NONE) {
-        ip->rpos2[c->rg2][ip->rslot2[t]] = u->rp2;
+        ip->rpos2[c->rg2][ip->tm2.rslot[t]] = u->rp2;
         ip->rent2[c->rg2] = u->rent2;
     }
 }
@@ -543,7 +544,7 @@ HOT void undo2(struct ipdb *ip, const struct child *c, const struct undo *u)
 HOT void apply(struct ipdb *ip, unsigned blank, unsigned g,
                const struct child *c, struct undo *u)
 {
-    unsigned t = c->tile, sl = ip->slot[t], rsl = ip->rslot[t];
+    unsigned t = c->tile, sl = ip->tm.slot[t], rsl = ip->tm.rslot[t];
 
     u->md = ip->md;
     u->sum = ip->sum;
@@ -582,11 +583,11 @@ HOT void undo(struct ipdb *ip, unsigned blank, const struct child *c,
     ip->cells[c->from] = (uint8_t)t;
     ip->cells[blank] = 0;
     ip->md = u->md;
-    ip->pos[c->g][ip->slot[t]] = u->p;
+    ip->pos[c->g][ip->tm.slot[t]] = u->p;
     ip->ent[c->g] = u->ent;
     ip->sum = u->sum;
     if (ip->reflect) {
-        ip->rpos[c->rg][ip->rslot[t]] = u->rp;
+        ip->rpos[c->rg][ip->tm.rslot[t]] = u->rp;
         ip->rent[c->rg] = u->rent;
         ip->rsum = u->rsum;
     }

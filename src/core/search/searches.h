@@ -44,4 +44,14 @@ puz_err puz__dfs(struct puz__search *s);
 #define PUZ__PRIO_BNB 2      /* g + h, ties first come first served */
 #define PUZ__PRIO_WEIGHTED 3 /* g + weight * h, ties to larger g */
 
+/* Whether s can run on the packed searches' tables (A*'s fast loop,
+ * IDA*'s packed plug-in): a 3x3 or 4x4 square whose heuristic gives
+ * its h as tables, which then fill *t. */
+static inline bool puz__packed_htables(const struct puz__search *s,
+                                       struct puz__htables *t)
+{
+    return (s->n == 3 || s->n == 4) && s->rows == s->n &&
+           s->h->as_tables != NULL && s->h->as_tables(s->hctx, t);
+}
+
 #endif

@@ -213,8 +213,10 @@ static puz_err solve(const struct puz_board *start,
                      struct puz_unit_result *uout, puz_arena *a,
                      struct puz_result *out)
 {
+    uint64_t started_us = puz_clock_mono_us();
     struct puz_board default_goal;
-    struct puz__search s = { 0 };
+    const struct puz_board *goal;
+    struct puz__search s;
     struct puz__watch watch = { 0 };
     size_t used_before = puz_arena_used(a);
     size_t budget_before = puz_arena_budget(a);
@@ -222,35 +224,28 @@ static puz_err solve(const struct puz_board *start,
     puz_err rc;
 
     memset(out, 0, sizeof(*out));
-    s.started_us = puz_clock_mono_us();
     if (opts->goal == NULL && puz_board_goal_of(start, &default_goal)) {
         snprintf(out->reason, sizeof(out->reason), "unsupported size");
         return PUZ_EINVAL;
     }
-    s.goal = opts->goal ? opts->goal : &default_goal;
-    rc = check_inputs(start, s.goal, opts->solvable_known, out, &solvable);
+    goal = opts->goal ? opts->goal : &default_goal;
+    rc = check_inputs(start, goal, opts->solvable_known, out, &solvable);
     if (rc != PUZ_OK)
         return rc;
     out->algorithm = puz_algorithm_resolve_tables(
         opts->algorithm, puz_board_rows(start), start->n,
-        puz_tables_serves(opts->tables, s.goal));
+        puz_tables_serves(opts->tables, goal));
     if ((unsigned)out->algorithm >= PUZ_ALG_COUNT_)
         return PUZ_EINVAL;
     if (!solvable) {
         out->status = PUZ_UNSOLVABLE;
         snprintf(out->method, sizeof(out->method), "parity");
-        out->stats.time_us = puz_clock_mono_us() - s.started_us;
+        out->stats.time_us = puz_clock_mono_us() - started_us;
         return PUZ_OK;
     }
     out->reason[0] = '\0';
-    s.start = start;
-    s.n = start->n;
-    s.rows = puz_board_rows(start);
-    s.cells = s.rows * s.n;
-    s.limits = &opts->limits;
-    s.tables = opts->tables;
-    s.arena = a;
-    s.out = out;
+    puz__search_init(&s, start, goal, &opts->limits, opts->tables, a, out);
+    s.started_us = started_us;
     if (opts->progress != NULL) {
         watch.fn = opts->progress;
         watch.user = opts->progress_user;
