@@ -406,19 +406,30 @@ static void test_delete_through_another_stops_it(void **state)
     assert_int_equal(what, 0);
 }
 
+/* A "wait" job submitted through a, running (its view in v), and a
+ * connection to Redis of the test's own to tamper with it. */
+static redisContext *running_job(struct fix *f, char *id,
+                                 struct jobs_view *v)
+{
+    char msg[PUZ_MSG_MAX];
+    redisContext *c = store_redis_connect(f->st, msg);
+
+    assert_non_null(c);
+    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id, msg), PUZ_OK);
+    assert_true(wait_state(f->a, id, JOBS_RUNNING, 3000, v));
+    return c;
+}
+
 static void test_lost_lease_runs_again_written_once(void **state)
 {
     struct fix *f = *state;
     char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], key[128];
     struct jobs_view v;
     struct job_want want;
-    redisContext *c = store_redis_connect(f->st, msg);
+    redisContext *c = running_job(f, id, &v);
     redisReply *r;
     int what;
 
-    assert_non_null(c);
-    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id, msg), PUZ_OK);
-    assert_true(wait_state(f->a, id, JOBS_RUNNING, 3000, &v));
     /* The runner's lease vanishes (as when it stalled past it): its
      * keeper stops the run and writes nothing; an instance runs it
      * again. */
@@ -496,13 +507,10 @@ static void test_finish_needs_its_lease(void **state)
     struct fix *f = *state;
     char id[JOBS_ID_LEN + 1], msg[PUZ_MSG_MAX], token[64] = "";
     struct jobs_view v;
-    redisContext *c = store_redis_connect(f->st, msg);
+    redisContext *c = running_job(f, id, &v);
     redisReply *r;
     int what;
 
-    assert_non_null(c);
-    assert_int_equal(jobq_submit(f->a, "wait", 4, "", 0, id, msg), PUZ_OK);
-    assert_true(wait_state(f->a, id, JOBS_RUNNING, 3000, &v));
     r = redisCommand(c, "GET %sjob:%s:lease", prefix, id);
     assert_true(r != NULL && r->type == REDIS_REPLY_STRING);
     snprintf(token, sizeof(token), "%s", r->str);
