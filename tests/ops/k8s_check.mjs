@@ -327,9 +327,10 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
     check(['none', '6-6-3', '663', '7-8', '78'].includes(setting('pdb')),
           `${label}: pdb ${setting('pdb')} is none, 6-6-3 or 7-8`);
     check(['none', '6-6-6-6', '6666', '6-6-6-6z', '6666z', '6-6-6-6z2',
-           '6666z2', '4x6', '444444'].includes(setting('pdb_5x5')),
+           '6666z2', '4x6', '444444', '4x6z', '444444z', '4x6z2',
+           '444444z2'].includes(setting('pdb_5x5')),
           `${label}: pdb_5x5 ${setting('pdb_5x5')} is none, 6-6-6-6, ` +
-          `6-6-6-6z, 6-6-6-6z2 or 4x6`);
+          `6-6-6-6z, 6-6-6-6z2, 4x6, 4x6z or 4x6z2`);
     return { label, dep, c, env, image, confText, conf, cport, pport, probes,
              podLabels, pdbDir };
 }
