@@ -169,9 +169,16 @@ static void check_uniform(unsigned rows, unsigned cols, unsigned boards,
             && (!reduce || !starved(&any, rows, cols)))
             fail_msg("%ux%u: method %s (%llu us of CPU)", rows, cols,
                      any.method, (unsigned long long)any.cpu_us);
-        if (any.took_us > BUDGET_US + SLACK_US)
-            fail_msg("%ux%u: %llu us for a %u us budget", rows, cols,
-                     (unsigned long long)any.took_us, BUDGET_US);
+        /* The deadline in wall time, unless the machine ran the thread
+         * under half of that time: it reads its clock only while it
+         * runs, so the overrun is the machine's (ASan at load: 1.53 s
+         * for 1 s); its CPU must still stay within the budget. */
+        if (any.took_us > BUDGET_US + SLACK_US
+            && (any.cpu_us * 2 >= any.took_us
+                || any.cpu_us > BUDGET_US + SLACK_US))
+            fail_msg("%ux%u: %llu us (%llu us of CPU) for a %u us budget",
+                     rows, cols, (unsigned long long)any.took_us,
+                     (unsigned long long)any.cpu_us, BUDGET_US);
         assert_true(any.length <= con.length);
         assert_true(any.lower_bound <= any.length);
         assert_true(any.lower_bound >= manhattan(&b));
