@@ -147,7 +147,7 @@ TSAN_TESTS := test_pool test_http_api test_http_load test_http_hostile test_jobs
 # server code they reach is the HTTP suites' (test_http_*); e2e_jobs and
 # e2e_daily_clock keep a browser's real traffic on the sanitized server.
 ASAN_SKIP := k8s_manifests.sh doc_commands.sh config_docs.sh http_dockerfile.sh \
-	e2e_board.sh e2e_game.sh e2e_round2.sh e2e_round3.sh e2e_round4.sh \
+	e2e_board.sh e2e_game.sh e2e_round2.sh e2e_round3.sh e2e_contrast.sh e2e_round4.sh \
 	e2e_shapes.sh e2e_daily.sh e2e_load.sh e2e_round4_rest.sh
 # The pattern databases the tests load come from the release build's
 # cache when it has them (the same files: the format does not depend on

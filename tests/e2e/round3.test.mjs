@@ -2,7 +2,8 @@
  * round3.test.mjs - the web game's third round (issue 31), in a real
  * browser against a real puzzled: one test per defect players found (each
  * failed before its fix) and one per feature added. Screenshots:
- * test-output/e2e/.
+ * test-output/e2e/. Defects 1 and 2 (the contrast sweep) are in
+ * contrast-sweep.test.mjs, a suite of their own.
  *
  * Run: tests/scripts/e2e_round3.sh, or just this file:
  *   node --test tests/e2e/round3.test.mjs
@@ -11,7 +12,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
-import { lowContrast, lowContrastPage } from './contrast.mjs';
 import { closestPieces } from './pieces.mjs';
 import { KEY_FOR_SLIDE, T } from './harness.mjs';
 import {
@@ -21,16 +21,6 @@ import {
 
 let server, browser, page, api;
 const problems = [];
-
-async function setTheme(theme, p = page)
-{
-    for (let i = 0; i < 3; i++) {
-        const now = await p.evaluate(() => document.documentElement.dataset.theme || 'auto');
-        if (now === theme)
-            return;
-        await p.click('#theme-toggle');
-    }
-}
 
 before(async () => {
     ({ server, browser, page, api } = await openSession({
@@ -49,46 +39,6 @@ async function finishWithHint(p = page)
     await playKeys(await route(await board(p)), p);
     await p.waitForSelector('#score-card[open]', { timeout: T(20000) });
 }
-
-test('defects 1 and 2: all text is 4.5:1 against what is painted behind it, light and dark', async () => {
-    const found = [];
-    for (const theme of ['light', 'dark']) {
-        await freshPage();
-        await setTheme(theme);
-        await page.click('#lab-compare-h');
-        await page.waitForFunction(() => document.querySelectorAll('#lab-runs tbody tr').length >= 4,
-            null, { timeout: T(30000) });
-        await page.focus('#board');
-        await page.keyboard.press('h');
-        await page.waitForFunction(() => /Hint/.test(document.getElementById('status').textContent));
-        const low = await lowContrastPage(page);
-        /* The board's numbers: plain tiles, and badges on a picture. */
-        await page.click('#picture-choice label:has(input[value="numbers"])');
-        low.push(...await lowContrast(page, '#play'));
-        await page.click('#picture-choice label:has(input[value="dusk"])');
-        await page.click('#show-numbers');
-        low.push(...await lowContrast(page, '#play'));
-        await page.click('#show-numbers');
-        await playKeys(await route(await board()));
-        await page.waitForSelector('#score-card[open]', { timeout: T(20000) });
-        /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
-        await page.waitForTimeout(400);
-        await shot(`r3-contrast-card-${theme}`);
-        const card = await lowContrast(page, '#score-card');
-        found.push(...[...low, ...card].map((line) => `${theme}: ${line}`));
-        await page.click('#score-replay');
-    }
-    /* The top of the page on a phone, both themes. */
-    const phone = await browser.context.newPage();
-    await phone.setViewportSize({ width: 390, height: 844 });
-    for (const theme of ['light', 'dark']) {
-        await phone.emulateMedia({ colorScheme: theme });
-        await freshPage(phone);
-        found.push(...(await lowContrast(phone)).map((line) => `phone ${theme}: ${line}`));
-    }
-    await phone.close();
-    assert.deepEqual(found, [], found.join('\n'));
-});
 
 async function traceLoaded(p = page)
 {

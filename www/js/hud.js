@@ -34,9 +34,13 @@ export class Hud {
         this.moves.textContent = String(count);
     }
 
+    /* The clock ticks 4 times a second; the page is redrawn only when
+       the time shown changes. */
     setTime(seconds)
     {
-        this.time.textContent = formatSeconds(seconds);
+        const shown = formatSeconds(seconds);
+        if (this.time.textContent !== shown)
+            this.time.textContent = shown;
     }
 
     /* `exact` false: only an upper bound is known, shown as "≤ 42". */
