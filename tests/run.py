@@ -117,10 +117,14 @@ def cgroup_cpu(path):
             cpu = int(f.read()) / 1e9
     except (OSError, ValueError):
         return None
-    try:
-        os.rmdir(path)
-    except OSError:
-        pass        # a process it started lingers: the kernel keeps it
+    # Its processes were just sent SIGKILL: the group empties (and can
+    # be removed) once the kernel has reaped them, a moment later.
+    for _ in range(20):
+        try:
+            os.rmdir(path)
+            break
+        except OSError:
+            time.sleep(0.05)    # bounded: at most a second, then left
     return cpu
 
 

@@ -35,14 +35,20 @@ static bool traceparent_ok(const char *h)
            && (len == 55 || (strncmp(h, "00", 2) != 0 && h[55] == '-'));
 }
 
+/* The trace-id field of traceparent h (known to be one) into out. */
+static void trace_field(const char *h, char *out)
+{
+    memcpy(out, h + 3, JOBS_TRACE_LEN);
+    out[JOBS_TRACE_LEN] = '\0';
+}
+
 void api__trace_id(const struct api_call *c, char *out)
 {
     const char *h = c->rq.traceparent;
     unsigned char raw[JOBS_TRACE_LEN / 2];
 
     if (traceparent_ok(h)) {
-        memcpy(out, h + 3, JOBS_TRACE_LEN);
-        out[JOBS_TRACE_LEN] = '\0';
+        trace_field(h, out);
         return;
     }
     if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
@@ -71,13 +77,11 @@ bool api_call_trace_id(const struct api_call *c, char *out)
     out[0] = '\0';
     for (unsigned i = 0; i < an->nheaders; i++)
         if (strcmp(an->headers[i].name, "traceparent") == 0) {
-            memcpy(out, an->headers[i].value + 3, JOBS_TRACE_LEN);
-            out[JOBS_TRACE_LEN] = '\0';
+            trace_field(an->headers[i].value, out);
             return true;
         }
     if (!traceparent_ok(c->rq.traceparent))
         return false;
-    memcpy(out, c->rq.traceparent + 3, JOBS_TRACE_LEN);
-    out[JOBS_TRACE_LEN] = '\0';
+    trace_field(c->rq.traceparent, out);
     return true;
 }

@@ -86,6 +86,14 @@ static void put_uint(struct line *l, unsigned long long v, unsigned width)
     put(l, d + sizeof(d) - n, n);
 }
 
+/* us microseconds as milliseconds with 3 decimals. */
+static void put_ms(struct line *l, uint64_t us)
+{
+    put_uint(l, us / 1000, 1);
+    put(l, ".", 1);
+    put_uint(l, us % 1000, 3);
+}
+
 /*
  * "2026-12-02T17:19:13.123Z". The part up to the seconds is formatted
  * once a second per thread: the access log is on every request's path,
@@ -165,10 +173,8 @@ void http__log_access(const struct http_req *r, uint64_t now_us)
     put_str(&l, r->srv->labels[r->label]);
     put_str(&l, "\",\"status\":");
     put_uint(&l, r->status, 1);
-    put_str(&l, ",\"duration_ms\":");   /* milliseconds, 3 decimals */
-    put_uint(&l, us / 1000, 1);
-    put(&l, ".", 1);
-    put_uint(&l, us % 1000, 3);
+    put_str(&l, ",\"duration_ms\":");
+    put_ms(&l, us);
     put_str(&l, ",\"expanded\":");
     put_uint(&l, (unsigned long long)r->expanded, 1);
     put_str(&l, ",\"bytes\":");
@@ -208,9 +214,7 @@ void http__log_unit(void *user, const struct jobq_unit_report *u)
     put_uint(&l, u->index, 1);
     put_str(&l, u->found ? ",\"found\":true" : ",\"found\":false");
     put_str(&l, ",\"duration_ms\":");
-    put_uint(&l, u->elapsed_us / 1000, 1);
-    put(&l, ".", 1);
-    put_uint(&l, u->elapsed_us % 1000, 3);
+    put_ms(&l, u->elapsed_us);
     put_str(&l, ",\"expanded\":");
     put_uint(&l, (unsigned long long)u->expanded, 1);
     put_str(&l, ",\"generated\":");
