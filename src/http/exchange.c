@@ -393,8 +393,10 @@ void http__on_completed(void *cls, struct MHD_Connection *c,
     *con_cls = NULL;
     if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK && r->status == 0)
         r->status = 499;    /* the client went away before an answer */
+    /* Logged before counted: a request /metrics counts is in the log's
+     * buffer already (http_signals.sh waits on that). */
+    http__log_access(r, now);
     http_metrics_request(r->srv->metrics, r->label, r->status,
                          now - r->start_us);
-    http__log_access(r, now);
     http__req_destroy(r);
 }
