@@ -116,8 +116,12 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBAPP) $(LIBCORE)
 # several at a time (tests/run.py). T=NAME... runs only those (globs ok:
 # T='e2e_*'), JOBS_TEST=N suites at once, V=1 shows every suite's output.
 RUN_ENV = BUILD=$(BUILD) T="$(T)" SKIP="$(SKIP)" JOBS_TEST="$(JOBS_TEST)" V="$(V)"
+# npm ci (deps.sh --npm) runs beside the build: it mostly waits on the
+# registry, and the build wants the cores; both end before the suites.
 test: deps-test
-	@$(MAKE) $(PAR) --no-print-directory test-build
+	@sh scripts/deps.sh --npm & npm=$$!; \
+	$(MAKE) $(PAR) --no-print-directory test-build; built=$$?; \
+	wait $$npm || exit 1; exit $$built
 	@$(RUN_ENV) sh tests/run.sh $(TEST_BINS)
 
 # One goal with a recipe, so that a build with nothing to do says nothing

@@ -4,15 +4,25 @@
 # network there). Plain (make run): the build libraries (hiredis among
 # them, for the shared store) and curl, which the README's examples use.
 # --test (make test): also the tools the test suite drives (nginx,
-# redis-server, chromium, python3, and the pinned node packages via
-# npm ci - among them the Node.js the tests run on: Debian 12's Node 18
-# only runs npm, see package.json). --fuzz (make fuzz): clang and its
-# libFuzzer runtime (libclang-rt-dev: only recommended by clang, and
-# recommends are not installed here).
+# redis-server, chromium, python3, node and npm). --npm (make test,
+# after --test): the pinned node packages via npm ci - among them the
+# Node.js the tests run on: Debian 12's Node 18 only runs npm, see
+# package.json; make test runs this step beside the build, since it
+# mostly waits on the registry (~35 s on a clean clone) while the build
+# has the cores. --fuzz (make fuzz): clang and its libFuzzer runtime
+# (libclang-rt-dev: only recommended by clang, and recommends are not
+# installed here).
 #
 # apt's output goes to build/deps.log (shown if it fails): a passing
 # install printed pages of dpkg lines and service-script warnings.
 set -e
+
+# --npm: the node packages only (the packages they run on, Debian's
+# node and npm, are --test's apt step, which make test runs first).
+npm_only=false
+if [ "$1" = --npm ]; then
+    npm_only=true
+fi
 
 missing=""
 need_pc() { # need_pc PKGCONFIG-NAME DEBIAN-PACKAGE
@@ -78,7 +88,7 @@ apt_install() {
     fi
 }
 
-if [ -n "$missing" ]; then
+if [ -n "$missing" ] && ! $npm_only; then
     if [ "$(id -u)" != 0 ]; then
         echo "deps.sh: missing packages:$missing (run as root, or" \
              "apt-get install them)" >&2
@@ -97,7 +107,7 @@ fi
 # (npm writes node_modules/.package-lock.json at the end of each install).
 # Debian's npm runs on Debian's Node 18, older than the tools ask for
 # (they run on the pinned Node 24): its engine warnings are not shown.
-if [ "$1" = --test ] &&
+if $npm_only &&
    { [ ! -f node_modules/.package-lock.json ] ||
      [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
     echo "deps.sh: npm ci (test tools: Node 24, playwright-core, redocly," \
