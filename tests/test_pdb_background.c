@@ -85,6 +85,48 @@ static const char *heuristic_of_solve(http_server *s, const char *tables,
     return buf;
 }
 
+/* Right after the start: ready at once, whatever the build is doing;
+ * /readyz names the set being built (pdb_5x5 = auto also says why: the
+ * budget it fits) and so does /metrics. Whether it was still building. */
+static int start_reports(http_server *s, const char *value, size_t budget,
+                         const char *part)
+{
+    char metric[160];
+    struct htest_resp r;
+    json_t *j, *bg;
+    int building;
+
+    assert_int_equal(htest_get(s, "/readyz", &r), 0);
+    assert_int_equal(r.status, 200);
+    j = htest_json(&r);
+    bg = json_object_get(json_object_get(j, "checks"), "pdb_5x5");
+    assert_non_null(bg);
+    assert_string_equal(json_string_value(json_object_get(bg, "partition")),
+                        part);
+    building = strcmp(json_string_value(json_object_get(bg, "state")),
+                      "building") == 0;
+    /* auto says why this set: the budget it fits; /metrics too */
+    if (strcmp(value, "auto") == 0)
+        assert_non_null(strstr(json_string_value(json_object_get(bg,
+                               "chosen")), "fits pdb_budget"));
+    else
+        assert_null(json_object_get(bg, "chosen"));
+    json_decref(j);
+    htest_resp_free(&r);
+    assert_int_equal(htest_get(s, "/metrics", &r), 0);
+    snprintf(metric, sizeof(metric), "\npuzzled_tables_build_percent{"
+             "setting=\"pdb_5x5\",partition=\"%s\",state=\"", part);
+    assert_non_null(strstr(r.body, metric));
+    snprintf(metric, sizeof(metric), "\npuzzled_pdb_budget_bytes{"
+             "partition=\"%s\"} %zu\n", part, budget);
+    if (strcmp(value, "auto") == 0)
+        assert_non_null(strstr(r.body, metric));
+    else
+        assert_null(strstr(r.body, "\npuzzled_pdb_budget_bytes{"));
+    htest_resp_free(&r);
+    return building;
+}
+
 /* pdb_5x5 = value (with pdb_budget = budget when not 0) builds part in
  * the background: reported building with a percentage that only grows,
  * then ready and used; the next start loads the cache. */
@@ -93,9 +135,8 @@ static void background_build(const char *value, size_t budget,
 {
     struct http_config c;
     char dir[] = "/tmp/test_pdb_bg.XXXXXX", cmd[64], h[32];
-    struct htest_resp r;
     http_server *s;
-    json_t *j, *bg, *e;
+    json_t *bg, *e;
     int saw_building = 0, ready = 0;
     double last = 0.0;
 
@@ -108,24 +149,7 @@ static void background_build(const char *value, size_t budget,
     c.pdb_background = 1;
     snprintf(c.pdb_dir, sizeof(c.pdb_dir), "%s", dir);
     s = htest_start(&c);
-    /* ready at once, whatever the build is doing */
-    assert_int_equal(htest_get(s, "/readyz", &r), 0);
-    assert_int_equal(r.status, 200);
-    j = htest_json(&r);
-    bg = json_object_get(json_object_get(j, "checks"), "pdb_5x5");
-    assert_non_null(bg);
-    assert_string_equal(json_string_value(json_object_get(bg, "partition")),
-                        part);
-    saw_building = strcmp(json_string_value(json_object_get(bg, "state")),
-                          "building") == 0;
-    /* auto says why this set: the budget it fits */
-    if (strcmp(value, "auto") == 0)
-        assert_non_null(strstr(json_string_value(json_object_get(bg,
-                               "chosen")), "fits pdb_budget"));
-    else
-        assert_null(json_object_get(bg, "chosen"));
-    json_decref(j);
-    htest_resp_free(&r);
+    saw_building = start_reports(s, value, budget, part);
     for (int i = 0; i < 600 && !ready; i++) {
         const char *st;
         double pct;

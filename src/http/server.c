@@ -71,6 +71,12 @@ static void choose_5x5(struct http_server *s, const char **name)
     puz_err rc = puz_pdb_strongest_5x5(s->cfg.pdb_budget, &part);
 
     (void)puz_pdb_partition_memory(part, &tables, &build);
+    if (rc == PUZ_ENOMEM) {
+        http__log_line("puzzled: pdb_5x5 = auto: out of memory choosing "
+                       "a set: 5x5 boards are served without tables");
+        *name = "none";
+        return;
+    }
     if (rc != PUZ_OK) {
         http__log_line("puzzled: pdb_5x5 = auto: no 5x5 set fits "
                        "pdb_budget (%zu bytes; the smallest, %s, needs "
