@@ -39,6 +39,7 @@ static void usage(FILE *f)
         "                         [--goal G]"
         " [--out FILE] [--threads N] [--budget SIZE]\n"
         "       puzzled pdb verify FILE\n"
+        "       puzzled pdb choose [--budget SIZE]\n"
         "  build     build pattern databases and save them (default\n"
         "            6-6-3, 4x4, seconds; 7-8 takes minutes and ~1.3 GB;\n"
         "            6-6-6-6 is the 5x5 set: minutes, ~0.75 GB, 128 MB "
@@ -66,7 +67,9 @@ static void usage(FILE *f)
         "only)\n"
         "  --out F   file to write (default %s/<name>, the cache the\n"
         "            service and `solve` read; PUZZLED_PDB_DIR overrides)\n"
-        "  verify    check a file's header, sizes and checksums\n",
+        "  verify    check a file's header, sizes and checksums\n"
+        "  choose    print the set --partition auto takes, building\n"
+        "            nothing\n",
         CLI_PDB_DEFAULT_DIR);
 }
 
@@ -295,6 +298,41 @@ static int build_main(int argc, char **argv)
     return rc;
 }
 
+/* `pdb choose [--budget SIZE]`: the set `--partition auto` (and the
+ * server's pdb_5x5 = auto) takes, on stdout, nothing built. */
+static int choose_main(int argc, char **argv)
+{
+    struct build_args ba = { PUZ_PDB_663, { 0 }, NULL, NULL, 2, true, 0 };
+    size_t tables = 0, build = 0;
+    const char *arg = NULL;
+
+    if (argc == 3 && strcmp(argv[1], "--budget") == 0)
+        arg = argv[2];
+    else if (argc == 2 && strncmp(argv[1], "--budget=", 9) == 0)
+        arg = argv[1] + 9;
+    else if (argc != 1) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (arg != NULL && build_option(&ba, 'b', arg) != 0)
+        return CLI_EXIT_USAGE;
+    if (ba.budget == 0)
+        ba.budget = DEFAULT_BUDGET;
+    if (puz_pdb_strongest_5x5(ba.budget, &ba.part) != PUZ_OK) {
+        (void)puz_pdb_partition_memory(ba.part, NULL, &build);
+        fprintf(stderr, "puzzled: no 5x5 set's build fits %zu bytes (the "
+                "smallest, %s, needs %.1f MB)\n", ba.budget,
+                puz_pdb_partition_name(ba.part), (double)build / 1e6);
+        return CLI_EXIT_USAGE;
+    }
+    (void)puz_pdb_partition_memory(ba.part, &tables, &build);
+    printf("%s: the strongest 5x5 set whose build (%.1f MB, %.1f MB kept) "
+           "fits %.1f MB\n", puz_pdb_partition_name(ba.part),
+           (double)build / 1e6, (double)tables / 1e6,
+           (double)ba.budget / 1e6);
+    return CLI_EXIT_OK;
+}
+
 static int verify_main(int argc, char **argv)
 {
     char msg[PUZ_MSG_MAX], goal[3 * PUZ_MAX_CELLS];
@@ -322,6 +360,8 @@ int cli_pdb_main(int argc, char **argv)
         return build_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "verify") == 0)
         return verify_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "choose") == 0)
+        return choose_main(argc - 1, argv + 1);
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
                       strcmp(argv[1], "-h") == 0)) {
         usage(stdout);

@@ -594,7 +594,7 @@ async function probeServer(facts) {
 // the flag to start a server with it, a small partition of the same
 // board size to run the init command with (seconds), and the row of
 // docs/operations.md's tables that gives the tables' costs (for auto:
-// the set its pdb_budget takes, as `pdb build --partition auto` says).
+// the set its pdb_budget takes, as `pdb choose` says).
 const OVERLAYS = [
     { name: 'pdb-7-8', key: 'pdb', values: ['7-8', '78'], flag: '--pdb',
       small: '6-6-3', doc: '`7-8`' },
@@ -609,31 +609,14 @@ function confBytes(v) {
                                 g: 1073741824 }[m[2]] : NaN;
 }
 
-// The set `puzzled pdb build --partition auto --budget B` takes (its
-// stderr line "auto: SET, the strongest ..."), without building it: a
-// budget below the smallest set's build is refused at once, and above it
-// the line comes before the build, which is then stopped.
-async function autoSet(budget) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'puzzled-auto-'));
-    const child = spawn(PUZZLED, ['pdb', 'build', '--partition', 'auto',
-                                  '--budget', budget], {
-        env: { ...process.env, PUZZLED_PDB_DIR: dir },
-        stdio: ['ignore', 'ignore', 'pipe'] });
-    children.add(child);
-    let err = '';
-    const set = await new Promise(resolve => {
-        child.stderr.on('data', d => {
-            err += d;
-            const m = /^auto: (\S+),/m.exec(err);
-            if (m)
-                resolve(m[1]);
-        });
-        child.on('exit', () => resolve(null));
-    });
-    kill(child);
-    await exited(child);
-    fs.rmSync(dir, { recursive: true, force: true });
-    return set;
+// The set `puzzled pdb build --partition auto --budget B` takes, as
+// `puzzled pdb choose --budget B` says it ("SET: the strongest ..."),
+// building nothing; null when no set fits.
+function autoSet(budget) {
+    const r = spawnSync(PUZZLED, ['pdb', 'choose', '--budget', budget],
+                        { encoding: 'utf8' });
+    const m = r.status === 0 ? /^(\S+): the strongest/.exec(r.stdout) : null;
+    return m ? m[1] : null;
 }
 
 // "128 MB", "1.3 GB", "721 MB" -> bytes.
@@ -647,7 +630,7 @@ function docCosts(ov) {
     const doc = fs.readFileSync('docs/operations.md', 'utf8');
     const row = ov.doc && doc.split('\n').find(l =>
         l.startsWith(`| ${ov.doc} |`));
-    if (!check(row !== undefined, `${ov.name}: docs/operations.md has a ` +
+    if (!check(Boolean(row), `${ov.name}: docs/operations.md has a ` +
                `${ov.doc} row`))
         return null;
     const cells = row.split('|').map(c => c.trim());
@@ -804,7 +787,7 @@ async function checkOverlay(ov, all, dep, cms, defaults, image, facts) {
         check(bi > 0 && cmd[bi + 1] === ofacts.conf.pdb_budget,
               `${ov.name}: init --budget ${bi > 0 ? cmd[bi + 1] : '(none)'}` +
               ` = the server's pdb_budget ${ofacts.conf.pdb_budget}`);
-        const set = await autoSet(ofacts.conf.pdb_budget);
+        const set = autoSet(ofacts.conf.pdb_budget);
         check(set !== null, `${ov.name}: pdb_budget ` +
               `${ofacts.conf.pdb_budget} takes a 5x5 set`);
         ov = { ...ov, doc: set ? `\`${set}\`` : null };

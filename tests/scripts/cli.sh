@@ -110,6 +110,11 @@ check "pdb build over budget" 2 env PUZZLED_PDB_DIR="$pdbdir" "$PUZZLED" \
     pdb build --partition 6-6-6-6 --budget 64m
 expect_text "over budget reason" "$err" "holds 733.2 MB, over --budget"
 check "pdb build bad budget" 2 "$PUZZLED" pdb build --budget 12q
+check "pdb choose default" 0 "$PUZZLED" pdb choose
+expect_text "pdb choose default takes 6-6-6-6z2" "$out" "6-6-6-6z2: the strongest"
+check "pdb choose 768m" 0 "$PUZZLED" pdb choose --budget 768m
+expect_text "pdb choose 768m takes 6-6-6-6" "$out" "6-6-6-6: the strongest"
+check "pdb choose too small" 2 "$PUZZLED" pdb choose --budget=1k
 rm -rf "$pdbdir"
 rm -f /tmp/cli_err.$$
 exit $fail
