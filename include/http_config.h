@@ -46,7 +46,10 @@ struct http_config {
     char access_log[HTTP_CONFIG_STR];    /* "stderr", "off" or a path */
     unsigned access_log_flush_ms;   /* 0: each line written at once */
     char pdb[16];                        /* 4x4 tables: none, 6-6-3, 7-8 */
-    char pdb_5x5[16];                    /* 5x5 tables: none, 6-6-6-6 */
+    char pdb_5x5[16];                    /* 5x5 tables: none, auto,
+                                          * 6-6-6-6... */
+    size_t pdb_budget;                   /* auto: the most a 5x5 build
+                                          * may hold, bytes */
     char pdb_dir[HTTP_CONFIG_STR];       /* their cache; "" = build only */
     unsigned pdb_rect;                   /* 1: the rectangles' tables */
     unsigned pdb_background;             /* 1: pdb_5x5 built/loaded after
@@ -80,7 +83,7 @@ struct http_config {
 /* What the server's pdb settings accept (load_pdb in server.c checks
  * them; the reference lists them). */
 #define HTTP_CONFIG_PDB_VALUES "none (or off), 6-6-3, 7-8"
-#define HTTP_CONFIG_PDB_5X5_VALUES "none (or off), 6-6-6-6, 6-6-6-6z, " \
+#define HTTP_CONFIG_PDB_5X5_VALUES "none (or off), auto, 6-6-6-6, 6-6-6-6z, " \
     "6-6-6-6z2, 4x6, 4x6z, 4x6z2"
 
 /* What `puzzled serve` was asked to do: serve, or print and exit. */

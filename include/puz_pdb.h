@@ -102,6 +102,29 @@ bool puz_pdb_partition_pair(enum puz_pdb_partition p,
  * shape alone ("3x5", "5x3"). */
 puz_err puz_pdb_partition_parse(const char *s, enum puz_pdb_partition *out);
 
+/*
+ * What partition p's tables take in memory, found from its layout
+ * without building anything. *tables: the bytes held once built or
+ * loaded (puz_pdb_bytes of the set; a pair's two sets together). *build:
+ * the most held at once while building it, when nothing is cached: the
+ * tables plus one group's search state (2 bits per placement and blank
+ * cell: 606 MB for a group of 6 on 5x5) and, for a zero-aware group
+ * reading another's table, a scratch copy of it; a pair's first set is
+ * held while its second is built. A load from the cache holds only
+ * *tables. Either may be NULL. PUZ_EINVAL: no such partition.
+ */
+puz_err puz_pdb_partition_memory(enum puz_pdb_partition p, size_t *tables,
+                                 size_t *build);
+
+/*
+ * pdb_5x5 = auto: the strongest 5x5 set (the fewest nodes searched; the
+ * order is a list in pdb.c) whose build fits in budget bytes (*build of
+ * puz_pdb_partition_memory: what a first start needs). PUZ_OK and *out
+ * set; PUZ_ERANGE when not even the smallest set fits, *out then being
+ * that smallest set (4x6), for the caller's message.
+ */
+puz_err puz_pdb_strongest_5x5(size_t budget, enum puz_pdb_partition *out);
+
 /* What a build or a cache lookup reports as it goes. */
 enum puz_pdb_event {
     PUZ_PDB_EV_LEVEL,       /* one BFS level of one group finished */

@@ -12,8 +12,9 @@
 #     pdb-cache/ as they are in this checkout;
 #   - with --pdb, the first start's table builds, timed: `puzzled pdb
 #     build` of the sets config/puzzled.conf asks for (4x4 6-6-3, the six
-#     rectangles, 5x5 6-6-6-6) into a scratch directory, and its size.
-#     Minutes of CPU and ~0.75 GB of memory.
+#     rectangles, 5x5 6-6-6-6z2: what pdb_5x5 = auto takes at the default
+#     pdb_budget) into a scratch directory, and its size. Minutes of CPU
+#     and ~1 GB of memory.
 # usage: sh scripts/footprint.sh [--pdb]     (from the repository root;
 # needs apt-get and apt-cache, i.e. Debian; reads, never installs)
 cd "$(dirname "$0")/.." || exit 1
@@ -116,7 +117,7 @@ if [ $pdb = 1 ]; then
     export PUZZLED_PDB_DIR="$tmp/pdb"
     mkdir -p "$PUZZLED_PDB_DIR"
     total=0
-    for set in 6-6-3 2x5 2x6 3x4 2x7 3x5 2x8 6-6-6-6; do
+    for set in 6-6-3 2x5 2x6 3x4 2x7 3x5 2x8 6-6-6-6z2; do
         /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" \
             "$PUZZLED" pdb build --partition $set --threads 2 \
             >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }

@@ -193,6 +193,34 @@ static void test_rejections(void **state)
     clear_env();
 }
 
+/* pdb_budget (issue 47): a size with k, m or g, 1.25 GiB by default,
+ * anything else refused with the key's name; pdb_5x5 stays none unless
+ * asked (a bare `puzzled serve`, every test's, builds nothing large). */
+static void test_pdb_budget(void **state)
+{
+    static const char *const bad[] = { "1.5g", "-1", "12q", "1t", "",
+                                       "2048g", "g" };
+    struct http_config c;
+    char msg[HTTP_CONFIG_MSG];
+
+    (void)state;
+    http_config_defaults(&c);
+    assert_int_equal(c.pdb_budget, (size_t)1280 << 20);
+    assert_string_equal(c.pdb_5x5, "none");
+    assert_int_equal(http_config_set(&c, "pdb_budget", "1g", msg), PUZ_OK);
+    assert_int_equal(c.pdb_budget, (size_t)1 << 30);
+    assert_int_equal(http_config_set(&c, "pdb_budget", "0", msg), PUZ_OK);
+    assert_int_equal(c.pdb_budget, 0);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        msg[0] = '\0';
+        assert_int_equal(http_config_set(&c, "pdb_budget", bad[i], msg),
+                         PUZ_EINVAL);
+        assert_non_null(strstr(msg, "pdb_budget: '"));
+    }
+    assert_int_equal(c.pdb_budget, 0);      /* unchanged by a refusal */
+    assert_int_equal(http_config_set(&c, "pdb_5x5", "auto", msg), PUZ_OK);
+}
+
 static void test_file_errors_name_the_line(void **state)
 {
     char *argv[] = { "serve", "--config", NULL, NULL };
@@ -226,6 +254,10 @@ static void test_help_and_shipped_config(void **state)
     assert_int_equal(help, 1);
     assert_int_equal(http_config_from_args(&c, 3, ship, &help, msg), PUZ_OK);
     assert_int_equal(c.port, 8080);
+    /* make run: the strongest 5x5 set the default budget allows, built
+     * in the background (issue 47) */
+    assert_string_equal(c.pdb_5x5, "auto");
+    assert_int_equal(c.pdb_background, 1);
     /* Issue 15 item 9: one client address can fill the whole queue
      * (and get its 503s) before the per-address cap refuses it. */
     assert_true(c.max_connections_per_ip == 0 || c.max_connections_per_ip
@@ -370,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_print_defaults_round_trip),
         cmocka_unit_test(test_print_reference_forms),
         cmocka_unit_test(test_print_flags),
+        cmocka_unit_test(test_pdb_budget),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

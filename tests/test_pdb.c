@@ -124,6 +124,75 @@ static void test_partition_names(void **state)
     assert_int_equal(puz_pdb_partition_parse("5-5-5", &p), PUZ_EINVAL);
 }
 
+/* pdb_5x5 = auto: the memory of a set, from its layout, is what a build
+ * of it holds; the strongest set whose build fits a budget is chosen,
+ * and a budget below the smallest set's build is refused, naming it. */
+static void test_strongest_within_budget(void **state)
+{
+    static const enum puz_pdb_partition weakest_first[] = {
+        PUZ_PDB_4X6, PUZ_PDB_4X6Z, PUZ_PDB_4X6Z2,
+        PUZ_PDB_6666, PUZ_PDB_6666Z, PUZ_PDB_6666Z2,
+    };
+    enum puz_pdb_partition p;
+    size_t tables, build, b4, tz, tzb;
+    puz_pdb *d = NULL;
+
+    (void)state;
+    /* the figures docs/pdb.md gives, from the layouts alone */
+    assert_int_equal(puz_pdb_partition_memory(PUZ_PDB_6666, &tables,
+                                              &build), PUZ_OK);
+    assert_true(tables > 127000000 && tables < 128000000);
+    assert_true(build > 730000000 && build < 740000000);
+    assert_int_equal(puz_pdb_partition_memory(PUZ_PDB_6666Z, &tz, NULL),
+                     PUZ_OK);
+    assert_int_equal(puz_pdb_partition_memory(PUZ_PDB_6666ZB, &tzb, NULL),
+                     PUZ_OK);
+    assert_int_equal(puz_pdb_partition_memory(PUZ_PDB_6666Z2, &tables,
+                                              &build), PUZ_OK);
+    assert_int_equal(tables, tz + tzb);
+    assert_true(tables > 563000000 && tables < 564000000);
+    /* the first set is held while the second is built: over 1 GiB */
+    assert_true(build > 1160000000 && build < 1175000000);
+    assert_int_equal(puz_pdb_partition_memory(PUZ_PDB_PARTITION_COUNT_,
+                                              &tables, &build), PUZ_EINVAL);
+    assert_int_equal(tables, 0);
+    /* what a built set holds is what the layout said */
+    assert_int_equal(puz_pdb_build(PUZ_PDB_4X6Z2, NULL, NULL, &d, NULL),
+                     PUZ_OK);
+    assert_int_equal(puz_pdb_partition_memory(PUZ_PDB_4X6Z2, &tables, NULL),
+                     PUZ_OK);
+    assert_int_equal(puz_pdb_bytes(d), tables);
+    puz_pdb_destroy(d);
+
+    /* each set's own build fits only it and the weaker ones */
+    for (size_t i = 0; i < sizeof(weakest_first) / sizeof(p); i++) {
+        assert_int_equal(puz_pdb_partition_memory(weakest_first[i], NULL,
+                                                  &build), PUZ_OK);
+        assert_int_equal(puz_pdb_strongest_5x5(build, &p), PUZ_OK);
+        assert_int_equal(p, weakest_first[i]);
+        if (i > 0) {
+            assert_int_equal(puz_pdb_strongest_5x5(build - 1, &p), PUZ_OK);
+            assert_int_equal(p, weakest_first[i - 1]);
+        }
+    }
+    /* the documented budgets: the default's 1.25 GiB, the tests' 64 MB */
+    assert_int_equal(puz_pdb_strongest_5x5((size_t)1280 << 20, &p), PUZ_OK);
+    assert_int_equal(p, PUZ_PDB_6666Z2);
+    assert_int_equal(puz_pdb_strongest_5x5((size_t)1 << 30, &p), PUZ_OK);
+    assert_int_equal(p, PUZ_PDB_6666Z);
+    assert_int_equal(puz_pdb_strongest_5x5((size_t)800 << 20, &p), PUZ_OK);
+    assert_int_equal(p, PUZ_PDB_6666);
+    assert_int_equal(puz_pdb_strongest_5x5((size_t)64 << 20, &p), PUZ_OK);
+    assert_int_equal(p, PUZ_PDB_4X6Z2);
+    /* below the smallest: refused, naming the smallest */
+    assert_int_equal(puz_pdb_partition_memory(PUZ_PDB_4X6, NULL, &b4),
+                     PUZ_OK);
+    p = PUZ_PDB_6666;
+    assert_int_equal(puz_pdb_strongest_5x5(b4 - 1, &p), PUZ_ERANGE);
+    assert_int_equal(p, PUZ_PDB_4X6);
+    assert_int_equal(puz_pdb_strongest_5x5(0, &p), PUZ_ERANGE);
+}
+
 /*
  * Independent truth for one group on an n x n board (n = 4 or 5): a 0-1
  * BFS over (tile cells, blank cell) coded in fields of B = 4 or 5 bits,
@@ -1781,6 +1850,7 @@ int main(void)
         cmocka_unit_test(test_za_optimal_and_stronger),
         cmocka_unit_test(test_za_cache_round_trip),
         cmocka_unit_test(test_pair_optimal_and_stronger),
+        cmocka_unit_test(test_strongest_within_budget),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

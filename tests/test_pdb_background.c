@@ -6,7 +6,8 @@
  * The small 4x6 set (a second to build) stands in for 6-6-6-6, which
  * takes minutes: the code path is the same. The 4x4 and rectangles'
  * sets go to the background too, and a pdb search asked for before its
- * tables are there gets a 503 that says so.
+ * tables are there gets a 503 that says so. pdb_5x5 = auto with a small
+ * pdb_budget picks a small set the same way (issue 47).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,10 +60,13 @@ static bool build_ready(void *s)
     return ready;
 }
 
-static const char *heuristic_of_solve(http_server *s, char *buf, size_t n)
+/* A 5x5 idastar + pdb solve's heuristic; its answer names the tables
+ * it read: tables (NULL: none). */
+static const char *heuristic_of_solve(http_server *s, const char *tables,
+                                      char *buf, size_t n)
 {
     struct htest_resp r;
-    json_t *j;
+    json_t *j, *t;
 
     assert_int_equal(htest_post(s, "/v1/solve", "{" BOARD5 ", \"algorithm\":"
                                 " \"idastar\", \"heuristic\": \"pdb\"}", &r),
@@ -71,32 +75,27 @@ static const char *heuristic_of_solve(http_server *s, char *buf, size_t n)
     j = htest_json(&r);
     snprintf(buf, n, "%s", json_string_value(json_object_get(j,
                                                               "heuristic")));
+    t = json_object_get(j, "tables");
+    if (tables == NULL)
+        assert_null(t);
+    else
+        assert_string_equal(json_string_value(t), tables);
     json_decref(j);
     htest_resp_free(&r);
     return buf;
 }
 
-/* pdb_5x5 = part built in the background: reported building with a
- * percentage that only grows, then ready and used; the next start loads
- * the cache. */
-static void background_build(const char *part)
+/* Right after the start: ready at once, whatever the build is doing;
+ * /readyz names the set being built (pdb_5x5 = auto also says why: the
+ * budget it fits) and so does /metrics. Whether it was still building. */
+static int start_reports(http_server *s, const char *value, size_t budget,
+                         const char *part)
 {
-    struct http_config c;
-    char dir[] = "/tmp/test_pdb_bg.XXXXXX", cmd[64], h[32];
+    char metric[160];
     struct htest_resp r;
-    http_server *s;
-    json_t *j, *bg, *e;
-    int saw_building = 0, ready = 0;
-    double last = 0.0;
+    json_t *j, *bg;
+    int building;
 
-    assert_non_null(mkdtemp(dir));
-    htest_config(&c);
-    strcpy(c.pdb, "none");
-    snprintf(c.pdb_5x5, sizeof(c.pdb_5x5), "%s", part);
-    c.pdb_background = 1;
-    snprintf(c.pdb_dir, sizeof(c.pdb_dir), "%s", dir);
-    s = htest_start(&c);
-    /* ready at once, whatever the build is doing */
     assert_int_equal(htest_get(s, "/readyz", &r), 0);
     assert_int_equal(r.status, 200);
     j = htest_json(&r);
@@ -104,10 +103,53 @@ static void background_build(const char *part)
     assert_non_null(bg);
     assert_string_equal(json_string_value(json_object_get(bg, "partition")),
                         part);
-    saw_building = strcmp(json_string_value(json_object_get(bg, "state")),
-                          "building") == 0;
+    building = strcmp(json_string_value(json_object_get(bg, "state")),
+                      "building") == 0;
+    /* auto says why this set: the budget it fits; /metrics too */
+    if (strcmp(value, "auto") == 0)
+        assert_non_null(strstr(json_string_value(json_object_get(bg,
+                               "chosen")), "fits pdb_budget"));
+    else
+        assert_null(json_object_get(bg, "chosen"));
     json_decref(j);
     htest_resp_free(&r);
+    assert_int_equal(htest_get(s, "/metrics", &r), 0);
+    snprintf(metric, sizeof(metric), "\npuzzled_tables_build_percent{"
+             "setting=\"pdb_5x5\",partition=\"%s\",state=\"", part);
+    assert_non_null(strstr(r.body, metric));
+    snprintf(metric, sizeof(metric), "\npuzzled_pdb_budget_bytes{"
+             "partition=\"%s\"} %zu\n", part, budget);
+    if (strcmp(value, "auto") == 0)
+        assert_non_null(strstr(r.body, metric));
+    else
+        assert_null(strstr(r.body, "\npuzzled_pdb_budget_bytes{"));
+    htest_resp_free(&r);
+    return building;
+}
+
+/* pdb_5x5 = value (with pdb_budget = budget when not 0) builds part in
+ * the background: reported building with a percentage that only grows,
+ * then ready and used; the next start loads the cache. */
+static void background_build(const char *value, size_t budget,
+                             const char *part)
+{
+    struct http_config c;
+    char dir[] = "/tmp/test_pdb_bg.XXXXXX", cmd[64], h[32];
+    http_server *s;
+    json_t *bg, *e;
+    int saw_building = 0, ready = 0;
+    double last = 0.0;
+
+    assert_non_null(mkdtemp(dir));
+    htest_config(&c);
+    strcpy(c.pdb, "none");
+    snprintf(c.pdb_5x5, sizeof(c.pdb_5x5), "%s", value);
+    if (budget != 0)
+        c.pdb_budget = budget;
+    c.pdb_background = 1;
+    snprintf(c.pdb_dir, sizeof(c.pdb_dir), "%s", dir);
+    s = htest_start(&c);
+    saw_building = start_reports(s, value, budget, part);
     for (int i = 0; i < 600 && !ready; i++) {
         const char *st;
         double pct;
@@ -136,13 +178,13 @@ static void background_build(const char *part)
     }
     assert_true(ready);
     assert_true(saw_building);
-    assert_string_equal(heuristic_of_solve(s, h, sizeof(h)), "pdb");
+    assert_string_equal(heuristic_of_solve(s, part, h, sizeof(h)), "pdb");
     http_server_destroy(s);
     /* the next start loads the cached file, in the background too */
     s = htest_start(&c);
     /* a load at nice 19: a minute on a loaded (or sanitized) machine */
     assert_true(wait_until(build_ready, s, 60000));
-    assert_string_equal(heuristic_of_solve(s, h, sizeof(h)), "pdb");
+    assert_string_equal(heuristic_of_solve(s, part, h, sizeof(h)), "pdb");
     http_server_destroy(s);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
@@ -151,14 +193,48 @@ static void background_build(const char *part)
 static void test_background_build_reported_then_used(void **state)
 {
     (void)state;
-    background_build("4x6");
+    background_build("4x6", 0, "4x6");
 }
 
 /* A pair (4x6z and 4x6zb, the larger sum): two sets, one percentage. */
 static void test_background_pair(void **state)
 {
     (void)state;
-    background_build("4x6z2");
+    background_build("4x6z2", 0, "4x6z2");
+}
+
+/* pdb_5x5 = auto with a small budget: the strongest set whose build
+ * fits 64 MB is the small pair (6-6-6-6 needs 0.73 GB), built in the
+ * background like a named one, and the solves then name it. */
+static void test_auto_builds_strongest_within_budget(void **state)
+{
+    (void)state;
+    background_build("auto", (size_t)64 << 20, "4x6z2");
+}
+
+/* A budget below the smallest set's build: no 5x5 tables, no build;
+ * pdb on 5x5 answers with linear conflict and names no tables. */
+static void test_auto_below_smallest_set_is_none(void **state)
+{
+    struct http_config c;
+    char h[32];
+    http_server *s;
+    json_t *e;
+
+    (void)state;
+    htest_config(&c);
+    strcpy(c.pdb, "none");
+    strcpy(c.pdb_5x5, "auto");
+    c.pdb_budget = 1 << 20;         /* 4x6 needs 2.2 MB to build */
+    c.pdb_background = 1;
+    s = htest_start(&c);
+    e = catalog5(s);
+    assert_null(json_object_get(e, "tables_build"));
+    assert_true(json_is_null(json_object_get(e, "tables")));
+    json_decref(e);
+    assert_string_equal(heuristic_of_solve(s, NULL, h, sizeof(h)),
+                        "linear-conflict");
+    http_server_destroy(s);
 }
 
 /* checks.<name> of /readyz: its state ("building", "ready", ...). */
@@ -356,6 +432,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_background_build_reported_then_used),
         cmocka_unit_test(test_background_pair),
+        cmocka_unit_test(test_auto_builds_strongest_within_budget),
+        cmocka_unit_test(test_auto_below_smallest_set_is_none),
         cmocka_unit_test(test_background_small_sets),
         cmocka_unit_test(test_off_is_none),
     };

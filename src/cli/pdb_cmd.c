@@ -4,6 +4,7 @@
  * Also cli_pdb_tables_for(), which `solve` uses to load or build the
  * tables a goal needs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -22,16 +23,23 @@ struct build_args {
     const struct puz_board *goalp;
     const char *out;
     unsigned threads;
+    bool pick;              /* --partition auto */
+    size_t budget;          /* --budget; 0: not given */
 };
+
+/* The server's pdb_budget default (src/http/config.c), so that
+ * `--partition auto` builds what `pdb_5x5 = auto` would load. */
+#define DEFAULT_BUDGET ((size_t)1280 << 20)
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: puzzled pdb build [--partition 6-6-3|7-8|6-6-6-6|6-6-6-6z|"
-        "6-6-6-6z2|4x6]\n"
+        "6-6-6-6z2|4x6|auto]\n"
         "                         [--goal G]"
-        " [--out FILE] [--threads N]\n"
+        " [--out FILE] [--threads N] [--budget SIZE]\n"
         "       puzzled pdb verify FILE\n"
+        "       puzzled pdb choose [--budget SIZE]\n"
         "  build     build pattern databases and save them (default\n"
         "            6-6-3, 4x4, seconds; 7-8 takes minutes and ~1.3 GB;\n"
         "            6-6-6-6 is the 5x5 set: minutes, ~0.75 GB, 128 MB "
@@ -43,6 +51,12 @@ static void usage(FILE *f)
         "            fewer nodes again at about the same CPU, 564 MB,\n"
         "            kept as the two files in the cache (no --out);\n"
         "            4x6 a weak 5x5 set built in a second)\n"
+        "  --partition auto  the strongest 5x5 set whose build fits\n"
+        "            --budget (default 1280m), as the server's\n"
+        "            pdb_5x5 = auto with the same pdb_budget chooses\n"
+        "  --budget SIZE  the most the build may hold (k, m or g suffix;\n"
+        "            tables plus search state, docs/pdb.md); a named\n"
+        "            partition whose build needs more is refused\n"
         "  --partition RxC  a rectangle's set (2x5, 2x6, 3x4, 2x7, 3x5,\n"
         "            2x8; or RxC:groups, e.g. 3x5:6-6-2): seconds, at most\n"
         "            6 MB; it serves the transposed shape too, for goals\n"
@@ -53,7 +67,9 @@ static void usage(FILE *f)
         "only)\n"
         "  --out F   file to write (default %s/<name>, the cache the\n"
         "            service and `solve` read; PUZZLED_PDB_DIR overrides)\n"
-        "  verify    check a file's header, sizes and checksums\n",
+        "  verify    check a file's header, sizes and checksums\n"
+        "  choose    print the set --partition auto takes, building\n"
+        "            nothing\n",
         CLI_PDB_DEFAULT_DIR);
 }
 
@@ -93,7 +109,29 @@ static const struct option options[] = {
     { "goal", required_argument, NULL, 'g' },
     { "out", required_argument, NULL, 'o' },
     { "threads", required_argument, NULL, 'j' },
+    { "budget", required_argument, NULL, 'b' },
 };
+
+/* "1280m": a whole number with an optional k, m or g (binary); 0 when
+ * it is not one. */
+static size_t parse_size(const char *s)
+{
+    char *end;
+    unsigned long long v;
+    unsigned shift = 0;
+
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (*end != '\0' && end[1] == '\0')
+        shift = *end == 'k' ? 10 : *end == 'm' ? 20 : *end == 'g' ? 30 : 64;
+    else if (*end != '\0')
+        shift = 64;
+    if (errno != 0 || shift == 64 || v > (SIZE_MAX >> shift))
+        return 0;
+    return (size_t)v << shift;
+}
 
 /* One option of `pdb build` (cli_parse): 0 or an exit code. */
 static int build_option(void *user, int c, const char *arg)
@@ -102,11 +140,20 @@ static int build_option(void *user, int c, const char *arg)
 
     switch (c) {
     case 'p':
-        if (puz_pdb_partition_parse(arg, &ba->part) == PUZ_OK)
+        ba->pick = strcmp(arg, "auto") == 0;
+        if (ba->pick || puz_pdb_partition_parse(arg, &ba->part) == PUZ_OK)
             return 0;
         fprintf(stderr, "puzzled: --partition is 6-6-3, 7-8, 6-6-6-6, "
-                "6-6-6-6z, 4x6 or a rectangle's shape (2x5, 2x6, 3x4, "
-                "2x7, 3x5, 2x8 or its transpose), not '%s'\n", arg);
+                "6-6-6-6z, 6-6-6-6z2, 4x6, auto or a rectangle's shape "
+                "(2x5, 2x6, 3x4, 2x7, 3x5, 2x8 or its transpose), not "
+                "'%s'\n", arg);
+        return CLI_EXIT_USAGE;
+    case 'b':
+        ba->budget = parse_size(arg);
+        if (ba->budget != 0)
+            return 0;
+        fprintf(stderr, "puzzled: --budget is a size such as 1280m or "
+                "2g, not '%s'\n", arg);
         return CLI_EXIT_USAGE;
     case 'g':
         if (cli_board_arg("--goal", arg, &ba->goal) != 0)
@@ -160,9 +207,38 @@ static int build_pair(const struct build_args *ba,
     return CLI_EXIT_OK;
 }
 
+/* --partition auto: the set the budget allows; a named one must fit a
+ * --budget given. 0 or an exit code. */
+static int apply_budget(struct build_args *ba)
+{
+    size_t budget = ba->budget != 0 ? ba->budget : DEFAULT_BUDGET, build;
+
+    if (ba->pick &&
+        puz_pdb_strongest_5x5(budget, &ba->part) != PUZ_OK) {
+        (void)puz_pdb_partition_memory(ba->part, NULL, &build);
+        fprintf(stderr, "puzzled: no 5x5 set's build fits --budget %zu "
+                "(the smallest, %s, needs %.1f MB)\n", budget,
+                puz_pdb_partition_name(ba->part), (double)build / 1e6);
+        return CLI_EXIT_USAGE;
+    }
+    (void)puz_pdb_partition_memory(ba->part, NULL, &build);
+    if (ba->pick) {
+        fprintf(stderr, "auto: %s, the strongest 5x5 set whose build "
+                "(%.1f MB) fits the budget (%.1f MB)\n",
+                puz_pdb_partition_name(ba->part), (double)build / 1e6,
+                (double)budget / 1e6);
+    } else if (ba->budget != 0 && build > ba->budget) {
+        fprintf(stderr, "puzzled: building %s holds %.1f MB, over --budget "
+                "(%.1f MB)\n", puz_pdb_partition_name(ba->part),
+                (double)build / 1e6, (double)ba->budget / 1e6);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
 static int build_main(int argc, char **argv)
 {
-    struct build_args ba = { PUZ_PDB_663, { 0 }, NULL, NULL, 2 };
+    struct build_args ba = { PUZ_PDB_663, { 0 }, NULL, NULL, 2, false, 0 };
     double last = 0;
     struct puz_pdb_opts o = { 0, progress, &last, pool_run_pieces, NULL };
     char name[128], path[4096], msg[PUZ_MSG_MAX];
@@ -170,6 +246,9 @@ static int build_main(int argc, char **argv)
     int rc;
 
     if (!cli_parse(argc, argv, &build_command, &ba, &rc))
+        return rc;
+    rc = apply_budget(&ba);
+    if (rc != 0)
         return rc;
     if (ba.goalp != NULL && puz_pdb_partition_rect(ba.part) &&
         !puz_pdb_partition_serves(ba.part, ba.goalp)) {
@@ -219,6 +298,41 @@ static int build_main(int argc, char **argv)
     return rc;
 }
 
+/* `pdb choose [--budget SIZE]`: the set `--partition auto` (and the
+ * server's pdb_5x5 = auto) takes, on stdout, nothing built. */
+static int choose_main(int argc, char **argv)
+{
+    struct build_args ba = { PUZ_PDB_663, { 0 }, NULL, NULL, 2, true, 0 };
+    size_t tables = 0, build = 0;
+    const char *arg = NULL;
+
+    if (argc == 3 && strcmp(argv[1], "--budget") == 0)
+        arg = argv[2];
+    else if (argc == 2 && strncmp(argv[1], "--budget=", 9) == 0)
+        arg = argv[1] + 9;
+    else if (argc != 1) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (arg != NULL && build_option(&ba, 'b', arg) != 0)
+        return CLI_EXIT_USAGE;
+    if (ba.budget == 0)
+        ba.budget = DEFAULT_BUDGET;
+    if (puz_pdb_strongest_5x5(ba.budget, &ba.part) != PUZ_OK) {
+        (void)puz_pdb_partition_memory(ba.part, NULL, &build);
+        fprintf(stderr, "puzzled: no 5x5 set's build fits %zu bytes (the "
+                "smallest, %s, needs %.1f MB)\n", ba.budget,
+                puz_pdb_partition_name(ba.part), (double)build / 1e6);
+        return CLI_EXIT_USAGE;
+    }
+    (void)puz_pdb_partition_memory(ba.part, &tables, &build);
+    printf("%s: the strongest 5x5 set whose build (%.1f MB, %.1f MB kept) "
+           "fits %.1f MB\n", puz_pdb_partition_name(ba.part),
+           (double)build / 1e6, (double)tables / 1e6,
+           (double)ba.budget / 1e6);
+    return CLI_EXIT_OK;
+}
+
 static int verify_main(int argc, char **argv)
 {
     char msg[PUZ_MSG_MAX], goal[3 * PUZ_MAX_CELLS];
@@ -246,6 +360,8 @@ int cli_pdb_main(int argc, char **argv)
         return build_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "verify") == 0)
         return verify_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "choose") == 0)
+        return choose_main(argc - 1, argv + 1);
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
                       strcmp(argv[1], "-h") == 0)) {
         usage(stdout);

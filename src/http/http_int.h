@@ -72,6 +72,10 @@ struct http_server {
     http_pdb_bg *pdb_bg;            /* pdb_5x5 in the background, or NULL */
     http_pdb_bg *pdb_bg4;           /* pdb (4x4) in the background */
     http_pdb_bg *pdb_bg_rect;       /* pdb_rect in the background */
+    /* pdb_5x5 = auto: the set chosen (NULL: another value) and why, as
+     * /readyz, /v1/catalog, /metrics and the log say it */
+    const char *pdb_auto;
+    char pdb_auto_why[160];
     http_static *www;               /* NULL: no static root */
     store *store;                   /* the leaderboard; NULL = off */
     struct http__proxies *proxies;  /* trusted_proxies; NULL = none */

@@ -71,17 +71,25 @@ void http__labels_init(struct http_server *s)
     s->labels[s->nlabels++] = "other";
 }
 
+static const char *bg_state_name(enum http_pdb_bg_state st)
+{
+    return st == HTTP_PDB_BG_READY ? "ready"
+           : st == HTTP_PDB_BG_FAILED ? "failed" : "building";
+}
+
 /* A background table build, as /readyz and /v1/catalog show it: never
- * part of readiness. */
-static json_t *bg_json(const http_pdb_bg *b)
+ * part of readiness. The 5x5 set pdb_5x5 = auto chose says why. */
+static json_t *bg_json(const struct http_server *s, const http_pdb_bg *b)
 {
     unsigned pm;
     enum http_pdb_bg_state st = http_pdb_bg_state(b, &pm);
+    json_t *o = json_pack("{s:s, s:s, s:f}", "partition",
+                          http_pdb_bg_name(b), "state", bg_state_name(st),
+                          "percent", pm / 10.0);
 
-    return json_pack("{s:s, s:s, s:f}", "partition", http_pdb_bg_name(b),
-                     "state", st == HTTP_PDB_BG_READY ? "ready"
-                     : st == HTTP_PDB_BG_FAILED ? "failed" : "building",
-                     "percent", pm / 10.0);
+    if (o != NULL && b == s->pdb_bg && s->pdb_auto != NULL)
+        json_object_set_new(o, "chosen", json_string(s->pdb_auto_why));
+    return o;
 }
 
 /* The background build that will give rows x cols boards their tables,
@@ -106,7 +114,7 @@ static json_t *tables_state(void *user, unsigned rows, unsigned cols)
 {
     const http_pdb_bg *b = bg_for(user, rows, cols);
 
-    return b != NULL ? bg_json(b) : NULL;
+    return b != NULL ? bg_json(user, b) : NULL;
 }
 
 /* Every search counts in the metrics, whichever thread ran it. */
@@ -244,12 +252,12 @@ bool http__ready(struct http_server *s, json_t **checks)
             json_object_set_new(*checks, "jobs_error",
                                 json_string(jobs_why));
         if (*checks != NULL && s->pdb_bg4 != NULL)
-            json_object_set_new(*checks, "pdb", bg_json(s->pdb_bg4));
+            json_object_set_new(*checks, "pdb", bg_json(s, s->pdb_bg4));
         if (*checks != NULL && s->pdb_bg != NULL)
-            json_object_set_new(*checks, "pdb_5x5", bg_json(s->pdb_bg));
+            json_object_set_new(*checks, "pdb_5x5", bg_json(s, s->pdb_bg));
         if (*checks != NULL && s->pdb_bg_rect != NULL)
             json_object_set_new(*checks, "pdb_rect",
-                                bg_json(s->pdb_bg_rect));
+                                bg_json(s, s->pdb_bg_rect));
     }
     return workers && queue && tables && !draining && store_ok && jobs_ok;
 }
@@ -281,9 +289,49 @@ static bool handle_readyz(struct http_req *r)
     return false;
 }
 
+/* The tables' part of /metrics: each background build's percentage
+ * (100 once in use), and the budget pdb_5x5 = auto chose by. */
+static char *tables_metrics_render(const struct http_server *s,
+                                   size_t *len)
+{
+    const http_pdb_bg *bgs[] = { s->pdb_bg4, s->pdb_bg, s->pdb_bg_rect };
+    const char *const setting[] = { "pdb", "pdb_5x5", "pdb_rect" };
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+
+    if (f == NULL)
+        return NULL;
+    fprintf(f, "# HELP puzzled_tables_build_percent Tables built or "
+            "loaded in the background (pdb_background = 1): how far, by "
+            "setting and set.\n# TYPE puzzled_tables_build_percent "
+            "gauge\n");
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned pm;
+        enum http_pdb_bg_state st;
+
+        if (bgs[i] == NULL)
+            continue;
+        st = http_pdb_bg_state(bgs[i], &pm);
+        fprintf(f, "puzzled_tables_build_percent{setting=\"%s\","
+                "partition=\"%s\",state=\"%s\"} %.1f\n", setting[i],
+                http_pdb_bg_name(bgs[i]), bg_state_name(st), pm / 10.0);
+    }
+    if (s->pdb_auto != NULL)
+        fprintf(f, "# HELP puzzled_pdb_budget_bytes pdb_budget, by the "
+                "5x5 set pdb_5x5 = auto chose with it.\n# TYPE "
+                "puzzled_pdb_budget_bytes gauge\npuzzled_pdb_budget_bytes"
+                "{partition=\"%s\"} %zu\n", s->pdb_auto,
+                s->cfg.pdb_budget);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 /* /metrics: the server's counters, the jobs' (either backend), the
- * store's and the key sync's. */
-#define METRICS_PARTS 4
+ * store's, the key sync's and the tables'. */
+#define METRICS_PARTS 5
 
 static bool handle_metrics(struct http_req *r)
 {
@@ -321,6 +369,7 @@ static bool handle_metrics(struct http_req *r)
                                         &lens[1]);
     parts[2] = http__store_metrics_render(s->store, &lens[2]);
     parts[3] = http__keysync_metrics_render(s, &lens[3]);
+    parts[4] = tables_metrics_render(s, &lens[4]);
     for (size_t i = 0; i < METRICS_PARTS; i++) {
         ok = ok && parts[i] != NULL;
         total += lens[i];

@@ -57,8 +57,47 @@ static puz_err load_in_background(struct http_server *s,
     return rc;
 }
 
-/* One configured pattern database set of board side n ("none": skip),
- * loaded from the cache or built there; says which in the log. */
+/*
+ * pdb_5x5 = auto: the strongest 5x5 set whose build fits pdb_budget
+ * (puz_pdb_strongest_5x5), into *name; said in the log and kept for
+ * /readyz and /metrics. A budget below every set's build serves 5x5
+ * boards without tables ("none"), as a clear line in the log says:
+ * the operator asked for no more memory than that.
+ */
+static void choose_5x5(struct http_server *s, const char **name)
+{
+    enum puz_pdb_partition part;
+    size_t tables = 0, build = 0;
+    puz_err rc = puz_pdb_strongest_5x5(s->cfg.pdb_budget, &part);
+
+    (void)puz_pdb_partition_memory(part, &tables, &build);
+    if (rc == PUZ_ENOMEM) {
+        http__log_line("puzzled: pdb_5x5 = auto: out of memory choosing "
+                       "a set: 5x5 boards are served without tables");
+        *name = "none";
+        return;
+    }
+    if (rc != PUZ_OK) {
+        http__log_line("puzzled: pdb_5x5 = auto: no 5x5 set fits "
+                       "pdb_budget (%zu bytes; the smallest, %s, needs "
+                       "%.1f MB to build): 5x5 boards are served without "
+                       "tables", s->cfg.pdb_budget,
+                       puz_pdb_partition_name(part), (double)build / 1e6);
+        *name = "none";
+        return;
+    }
+    s->pdb_auto = puz_pdb_partition_name(part);
+    snprintf(s->pdb_auto_why, sizeof(s->pdb_auto_why), "pdb_5x5 = auto: "
+             "the strongest 5x5 set whose build (%.1f MB, %.1f MB kept) "
+             "fits pdb_budget (%.1f MB)", (double)build / 1e6,
+             (double)tables / 1e6, (double)s->cfg.pdb_budget / 1e6);
+    http__log_line("puzzled: pdb %s: %s", s->pdb_auto, s->pdb_auto_why);
+    *name = s->pdb_auto;
+}
+
+/* One configured pattern database set of board side n ("none": skip;
+ * "auto", 5x5 only: choose_5x5), loaded from the cache or built there;
+ * says which in the log. */
 static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
                         char *msg)
 {
@@ -70,6 +109,8 @@ static puz_err load_pdb(struct http_server *s, const char *name, unsigned n,
     char why[PUZ_MSG_MAX] = "";
     puz_err rc;
 
+    if (n == 5 && strcmp(name, "auto") == 0)
+        choose_5x5(s, &name);
     if (strcmp(name, "none") == 0 || strcmp(name, "off") == 0 ||
         name[0] == '\0')
         return PUZ_OK;

@@ -326,11 +326,11 @@ function checkDeployment(label, dep, cms, serverDefaults, image) {
               `${label}: state_dir ${stateDir} is a mounted volume`);
     check(['none', '6-6-3', '663', '7-8', '78'].includes(setting('pdb')),
           `${label}: pdb ${setting('pdb')} is none, 6-6-3 or 7-8`);
-    check(['none', '6-6-6-6', '6666', '6-6-6-6z', '6666z', '6-6-6-6z2',
-           '6666z2', '4x6', '444444', '4x6z', '444444z', '4x6z2',
-           '444444z2'].includes(setting('pdb_5x5')),
-          `${label}: pdb_5x5 ${setting('pdb_5x5')} is none, 6-6-6-6, ` +
-          `6-6-6-6z, 6-6-6-6z2, 4x6, 4x6z or 4x6z2`);
+    check(['none', 'auto', '6-6-6-6', '6666', '6-6-6-6z', '6666z',
+           '6-6-6-6z2', '6666z2', '4x6', '444444', '4x6z', '444444z',
+           '4x6z2', '444444z2'].includes(setting('pdb_5x5')),
+          `${label}: pdb_5x5 ${setting('pdb_5x5')} is none, auto, ` +
+          `6-6-6-6, 6-6-6-6z, 6-6-6-6z2, 4x6, 4x6z or 4x6z2`);
     return { label, dep, c, env, image, confText, conf, cport, pport, probes,
              podLabels, pdbDir };
 }
@@ -593,13 +593,31 @@ async function probeServer(facts) {
 // The pdb overlays: the setting each turns on and the values it takes,
 // the flag to start a server with it, a small partition of the same
 // board size to run the init command with (seconds), and the row of
-// docs/operations.md's tables that gives the tables' costs.
+// docs/operations.md's tables that gives the tables' costs (for auto:
+// the set its pdb_budget takes, as `pdb choose` says).
 const OVERLAYS = [
     { name: 'pdb-7-8', key: 'pdb', values: ['7-8', '78'], flag: '--pdb',
       small: '6-6-3', doc: '`7-8`' },
-    { name: 'pdb-5x5', key: 'pdb_5x5', values: ['6-6-6-6', '6666'],
-      flag: '--pdb-5x5', small: '4x6', doc: '`6-6-6-6`' },
+    { name: 'pdb-5x5', key: 'pdb_5x5', values: ['auto'],
+      flag: '--pdb-5x5', small: '4x6', doc: null },
 ];
+
+// "1200m", "2g", "1024" -> bytes (puzzled's size settings).
+function confBytes(v) {
+    const m = /^(\d+)([kmg]?)$/.exec(String(v || ''));
+    return m ? Number(m[1]) * { '': 1, k: 1024, m: 1048576,
+                                g: 1073741824 }[m[2]] : NaN;
+}
+
+// The set `puzzled pdb build --partition auto --budget B` takes, as
+// `puzzled pdb choose --budget B` says it ("SET: the strongest ..."),
+// building nothing; null when no set fits.
+function autoSet(budget) {
+    const r = spawnSync(PUZZLED, ['pdb', 'choose', '--budget', budget],
+                        { encoding: 'utf8' });
+    const m = r.status === 0 ? /^(\S+): the strongest/.exec(r.stdout) : null;
+    return m ? m[1] : null;
+}
 
 // "128 MB", "1.3 GB", "721 MB" -> bytes.
 function docBytes(num, unit) {
@@ -610,8 +628,9 @@ function docBytes(num, unit) {
 // (the second column's size; "N MB peak" or "N GB to build").
 function docCosts(ov) {
     const doc = fs.readFileSync('docs/operations.md', 'utf8');
-    const row = doc.split('\n').find(l => l.startsWith(`| ${ov.doc} |`));
-    if (!check(row !== undefined, `${ov.name}: docs/operations.md has a ` +
+    const row = ov.doc && doc.split('\n').find(l =>
+        l.startsWith(`| ${ov.doc} |`));
+    if (!check(Boolean(row), `${ov.name}: docs/operations.md has a ` +
                `${ov.doc} row`))
         return null;
     const cells = row.split('|').map(c => c.trim());
@@ -644,6 +663,11 @@ function checkOverlayMemory(ov, baseFacts, ofacts, init) {
           'tables (docs/operations.md)');
     const ires = init.resources || {};
     const ilim = k8sBytes((ires.limits || {}).memory);
+    // auto: the budget counts the build's peak; the limit covers it too
+    if (ofacts.conf.pdb_budget !== undefined)
+        check(ilim >= confBytes(ofacts.conf.pdb_budget),
+              `${ov.name}: init memory limit ${(ires.limits || {}).memory}` +
+              ` >= pdb_budget ${ofacts.conf.pdb_budget}`);
     check(ilim >= costs.buildPeak &&
           k8sBytes((ires.requests || {}).memory) === ilim,
           `${ov.name}: init memory request = limit ` +
@@ -755,6 +779,19 @@ async function checkOverlay(ov, all, dep, cms, defaults, image, facts) {
           `(${ov.key} = ${ofacts.conf[ov.key]})`);
     const inits = merged.spec.template.spec.initContainers || [];
     check(inits.length === 1, `${ov.name}: one init container`);
+    // auto: the init's --budget is the server's pdb_budget (the same
+    // choice), and the docs' row is the set it takes
+    if (ofacts.conf[ov.key] === 'auto' && inits.length === 1) {
+        const cmd = inits[0].command || [];
+        const bi = cmd.indexOf('--budget');
+        check(bi > 0 && cmd[bi + 1] === ofacts.conf.pdb_budget,
+              `${ov.name}: init --budget ${bi > 0 ? cmd[bi + 1] : '(none)'}` +
+              ` = the server's pdb_budget ${ofacts.conf.pdb_budget}`);
+        const set = autoSet(ofacts.conf.pdb_budget);
+        check(set !== null, `${ov.name}: pdb_budget ` +
+              `${ofacts.conf.pdb_budget} takes a 5x5 set`);
+        ov = { ...ov, doc: set ? `\`${set}\`` : null };
+    }
     if (inits.length === 1) {
         checkOverlayMemory(ov, facts, ofacts, inits[0]);
         await runInit(ov, inits[0], ofacts);

@@ -95,5 +95,26 @@ check "key new 33-byte name exits 2" 2 "$PUZZLED" key new \
     abcdefghijabcdefghijabcdefghijabc
 check "key new good" 0 "$PUZZLED" key new ci.bot-1 jobs=3 streams=2 rpm=60
 expect_text "key new good line" "$err" "ci.bot-1 "
+# pdb build --partition auto: the strongest 5x5 set whose build fits
+# --budget (here the small pair, seconds); a budget no set fits, and a
+# named set over its budget, are refused (issue 47).
+pdbdir=$(mktemp -d)
+check "pdb build auto" 0 env PUZZLED_PDB_DIR="$pdbdir" "$PUZZLED" pdb build \
+    --partition auto --budget 64m
+expect_text "pdb build auto says which" "$err" "auto: 4x6z2, the strongest"
+expect_text "pdb build auto builds it" "$out" "4x6z2 tables ready"
+check "pdb build auto, budget too small" 2 env PUZZLED_PDB_DIR="$pdbdir" \
+    "$PUZZLED" pdb build --partition auto --budget 1m
+expect_text "budget too small reason" "$err" "no 5x5 set's build fits"
+check "pdb build over budget" 2 env PUZZLED_PDB_DIR="$pdbdir" "$PUZZLED" \
+    pdb build --partition 6-6-6-6 --budget 64m
+expect_text "over budget reason" "$err" "holds 733.2 MB, over --budget"
+check "pdb build bad budget" 2 "$PUZZLED" pdb build --budget 12q
+check "pdb choose default" 0 "$PUZZLED" pdb choose
+expect_text "pdb choose default takes 6-6-6-6z2" "$out" "6-6-6-6z2: the strongest"
+check "pdb choose 768m" 0 "$PUZZLED" pdb choose --budget 768m
+expect_text "pdb choose 768m takes 6-6-6-6" "$out" "6-6-6-6: the strongest"
+check "pdb choose too small" 2 "$PUZZLED" pdb choose --budget=1k
+rm -rf "$pdbdir"
 rm -f /tmp/cli_err.$$
 exit $fail

@@ -39,7 +39,7 @@ done
 # part still sets what it set before the defaults moved into the rows.
 env -i PATH="$PATH" "$PUZZLED" serve --config config/puzzled.conf \
     --print-config >"$tmp/effective" || fail "config/puzzled.conf does not load"
-for want in "max_connections_per_ip = 512" "pdb = 6-6-3" "pdb_5x5 = 6-6-6-6" \
+for want in "max_connections_per_ip = 512" "pdb = 6-6-3" "pdb_5x5 = auto" \
             "pdb_rect = 1" "pdb_background = 1" "pdb_dir = pdb-cache"; do
     grep -qx "$want" "$tmp/effective" ||
         fail "make run no longer serves with $want"

@@ -110,6 +110,21 @@ static const struct puz__partition partitions[PUZ_PDB_PARTITION_COUNT_] = {
 #undef CELLS_6666
 #undef NO
 
+/*
+ * The 5x5 sets from strongest to weakest, for pdb_5x5 = auto
+ * (puz_pdb_strongest_5x5): by the nodes IDA* searches with them
+ * (docs/pdb.md, Korf & Felner's 10 easiest, 2 threads): 6-6-6-6z2 0.238x
+ * their published counts, 6-6-6-6z 0.347x, 6-6-6-6 0.550x, at about the
+ * same CPU time. The 4x6 sets are far weaker and ordered the same way: a
+ * pair maxes its first set's sum with another, and a zero-aware entry is
+ * never below the plain one. Their memory is not written here: it comes
+ * from their layout (puz_pdb_partition_memory).
+ */
+static const enum puz_pdb_partition strength_5x5[] = {
+    PUZ_PDB_6666Z2, PUZ_PDB_6666Z, PUZ_PDB_6666,
+    PUZ_PDB_4X6Z2, PUZ_PDB_4X6Z, PUZ_PDB_4X6,
+};
+
 #define B2(n) n, n + 1, n + 1, n + 2
 #define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
 #define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
@@ -812,6 +827,90 @@ bool puz_pdb_serves(const puz_pdb *d, const struct puz_board *goal)
 size_t puz_pdb_bytes(const puz_pdb *d)
 {
     return d->data_bytes + (d->second != NULL ? d->second->data_bytes : 0);
+}
+
+/*
+ * One set's (not a pair's) memory: its tables, and the most its build
+ * holds at once. Groups are searched one after another, each with a
+ * search state of 2 bits per (placement, blank cell) freed when it ends
+ * (pdb_build.c, build_bfs); a zero-aware group reading another's plain
+ * table also writes its own copy into scratch memory, to compare.
+ */
+static puz_err set_memory(enum puz_pdb_partition part, size_t *tables,
+                          size_t *build)
+{
+    struct puz_pdb *d = calloc(1, sizeof(*d));
+    size_t off[PUZ__PDB_MAX_GROUPS], most = 0;
+
+    if (d == NULL)
+        return PUZ_ENOMEM;
+    if (puz__pdb_layout(d, part, PUZ__ORBIT_CORNER) != PUZ_OK) {
+        free(d);
+        return PUZ_EINVAL;
+    }
+    *tables = puz__pdb_table_bytes(d, off);
+    for (unsigned i = 0; i < d->ngroups; i++) {
+        const struct puz__group *g = &d->g[i];
+        size_t st = (size_t)((g->entries * (d->cells - g->k) + 31) / 32 * 8);
+
+        if (g->table != i && !d->zero_aware)
+            continue;           /* reads another's table: not searched */
+        if (g->table != i)
+            st += (size_t)puz__pdb_group_words(g->k, d->cells) * 8;
+        most = st > most ? st : most;
+    }
+    *build = *tables + most;
+    free(d);
+    return PUZ_OK;
+}
+
+puz_err puz_pdb_partition_memory(enum puz_pdb_partition p, size_t *tables,
+                                 size_t *build)
+{
+    enum puz_pdb_partition a, b;
+    size_t ta = 0, ba = 0, tb = 0, bb = 0;
+    puz_err rc;
+
+    if (tables != NULL)
+        *tables = 0;
+    if (build != NULL)
+        *build = 0;
+    if ((unsigned)p >= PUZ_PDB_PARTITION_COUNT_)
+        return PUZ_EINVAL;
+    /* a pair's first set stays in memory while its second is built */
+    if (puz__pdb_pair_parts(p, &a, &b)) {
+        rc = set_memory(a, &ta, &ba);
+        if (rc == PUZ_OK)
+            rc = set_memory(b, &tb, &bb);
+        bb += ta;
+    } else {
+        rc = set_memory(p, &ta, &ba);
+    }
+    if (rc != PUZ_OK)
+        return rc;
+    if (tables != NULL)
+        *tables = ta + tb;
+    if (build != NULL)
+        *build = ba > bb ? ba : bb;
+    return PUZ_OK;
+}
+
+puz_err puz_pdb_strongest_5x5(size_t budget, enum puz_pdb_partition *out)
+{
+    size_t n = sizeof(strength_5x5) / sizeof(strength_5x5[0]), build;
+    puz_err rc;
+
+    *out = strength_5x5[n - 1];
+    for (size_t i = 0; i < n; i++) {
+        rc = puz_pdb_partition_memory(strength_5x5[i], NULL, &build);
+        if (rc != PUZ_OK)
+            return rc;
+        if (build <= budget) {
+            *out = strength_5x5[i];
+            return PUZ_OK;
+        }
+    }
+    return PUZ_ERANGE;
 }
 
 double puz_pdb_build_seconds(const puz_pdb *d)
