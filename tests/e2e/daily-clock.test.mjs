@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, fromApi, opposite, toRows } from '../../www/js/board.js';
 import { formatSeconds } from '../../www/js/clock.js';
-import { KEY_FOR_SLIDE, outputDir, T } from './harness.mjs';
+import { KEY_FOR_SLIDE, outputDir, screenshot, T } from './harness.mjs';
 import { board, closeSession, freshPage as freshStart, openSession } from './session.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
@@ -116,7 +116,7 @@ test('the leaderboard time is the card\u2019s after 30 s over the nickname', asy
     await page.click('#score-next');
     const row = await page.textContent('#daily-leaders li.daily-mine .daily-stats');
     assert.equal(row, `${moves.length} moves · ${formatSeconds(entry.time_ms / 1000)}`);
-    await page.screenshot({ path: path.join(SHOTS, 'daily-clock-typed.png') });
+    await screenshot(page, { path: path.join(SHOTS, 'daily-clock-typed.png') });
 });
 
 /* Defect 3: a start lost on the first move left the run with a failed
@@ -178,7 +178,7 @@ test('a run no start reached goes in untimed, after the timed ones', async () =>
         await page.click('#score-next');
         const row = await page.$eval('#daily-leaders li.daily-mine', (li) => li.textContent);
         assert.match(row, /untimed/);
-        await page.screenshot({ path: path.join(SHOTS, 'daily-clock-untimed.png') });
+        await screenshot(page, { path: path.join(SHOTS, 'daily-clock-untimed.png') });
     } finally {
         await page.unroute('**/v1/daily/*/3/start');
     }

@@ -157,6 +157,34 @@ export async function launchBrowser(viewport = { width: 1280, height: 900 })
     return { context, close };
 }
 
+/*
+ * A PNG of what the page shows: its viewport, or clip (CSS pixels of the
+ * viewport, as getBoundingClientRect gives them); written to file when
+ * one is given, and returned. Chromium encodes it with its fast settings
+ * (optimizeForSpeed): the same pixels as page.screenshot()'s PNG, a file
+ * about a third larger, for a third of the CPU (0.07 s against 0.21 s a
+ * 1440x900 shot; the suites take about eighty).
+ */
+const cdpOf = new WeakMap();
+
+export async function screenshot(page, { path: file = null, clip = null } = {})
+{
+    if (!cdpOf.has(page))
+        cdpOf.set(page, page.context().newCDPSession(page));
+    const cdp = await cdpOf.get(page);
+    const params = { format: 'png', optimizeForSpeed: true };
+    if (clip) {
+        /* The protocol's clip is in the document's coordinates. */
+        const [sx, sy] = await page.evaluate(() => [scrollX, scrollY]);
+        params.clip = { x: clip.x + sx, y: clip.y + sy, width: clip.width,
+            height: clip.height, scale: 1 };
+    }
+    const png = Buffer.from((await cdp.send('Page.captureScreenshot', params)).data, 'base64');
+    if (file)
+        fs.writeFileSync(file, png);
+    return png;
+}
+
 /* Calls the API straight from node, for the answers the page is judged by. */
 export function apiClient(base)
 {
