@@ -10,6 +10,7 @@
  */
 
 import zlib from 'node:zlib';
+import { screenshot } from './harness.mjs';
 
 /* In the page: the boxes and colours of visible text inside `scope`. */
 function collectText(scopeSelector)
@@ -203,11 +204,11 @@ async function capture(page, items)
     const top = Math.max(0, Math.min(...items.map((i) => Math.floor(i.box.y))));
     const right = Math.min(view[0], Math.max(...items.map((i) => Math.ceil(i.box.x + i.box.w))));
     const bottom = Math.min(view[1], Math.max(...items.map((i) => Math.ceil(i.box.y + i.box.h))));
-    const png = await page.screenshot({
+    /* The style tags already stop animations and hide the caret (so
+       Playwright's page.screenshot, which restyles the page twice more for
+       those, is not used). */
+    const png = await screenshot(page, {
         clip: { x: left, y: top, width: right - left, height: bottom - top },
-        /* the style tags already stop animations and hide the caret;
-           Playwright's own ways restyle the page twice more. */
-        animations: 'allow', caret: 'initial', scale: 'css',
     });
     return { shot: decodePng(png), origin: { x: left, y: top } };
 }

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyMove, fromApi, opposite, toRows } from '../../www/js/board.js';
-import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import { apiClient, launchBrowser, outputDir, screenshot, startServer, T } from './harness.mjs';
 import { axeCheck } from './axe.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
@@ -170,7 +170,7 @@ test('daily: an honest entry is accepted and on the leaderboard after a reload',
     await page.$eval('#daily', (e) => e.scrollIntoView({ behavior: 'instant' }));
     /* the page settles (transitions, a scroll) before it is pictured: no event says it has painted. */
     await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(SHOTS, 'daily-desktop.png') });
+    await screenshot(page, { path: path.join(SHOTS, 'daily-desktop.png') });
 });
 
 test('daily: a time_ms forged by fetch from the page does not matter', async () => {
@@ -239,7 +239,7 @@ test('daily: phone size, and the page made no errors', async () => {
     await page.waitForTimeout(300);
     const wide = await page.$eval('#daily', (e) => e.scrollWidth > e.clientWidth + 1);
     assert.equal(wide, false, 'the daily section fits a phone');
-    await page.screenshot({ path: path.join(SHOTS, 'daily-phone.png') });
+    await screenshot(page, { path: path.join(SHOTS, 'daily-phone.png') });
     await page.setViewportSize({ width: 1440, height: 900 });
     assert.deepEqual(problems, []);
 });

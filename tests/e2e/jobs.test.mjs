@@ -11,7 +11,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import { launchBrowser, outputDir, screenshot, startServer, T } from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
 /* A 5x5 board far from the goal: IDA* runs for ages on it. */
@@ -57,7 +57,7 @@ test('a 5×5 optimal solve runs as a job with live progress and Cancel', async (
     await page.waitForFunction(`(${text})() !== ${JSON.stringify(first)}`, null,
         { timeout: T(5000) });
     await page.locator('#lab').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, '10-job-progress.png') });
+    await screenshot(page, { path: path.join(SHOTS, '10-job-progress.png') });
     await page.click('[data-testid="job-cancel"]');
     await page.waitForSelector('[data-testid="job-view"]', { state: 'detached', timeout: T(5000) });
     const rows = await page.$$eval('#lab-runs tbody tr:not(.group)', (trs) =>

@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { applyMove, isSolved, legalMoves, opposite } from '../../www/js/board.js';
-import { KEY_FOR_SLIDE, launchBrowser, startServer, T } from './harness.mjs';
+import { KEY_FOR_SLIDE, launchBrowser, screenshot, startServer, T } from './harness.mjs';
 import { measureLoad, PHONE } from './loadstats.mjs';
 
 let server, browser, page;
@@ -163,7 +163,7 @@ test('a reload with the server stopped shows the game, says so, and a practice l
         }
         await p.waitForSelector('#score-card[open]', { timeout: T(20000) });
         assert.equal((await p.textContent('#score-percent')).trim(), '100');
-        await p.screenshot({ path: 'test-output/e2e/load-offline-phone.png' });
+        await screenshot(p, { path: 'test-output/e2e/load-offline-phone.png' });
     } finally {
         await phone.close();
         await own.stop();

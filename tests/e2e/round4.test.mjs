@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, fromApi, opposite } from '../../www/js/board.js';
 import { lowContrast } from './contrast.mjs';
-import { KEY_FOR_SLIDE, outputDir, T } from './harness.mjs';
+import { KEY_FOR_SLIDE, outputDir, screenshot, T } from './harness.mjs';
 import { board, closeSession, freshPage, openSession } from './session.mjs';
 
 /* One server, one browser page for the whole file. */
@@ -63,7 +63,7 @@ async function veilsReadable()
         await page.evaluate(() => localStorage.clear());
         await page.goto(`${server.base}/`);
         await page.waitForSelector('#board-veil:not([hidden])', { timeout: T(20000) });
-        await page.screenshot({ path: path.join(SHOTS, `r4-veil-loading-${scheme}.png`) });
+        await screenshot(page, { path: path.join(SHOTS, `r4-veil-loading-${scheme}.png`) });
         const loading = await lowContrast(page, '#board-veil');
         assert.deepEqual(loading, [], `loading veil (${scheme})`);
         /* Leave the page before the held board is let go, so that it is
@@ -83,10 +83,10 @@ async function veilsReadable()
         await page.evaluate(() => localStorage.clear());
         await page.goto(`${server.base}/`);
         await page.waitForSelector('#board-veil.error:not([hidden])', { timeout: T(20000) }).catch(async (err) => {
-            await page.screenshot({ path: path.join(SHOTS, 'r4-debug.png') });
+            await screenshot(page, { path: path.join(SHOTS, 'r4-debug.png') });
             throw new Error(`${err.message}: ${await page.textContent('#status')} / ${await page.getAttribute('#board', 'data-phase')}`);
         });
-        await page.screenshot({ path: path.join(SHOTS, `r4-veil-error-${scheme}.png`) });
+        await screenshot(page, { path: path.join(SHOTS, `r4-veil-error-${scheme}.png`) });
         const failed = await lowContrast(page, '#board-veil');
         assert.deepEqual(failed, [], `error veil (${scheme})`);
         await page.unroute('**/v1/puzzles/random*');
@@ -192,6 +192,6 @@ test('mini boards keep every number apart and readable', async () => {
             assert.ok(c.left >= c.boxLeft + 1 && c.right <= c.boxRight - 1,
                 `${size}x${size}: "${c.text}" reaches its cell's edge (${c.left}..${c.right} in ${c.boxLeft}..${c.boxRight})`);
         }
-        await page.screenshot({ path: path.join(SHOTS, `r4-mini-${size}.png`) });
+        await screenshot(page, { path: path.join(SHOTS, `r4-mini-${size}.png`) });
     }
 });

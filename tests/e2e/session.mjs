@@ -13,7 +13,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
-import { apiClient, KEY_FOR_SLIDE, launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import {
+    apiClient, KEY_FOR_SLIDE, launchBrowser, outputDir, screenshot, startServer, T,
+} from './harness.mjs';
 
 const SHOTS = outputDir('test-output', 'e2e');
 
@@ -66,7 +68,7 @@ export async function board(p = current.page)
 /* A screenshot in test-output/e2e/NAME.png. */
 export async function shot(name, p = current.page)
 {
-    await p.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+    await screenshot(p, { path: path.join(SHOTS, `${name}.png`) });
 }
 
 export async function waitForPlaying(p = current.page)

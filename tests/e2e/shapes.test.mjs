@@ -18,7 +18,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { applyMove, opposite, toRows } from '../../www/js/board.js';
-import { apiClient, launchBrowser, outputDir, startServer, T } from './harness.mjs';
+import { apiClient, launchBrowser, outputDir, screenshot, startServer, T } from './harness.mjs';
 import { axeCheck } from './axe.mjs';
 import { chooseOwnPicture } from './session.mjs';
 
@@ -37,7 +37,7 @@ const problems = [];
 
 async function shot(name, p = page)
 {
-    await p.screenshot({ path: path.join(SHOTS, `shapes-${name}.png`) });
+    await screenshot(p, { path: path.join(SHOTS, `shapes-${name}.png`) });
 }
 
 async function board(p = page)
