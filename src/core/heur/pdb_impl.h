@@ -333,10 +333,10 @@ puz__za_cut_of(const struct puz__za *z, uint32_t set, const int hw)
  * puz__za_index_k. In two steps for callers that overlap the misses of
  * several: puz__za_cut_k, the set's number among the cut sets (or
  * PUZ__ZA_WHOLE) and the tiles' *order, then puz__za_index_cut, which
- * reads the cut set's record for the blank's region. Sets are numbered in colexicographic order, regions by their lowest
- * cell (looked up: flooding per child cost a third of the search's
- * speed), orders as puz__pdb_rank numbers placements (on the set's k
- * cells). Each tile's rank among the set's cells is found on its own
+ * reads the cut set's record for the blank's region. Sets are numbered
+ * in colexicographic order, regions by their lowest cell (looked up:
+ * flooding per child cost a third of the search's speed), orders as
+ * puz__pdb_rank numbers placements (on the set's k cells). Each tile's rank among the set's cells is found on its own
  * (a popcount), so the terms are independent: walking the set's bits in
  * order, and ranking the order through an array, made the index cost
  * what a whole node costs.
