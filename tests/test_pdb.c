@@ -1782,6 +1782,10 @@ static void test_pair_optimal_and_stronger(void **state)
     }
     assert_true(above > 0);
     assert_true(pn < zn);
+    /* the plug-in's counts with the pair (zero-aware entries, second
+     * sums, reflection) equal the reference's, whose h is found from
+     * scratch at every node */
+    counts_on(tp, 5, 36, 4, 4712);
     puz_tables_destroy(tz);
     puz_tables_destroy(tp);
 }
@@ -1811,6 +1815,47 @@ static void test_za_cache_round_trip(void **state)
                         built->za.cuts * sizeof(*built->za.rec));
     puz_pdb_destroy(back);
     puz_pdb_destroy(built);
+}
+
+/* The cut sets' numbers the lookups find through z->rank (44 KB) equal
+ * the per-set array the file keeps, for every set of 4 and of 6 cells;
+ * and a pair's second set reads the first's records (the same). */
+static void test_za_rank_matches_cut(void **state)
+{
+    const enum puz_pdb_partition parts[] = { PUZ_PDB_4X6Z, PUZ_PDB_6666Z };
+    struct fixture *fx = *state;
+    struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
+    char dir[300], msg[PUZ_MSG_MAX] = "";
+    puz_pdb *pair = NULL;
+
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        struct puz_pdb *d = calloc(1, sizeof(*d));
+        uint32_t *cut, whole = 0;
+        struct puz__za_cut *rec;
+        assert_non_null(d);
+        assert_int_equal(puz__pdb_layout(d, parts[i], 0), PUZ_OK);
+        cut = malloc(d->za.sets * sizeof(*cut));
+        rec = malloc(d->za.cuts * sizeof(*rec));
+        assert_true(cut != NULL && rec != NULL);
+        d->za.cut = cut;
+        d->za.rec = rec;
+        puz__pdb_za_number(d);
+        for (uint32_t set = 0; set < d->za.sets; set++) {
+            assert_int_equal(puz__za_cut_of(&d->za, set, 0), cut[set]);
+            assert_int_equal(puz__za_cut_of(&d->za, set, 1), cut[set]);
+            whole += cut[set] == PUZ__ZA_WHOLE;
+        }
+        assert_int_equal(whole + d->za.cuts, d->za.sets);
+        free(rec);
+        free(cut);
+        free(d);
+    }
+    snprintf(dir, sizeof(dir), "%s/pair", fx->dir);
+    mkdir(dir, 0755);
+    assert_int_equal(puz_pdb_open(dir, PUZ_PDB_4X6Z2, NULL, &o, &pair, msg),
+                     PUZ_OK);
+    assert_ptr_equal(pair->second->za.rec, pair->za.rec);
+    puz_pdb_destroy(pair);
 }
 
 int main(void)
@@ -1851,6 +1896,7 @@ int main(void)
         cmocka_unit_test(test_za_cache_round_trip),
         cmocka_unit_test(test_pair_optimal_and_stronger),
         cmocka_unit_test(test_strongest_within_budget),
+        cmocka_unit_test(test_za_rank_matches_cut),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -568,9 +568,15 @@ static puz_err za_layout(struct puz_pdb *d)
             z->binom[c][j] = j == 0 ? 1 : c == 0 ? 0
                              : z->binom[c - 1][j - 1] + z->binom[c - 1][j];
     z->sets = z->binom[PUZ__PDB_CELLS][k];
-    for (uint32_t occ = (1u << k) - 1; occ < (1u << PUZ__PDB_CELLS);
-         occ = next_set(occ)) {
+    if (z->sets > PUZ__ZA_MAX_SETS)
+        return PUZ_EINVAL;
+    for (uint32_t occ = (1u << k) - 1, i = 0; occ < (1u << PUZ__PDB_CELLS);
+         occ = next_set(occ), i++) {
         unsigned r = za_regions(occ);
+        struct puz__za_rank *w = &z->rank[i >> 6];
+        if ((i & 63) == 0)
+            w->before = (uint32_t)z->cuts;
+        w->bits |= (uint64_t)(r > 1) << (i & 63);
         z->regions += r > 1 ? r : 0;
         z->cuts += r > 1;
     }
@@ -1000,6 +1006,14 @@ puz_err puz__pdb_pair(struct puz_pdb *first, struct puz_pdb *second,
     first->second = second;
     first->shared = shared;
     first->part = pair;
+    /* Both sets number their sets and regions alike (the same k): the
+     * search then reads one copy of the records for both, half the
+     * cache lines (za_numbering_of in idastar_pdb.c). */
+    if (first->zero_aware && second->zero_aware &&
+        first->za.k == second->za.k && first->za.cuts == second->za.cuts &&
+        memcmp(first->za.rec, second->za.rec,
+               first->za.cuts * sizeof(*first->za.rec)) == 0)
+        second->za.rec = first->za.rec;
     return PUZ_OK;
 }
 

@@ -99,6 +99,19 @@ struct puz__group {
  * order of the tiles on those cells). The other placements keep the
  * plain entry, which is then exact.
  */
+/* Which sets cut, 64 sets a word, and how many cut sets come before
+ * the word's first: a set's number among the cut sets is a popcount
+ * away, in 44 KB that stay in the core's cache (the per-set array,
+ * 0.7 MB, was a second dependent miss after the tables' own). */
+struct puz__za_rank {
+    uint64_t bits;                       /* bit i: set 64w + i cuts */
+    uint32_t before;                     /* cut sets below set 64w */
+    uint32_t pad;
+};
+/* Sets of up to 6 cells of 25 (C(25,6) = 177,100) */
+#define PUZ__ZA_MAX_SETS 177100u
+#define PUZ__ZA_RANK_WORDS ((PUZ__ZA_MAX_SETS + 63) / 64)
+
 struct puz__za {
     unsigned k;                          /* tiles per group (all alike) */
     unsigned kfact;                      /* k! orders of k tiles */
@@ -108,8 +121,10 @@ struct puz__za {
     uint64_t entries;                    /* regions * kfact */
     uint32_t binom[PUZ__PDB_CELLS + 1][PUZ__PDB_MAX_K + 1];
     const uint32_t *cut;                 /* per set: its number among the
-                                          * cut sets, or PUZ__ZA_WHOLE */
+                                          * cut sets, or PUZ__ZA_WHOLE (in
+                                          * the file; lookups read rank) */
     const struct puz__za_cut *rec;       /* per cut set */
+    struct puz__za_rank rank[PUZ__ZA_RANK_WORDS];  /* cut[], smaller */
 };
 #define PUZ__ZA_WHOLE UINT32_MAX
 
@@ -297,25 +312,41 @@ puz__za_pop(uint32_t x, const int hw)
     return hw ? (unsigned)__builtin_popcount(x) : puz__pdb_pop(x, 25);
 }
 
+/* Set number set's number among the cut sets (z->cut[set], from the
+ * 44 KB of z->rank), or PUZ__ZA_WHOLE. */
+static inline __attribute__((always_inline)) uint32_t
+puz__za_cut_of(const struct puz__za *z, uint32_t set, const int hw)
+{
+    const struct puz__za_rank *w = &z->rank[set >> 6];
+    uint64_t below = w->bits & ((UINT64_C(1) << (set & 63)) - 1);
+
+    if (!(w->bits >> (set & 63) & 1))
+        return PUZ__ZA_WHOLE;
+    return w->before + puz__za_pop((uint32_t)below, hw) +
+           puz__za_pop((uint32_t)(below >> 32), hw);
+}
+
 /*
  * Index in a group's za table of its tiles on pos (slot order) with the
  * blank on cell blank (both in the table's frame), or UINT64_MAX when
- * the tiles leave the free cells in one piece (the plain entry holds).
- * Sets are numbered in colexicographic order, regions by their lowest
- * cell (looked up: flooding per child cost a third of the search's
- * speed), orders as puz__pdb_rank numbers placements (on the set's k
- * cells). Each tile's rank among the set's cells is found on its own
+ * the tiles leave the free cells in one piece (the plain entry holds):
+ * puz__za_index_k. In two steps for callers that overlap the misses of
+ * several: puz__za_cut_k, the set's number among the cut sets (or
+ * PUZ__ZA_WHOLE) and the tiles' *order, then puz__za_index_cut, which
+ * reads the cut set's record for the blank's region. Sets are numbered
+ * in colexicographic order, regions by their lowest cell (looked up:
+ * flooding per child cost a third of the search's speed), orders as
+ * puz__pdb_rank numbers placements (on the set's k cells). Each tile's rank among the set's cells is found on its own
  * (a popcount), so the terms are independent: walking the set's bits in
  * order, and ranking the order through an array, made the index cost
  * what a whole node costs.
  */
-static inline __attribute__((always_inline)) uint64_t
-puz__za_index_k(const struct puz__za *z, const uint8_t *pos, unsigned blank,
-                const unsigned k, const int hw)
+static inline __attribute__((always_inline)) uint32_t
+puz__za_cut_k(const struct puz__za *z, const uint8_t *pos, const unsigned k,
+              const int hw, unsigned *order)
 {
     uint32_t occ = 0, set = 0, cut;
-    unsigned c[PUZ__PDB_MAX_K], order = 0, used = 0;
-    const struct puz__za_cut *r;
+    unsigned c[PUZ__PDB_MAX_K], used = 0;
 
     for (unsigned i = 0; i < k; i++)
         occ |= 1u << pos[i];
@@ -323,16 +354,39 @@ puz__za_index_k(const struct puz__za *z, const uint8_t *pos, unsigned blank,
         c[i] = puz__za_pop(occ & ((1u << pos[i]) - 1), hw);
         set += z->binom[pos[i]][c[i] + 1];
     }
-    cut = z->cut[set];
+    cut = puz__za_cut_of(z, set, hw);
+    *order = 0;
     if (cut == PUZ__ZA_WHOLE)
-        return UINT64_MAX;
-    r = &z->rec[cut];
+        return cut;
     for (unsigned i = 0; i < k; i++) {
-        order = order * (k - i) + c[i] -
-                puz__pdb_bits8[used & ((1u << c[i]) - 1)];
+        *order = *order * (k - i) + c[i] -
+                 puz__pdb_bits8[used & ((1u << c[i]) - 1)];
         used |= 1u << c[i];
     }
+    return cut;
+}
+
+/* The index of a cut set's placement (puz__za_cut_k's cut and order)
+ * with the blank on cell blank. */
+static inline __attribute__((always_inline)) uint64_t
+puz__za_index_cut(const struct puz__za *z, uint32_t cut, unsigned order,
+                  unsigned blank)
+{
+    const struct puz__za_cut *r = &z->rec[cut];
+
     return (uint64_t)(r->first + r->region[blank]) * z->kfact + order;
+}
+
+static inline __attribute__((always_inline)) uint64_t
+puz__za_index_k(const struct puz__za *z, const uint8_t *pos, unsigned blank,
+                const unsigned k, const int hw)
+{
+    unsigned order;
+    uint32_t cut = puz__za_cut_k(z, pos, k, hw, &order);
+
+    if (cut == PUZ__ZA_WHOLE)
+        return UINT64_MAX;
+    return puz__za_index_cut(z, cut, order, blank);
 }
 
 /* The same for any caller; 6-tile groups (6-6-6-6z) get a copy with k a

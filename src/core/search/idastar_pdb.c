@@ -70,6 +70,9 @@ struct ipdb {
     unsigned ent2[PUZ__PDB_MAX_GROUPS], rent2[PUZ__PDB_MAX_GROUPS];
     unsigned sum2, rsum2;       /* over d2's own groups */
     struct tile_map tm2;
+    /* d2's set and region numbering: the first's where the two are the
+     * same (puz__pdb_pair), so both read one copy */
+    const struct puz__za *z2;
 };
 
 /* One child of the node being expanded: the move and its new entries. */
@@ -244,25 +247,36 @@ HOT uint64_t rank_moved(const struct ipdb *ip, const uint8_t *pos,
 }
 
 /*
- * Zero-aware tables: the za index of group g's tiles with slot sl moved
- * to p and the blank on cell blank (table frame), prefetched, or
- * UINT64_MAX. Only the moved tile's group can change region: every
- * other group sees the blank step between two of its free cells.
+ * Zero-aware tables, in two steps so that a node's children overlap
+ * their misses (za_refine, pair_refine): the number among the cut sets
+ * of group g's set with slot sl moved to p (its record prefetched) and
+ * *order, or PUZ__ZA_WHOLE; then (za_at) the index with the blank on
+ * cell blank, its table word prefetched. Only the moved tile's group
+ * can change region: every other group sees the blank step between two
+ * of its free cells.
  */
-HOT uint64_t za_moved(const struct puz_pdb *d, const uint8_t *pos,
-                      unsigned g, unsigned sl, unsigned p, unsigned blank,
-                      const int hw)
+HOT uint32_t za_cut_moved(const struct puz__za *z, const uint8_t *pos,
+                          unsigned k, unsigned sl, unsigned p,
+                          unsigned *order, const int hw)
 {
     uint8_t moved[PUZ__PDB_MAX_K];
-    uint64_t zi;
+    uint32_t cut;
 
     memcpy(moved, pos, PUZ__PDB_MAX_K);
     moved[sl] = (uint8_t)p;
-    zi = d->g[g].k == 6 ? puz__za_index_k(&d->za, moved, blank, 6, hw)
-                        : puz__za_index_k(&d->za, moved, blank, d->g[g].k,
-                                          hw);
-    if (zi != UINT64_MAX)
-        __builtin_prefetch(&d->g[g].za[zi >> 4]);
+    cut = k == 6 ? puz__za_cut_k(z, moved, 6, hw, order)
+                 : puz__za_cut_k(z, moved, k, hw, order);
+    if (cut != PUZ__ZA_WHOLE)
+        __builtin_prefetch(&z->rec[cut]);
+    return cut;
+}
+
+HOT uint64_t za_at(const struct puz__za *z, const uint64_t *za, uint32_t cut,
+                   unsigned order, unsigned blank)
+{
+    uint64_t zi = puz__za_index_cut(z, cut, order, blank);
+
+    __builtin_prefetch(&za[zi >> 4]);
     return zi;
 }
 
@@ -286,6 +300,10 @@ HOT unsigned gen_children(struct ipdb *ip, unsigned blank, unsigned back,
             c->fs = ip->fsm != NULL ? ip->fsm[4 * fs + dir] : 0;
             if (c->fs == PUZ__FSM_DEAD)
                 continue;
+            /* the child's row, read when it is expanded: the automaton
+             * (783 KB) misses the core's cache, a tenth of the time */
+            if (ip->fsm != NULL)
+                __builtin_prefetch(&ip->fsm[4 * c->fs]);
         }
         t = ip->cells[from];
         c->dir = (uint8_t)dir;
@@ -346,19 +364,32 @@ HOT void price_children(struct ipdb *ip, unsigned blank, struct child *ch,
 HOT void za_refine(struct ipdb *ip, unsigned g, struct child *ch,
                    unsigned cnt, const int hw)
 {
+    const struct puz__za *z = &ip->d->za;
+    uint32_t cut[4], rcut[4];
+    unsigned ord[4], rord[4];
     uint64_t zi[4], rzi[4];
 
     for (unsigned i = 0; i < cnt; i++) {
         const struct child *c = &ch[i];
         unsigned t = c->tile;
-        zi[i] = rzi[i] = UINT64_MAX;
+        cut[i] = rcut[i] = PUZ__ZA_WHOLE;
         if (g + 1 + c->h > ip->c.bound)
             continue;
-        zi[i] = za_moved(ip->d, ip->pos[c->g], c->g, ip->tm.slot[t], c->p,
-                         ip->tm.tcell[t][c->from], hw);
+        cut[i] = za_cut_moved(z, ip->pos[c->g], ip->k[c->g], ip->tm.slot[t],
+                              c->p, &ord[i], hw);
         if (ip->reflect)
-            rzi[i] = za_moved(ip->d, ip->rpos[c->rg], c->rg, ip->tm.rslot[t],
-                              c->rp, ip->tm.rtcell[t][c->from], hw);
+            rcut[i] = za_cut_moved(z, ip->rpos[c->rg], ip->k[c->rg],
+                                   ip->tm.rslot[t], c->rp, &rord[i], hw);
+    }
+    for (unsigned i = 0; i < cnt; i++) {
+        const struct child *c = &ch[i];
+        unsigned t = c->tile;
+        zi[i] = cut[i] == PUZ__ZA_WHOLE ? UINT64_MAX
+                : za_at(z, ip->d->g[c->g].za, cut[i], ord[i],
+                        ip->tm.tcell[t][c->from]);
+        rzi[i] = rcut[i] == PUZ__ZA_WHOLE ? UINT64_MAX
+                 : za_at(z, ip->d->g[c->rg].za, rcut[i], rord[i],
+                         ip->tm.rtcell[t][c->from]);
     }
     for (unsigned i = 0; i < cnt; i++) {
         struct child *c = &ch[i];
@@ -377,20 +408,21 @@ HOT void za_refine(struct ipdb *ip, unsigned g, struct child *ch,
 
 /*
  * A pair's second set's entry of group g2 (its tiles pos with slot sl
- * moved to p, the blank on `blank`, the cell the tile left; table frame):
- * the za table's index where the moved group cuts the free cells, else
- * the plain table's; prefetched. *za says which.
+ * moved to p; table frame), first step: the cut set's number (*cut, its
+ * record prefetched, and *order) where the moved group cuts the free
+ * cells; else PUZ__ZA_WHOLE and the plain table's index, prefetched.
+ * pair_refine then finds the za index (za_at) where *cut says so.
  */
 HOT uint64_t pair_index(const struct ipdb *ip, const uint8_t *pos,
-                        unsigned g2, unsigned sl, unsigned p, unsigned blank,
-                        int *za, const int hw)
+                        unsigned g2, unsigned sl, unsigned p, uint32_t *cut,
+                        unsigned *order, const int hw)
 {
     const struct puz_pdb *d2 = ip->d2;
-    uint64_t i = za_moved(d2, pos, g2, sl, p, blank, hw);
+    uint64_t i;
 
-    *za = i != UINT64_MAX;
-    if (*za)
-        return i;
+    *cut = za_cut_moved(ip->z2, pos, d2->g[g2].k, sl, p, order, hw);
+    if (*cut != PUZ__ZA_WHOLE)
+        return 0;
     i = rank_moved(ip, pos, d2->g[g2].k, sl, p, 5, hw);
     __builtin_prefetch(&d2->g[g2].nib[i >> 4]);
     return i;
@@ -413,6 +445,8 @@ HOT void pair_refine(struct ipdb *ip, unsigned blank, unsigned g,
                      struct child *ch, unsigned cnt, const int hw)
 {
     uint64_t i2[4], ri2[4];
+    uint32_t cut[4], rcut[4];
+    unsigned ord[4], rord[4];
     int z2[4], rz2[4];
     unsigned sh, rsh;
 
@@ -420,6 +454,7 @@ HOT void pair_refine(struct ipdb *ip, unsigned blank, unsigned g,
         struct child *c = &ch[i];
         unsigned t = c->tile;
         c->g2 = c->rg2 = PUZ__PDB_NONE;
+        cut[i] = rcut[i] = PUZ__ZA_WHOLE;
         if (g + 1 + c->h > ip->c.bound)
             continue;
         c->g2 = ip->tm2.grp[t];
@@ -427,14 +462,26 @@ HOT void pair_refine(struct ipdb *ip, unsigned blank, unsigned g,
         if (c->g2 != PUZ__PDB_NONE) {
             c->p2 = ip->tm2.tcell[t][blank];
             i2[i] = pair_index(ip, ip->pos2[c->g2], c->g2, ip->tm2.slot[t],
-                               c->p2, ip->tm2.tcell[t][c->from], &z2[i], hw);
+                               c->p2, &cut[i], &ord[i], hw);
         }
         if (c->rg2 != PUZ__PDB_NONE) {
             c->rp2 = ip->tm2.rtcell[t][blank];
             ri2[i] = pair_index(ip, ip->rpos2[c->rg2], c->rg2,
-                                ip->tm2.rslot[t], c->rp2,
-                                ip->tm2.rtcell[t][c->from], &rz2[i], hw);
+                                ip->tm2.rslot[t], c->rp2, &rcut[i], &rord[i],
+                                hw);
         }
+    }
+    for (unsigned i = 0; i < cnt; i++) {
+        const struct child *c = &ch[i];
+        unsigned t = c->tile;
+        z2[i] = cut[i] != PUZ__ZA_WHOLE;
+        rz2[i] = rcut[i] != PUZ__ZA_WHOLE;
+        if (z2[i])
+            i2[i] = za_at(ip->z2, ip->d2->g[c->g2].za, cut[i], ord[i],
+                          ip->tm2.tcell[t][c->from]);
+        if (rz2[i])
+            ri2[i] = za_at(ip->z2, ip->d2->g[c->rg2].za, rcut[i], rord[i],
+                           ip->tm2.rtcell[t][c->from]);
     }
     shared_sums(ip, &sh, &rsh);
     for (unsigned i = 0; i < cnt; i++) {
@@ -849,6 +896,8 @@ puz_err puz__idastar_pdb(struct puz__search *s)
     ip->za = ip->d->zero_aware;
     ip->d2 = ip->d->n == 5 ? ip->d->second : NULL;
     ip->shared = ip->d->shared;
+    if (ip->d2 != NULL)
+        ip->z2 = ip->d2->za.rec == ip->d->za.rec ? &ip->d->za : &ip->d2->za;
     ip->hw = __builtin_cpu_supports("popcnt");
     /* moves in the tables' frame (a rectangle's may be transposed) */
     if (ip->d->rect)
