@@ -212,26 +212,38 @@ static void test_auto_builds_strongest_within_budget(void **state)
     background_build("auto", (size_t)64 << 20, "4x6z2");
 }
 
-/* A budget below the smallest set's build: no 5x5 tables, no build;
- * pdb on 5x5 answers with linear conflict and names no tables. */
-static void test_auto_below_smallest_set_is_none(void **state)
+/* A server in the background mode with pdb_5x5 = pdb5 (and pdb_budget =
+ * budget when not 0) that, as the catalog says, neither has nor builds
+ * 5x5 tables. */
+static http_server *start_without_5x5(const char *pdb5, size_t budget)
 {
     struct http_config c;
-    char h[32];
     http_server *s;
     json_t *e;
 
-    (void)state;
     htest_config(&c);
     strcpy(c.pdb, "none");
-    strcpy(c.pdb_5x5, "auto");
-    c.pdb_budget = 1 << 20;         /* 4x6 needs 2.2 MB to build */
+    strcpy(c.pdb_5x5, pdb5);
+    if (budget != 0)
+        c.pdb_budget = budget;
     c.pdb_background = 1;
     s = htest_start(&c);
     e = catalog5(s);
     assert_null(json_object_get(e, "tables_build"));
     assert_true(json_is_null(json_object_get(e, "tables")));
     json_decref(e);
+    return s;
+}
+
+/* A budget below the smallest set's build: no 5x5 tables, no build;
+ * pdb on 5x5 answers with linear conflict and names no tables. */
+static void test_auto_below_smallest_set_is_none(void **state)
+{
+    char h[32];
+    http_server *s;
+
+    (void)state;
+    s = start_without_5x5("auto", 1 << 20);  /* 4x6 needs 2.2 MB */
     assert_string_equal(heuristic_of_solve(s, NULL, h, sizeof(h)),
                         "linear-conflict");
     http_server_destroy(s);
@@ -410,21 +422,8 @@ static void test_background_small_sets(void **state)
 
 static void test_off_is_none(void **state)
 {
-    struct http_config c;
-    http_server *s;
-    json_t *e;
-
     (void)state;
-    htest_config(&c);
-    strcpy(c.pdb, "none");
-    strcpy(c.pdb_5x5, "off");
-    c.pdb_background = 1;
-    s = htest_start(&c);
-    e = catalog5(s);
-    assert_null(json_object_get(e, "tables_build"));
-    assert_true(json_is_null(json_object_get(e, "tables")));
-    json_decref(e);
-    http_server_destroy(s);
+    http_server_destroy(start_without_5x5("off", 0));
 }
 
 int main(void)
