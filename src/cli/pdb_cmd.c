@@ -4,7 +4,6 @@
  * Also cli_pdb_tables_for(), which `solve` uses to load or build the
  * tables a goal needs.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 
 #include "cli.h"
 #include "cli_pdb.h"
+#include "http_config.h"
 #include "pool_pieces.h"
 
 struct build_args {
@@ -27,9 +27,6 @@ struct build_args {
     size_t budget;          /* --budget; 0: not given */
 };
 
-/* The server's pdb_budget default (src/http/config.c), so that
- * `--partition auto` builds what `pdb_5x5 = auto` would load. */
-#define DEFAULT_BUDGET ((size_t)1280 << 20)
 
 static void usage(FILE *f)
 {
@@ -112,25 +109,19 @@ static const struct option options[] = {
     { "budget", required_argument, NULL, 'b' },
 };
 
-/* "1280m": a whole number with an optional k, m or g (binary); 0 when
- * it is not one. */
-static size_t parse_size(const char *s)
+/* --budget: read as the server reads pdb_budget (the same suffixes and
+ * bounds), so that `--partition auto` builds what `pdb_5x5 = auto`
+ * would load; the server's default when arg is NULL. 0 when it is not
+ * a size, or is 0. */
+static size_t budget_of(const char *arg)
 {
-    char *end;
-    unsigned long long v;
-    unsigned shift = 0;
+    struct http_config c;
+    char msg[HTTP_CONFIG_MSG];
 
-    if (!isdigit((unsigned char)*s))
+    http_config_defaults(&c);
+    if (arg != NULL && http_config_set(&c, "pdb_budget", arg, msg) != PUZ_OK)
         return 0;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (*end != '\0' && end[1] == '\0')
-        shift = *end == 'k' ? 10 : *end == 'm' ? 20 : *end == 'g' ? 30 : 64;
-    else if (*end != '\0')
-        shift = 64;
-    if (errno != 0 || shift == 64 || v > (SIZE_MAX >> shift))
-        return 0;
-    return (size_t)v << shift;
+    return c.pdb_budget;
 }
 
 /* One option of `pdb build` (cli_parse): 0 or an exit code. */
@@ -149,7 +140,7 @@ static int build_option(void *user, int c, const char *arg)
                 "'%s'\n", arg);
         return CLI_EXIT_USAGE;
     case 'b':
-        ba->budget = parse_size(arg);
+        ba->budget = budget_of(arg);
         if (ba->budget != 0)
             return 0;
         fprintf(stderr, "puzzled: --budget is a size such as 1280m or "
@@ -211,7 +202,7 @@ static int build_pair(const struct build_args *ba,
  * --budget given. 0 or an exit code. */
 static int apply_budget(struct build_args *ba)
 {
-    size_t budget = ba->budget != 0 ? ba->budget : DEFAULT_BUDGET, build;
+    size_t budget = ba->budget != 0 ? ba->budget : budget_of(NULL), build;
 
     if (ba->pick &&
         puz_pdb_strongest_5x5(budget, &ba->part) != PUZ_OK) {
@@ -317,7 +308,7 @@ static int choose_main(int argc, char **argv)
     if (arg != NULL && build_option(&ba, 'b', arg) != 0)
         return CLI_EXIT_USAGE;
     if (ba.budget == 0)
-        ba.budget = DEFAULT_BUDGET;
+        ba.budget = budget_of(NULL);
     if (puz_pdb_strongest_5x5(ba.budget, &ba.part) != PUZ_OK) {
         (void)puz_pdb_partition_memory(ba.part, NULL, &build);
         fprintf(stderr, "puzzled: no 5x5 set's build fits %zu bytes (the "
