@@ -147,6 +147,10 @@ static void test_anytime_same_answer_under_node_budget(void **state)
         puz_rng_seed(&rng, 7 + n);
         puz_random_board(n, 10000, NULL, NULL, &rng, &b);
         o.limits.max_nodes = 20000;
+        /* the nodes bind, not the clock: without a deadline the default
+         * second did, under ASan beside a second whole test run, and
+         * cut one of the two solves short (414 moves against 348) */
+        o.limits.deadline_us = puz_clock_mono_us() + 3600ull * 1000000u;
         assert_int_equal(puz_solve(&b, &o, a, &r1), PUZ_OK);
         assert_int_equal(puz_solve(&b, &o, b2, &r2), PUZ_OK);
         assert_int_equal(r1.status, PUZ_SOLVED);
