@@ -66,6 +66,24 @@ static json_t *list_json(size_t count, json_t *(*entry)(size_t))
     return list;
 }
 
+/*
+ * The background build's state for rows x cols (NULL: none), read before
+ * the tables: a build publishes its tables, then says ready, so a state
+ * read first that says "building" may see tables a moment later. While
+ * it says building, the answer names no tables (*building), so that
+ * "tables" and "tables_build" never disagree (a test caught both at once).
+ */
+static json_t *build_state(const struct api_call *c, unsigned rows,
+                           unsigned cols, bool *building)
+{
+    json_t *bg = c->ctx->tables_state != NULL
+               ? c->ctx->tables_state(c->ctx->user, rows, cols) : NULL;
+    const char *st = json_string_value(json_object_get(bg, "state"));
+
+    *building = st != NULL && strcmp(st, "building") == 0;
+    return bg;
+}
+
 /* Per size, for its default goal: what a request naming nothing gets,
  * and which loaded set of tables serves it (null: none). */
 static json_t *size_json(const struct api_call *c, unsigned n)
@@ -75,15 +93,14 @@ static json_t *size_json(const struct api_call *c, unsigned n)
     struct puz_board goal;
     const puz_heuristic *h;
     const puz_pdb *d;
-    json_t *bg;
+    bool building;
+    json_t *bg = build_state(c, n, n, &building);
     bool serves;
 
     puz_board_goal(n, &goal);
-    serves = puz_tables_serves(t, &goal);
+    serves = !building && puz_tables_serves(t, &goal);
     h = puz_algorithm_heuristic(PUZ_ALG_AUTO, NULL, n, serves);
     d = serves ? puz_tables_pdb(t, &goal) : NULL;
-    bg = c->ctx->tables_state != NULL
-       ? c->ctx->tables_state(c->ctx->user, n, n) : NULL;
     if (bg != NULL)
         return json_pack("{s:I, s:s, s:o, s:b, s:o, s:o}", "size",
                          (json_int_t)n, "algorithm", puz_algorithm_name(a),
@@ -112,12 +129,12 @@ static json_t *shape_json(const struct api_call *ca, unsigned rows,
                           unsigned cols)
 {
     const puz_tables *t = ca->ctx->tables;
-    json_t *bg = ca->ctx->tables_state != NULL
-               ? ca->ctx->tables_state(ca->ctx->user, rows, cols) : NULL;
+    bool building;
+    json_t *bg = build_state(ca, rows, cols, &building);
     json_t *o;
     struct puz_board goal;
-    const puz_pdb *d = puz_board_goal_shape(rows, cols, &goal) == PUZ_OK
-                       ? puz_tables_pdb(t, &goal) : NULL;
+    const puz_pdb *d = !building && puz_board_goal_shape(rows, cols, &goal)
+                       == PUZ_OK ? puz_tables_pdb(t, &goal) : NULL;
     enum puz_algorithm a = puz_algorithm_resolve_tables(PUZ_ALG_AUTO, rows,
                                                         cols, d != NULL);
     const puz_heuristic *h = puz_algorithm_heuristic(a, NULL, cols,
