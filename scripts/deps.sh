@@ -4,7 +4,7 @@
 # network there). Plain (make run): the build libraries (hiredis among
 # them, for the shared store) and curl, which the README's examples use.
 # --test (make test): also the tools the test suite drives (nginx,
-# redis-server, chromium, python3, node and npm). --npm (make test,
+# redis-server, chromium-headless-shell, python3, node and npm). --npm (make test,
 # after --test): the pinned node packages via npm ci - among them the
 # Node.js the tests run on: Debian 12's Node 18 only runs npm, see
 # package.json; make test runs this step beside the build, since it
@@ -49,7 +49,11 @@ if [ "$1" = --test ]; then
     # the system service: policy-rc.d below keeps it from starting).
     need_cmd redis-server redis-server
     [ -x /usr/sbin/nginx ] || missing="$missing nginx-light"
-    [ -x /usr/bin/chromium ] || missing="$missing chromium"
+    # The browser suites drive Chromium's headless shell: the same
+    # engine without the full browser's compositing, for a fifth less
+    # CPU (tests/e2e/harness.mjs says how much); any chromium will do.
+    [ -x /usr/bin/chromium-headless-shell ] || [ -x /usr/bin/chromium ] ||
+        missing="$missing chromium-headless-shell"
     # Debian's npm (and the nodejs and ~335 node-* packages it pulls in)
     # only runs `npm ci`: nothing else here knows which registry npm is
     # configured with, and the repository names none.

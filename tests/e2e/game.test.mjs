@@ -7,7 +7,7 @@
  * own, switch to 4×4, and check a phone-sized viewport. Screenshots go to test-output/e2e/.
  *
  * Run: node --test tests/e2e/   (tests/scripts/e2e_game.sh does the checks first)
- * Env: PUZZLED (binary, default build/puzzled), CHROMIUM (/usr/bin/chromium).
+ * Env: PUZZLED (binary, default build/puzzled), CHROMIUM (harness.mjs: the headless shell, else /usr/bin/chromium).
  */
 
 import { after, before, test } from 'node:test';

@@ -1,8 +1,9 @@
 #!/bin/sh
 # run.sh - what every browser suite (tests/scripts/e2e_*.sh) stands on:
-# checks that Debian's chromium, playwright-core and node are there
+# checks that Debian's chromium (its headless shell, or the full browser
+# where only that is installed), playwright-core and node are there
 # (exit 77, skip, with the reason when one is missing; CI installs all
-# three: apt-get install chromium; npm ci), then runs the given
+# three: apt-get install chromium-headless-shell; npm ci), then runs the given
 # tests/e2e/*.test.mjs files with node's test runner against a real
 # `puzzled serve` (tests/e2e/harness.mjs). Screenshots: test-output/e2e/.
 # One script per file, so that tests/run.py runs them side by side.
@@ -11,12 +12,15 @@
 cd "$(dirname "$0")/../.." || exit 1
 name=$1; shift
 
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if [ -z "$CHROMIUM" ]; then
+    CHROMIUM=/usr/bin/chromium-headless-shell
+    [ -x "$CHROMIUM" ] || CHROMIUM=/usr/bin/chromium
+fi
 PUZZLED=${PUZZLED:-build/puzzled}
 export CHROMIUM PUZZLED
 
 if [ ! -x "$CHROMIUM" ]; then
-    echo "$name: skipped: $CHROMIUM is missing (apt-get install -y chromium)" >&2
+    echo "$name: skipped: $CHROMIUM is missing (apt-get install -y chromium-headless-shell)" >&2
     exit 77
 fi
 if [ ! -f node_modules/playwright-core/package.json ]; then
