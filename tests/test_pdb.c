@@ -13,8 +13,9 @@
  * their truncated file. The forbidden-move pruning has its own test
  * (test_movefsm.c).
  *
- * The 6-6-3 tables are built once per run into $BUILD/pdb-cache (or a
- * temporary directory), a few seconds; the cache tests work on copies.
+ * The 6-6-3 and 4x6 tables come from $BUILD/pdb-cache (default
+ * build/pdb-cache; tests/support/pdbcache.c builds them there the first
+ * time, a few seconds); the cache tests work on copies.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@
 #include "puz_pdb.h"
 #include "puz_random.h"
 #include "puz_solve.h"
+#include "support/pdbcache.h"
 #include "support/truth3.h"
 #include "support/walk.h"
 
@@ -62,9 +64,7 @@ static void quiet(const struct puz_pdb_progress *p, void *user)
 static int setup(void **state)
 {
     struct fixture *fx = calloc(1, sizeof(*fx));
-    struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
-    const char *build = getenv("BUILD");
-    char cache[300], name[128], msg[PUZ_MSG_MAX];
+    char msg[PUZ_MSG_MAX];
     puz_pdb *d;
 
     if (fx == NULL)
@@ -72,16 +72,12 @@ static int setup(void **state)
     snprintf(fx->dir, sizeof(fx->dir), "/tmp/test_pdb.XXXXXX");
     if (mkdtemp(fx->dir) == NULL)
         return -1;
-    snprintf(cache, sizeof(cache), "%s/pdb-cache", build ? build : fx->dir);
-    mkdir(cache, 0755);
-    puz_pdb_filename(PUZ_PDB_663, NULL, name, sizeof(name));
-    snprintf(fx->cached, sizeof(fx->cached), "%s/%s", cache, name);
-    puz_pdb_filename(PUZ_PDB_4X6, NULL, name, sizeof(name));
-    snprintf(fx->cached5, sizeof(fx->cached5), "%s/%s", cache, name);
     if (puz_tables_create(&fx->tables) != PUZ_OK ||
-        puz_pdb_open(cache, PUZ_PDB_663, NULL, &o, &d, msg) != PUZ_OK ||
+        test_pdb_cached(PUZ_PDB_663, &d, fx->cached, sizeof(fx->cached),
+                        msg) != 0 ||
         puz_tables_add_pdb(fx->tables, d) != PUZ_OK ||
-        puz_pdb_open(cache, PUZ_PDB_4X6, NULL, &o, &d, msg) != PUZ_OK ||
+        test_pdb_cached(PUZ_PDB_4X6, &d, fx->cached5, sizeof(fx->cached5),
+                        msg) != 0 ||
         puz_tables_add_pdb(fx->tables, d) != PUZ_OK ||
         puz_tables_add_3x3(fx->tables) != PUZ_OK) {
         fprintf(stderr, "test_pdb: setup failed: %s\n", msg);

@@ -23,6 +23,7 @@
 
 #include "api.h"
 #include "support/apitest.h"
+#include "support/pdbcache.h"
 #include "support/space.h"
 #include "heur/pdb_impl.h"
 #include "pool_pieces.h"
@@ -37,26 +38,21 @@ static const enum puz_pdb_partition rects[] = {
 
 static puz_tables *tables;
 
-static puz_pdb *build(enum puz_pdb_partition p)
-{
-    struct puz_pdb_opts o = { 0 };
-    char msg[PUZ_MSG_MAX] = "";
-    puz_pdb *d = NULL;
-
-    o.threads = 2;
-    o.run = pool_run_pieces;
-    assert_int_equal(puz_pdb_build(p, NULL, &o, &d, msg), PUZ_OK);
-    return d;
-}
-
+/* The six sets from the build's cache (tests/support/pdbcache.c): built
+ * there by the first suite that wants them (this one, or
+ * test_pdb_background's), so a clean clone's make test builds each once. */
 static int setup(void **state)
 {
+    char msg[PUZ_MSG_MAX] = "";
+
     (void)state;
     if (puz_tables_create(&tables) != PUZ_OK)
         return -1;
     for (unsigned i = 0; i < NRECTS; i++)
-        if (puz_tables_add_pdb(tables, build(rects[i])) != PUZ_OK)
+        if (test_pdb_add(tables, rects[i], msg) != 0) {
+            fprintf(stderr, "test_rect_pdb: setup: %s\n", msg);
             return -1;
+        }
     return 0;
 }
 
