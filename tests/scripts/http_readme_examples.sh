@@ -2,15 +2,18 @@
 # http_readme_examples.sh - copy-pastes the curl examples of README.md's
 # "Using the API" section, and of docs/api.md's, against the server exactly as `make run` starts
 # it (`puzzled serve --config config/puzzled.conf`, run from the
-# repository root, so the same defaults and the same pdb-cache/), and
-# checks every answer is as shown. Three things differ from `make run`,
-# and none changes an answer: port 0 (the config's 8080 may be taken), a
-# state directory of its own (so the daily example's leaderboard is
-# empty) and a pdb_budget of 64m, so that pdb_5x5 = auto builds the small
-# 4x6z2 pair (seconds) and not 6-6-6-6z2 (1.17 GB, minutes: make test
-# builds no large tables). The pattern databases build in the background
-# as on a first start; the examples run once /readyz says the 4x4 tables
-# are in. None needs the rectangles' or the 24-puzzle's tables, which
+# repository root, so the same defaults), and checks every answer is as
+# shown. Four things differ from `make run`, and none changes an answer:
+# port 0 (the config's 8080 may be taken), a state directory of its own
+# (so the daily example's leaderboard is empty), a pdb_budget of 64m, so
+# that pdb_5x5 = auto builds the small 4x6z2 pair (seconds) and not
+# 6-6-6-6z2 (1.17 GB, minutes: make test builds no large tables), and
+# the tables from the build's cache ($BUILD/pdb-cache, where the unit
+# suites keep the same files: the same format, built by the same code)
+# rather than pdb-cache/, which a clean clone's make test then filled
+# again (~14 CPU-s). The pattern databases load, or build, in the
+# background as on a first start; the examples run once /readyz says
+# the 4x4 tables are in. None needs the rectangles' or the 24-puzzle's tables, which
 # take longer (an example that did would be marked in the README and
 # skipped by readme-examples.mjs, saying why).
 # Also checks `curl -d`, curl's default content type, against the server.
@@ -24,7 +27,8 @@ done
 [ -x "$PUZZLED" ] || { echo "$PUZZLED not built" >&2; exit 1; }
 tmp=$(mktemp -d)
 "$PUZZLED" serve --config config/puzzled.conf --port 0 \
-    --state-dir "$tmp/state" --pdb-budget 64m >"$tmp/out" 2>"$tmp/err" &
+    --state-dir "$tmp/state" --pdb-budget 64m \
+    --pdb-dir "${BUILD:-build}/pdb-cache" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 url=$(serve_url "$tmp/out" "$pid" 30) || true
