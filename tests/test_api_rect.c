@@ -153,6 +153,29 @@ static void test_large_rectangle_is_anytime(void **state)
                  (unsigned long long)took);
 }
 
+/* Scoring moves on that board searches for its optimum as long as the
+ * solve does (a second), not solve_timeout_ms: the game's card waits for
+ * the score, and a shared 4x5 took 8.4 s to answer null. */
+static void test_score_4x5_within_anytime_default(void **state)
+{
+    struct apitest *t = *state;
+    uint64_t t0 = puz_clock_mono_us(), took;
+    json_t *ans;
+
+    assert_int_equal(apitest_call(t, "POST", "/v1/score", NULL,
+                                  "{\"board\": \"19 5 13 0 14/8 15 9 2 12/"
+                                  "3 17 4 1 16/6 7 11 10 18\", \"moves\": "
+                                  "[\"left\"]}")->status, 200);
+    took = puz_clock_mono_us() - t0;
+    ans = apitest_json(t);
+    assert_true(json_is_true(json_object_get(ans, "legal")));
+    assert_false(json_is_true(json_object_get(ans, "solved")));
+    assert_true(json_is_null(json_object_get(ans, "score")));
+    if (took > 2500000u)
+        fail_msg("a 4x5 score took %llu us (a solve's default is 1 s)",
+                 (unsigned long long)took);
+}
+
 static void test_score_and_random(void **state)
 {
     struct apitest *t = *state;
@@ -255,6 +278,9 @@ int main(void)
                                         apitest_setup, apitest_teardown),
         cmocka_unit_test_setup_teardown(test_large_rectangle_is_anytime,
                                         apitest_setup, apitest_teardown),
+        cmocka_unit_test_setup_teardown(
+            test_score_4x5_within_anytime_default, apitest_setup,
+            apitest_teardown),
         cmocka_unit_test_setup_teardown(test_score_and_random,
                                         apitest_setup, apitest_teardown),
         cmocka_unit_test_setup_teardown(test_problems_name_the_field,

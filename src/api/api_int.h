@@ -137,5 +137,10 @@ void api__too_large(const struct api_call *c, size_t n,
 
 /* puz_clock_mono_us() + ms. */
 uint64_t api__deadline_in(unsigned ms);
+/* When one solve of q must end (api_solve.c): its timeout_ms from now,
+ * or API_ANYTIME_DEFAULT_MS when it named none and the board is one the
+ * anytime search serves (auto on 5x5 and up, rectangles without tables). */
+uint64_t api__solve_deadline(const struct api_call *c,
+                             const struct api_solve_request *q);
 
 #endif

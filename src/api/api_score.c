@@ -2,7 +2,11 @@
  * api_score.c - POST /v1/score: decode the player's moves and hand them
  * to the core's puz_score (replay, optimum, ratio). On 3x3 the exact
  * table knows the optimum at once and the route answers inline; larger
- * boards search on a worker.
+ * boards search on a worker, for as long as a /v1/solve of the board
+ * naming no limits would: on the boards the anytime search serves (5x5
+ * and up, rectangles without tables) a second, not solve_timeout_ms. An
+ * optimal count is rarely found there; a shared 4x5 took 8.4 s of a
+ * worker (9.6 M nodes) to say null while the game's card waited.
  */
 #include "api_int.h"
 
@@ -40,6 +44,20 @@ static void run_score(struct api_call *c, const struct score_state *s)
     api_answer_json(c, 200, codec_score_json(&r));
 }
 
+/* The deadline of the search for r's optimum: that of a /v1/solve of the
+ * board naming no limits (api__solve_deadline). */
+static uint64_t score_deadline(const struct api_call *c,
+                               const struct api_score_request *r)
+{
+    struct api_solve_request q = {
+        .board = r->board, .has_goal = r->has_goal, .goal = r->goal,
+        .algorithm = PUZ_ALG_AUTO,
+        .timeout_ms = c->ctx->lim->solve_timeout_ms,
+    };
+
+    return api__solve_deadline(c, &q);
+}
+
 void api__score(struct api_call *c)
 {
     struct score_state *s;
@@ -61,7 +79,7 @@ void api__score(struct api_call *c)
         run_score(c, s);
         return;
     }
-    s->deadline_us = api__deadline_in(c->ctx->lim->solve_timeout_ms);
+    s->deadline_us = score_deadline(c, &s->req);
     c->state = s;
 }
 

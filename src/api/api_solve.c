@@ -383,8 +383,8 @@ static void solve_answer(struct api_call *c, struct puz_solve_opts *o,
  * (docs/large.md). The loaded tables decide which search that is: a
  * 2x8 they serve is an optimal IDA* and keeps the whole timeout.
  */
-static uint64_t solve_deadline(const struct api_call *c,
-                               const struct api_solve_request *q)
+uint64_t api__solve_deadline(const struct api_call *c,
+                             const struct api_solve_request *q)
 {
     unsigned ms = q->timeout_ms;
     struct puz_board goal;
@@ -407,7 +407,7 @@ void api__solve(struct api_call *c)
 
     if (!solve_decode(c, &s) || !api__solve_check(c, &s->q))
         return;
-    s->deadline_us = solve_deadline(c, &s->q);
+    s->deadline_us = api__solve_deadline(c, &s->q);
     c->state = s;
     /* A walk down the exact 3x3 table costs less than handing it to a
      * worker and back (two thread wake-ups): answered here. */
@@ -438,7 +438,7 @@ void api__solve_run(struct api_call *c, const struct api_solve_request *q)
         return;
     }
     s->q = *q;
-    s->deadline_us = solve_deadline(c, q);
+    s->deadline_us = api__solve_deadline(c, q);
     c->state = s;
     api__solve_work(c);
 }
