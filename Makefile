@@ -33,6 +33,11 @@ override CFLAGS += $(OPT) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow 
           -Wstrict-prototypes -Wmissing-prototypes -Iinclude -Isrc -Isrc/core \
           $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -pthread -lm
+# gold where binutils has it (Debian 12's does): make test links ~55
+# programs, 0.24 s each with ld.bfd and 0.14 s with gold.
+LD_GOLD := $(shell $(CC) -fuse-ld=gold -Wl,--version 2>/dev/null | \
+             grep -q 'GNU gold' && echo -fuse-ld=gold)
+LDFLAGS += $(LD_GOLD)
 ifneq ($(SANITIZER),)
 override CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer \
           -fno-sanitize-recover=all
