@@ -26,7 +26,6 @@
 #include "support/pdbcache.h"
 #include "support/space.h"
 #include "heur/pdb_impl.h"
-#include "pool_pieces.h"
 #include "puz_random.h"
 #include "puz_solve.h"
 

@@ -1,9 +1,9 @@
 /*
  * harness.mjs - what the browser tests stand on: a real `puzzled serve` on
  * a free loopback port, Debian's chromium (its headless shell) driven by
- * playwright-core with a
- * throwaway profile, and a tiny client for calling the API directly (to
- * check what the page shows against what the server says).
+ * playwright-core with a throwaway profile, and a tiny client for calling
+ * the API directly (to check what the page shows against what the server
+ * says).
  */
 
 import { spawn } from 'node:child_process';

@@ -25,7 +25,7 @@ int test_pdb_cached(enum puz_pdb_partition part, puz_pdb **d, char *path,
 {
     struct puz_pdb_opts o = { 2, quiet, NULL, pool_run_pieces, NULL };
     const char *build = getenv("BUILD");
-    char cache[300], name[128], lock[512];
+    char cache[300], name[128], file[512], lock[520];
     puz_pdb *own = NULL;
     puz_err rc;
     int fd;
@@ -33,12 +33,17 @@ int test_pdb_cached(enum puz_pdb_partition part, puz_pdb **d, char *path,
     snprintf(cache, sizeof(cache), "%s/pdb-cache", build ? build : "build");
     mkdir(cache, 0755);
     puz_pdb_filename(part, NULL, name, sizeof(name));
+    snprintf(file, sizeof(file), "%s/%s", cache, name);
     if (path != NULL)
-        snprintf(path, size, "%s/%s", cache, name);
+        snprintf(path, size, "%s", file);
+    /* Only wanted cached, and there: nothing to open (a set's file
+     * appears whole, by rename, or not at all: puz_pdb_save). */
+    if (d == NULL && access(file, R_OK) == 0)
+        return 0;
     /* Held while the set is opened: a suite that finds it missing builds
      * it (seconds) while another suite wanting it waits, then loads it.
      * The lock goes with the descriptor, also when a suite is killed. */
-    snprintf(lock, sizeof(lock), "%s/%s.lock", cache, name);
+    snprintf(lock, sizeof(lock), "%s.lock", file);
     fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd >= 0)
         flock(fd, LOCK_EX);
