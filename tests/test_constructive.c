@@ -197,10 +197,13 @@ static void test_no_board_repeats(void **state)
 }
 
 /* The default for sides of 5 and more (the anytime search) answers
- * within its default budget + 10%, marked not optimal. Under the
- * sanitizers (make test-asan sets PUZZLED_QUICK) the time is not held
- * to it, as in test_large: an 8x8 first answer alone outlasts a tenth
- * of the budget there. */
+ * by its default budget, marked not optimal. The bound is twice the
+ * budget: time_us is wall time, and a fresh Debian root's make test
+ * (suites side by side on 2 cores) once measured more than the budget
+ * + 10% this held it to; a search that ignored its deadline would go on
+ * improving its path far longer. Under the sanitizers (make test-asan
+ * sets PUZZLED_QUICK) the time is not held to it, as in test_large: an
+ * 8x8 first answer alone outlasts a tenth of the budget there. */
 static void test_default_for_big_boards(void **state)
 {
     struct puz_solve_opts o = { 0 };
@@ -218,7 +221,7 @@ static void test_default_for_big_boards(void **state)
         assert_int_equal(r.status, PUZ_SOLVED);
         assert_false(r.optimal);
         if (getenv("PUZZLED_QUICK") == NULL)
-            assert_true(r.stats.time_us < PUZ_ANYTIME_DEFAULT_US / 10 * 11);
+            assert_true(r.stats.time_us < 2 * PUZ_ANYTIME_DEFAULT_US);
         assert_int_equal(puz_replay(&b, r.moves, r.length, &end), PUZ_OK);
         assert_true(puz_board_equal(&end, &goal));
         puz_arena_reset(a);
