@@ -31,7 +31,9 @@ struct puz_score_result {
     char illegal_reason[PUZ_MSG_MAX];   /* !legal: why, for people */
     bool known;             /* the optimal length is proven */
     unsigned optimal;       /* known: the fewest moves from the start */
-    double score;           /* known: optimal / played as above */
+    double score;           /* known or !solved: optimal / played as
+                               above; 0 whenever the moves do not reach
+                               the goal, whatever the optimum */
     bool searched;          /* a search ran: its result is in solve */
     struct puz_result solve;
 };
@@ -42,6 +44,19 @@ struct puz_score_result {
 bool puz_score_instant(const struct puz_board *start,
                        const struct puz_board *goal,
                        const struct puz_tables *tables);
+
+/*
+ * Only the replay: count moves from start towards goal (NULL: the default
+ * goal) fill legal, solved, played and the illegal move's index and
+ * reason; score is 0 and nothing is known of the optimum. The server
+ * asks it first: moves that do not reach the goal score 0 whatever the
+ * optimum, so there it searches only for moves that do. PUZ_EINVAL when
+ * start or goal do not fit.
+ */
+puz_err puz_score_replay(const struct puz_board *start,
+                         const struct puz_board *goal,
+                         const struct puz_move *moves, size_t count,
+                         struct puz_score_result *out);
 
 /*
  * Replay count moves from start towards opts->goal (NULL: the default

@@ -153,27 +153,84 @@ static void test_large_rectangle_is_anytime(void **state)
                  (unsigned long long)took);
 }
 
-/* Scoring moves on that board searches for its optimum as long as the
- * solve does (a second), not solve_timeout_ms: the game's card waits for
- * the score, and a shared 4x5 took 8.4 s to answer null. */
+/* Scoring moves that solve that board searches for its optimum as long
+ * as the solve does (a second), not solve_timeout_ms: the game's card
+ * waits for the score, and a shared 4x5 took 8.4 s to answer null. The
+ * moves are the anytime solve's own route (legal, reaching the goal). */
 static void test_score_4x5_within_anytime_default(void **state)
 {
     struct apitest *t = *state;
-    uint64_t t0 = puz_clock_mono_us(), took;
+    static const char board[] = "19 5 13 0 14/8 15 9 2 12/3 17 4 1 16/"
+                                "6 7 11 10 18";
+    char body[4096];
+    uint64_t t0, took;
     json_t *ans;
+    char *moves;
 
-    assert_int_equal(apitest_call(t, "POST", "/v1/score", NULL,
-                                  "{\"board\": \"19 5 13 0 14/8 15 9 2 12/"
-                                  "3 17 4 1 16/6 7 11 10 18\", \"moves\": "
-                                  "[\"left\"]}")->status, 200);
+    snprintf(body, sizeof(body), "{\"board\": \"%s\"}", board);
+    assert_int_equal(apitest_call(t, "POST", "/v1/solve", NULL, body)
+                     ->status, 200);
+    ans = apitest_json(t);
+    assert_false(json_is_true(json_object_get(ans, "optimal")));
+    moves = json_dumps(json_object_get(ans, "moves"), JSON_COMPACT);
+    assert_non_null(moves);
+    snprintf(body, sizeof(body), "{\"board\": \"%s\", \"moves\": %s}",
+             board, moves);
+    free(moves);
+    t0 = puz_clock_mono_us();
+    assert_int_equal(apitest_call(t, "POST", "/v1/score", NULL, body)
+                     ->status, 200);
     took = puz_clock_mono_us() - t0;
     ans = apitest_json(t);
-    assert_true(json_is_true(json_object_get(ans, "legal")));
-    assert_false(json_is_true(json_object_get(ans, "solved")));
+    assert_true(json_is_true(json_object_get(ans, "solved")));
+    assert_true(json_is_null(json_object_get(ans, "optimal_moves")));
     assert_true(json_is_null(json_object_get(ans, "score")));
     if (took > 2500000u)
         fail_msg("a 4x5 score took %llu us (a solve's default is 1 s)",
                  (unsigned long long)took);
+}
+
+/* Moves that do not reach the goal score 0 whatever the optimum: on a
+ * board that needs a search for it they are answered without one (an
+ * illegal first move waited 7 s for a null score). The bound is far
+ * under the second such a search runs, far over a decode and a replay. */
+static void test_score_short_of_goal_without_search(void **state)
+{
+    static const char *const bodies[] = {
+        /* legal, one move, not at the goal */
+        "{\"board\": \"19 5 13 0 14/8 15 9 2 12/3 17 4 1 16/6 7 11 10 18\","
+        " \"moves\": [\"left\"]}",
+        /* the blank is on the top row: "up" is illegal at once */
+        "{\"board\": \"19 5 13 0 14/8 15 9 2 12/3 17 4 1 16/6 7 11 10 18\","
+        " \"moves\": [\"up\", \"left\"]}",
+        /* a 4x4 a move from the goal, played away from it: no optimum
+           (a search would have found 1 at once) */
+        "{\"board\": \"1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15\","
+        " \"moves\": [\"up\"]}",
+    };
+    struct apitest *t = *state;
+
+    for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+        uint64_t t0 = puz_clock_mono_us(), took;
+        json_t *ans;
+
+        assert_int_equal(apitest_call(t, "POST", "/v1/score", NULL,
+                                      bodies[i])->status, 200);
+        took = puz_clock_mono_us() - t0;
+        ans = apitest_json(t);
+        assert_false(json_is_true(json_object_get(ans, "solved")));
+        assert_true(json_is_null(json_object_get(ans, "optimal_moves")));
+        assert_true(json_is_real(json_object_get(ans, "score")));
+        assert_true(json_real_value(json_object_get(ans, "score")) == 0.0);
+        assert_int_equal(json_is_true(json_object_get(ans, "legal")),
+                         i != 1);
+        if (i == 1)
+            assert_int_equal(json_integer_value(json_object_get(
+                json_object_get(ans, "illegal_move"), "index")), 0);
+        if (took > 500000u)
+            fail_msg("body %zu: a verdict with no search took %llu us", i,
+                     (unsigned long long)took);
+    }
 }
 
 static void test_score_and_random(void **state)
@@ -280,6 +337,9 @@ int main(void)
                                         apitest_setup, apitest_teardown),
         cmocka_unit_test_setup_teardown(
             test_score_4x5_within_anytime_default, apitest_setup,
+            apitest_teardown),
+        cmocka_unit_test_setup_teardown(
+            test_score_short_of_goal_without_search, apitest_setup,
             apitest_teardown),
         cmocka_unit_test_setup_teardown(test_score_and_random,
                                         apitest_setup, apitest_teardown),

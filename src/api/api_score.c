@@ -6,7 +6,10 @@
  * naming no limits would: on the boards the anytime search serves (5x5
  * and up, rectangles without tables) a second, not solve_timeout_ms. An
  * optimal count is rarely found there; a shared 4x5 took 8.4 s of a
- * worker (9.6 M nodes) to say null while the game's card waited.
+ * worker (9.6 M nodes) to say null while the game's card waited. Moves
+ * that do not reach the goal (an illegal one, or stopping short) score
+ * 0 whatever the optimum: on those larger boards they are answered at
+ * once, with optimal_moves null, rather than after such a search.
  */
 #include "api_int.h"
 
@@ -61,6 +64,7 @@ static uint64_t score_deadline(const struct api_call *c,
 void api__score(struct api_call *c)
 {
     struct score_state *s;
+    struct puz_score_result r;
     struct api_problem p;
     json_t *root;
     puz_err rc;
@@ -77,6 +81,12 @@ void api__score(struct api_call *c)
     if (puz_score_instant(&s->req.board, s->req.has_goal ? &s->req.goal
                           : NULL, c->ctx->tables)) {
         run_score(c, s);
+        return;
+    }
+    if (puz_score_replay(&s->req.board, s->req.has_goal ? &s->req.goal
+                         : NULL, s->req.moves, s->req.count, &r) == PUZ_OK
+        && !r.solved) {
+        api_answer_json(c, 200, codec_score_json(&r));
         return;
     }
     s->deadline_us = score_deadline(c, &s->req);

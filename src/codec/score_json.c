@@ -12,7 +12,8 @@ json_t *codec_score_json(const struct puz_score_result *r)
                   "solved", r->solved, "player_moves",
                   (json_int_t)r->played, "optimal_moves",
                   r->known ? json_integer(r->optimal) : json_null(),
-                  "score", r->known ? json_real(r->score) : json_null());
+                  "score", r->known || !r->solved ? json_real(r->score)
+                                                  : json_null());
     if (o != NULL && !r->legal)
         json_object_set_new(o, "illegal_move", json_pack("{s:I, s:s}",
                             "index", (json_int_t)r->illegal_index,

@@ -72,6 +72,23 @@ bool puz_score_instant(const struct puz_board *start,
            && d != PUZ_TABLE3_UNREACHABLE;
 }
 
+puz_err puz_score_replay(const struct puz_board *start,
+                         const struct puz_board *goal,
+                         const struct puz_move *moves, size_t count,
+                         struct puz_score_result *out)
+{
+    struct puz_board dflt;
+
+    memset(out, 0, sizeof(*out));
+    if (goal == NULL && puz_board_goal_of(start, &dflt) != PUZ_OK)
+        return PUZ_EINVAL;
+    goal = goal != NULL ? goal : &dflt;
+    if (!puz_board_same_shape(goal, start))
+        return PUZ_EINVAL;
+    replay(start, goal, moves, count, out);
+    return PUZ_OK;
+}
+
 puz_err puz_score(const struct puz_board *start,
                   const struct puz_move *moves, size_t count,
                   const struct puz_solve_opts *opts, puz_arena *a,
@@ -82,13 +99,11 @@ puz_err puz_score(const struct puz_board *start,
     unsigned d;
     puz_err rc;
 
-    memset(out, 0, sizeof(*out));
-    if (goal == NULL && puz_board_goal_of(start, &dflt) != PUZ_OK)
-        return PUZ_EINVAL;
-    goal = goal != NULL ? goal : &dflt;
-    if (!puz_board_same_shape(goal, start))
-        return PUZ_EINVAL;
-    replay(start, goal, moves, count, out);
+    rc = puz_score_replay(start, goal, moves, count, out);
+    if (rc != PUZ_OK)
+        return rc;
+    if (goal == NULL && puz_board_goal_of(start, &dflt) == PUZ_OK)
+        goal = &dflt;
     if (puz_tables_distance3(opts->tables, start, goal, &d) == PUZ_OK
         && d != PUZ_TABLE3_UNREACHABLE) {
         set_ratio(out, d);
