@@ -164,6 +164,9 @@ static void background_build(const char *value, size_t budget,
         assert_string_not_equal(st, "failed");
         if (strcmp(st, "building") == 0) {
             saw_building = 1;
+            /* 100 % only once it serves (it said so for the seconds
+               between the last group and the load) */
+            assert_true(pct < 100.0);
             assert_true(json_is_null(json_object_get(e, "tables")));
         } else {
             ready = 1;

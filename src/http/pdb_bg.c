@@ -71,8 +71,11 @@ static void on_progress(const struct puz_pdb_progress *p, void *user)
         lo += strcmp(p->partition, b->second) == 0 ? span : 0;
     }
     pm = lo + (unsigned)(span * (b->groups_done + part) / p->groups);
+    /* 100 % is said by build() once the tables serve: after the last
+       group come the file's write and the load (seconds on 5x5), and a
+       /readyz reading 100 % while "building" misled operators. */
     if (pm > atomic_load(&b->permille))
-        atomic_store(&b->permille, pm < 1000 ? pm : 1000);
+        atomic_store(&b->permille, pm < 999 ? pm : 999);
     if (p->kind == PUZ_PDB_EV_GROUP_DONE)
         http__log_line("puzzled: pdb %s (background): group %u/%u built, "
                        "%.1f s", p->partition, p->group, p->groups,
