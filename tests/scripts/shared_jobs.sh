@@ -291,10 +291,14 @@ echo "shared_jobs: 5. FLUSHALL: a new job done, $((a1 - a0 + b1 - b0)) ticks" \
 # --- 6. Redis full (maxmemory, noeviction) --------------------------------
 board8=$("$PUZZLED" random --size 8 --moves 1000 --seed 7 | head -1)
 body8="{\"board\": \"$board8\", \"algorithm\": \"greedy\", \"include_path\": true}"
+used_memory() {
+    rcli INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }'
+}
 # Four answers kept, then Redis made full by a key no job owns: the
 # keeper forgets the answers and Redis stays full, so the refusal holds
 # still while it is checked (answers arriving at a fixed pace filled Redis
 # only on a quiet machine, and forgetting them emptied it within a second).
+before=$(used_memory)
 ids=""
 for i in 1 2 3 4; do
     code=$(curl -s -o "$lb_tmp/sub" -w '%{http_code}' -H 'Content-Type: application/json' \
@@ -304,8 +308,15 @@ for i in 1 2 3 4; do
     ids="$ids $id"
     wait_state "$a_url" "$id" done 60
 done
-rcli SETRANGE puzzled-test-filler 30000000 x >/dev/null
-used=$(rcli INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }')
+# Jobs are refused from 90 % of maxmemory: forgetting the answers must
+# leave Redis above that, so the filler is twenty times what they take
+# (each ~0.9 MB: 4,714 boards of 64 tiles). A 30 MB filler was not: with
+# the answers forgotten Redis stood at 88 %, and under load the test
+# missed the one second of refusals before the keeper's next reading.
+answers=$(( $(used_memory) - before ))
+[ "$answers" -gt 0 ] || answers=0
+rcli SETRANGE puzzled-test-filler $((30000000 + 20 * answers)) x >/dev/null
+used=$(used_memory)
 rcli CONFIG SET maxmemory-policy noeviction >/dev/null
 rcli CONFIG SET maxmemory $((used + 256 * 1024)) >/dev/null
 full=""
@@ -349,5 +360,6 @@ wait_until 20000 taken     # room again: jobs taken again
 wait_state "$a_url" "$(json "$lb_tmp/sub" 'j["id"]')" done 20
 rcli CONFIG SET maxmemory 0 >/dev/null
 echo "shared_jobs: 6. Redis full: 503 + Retry-After saying so, /readyz not" \
-    "ready, solves 200, none stuck, $shed old answers forgotten, service back"
+    "ready, solves 200, none stuck, $shed old answers forgotten ($answers" \
+    "bytes of answers, a filler twenty times that + 30 MB), service back"
 echo "shared_jobs: ok"
