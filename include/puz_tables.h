@@ -40,6 +40,10 @@ bool puz_tables_serves(const puz_tables *t, const struct puz_board *goal);
  * 6-6-3, 6-6-6-6 before 4x6), or NULL. */
 const puz_pdb *puz_tables_pdb(const puz_tables *t,
                               const struct puz_board *goal);
+/* The name of the set a search towards goal reads, as answers give it:
+ * the partition of puz_tables_pdb ("6-6-6-6z2"), else "exact" (3x3). */
+const char *puz_tables_name(const puz_tables *t,
+                            const struct puz_board *goal);
 /* Exact distance of the 3x3 board b to goal through the table of goal's
  * class (PUZ_EINVAL: not 3x3, or no 3x3 tables loaded). */
 puz_err puz_tables_distance3(const puz_tables *t, const struct puz_board *b,

@@ -1476,6 +1476,40 @@ static void test_5x5_other_goals_fall_back(void **state)
     puz_arena_destroy(a);
 }
 
+/* The anytime search on a 5x5 the tables serve reads them (its weighted
+ * A* tries and the pdb windows): the answer names the set, as an
+ * optimal solve's does (it named none: issue 47, "a solve names the
+ * tables it used"). Without tables it names none. */
+static void test_5x5_anytime_names_its_tables(void **state)
+{
+    struct fixture *fx = *state;
+    struct puz_board goal, b;
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    struct puz_rng rng;
+    puz_arena *a = puz_arena_create(1 << 16);
+
+    board_of("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
+             "23 24 0", &goal);
+    puz_rng_seed(&rng, 5);
+    walk_from(&goal, 200, &rng, &b);
+    o.algorithm = PUZ_ALG_ANYTIME;
+    o.tables = fx->tables;
+    o.limits.deadline_us = puz_clock_mono_us() + 300000;
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_SOLVED);
+    assert_ptr_equal(r.heuristic, puz_heuristic_find("pdb"));
+    assert_non_null(r.tables);
+    assert_string_equal(r.tables, "4x6");
+    puz_arena_reset(a);
+    o.tables = NULL;
+    o.limits.deadline_us = puz_clock_mono_us() + 300000;
+    assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
+    assert_int_equal(r.status, PUZ_SOLVED);
+    assert_null(r.tables);
+    puz_arena_destroy(a);
+}
+
 /* Issue 15: the tables of a running process must survive their cache
  * file being truncated in place (a mapping turned that into SIGBUS). A
  * child process loads, the file is cut to nothing, the child looks up
@@ -1890,6 +1924,7 @@ int main(void)
         cmocka_unit_test(test_counts_match_reference_5x5),
         cmocka_unit_test(test_5x5_cache_files),
         cmocka_unit_test(test_5x5_other_goals_fall_back),
+        cmocka_unit_test(test_5x5_anytime_names_its_tables),
         cmocka_unit_test(test_loaded_tables_survive_truncated_file),
         cmocka_unit_test(test_za_matches_truth),
         cmocka_unit_test(test_za_optimal_and_stronger),

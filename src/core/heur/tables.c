@@ -107,6 +107,15 @@ const puz_pdb *puz_tables_pdb(const puz_tables *t,
     return best;
 }
 
+const char *puz_tables_name(const puz_tables *t,
+                            const struct puz_board *goal)
+{
+    const puz_pdb *d = puz_tables_pdb(t, goal);
+
+    return d != NULL ? puz_pdb_partition_name(puz_pdb_partition(d))
+                     : "exact";
+}
+
 const puz_table3 *puz__tables_table3_class(const puz_tables *t,
                                            const struct puz_board *goal)
 {

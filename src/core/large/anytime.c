@@ -251,8 +251,10 @@ void puz__anytime_5x5(struct puz__anytime *at, const struct puz_board *b,
     unsigned w100 = weights[0], ok = 0, failed = 0;
 
     puz__mlc_init(&m, goal, NULL, 0);
-    if (pdb != NULL)
+    if (pdb != NULL) {
         at->s->out->heuristic = puz_heuristic_find("pdb");
+        at->s->out->tables = puz_tables_name(at->s->tables, goal);
+    }
     /*
      * Falling weights; a try that runs out of room (not of time) is
      * followed by the weights halfway between it and the last that

@@ -59,17 +59,6 @@ static puz_err check_inputs(const struct puz_board *start,
     return PUZ_OK;
 }
 
-/* The set the pdb heuristic reads for goal: the strongest loaded
- * partition serving it, or the exact table (3x3). */
-static const char *tables_name(const puz_tables *t,
-                               const struct puz_board *goal)
-{
-    const puz_pdb *d = puz_tables_pdb(t, goal);
-
-    return d != NULL ? puz_pdb_partition_name(puz_pdb_partition(d))
-                     : "exact";
-}
-
 static puz_err prepare(struct puz__search *s, const struct puz_solve_opts *o,
                        enum puz_algorithm alg)
 {
@@ -98,7 +87,7 @@ static puz_err prepare(struct puz__search *s, const struct puz_solve_opts *o,
         }
     }
     if (s->hctx != NULL && s->h == puz_heuristic_find("pdb"))
-        r->tables = tables_name(o->tables, s->goal);
+        r->tables = puz_tables_name(o->tables, s->goal);
     return s->hctx != NULL ? PUZ_OK : PUZ_EINVAL;
 }
 
