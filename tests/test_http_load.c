@@ -292,8 +292,15 @@ static void test_queue_overflow_503(void **state)
     htest_resp_free(&r);
     assert_int_equal(htest_post(s, "/v1/score", "{\"board\": \"1 2 3 4 5 "
                                 "6 7 8 9 10 11 12 13 14 0 15\", \"moves\": "
-                                "[]}", &r), 0);
+                                "[\"right\"]}", &r), 0);
     json_decref(htest_problem(&r, 503, "overloaded"));
+    htest_resp_free(&r);
+    /* Moves that do not reach the goal score 0 with no search: no
+       worker either, so still 200. */
+    assert_int_equal(htest_post(s, "/v1/score", "{\"board\": \"1 2 3 4 5 "
+                                "6 7 8 9 10 11 12 13 14 0 15\", \"moves\": "
+                                "[]}", &r), 0);
+    assert_int_equal(r.status, 200);
     htest_resp_free(&r);
     /* Saturated: not ready. */
     assert_int_equal(htest_get(s, "/readyz", &r), 0);
