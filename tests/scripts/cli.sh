@@ -74,7 +74,9 @@ done
 check "random 3x3 too far exits 2" 2 "$PUZZLED" random --size 3 --moves 32
 check "random 5x5" 0 "$PUZZLED" random --size 5 --moves 30 --seed 3
 check "random bad size" 2 "$PUZZLED" random --size 9
-# score: the same numbers as POST /v1/score, the same exit codes
+# score: the same numbers as POST /v1/score (which, beyond 3x3, leaves
+# optimal_moves null for moves short of the goal rather than search:
+# here the optimum is searched for), the same exit codes
 check "score a detour" 0 "$PUZZLED" score "1 2 3 4 5 6 0 7 8" "right up down right"
 expect_text "score ratio" "$out" "solved in 4 moves; optimal 2; score 0.500"
 check "score by tile numbers" 0 "$PUZZLED" score "1 2 3 4 5 6 0 7 8" "7, 8"
