@@ -34,8 +34,9 @@ export async function measureLoad(page, url, { throttle = false, timeout = 60000
         await cdp.send('Network.emulateNetworkConditions', THROTTLE);
     const seen = new Map();
     const fromCache = new Set();
+    /* data: and blob: URLs (the board's picture) never touch the network */
     cdp.on('Network.requestWillBeSent', (e) => {
-        if (!e.request.url.startsWith('data:'))
+        if (!/^(data|blob):/.test(e.request.url))
             seen.set(e.requestId, { url: e.request.url, bytes: 0, status: 0 });
     });
     cdp.on('Network.responseReceived', (e) => {
