@@ -40,11 +40,10 @@ function blobUrlOf(url)
         blob = URL.createObjectURL(new Blob([bytes], { type }));
     }
     blobUrls.set(url, blob);
-    for (const [old, made] of blobUrls) {
-        if (blobUrls.size <= BLOB_URLS_KEPT)
-            break;
+    while (blobUrls.size > BLOB_URLS_KEPT) {
+        const [oldest, made] = blobUrls.entries().next().value;
         URL.revokeObjectURL(made);
-        blobUrls.delete(old);
+        blobUrls.delete(oldest);
     }
     return blob;
 }

@@ -99,11 +99,12 @@ puz_err puz_score(const struct puz_board *start,
     unsigned d;
     puz_err rc;
 
+    if (goal == NULL && puz_board_goal_of(start, &dflt) != PUZ_OK)
+        return PUZ_EINVAL;
+    goal = goal != NULL ? goal : &dflt;
     rc = puz_score_replay(start, goal, moves, count, out);
     if (rc != PUZ_OK)
         return rc;
-    if (goal == NULL && puz_board_goal_of(start, &dflt) == PUZ_OK)
-        goal = &dflt;
     if (puz_tables_distance3(opts->tables, start, goal, &d) == PUZ_OK
         && d != PUZ_TABLE3_UNREACHABLE) {
         set_ratio(out, d);
