@@ -313,8 +313,12 @@ static void test_anytime_memory_within_max_bytes(void **state)
         puz_random_board(n, 10000, NULL, NULL, &rng, &b);
         /* Bounded by nodes, not by a deadline: a deadline reached first
            (a sanitizer build on a busy machine) ends the try before the
-           store has grown to the limit this test is about. */
+           store has grown to the limit this test is about. Without one
+           of its own the anytime default (a second) applied and did just
+           that (ASan beside a fresh-root make test: peak under 6 MB), so
+           the deadline is an hour off, as in the node-budget test. */
         o.limits.max_nodes = 600000;
+        o.limits.deadline_us = puz_clock_mono_us() + 3600ull * 1000000u;
         puz_arena_reset(a);
         assert_int_equal(puz_solve(&b, &o, a, &r), PUZ_OK);
         check_answer(&b, &goal, &r);
