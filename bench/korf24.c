@@ -22,7 +22,7 @@
  * usage: korf24 [--data FILE] [--peers FILE|none] [--cache DIR]
  *               [--partition 6-6-6-6|6-6-6-6z|6-6-6-6z2|4x6]
  *               [--ids 38,40 | --all | --easiest N] [--threads N]
- *               [--units-serial]
+ *               [--units-serial] [--walk-order]
  * --threads N: parallel IDA* (issue 30), each iteration cut into at least
  * 16 N units run on N threads (pool_run_units). Every iteration cut into
  * units is also replayed on paper: its units handed out in order to P
@@ -30,7 +30,9 @@
  * giving the speedup P cores would reach with these units ("sim P").
  * --units-serial runs the units one after another on this thread (the
  * cut of N threads, one core's time): the unit sizes of 16 or 64 threads
- * measured on a 2-core machine.
+ * measured on a 2-core machine. --walk-order hands each iteration's units
+ * out in the order the frontier walk met them, not nearest the goal
+ * first (the default), to measure what that order saves.
  * Default: the 10 instances with the fewest published expansions. The
  * tables are loaded from DIR (default pdb-cache) or built there first
  * (minutes, ~0.75 GB).
@@ -67,6 +69,7 @@ struct args {
     unsigned easiest;                /* 0 = all */
     unsigned threads;                /* 0/1 = serial IDA* */
     int units_serial;                /* run = NULL */
+    int walk_order;                  /* units_walk_order */
 };
 
 /* The on-paper schedules: nodes of the whole search, and of the longest
@@ -385,12 +388,15 @@ static int bench(const struct args *ar, const struct instance *in,
         o.run = ar->units_serial ? NULL : pool_run_units;
         o.run_user = (void *)&ar->threads;
         o.units = on_units;
+        o.units_walk_order = ar->walk_order != 0;
     }
-    printf("== %s + reflection, IDA*, %u thread(s)%s\n"
+    printf("== %s + reflection, IDA*, %u thread(s)%s%s\n"
            " id  len opt  %14s  %14s  %9s  %8s  %6s  %6s\n",
            puz_pdb_partition_name(ar->part),
            ar->threads > 1 ? ar->threads : 1,
            ar->units_serial ? ", units run serially" : "",
+           ar->threads > 1 && ar->walk_order ? ", units in walk order"
+                                             : "",
            "expanded", "generated",
            "seconds", "cpu s", "Mgen/s", "gen/KF");
     for (unsigned i = 0; i < n; i++)
@@ -418,6 +424,10 @@ static int parse(int argc, char **argv, struct args *ar)
         }
         if (strcmp(argv[i], "--units-serial") == 0) {
             ar->units_serial = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--walk-order") == 0) {
+            ar->walk_order = 1;
             continue;
         }
         if (v == NULL)
@@ -454,7 +464,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: korf24 [--data FILE] [--peers FILE|none] "
                 "[--cache DIR] "
                 "[--partition 6-6-6-6|6-6-6-6z|6-6-6-6z2|4x6] [--ids 38,40 | --all | "
-                "--easiest N] [--threads N] [--units-serial]\n");
+                "--easiest N] [--threads N] [--units-serial] "
+                "[--walk-order]\n");
         return 2;
     }
     n = load_instances(ar.data, in);

@@ -181,6 +181,11 @@ struct puz_solve_opts {
     void *run_user;             /* handed to run */
     puz_units_fn units;         /* measurements; NULL = none */
     void *units_user;
+    /* Hand an iteration's units out in the order the frontier walk met
+     * them, as one thread would probe them, rather than nearest the goal
+     * first (the default: the last iteration then stops sooner; see
+     * idastar_units.c). For measurements that compare the two. */
+    bool units_walk_order;
 };
 
 struct puz_stats {

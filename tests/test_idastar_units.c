@@ -8,7 +8,8 @@
  * counts stay whole; units described as data, run elsewhere
  * (puz_solve_unit) and filed back give the same answers and counts,
  * lost and twice-filed ones included; a node budget and a cancel stop
- * every unit.
+ * every unit; units handed out nearest the goal first make the last
+ * iteration cheaper than the frontier walk's order.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -377,6 +378,68 @@ static void test_budget_stops_all_units(void **state)
     puz_arena_destroy(a);
 }
 
+/* Serial units (threads 2, run NULL) in one order or the other: the
+ * length, and each iteration's expansions into seen. */
+static unsigned solve_in_order(const struct fixture *fx,
+                               const struct puz_board *b, bool walk,
+                               struct seen *seen)
+{
+    struct puz_trace_layer lay[PUZ_TRACE_LAYERS];
+    struct puz_solve_opts o = { 0 };
+    struct puz_result r;
+    unsigned nlay;
+
+    memset(seen, 0, sizeof(*seen));
+    o.threads = 2;
+    o.units = on_units;
+    o.units_user = seen;
+    o.units_walk_order = walk;
+    solve(fx, b, &o, &r, lay, &nlay);
+    assert_true(seen->iterations > 1 && seen->iterations <= MAX_ITER);
+    return r.length;
+}
+
+/*
+ * The last iteration stops at the first unit that reaches the goal, so
+ * the order units are handed out in decides what it costs. Nearest the
+ * goal first (the default: by the smallest h each unit's subtree
+ * expanded in the iteration before) against the frontier walk's order:
+ * the same lengths, every iteration but the last the same, and the last
+ * ones cheaper in all (when written: 2,125,486 expansions against
+ * 8,271,326, 0.26x; 0.21x-0.29x on each 5x5 board, and one 4x4 board
+ * dearer). A reversed or ignored order fails.
+ */
+static void test_last_iteration_nearest_first(void **state)
+{
+    const struct fixture *fx = *state;
+    struct puz_board b4[6], b5[3];
+    uint64_t near = 0, walk = 0;
+
+    boards(4, 200, 6, 30, b4);
+    boards(5, 80, 3, 33, b5);
+    for (unsigned i = 0; i < 9; i++) {
+        const struct puz_board *b = i < 6 ? &b4[i] : &b5[i - 6];
+        struct seen sn, sw;
+        unsigned ln = solve_in_order(fx, b, false, &sn);
+        unsigned last;
+
+        assert_int_equal(solve_in_order(fx, b, true, &sw), ln);
+        assert_int_equal(sn.iterations, sw.iterations);
+        last = sn.iterations - 1;
+        for (unsigned k = 0; k < last; k++) {
+            assert_int_equal(sn.bound[k], sw.bound[k]);
+            assert_true(sn.expanded[k] == sw.expanded[k]);
+        }
+        near += sn.expanded[last];
+        walk += sw.expanded[last];
+        printf("board %u: %u moves, last iteration %llu nearest first, "
+               "%llu walk order\n", i, ln,
+               (unsigned long long)sn.expanded[last],
+               (unsigned long long)sw.expanded[last]);
+    }
+    assert_true(near < walk);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -387,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_units_run_elsewhere),
         cmocka_unit_test(test_unit_refused),
         cmocka_unit_test(test_budget_stops_all_units),
+        cmocka_unit_test(test_last_iteration_nearest_first),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -36,6 +36,11 @@ struct puz__ida {
     struct puz__ida_units *units;
     uint64_t reported;          /* expansions already added to units */
     uint64_t reported_gen;      /* and generations */
+    /* The smallest h of a node this probe expanded (a plug-in that cuts
+     * units keeps it), and the last iteration's units with theirs:
+     * idastar_units.c orders the next iteration's units by it. */
+    unsigned min_h;
+    const struct puz__ida_hist *hist;
 };
 
 /* A limit check of a unit: adds its counts to the shared ones, stops it

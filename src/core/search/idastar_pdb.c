@@ -677,6 +677,8 @@ HOT int probe_n(PROBE_ARGS, const unsigned n, const int hw)
     }
     if (g + 1 >= MAX_DEPTH || puz__ida_expand(&ip->c))
         return 0;
+    if (h < ip->c.min_h)
+        ip->c.min_h = h;        /* how near the goal this probe came */
     cnt = gen_children(ip, blank, back, fs, ch, n, hw);
     price(ip, blank, g, ch, cnt, n, hw);
     for (unsigned i = 0; i < cnt; i++) {

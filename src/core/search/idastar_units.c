@@ -28,6 +28,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "search/idastar.h"
@@ -40,8 +41,12 @@ struct unit_slot {
     atomic_int claimed;             /* filed by puz_units_store */
     int found;
     unsigned next_bound;
+    unsigned min_h;                 /* NO_KEY: not known (run elsewhere) */
     uint64_t expanded, generated;
 };
+
+#define NO_KEY UINT32_MAX
+
 
 struct puz__ida_units {
     struct puz__search *s;
@@ -144,10 +149,12 @@ static void run_unit(void *work, unsigned i)
         return;                     /* not needed any more */
     ida.path = path;
     ida.units = u;
+    ida.min_h = NO_KEY;
     found = u->pl->unit(&ida, u->self, u->moves + (size_t)k * u->cut,
                         u->cut);
     atomic_fetch_add(&u->expanded, ida.expanded - ida.reported);
     atomic_fetch_add(&u->generated, ida.generated - ida.reported_gen);
+    u->slot[k].min_h = ida.min_h;
     file_unit(u, k, found, ida.next_bound, ida.expanded, ida.generated,
               path, ida.found_len);
 }
@@ -292,8 +299,8 @@ static unsigned run_rounds(struct puz__ida_units *u, unsigned *map,
     return rerun;
 }
 
-static void report(const struct puz__ida_units *u, unsigned n,
-                   unsigned rerun, uint64_t frontier)
+static void report(const struct puz__ida_units *u, const unsigned *order,
+                   unsigned n, unsigned rerun, uint64_t frontier)
 {
     const struct puz_solve_opts *o = u->s->opts;
     struct puz_units_report r = { u->root.bound, u->cut, n, rerun,
@@ -305,8 +312,8 @@ static void report(const struct puz__ida_units *u, unsigned n,
     e = puz_arena_alloc(u->s->arena, (n + 1) * sizeof(*e));
     if (e == NULL)
         return;
-    for (unsigned k = 0; k < n; k++)
-        e[k] = u->slot[k].expanded;
+    for (unsigned i = 0; i < n; i++)
+        e[i] = u->slot[order != NULL ? order[i] : i].expanded;
     r.expanded = e;
     o->units(&r, o->units_user);
 }
@@ -345,10 +352,130 @@ static int alloc_units(struct puz__ida_units *u, puz_arena *a, unsigned n,
         atomic_init(&u->slot[k].claimed, 0);
         u->slot[k].found = 0;
         u->slot[k].next_bound = UINT32_MAX;
+        u->slot[k].min_h = NO_KEY;
         u->slot[k].expanded = u->slot[k].generated = 0;
         (*map)[k] = k;
     }
     return 1;
+}
+
+/*
+ * The order units are handed out in: nearest the goal first. Every
+ * iteration but the last runs all its units, so the order only matters
+ * in the last one, which stops at the first unit that reaches the goal.
+ * The unit holding it is, almost always, among those whose subtrees came
+ * nearest the goal (the smallest h expanded) in the iteration before:
+ * on Korf & Felner's easiest 24-puzzles the goal's unit had the smallest
+ * or near-smallest such h every time, while in the walk's own order it
+ * came after units with up to three times its work (docs/pdb.md). A
+ * unit is matched to the last iteration's units by its moves: the one
+ * its moves start with (this cut is as deep or deeper), or the nearest
+ * of those whose moves start with its own (shallower). A unit with no
+ * match (its subtree lay above the last bound) or matched only to units
+ * run elsewhere goes last. Ties keep the walk's order.
+ *
+ * Moves are packed 2 bits each from the top of a 64-bit word (a cut is
+ * under 32 moves), so words sort as the move strings do and a prefix is
+ * a mask.
+ */
+struct hist_unit {
+    uint64_t moves;
+    unsigned min_h;
+};
+
+/* An iteration's units, with how near the goal each one's probe came. */
+struct puz__ida_hist {
+    unsigned cut, n;
+    const struct hist_unit *u;      /* sorted by moves */
+};
+
+static uint64_t pack_moves(const uint8_t *m, unsigned cut)
+{
+    uint64_t w = 0;
+
+    for (unsigned i = 0; i < cut; i++)
+        w |= (uint64_t)(m[i] & 3u) << (62 - 2 * i);
+    return w;
+}
+
+static uint64_t prefix_mask(unsigned len)
+{
+    return len == 0 ? 0 : ~UINT64_C(0) << (64 - 2 * len);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* hist_unit starts with its moves: sorted as words. */
+static int cmp_hist(const void *a, const void *b)
+{
+    return cmp_u64(&((const struct hist_unit *)a)->moves,
+                   &((const struct hist_unit *)b)->moves);
+}
+
+/* The smallest h of h's units that share moves with w (cut moves). */
+static unsigned hist_key(const struct puz__ida_hist *h, uint64_t w,
+                         unsigned cut)
+{
+    uint64_t mask = prefix_mask(cut < h->cut ? cut : h->cut), p = w & mask;
+    unsigned lo = 0, hi = h->n, key = NO_KEY;
+
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if ((h->u[mid].moves & mask) < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < h->n && (h->u[lo].moves & mask) == p; lo++)
+        if (h->u[lo].min_h < key)
+            key = h->u[lo].min_h;
+    return key;
+}
+
+/* Sort map (the identity on entry) by the keys; without memory the
+ * walk's order stays. */
+static void order_units(const struct puz__ida_units *u, unsigned *map,
+                        unsigned n, const struct puz__ida_hist *h,
+                        puz_arena *a)
+{
+    uint64_t *kv;
+
+    if (h == NULL || h->n == 0 ||
+        (kv = puz_arena_alloc(a, (size_t)n * sizeof(*kv))) == NULL)
+        return;
+    for (unsigned k = 0; k < n; k++)
+        kv[k] = (uint64_t)hist_key(h, pack_moves(u->moves + (size_t)k *
+                                                 u->cut, u->cut), u->cut)
+                << 32 | k;
+    qsort(kv, n, sizeof(*kv), cmp_u64);
+    for (unsigned k = 0; k < n; k++)
+        map[k] = (unsigned)(kv[k] & UINT32_MAX);
+}
+
+/* This iteration's units for the next one's order_units; NULL without
+ * memory (the next keeps the walk's order). */
+static const struct puz__ida_hist *keep_hist(const struct puz__ida_units *u,
+                                             unsigned n, puz_arena *a)
+{
+    struct puz__ida_hist *h = puz_arena_alloc(a, sizeof(*h));
+    struct hist_unit *hu = puz_arena_alloc(a, (size_t)n * sizeof(*hu));
+
+    if (h == NULL || hu == NULL)
+        return NULL;
+    for (unsigned k = 0; k < n; k++) {
+        hu[k].moves = pack_moves(u->moves + (size_t)k * u->cut, u->cut);
+        hu[k].min_h = u->slot[k].min_h;
+    }
+    qsort(hu, n, sizeof(*hu), cmp_hist);
+    h->cut = u->cut;
+    h->n = n;
+    h->u = hu;
+    return h;
 }
 
 int puz__ida_iterate_units(struct puz__ida *ida,
@@ -359,7 +486,7 @@ int puz__ida_iterate_units(struct puz__ida *ida,
 
     uint64_t before = ida->expanded;
     uint8_t *moves;
-    unsigned *map;
+    unsigned *map, *order;
 
     if (ida->max_depth >= UNIT_PATH_MAX)
         return pl->iterate(ida, self);
@@ -371,17 +498,25 @@ int puz__ida_iterate_units(struct puz__ida *ida,
     u.self = self;
     u.cut = pick_cut(ida, pl, self, threads * PUZ_UNITS_PER_THREAD, &n);
     if (u.cut == 0 || n == 0 ||
-        !alloc_units(&u, ida->s->arena, n, &moves, &map))
+        !alloc_units(&u, ida->s->arena, n, &moves, &map)) {
+        ida->hist = NULL;
         return pl->iterate(ida, self);
+    }
     /* the same walk, counted and recorded this time */
     if (pl->frontier(ida, self, u.cut, moves, &cnt))
         return 1;
     u.moves = moves;
+    if (!ida->s->opts->units_walk_order)
+        order_units(&u, map, n, ida->hist, ida->s->arena);
+    order = puz_arena_alloc(ida->s->arena, (size_t)n * sizeof(*order));
+    if (order != NULL)
+        memcpy(order, map, (size_t)n * sizeof(*order));
     u.root = *ida;
     u.root.expanded = u.root.generated = 0;
     u.root.reported = u.root.reported_gen = 0;
     u.root.next_bound = UINT32_MAX;
     u.root.max_nodes = UINT64_MAX;  /* checked on the shared count */
+    u.root.hist = NULL;
     u.base_expanded = ida->expanded;
     u.base_generated = ida->s->out->stats.generated + ida->generated;
     atomic_init(&u.winner, -1);
@@ -390,6 +525,9 @@ int puz__ida_iterate_units(struct puz__ida *ida,
     atomic_init(&u.generated, 0);
     atomic_flag_clear(&u.busy);
     rerun = run_rounds(&u, map, n);
-    report(&u, n, rerun, ida->expanded - before);
-    return combine(ida, &u, n);
+    report(&u, order, n, rerun, ida->expanded - before);
+    if (combine(ida, &u, n))
+        return 1;
+    ida->hist = keep_hist(&u, n, ida->s->arena);
+    return 0;
 }
