@@ -105,8 +105,9 @@ typedef void (*puz_run_fn)(void (*piece)(void *work, unsigned i),
 
 /* After each iteration cut into units: its bound, the frontier depth,
  * the nodes the frontier walk expanded, each unit's expansions (as
- * counted by the run that finished it), and how many units had to be
- * given out again. The iteration's expansions are frontier + the sum. */
+ * counted by the run that finished it; in the order the units were
+ * handed out), and how many units had to be given out again. The
+ * iteration's expansions are frontier + the sum. */
 struct puz_units_report {
     unsigned bound;
     unsigned depth;

@@ -5,17 +5,20 @@
  * The plug-in walks the tree under the bound down to a cut depth, as its
  * probe would, and every node at that depth becomes a unit: its moves
  * from the root, nothing else. The cut is the shallowest depth with at
- * least PUZ_UNITS_PER_THREAD units per thread (one walk per depth to
- * count: a few thousand nodes). A unit replays its moves on a private
+ * least PUZ_UNITS_PER_THREAD units per thread, or more after a big
+ * iteration (ORDER_UNITS below; one walk per depth to count: a few
+ * thousand nodes). A unit replays its moves on a private
  * copy of the plug-in's state and probes below; its counts and next
  * bound go to its own slot, so running a unit again (its first run was
  * lost) overwrites rather than adds, and the iteration's counts are the
  * frontier's plus the sum over slots: the same tree, counted whole.
  *
- * The first unit to reach the goal wins; the others stop at their next
- * limit check. Every solution an iteration finds has length = its bound
- * (all shorter bounds were exhausted), so stopping them keeps the answer
- * optimal. The core starts no threads: units go to the caller's runner;
+ * Units are handed out nearest the goal first, as the iteration before
+ * found them (order_units below): the last iteration then reaches the
+ * goal's unit sooner. The first unit to reach the goal wins; the others
+ * stop at their next limit check. Every solution an iteration finds has
+ * length = its bound (all shorter bounds were exhausted), so stopping
+ * them keeps the answer optimal. The core starts no threads: units go to the caller's runner;
  * those it did not finish are given to it again, and the calling thread
  * runs them itself after a call that finished none.
  *
@@ -34,6 +37,7 @@
 #include "search/idastar.h"
 
 #define CUT_MAX PUZ_UNIT_CUT_MAX    /* deepest frontier tried */
+#define NO_KEY UINT32_MAX           /* a unit's h not known: goes last */
 #define UNIT_PATH_MAX PUZ_UNIT_PATH_MAX  /* a unit's path, on its stack */
 
 struct unit_slot {
@@ -44,9 +48,6 @@ struct unit_slot {
     unsigned min_h;                 /* NO_KEY: not known (run elsewhere) */
     uint64_t expanded, generated;
 };
-
-#define NO_KEY UINT32_MAX
-
 
 struct puz__ida_units {
     struct puz__search *s;
@@ -531,7 +532,9 @@ int puz__ida_iterate_units(struct puz__ida *ida,
     u.moves = moves;
     if (!ida->s->opts->units_walk_order)
         order_units(&u, map, n, ida->hist, ida->s->arena);
-    order = puz_arena_alloc(ida->s->arena, (size_t)n * sizeof(*order));
+    /* the order handed out, for the units report (run_rounds edits map) */
+    order = ida->s->opts->units == NULL ? NULL
+            : puz_arena_alloc(ida->s->arena, (size_t)n * sizeof(*order));
     if (order != NULL)
         memcpy(order, map, (size_t)n * sizeof(*order));
     u.root = *ida;
