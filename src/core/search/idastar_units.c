@@ -143,6 +143,7 @@ static void run_unit(void *work, unsigned i)
     unsigned k = u->map[i];
     uint8_t path[UNIT_PATH_MAX];
     struct puz__ida ida = u->root;
+    uint64_t de, e;
     int found;
 
     if (atomic_load(&u->winner) >= 0 ||
@@ -153,8 +154,13 @@ static void run_unit(void *work, unsigned i)
     ida.min_h = NO_KEY;
     found = u->pl->unit(&ida, u->self, u->moves + (size_t)k * u->cut,
                         u->cut);
-    atomic_fetch_add(&u->expanded, ida.expanded - ida.reported);
+    de = ida.expanded - ida.reported;
+    e = u->base_expanded + atomic_fetch_add(&u->expanded, de) + de;
     atomic_fetch_add(&u->generated, ida.generated - ida.reported_gen);
+    /* a unit under 4096 expansions never met a limit check: without this
+     * a run of small units (nearest first puts them anywhere) went past
+     * a node budget unchecked */
+    stop_at_limit(u, e);
     u->slot[k].min_h = ida.min_h;
     file_unit(u, k, found, ida.next_bound, ida.expanded, ida.generated,
               path, ida.found_len);
