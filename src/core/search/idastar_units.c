@@ -97,14 +97,23 @@ static enum puz_status stop_at_limit(struct puz__ida_units *u, uint64_t e)
     return st;
 }
 
+/* Add de expansions and dg generations to the shared counts; the
+ * solve's totals after them into *e and *g. */
+static void add_counts(struct puz__ida_units *u, uint64_t de, uint64_t dg,
+                       uint64_t *e, uint64_t *g)
+{
+    *e = u->base_expanded + atomic_fetch_add(&u->expanded, de) + de;
+    *g = u->base_generated + atomic_fetch_add(&u->generated, dg) + dg;
+}
+
 enum puz_status puz__ida_unit_check(struct puz__ida *ida)
 {
     struct puz__ida_units *u = ida->units;
-    uint64_t de = ida->expanded - ida->reported;
-    uint64_t dg = ida->generated - ida->reported_gen;
-    uint64_t e = u->base_expanded + atomic_fetch_add(&u->expanded, de) + de;
-    uint64_t g = u->base_generated + atomic_fetch_add(&u->generated, dg) + dg;
+    uint64_t e, g;
     enum puz_status st;
+
+    add_counts(u, ida->expanded - ida->reported,
+               ida->generated - ida->reported_gen, &e, &g);
 
     ida->reported = ida->expanded;
     ida->reported_gen = ida->generated;
@@ -143,7 +152,7 @@ static void run_unit(void *work, unsigned i)
     unsigned k = u->map[i];
     uint8_t path[UNIT_PATH_MAX];
     struct puz__ida ida = u->root;
-    uint64_t de, e;
+    uint64_t e, g;
     int found;
 
     if (atomic_load(&u->winner) >= 0 ||
@@ -154,9 +163,8 @@ static void run_unit(void *work, unsigned i)
     ida.min_h = NO_KEY;
     found = u->pl->unit(&ida, u->self, u->moves + (size_t)k * u->cut,
                         u->cut);
-    de = ida.expanded - ida.reported;
-    e = u->base_expanded + atomic_fetch_add(&u->expanded, de) + de;
-    atomic_fetch_add(&u->generated, ida.generated - ida.reported_gen);
+    add_counts(u, ida.expanded - ida.reported,
+               ida.generated - ida.reported_gen, &e, &g);
     /* a unit under 4096 expansions never met a limit check: without this
      * a run of small units (nearest first puts them anywhere) went past
      * a node budget unchecked */
@@ -191,10 +199,7 @@ void puz_units_store(void *work, unsigned i, const struct puz_unit_result *r)
      * (it ran twice) is the same tree and is dropped */
     if (!atomic_compare_exchange_strong(&u->slot[k].claimed, &zero, 1))
         return;
-    e = u->base_expanded + atomic_fetch_add(&u->expanded, r->expanded)
-        + r->expanded;
-    g = u->base_generated + atomic_fetch_add(&u->generated, r->generated)
-        + r->generated;
+    add_counts(u, r->expanded, r->generated, &e, &g);
     watch(u, e, g);     /* the remote units' work as it comes in */
     file_unit(u, k, r->found, r->next_bound, r->expanded, r->generated,
               r->path, r->length);
